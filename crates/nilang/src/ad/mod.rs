@@ -1,0 +1,3 @@
+//! Tape-free reverse-mode automatic differentiation.
+mod gvar;
+pub use gvar::GVar;

@@ -1,0 +1,174 @@
+//! Accumulating instructions: `y += f(args)`, `y -= f(args)`, `y ^= f(args)`, `y *= f(args)`,
+//! `y /= f(args)`.
+//!
+//! The compiler emits each statement as a call of one of these traits, with the function marker
+//! `F` (see [`crate::instr::fns`]) and every operand passed by `&mut` (operands are in-out: a
+//! gradient number writes its adjoint back into them). Plain number types get the obvious
+//! meaning through [`Func`]; `GVar` implements them with backward rules.
+use super::Func;
+use core::ops::{AddAssign, BitXorAssign, SubAssign};
+
+/// Plain (non-differentiable-by-itself) number types on which `+=` evaluates the function.
+///
+/// Implemented for the float, integer, complex, fixed-point and dual number types.
+pub trait Plain: Copy + AddAssign + SubAssign {}
+
+macro_rules! plain {
+    ($($t:ty),*) => {$( impl Plain for $t {} )*};
+}
+plain!(f32, f64, i8, i16, i32, i64, i128, isize, u8, u16, u32, u64, u128, usize);
+impl Plain for num_complex::Complex<f32> {}
+impl Plain for num_complex::Complex<f64> {}
+
+/// `y += f(a)` / `y -= f(a)`.
+///
+/// ```
+/// use nilang::instr::{PlusEq1, fns::Sin};
+/// let (mut y, mut x) = (1.0_f64, 0.5);
+/// PlusEq1::<Sin, _>::plus_eq(&mut y, &mut x);
+/// assert_eq!(y, 1.0 + 0.5_f64.sin());
+/// ```
+pub trait PlusEq1<F, A> {
+    /// `self += f(a)`.
+    fn plus_eq(&mut self, a: &mut A);
+    /// `self -= f(a)`.
+    fn minus_eq(&mut self, a: &mut A);
+}
+/// `y += f(a, b)` / `y -= f(a, b)`.
+pub trait PlusEq2<F, A, B> {
+    /// `self += f(a, b)`.
+    fn plus_eq(&mut self, a: &mut A, b: &mut B);
+    /// `self -= f(a, b)`.
+    fn minus_eq(&mut self, a: &mut A, b: &mut B);
+}
+/// `y += f(a, b, c)` / `y -= f(a, b, c)`.
+pub trait PlusEq3<F, A, B, C> {
+    /// `self += f(a, b, c)`.
+    fn plus_eq(&mut self, a: &mut A, b: &mut B, c: &mut C);
+    /// `self -= f(a, b, c)`.
+    fn minus_eq(&mut self, a: &mut A, b: &mut B, c: &mut C);
+}
+/// `y ^= f(a)` (self-inverse).
+pub trait XorEq1<F, A> {
+    /// `self ^= f(a)`.
+    fn xor_eq(&mut self, a: &mut A);
+}
+/// `y ^= f(a, b)` (self-inverse).
+pub trait XorEq2<F, A, B> {
+    /// `self ^= f(a, b)`.
+    fn xor_eq(&mut self, a: &mut A, b: &mut B);
+}
+/// `y *= f(a)` / `y /= f(a)`: exact only for number types where multiplication is invertible
+/// without rounding (log numbers, tropical numbers).
+pub trait MulEq1<F, A> {
+    /// `self *= f(a)`.
+    fn mul_eq(&mut self, a: &mut A);
+    /// `self /= f(a)`.
+    fn div_eq(&mut self, a: &mut A);
+}
+/// `y *= f(a, b)` / `y /= f(a, b)`.
+pub trait MulEq2<F, A, B> {
+    /// `self *= f(a, b)`.
+    fn mul_eq(&mut self, a: &mut A, b: &mut B);
+    /// `self /= f(a, b)`.
+    fn div_eq(&mut self, a: &mut A, b: &mut B);
+}
+
+impl<T: Plain, F: Func<(A,), Out = T>, A: Copy> PlusEq1<F, A> for T {
+    #[inline(always)]
+    fn plus_eq(&mut self, a: &mut A) {
+        *self += F::eval((*a,));
+    }
+    #[inline(always)]
+    fn minus_eq(&mut self, a: &mut A) {
+        *self -= F::eval((*a,));
+    }
+}
+impl<T: Plain, F: Func<(A, B), Out = T>, A: Copy, B: Copy> PlusEq2<F, A, B> for T {
+    #[inline(always)]
+    fn plus_eq(&mut self, a: &mut A, b: &mut B) {
+        *self += F::eval((*a, *b));
+    }
+    #[inline(always)]
+    fn minus_eq(&mut self, a: &mut A, b: &mut B) {
+        *self -= F::eval((*a, *b));
+    }
+}
+impl<T: Plain, F: Func<(A, B, C), Out = T>, A: Copy, B: Copy, C: Copy> PlusEq3<F, A, B, C> for T {
+    #[inline(always)]
+    fn plus_eq(&mut self, a: &mut A, b: &mut B, c: &mut C) {
+        *self += F::eval((*a, *b, *c));
+    }
+    #[inline(always)]
+    fn minus_eq(&mut self, a: &mut A, b: &mut B, c: &mut C) {
+        *self -= F::eval((*a, *b, *c));
+    }
+}
+/// Tuple targets: `(s, c) += sincos(x)`.
+impl<T: Plain, F: Func<(A,), Out = (T, T)>, A: Copy> PlusEq1<F, A> for (T, T) {
+    #[inline(always)]
+    fn plus_eq(&mut self, a: &mut A) {
+        let (u, v) = F::eval((*a,));
+        self.0 += u;
+        self.1 += v;
+    }
+    #[inline(always)]
+    fn minus_eq(&mut self, a: &mut A) {
+        let (u, v) = F::eval((*a,));
+        self.0 -= u;
+        self.1 -= v;
+    }
+}
+impl<T: Copy + BitXorAssign, F: Func<(A,), Out = T>, A: Copy> XorEq1<F, A> for T {
+    #[inline(always)]
+    fn xor_eq(&mut self, a: &mut A) {
+        *self ^= F::eval((*a,));
+    }
+}
+impl<T: Copy + BitXorAssign, F: Func<(A, B), Out = T>, A: Copy, B: Copy> XorEq2<F, A, B> for T {
+    #[inline(always)]
+    fn xor_eq(&mut self, a: &mut A, b: &mut B) {
+        *self ^= F::eval((*a, *b));
+    }
+}
+
+/// Conversion of a numeric literal into the type of the instruction's target (so that
+/// `y += x * 2.0` works for `y: f64`, `y: GVar<f64>`, `y: Dual<f64>`, fixed point, ...).
+pub trait FromLiteral {
+    /// From a float literal.
+    fn from_f64_lit(v: f64) -> Self;
+    /// From an integer literal.
+    fn from_i64_lit(v: i64) -> Self;
+}
+macro_rules! from_lit {
+    ($($t:ty),*) => {$(
+        impl FromLiteral for $t {
+            #[inline(always)]
+            fn from_f64_lit(v: f64) -> Self { v as $t }
+            #[inline(always)]
+            fn from_i64_lit(v: i64) -> Self { v as $t }
+        }
+    )*};
+}
+from_lit!(f32, f64, i8, i16, i32, i64, i128, isize, u8, u16, u32, u64, u128, usize);
+impl<T: FromLiteral + num_traits::Zero> FromLiteral for num_complex::Complex<T> {
+    fn from_f64_lit(v: f64) -> Self {
+        num_complex::Complex::new(T::from_f64_lit(v), T::zero())
+    }
+    fn from_i64_lit(v: i64) -> Self {
+        num_complex::Complex::new(T::from_i64_lit(v), T::zero())
+    }
+}
+
+/// A float literal in the type of `_like` (used by the compiler).
+#[doc(hidden)]
+#[inline(always)]
+pub fn lit_f<T: FromLiteral>(_like: &T, v: f64) -> T {
+    T::from_f64_lit(v)
+}
+/// An integer literal in the type of `_like` (used by the compiler).
+#[doc(hidden)]
+#[inline(always)]
+pub fn lit_i<T: FromLiteral>(_like: &T, v: i64) -> T {
+    T::from_i64_lit(v)
+}

@@ -1,0 +1,124 @@
+//! Function markers: the `f` of `y += f(args)`.
+//!
+//! Each marker is a zero-sized type implementing [`Func`] (plain evaluation). The compiler maps
+//! `sin(x)`, `x.sin()`, `a * b`, ... to these markers; automatic differentiation attaches a
+//! backward rule to each marker (see `crate::ad::rules`). Users add their own with
+//! `#[nilang::primitive]`.
+use crate::numbers::Real;
+
+/// Plain evaluation of a pure function on an argument tuple.
+///
+/// ```
+/// use nilang::instr::{Func, fns::Mul};
+/// assert_eq!(<Mul as Func<(f64, f64)>>::eval((2.0, 3.0)), 6.0);
+/// ```
+pub trait Func<Args> {
+    /// Result type.
+    type Out;
+    /// Evaluate the function.
+    fn eval(args: Args) -> Self::Out;
+}
+
+/// The built-in function markers.
+pub mod fns {
+    use super::*;
+    use core::ops;
+
+    macro_rules! marker {
+        ($($name:ident: $doc:literal),* $(,)?) => {$(
+            #[doc = $doc]
+            #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+            pub struct $name;
+        )*};
+    }
+    marker!(
+        Identity: "`identity(x) = x` (also a bare operand: `y += x`).",
+        Add: "`a + b`.", Sub: "`a - b`.", Mul: "`a * b`.", Div: "`a / b`.", Neg: "`-a`.",
+        Sin: "`sin(x)`.", Cos: "`cos(x)`.", Tan: "`tan(x)`.",
+        Asin: "`asin(x)`.", Acos: "`acos(x)`.", Atan: "`atan(x)`.", Atan2: "`atan2(y, x)`.",
+        Sinh: "`sinh(x)`.", Cosh: "`cosh(x)`.", Tanh: "`tanh(x)`.",
+        Exp: "`exp(x)`.", Ln: "`ln(x)` (also `log(x)`).", Ln1p: "`ln_1p(x)` (also `log1p`).",
+        ExpM1: "`exp_m1(x)` (also `expm1`).", Sqrt: "`sqrt(x)`.", Abs: "`abs(x)`.",
+        Abs2: "`abs2(x) = x * x`.", Powf: "`powf(x, e)`.", Powi: "`powi(x, n)`, `n: i32`.",
+        Hypot: "`hypot(x, y)`.", Recip: "`inv(x) = 1 / x` (also `recip`).",
+        Min: "`min(a, b)`.", Max: "`max(a, b)`.", SinCos: "`sincos(x) = (sin x, cos x)` (tuple target).",
+        Convert: "`convert(x)`: numeric conversion into the target's type.",
+    );
+
+    impl<A> Func<(A,)> for Identity {
+        type Out = A;
+        #[inline(always)]
+        fn eval(a: (A,)) -> A {
+            a.0
+        }
+    }
+    macro_rules! binop {
+        ($m:ident, $tr:ident, $op:tt) => {
+            impl<A: ops::$tr<B>, B> Func<(A, B)> for $m {
+                type Out = A::Output;
+                #[inline(always)]
+                fn eval((a, b): (A, B)) -> A::Output {
+                    a $op b
+                }
+            }
+        };
+    }
+    binop!(Add, Add, +);
+    binop!(Sub, Sub, -);
+    binop!(Mul, Mul, *);
+    binop!(Div, Div, /);
+    impl<A: ops::Neg> Func<(A,)> for Neg {
+        type Out = A::Output;
+        #[inline(always)]
+        fn eval(a: (A,)) -> A::Output {
+            -a.0
+        }
+    }
+    macro_rules! unary {
+        ($($m:ident => $f:ident),*) => {$(
+            impl<T: Real> Func<(T,)> for $m {
+                type Out = T;
+                #[inline(always)]
+                fn eval(a: (T,)) -> T {
+                    a.0.$f()
+                }
+            }
+        )*};
+    }
+    unary!(Sin => sin, Cos => cos, Tan => tan, Asin => asin, Acos => acos, Atan => atan,
+        Sinh => sinh, Cosh => cosh, Tanh => tanh, Exp => exp, Ln => ln, Ln1p => ln_1p,
+        ExpM1 => exp_m1, Sqrt => sqrt, Abs => abs, Recip => recip);
+    macro_rules! binary {
+        ($($m:ident => $f:ident),*) => {$(
+            impl<T: Real> Func<(T, T)> for $m {
+                type Out = T;
+                #[inline(always)]
+                fn eval((a, b): (T, T)) -> T {
+                    a.$f(b)
+                }
+            }
+        )*};
+    }
+    binary!(Atan2 => atan2, Powf => powf, Hypot => hypot, Min => min, Max => max);
+    impl<T: Real> Func<(T,)> for Abs2 {
+        type Out = T;
+        #[inline(always)]
+        fn eval(a: (T,)) -> T {
+            a.0 * a.0
+        }
+    }
+    impl<T: Real> Func<(T, i32)> for Powi {
+        type Out = T;
+        #[inline(always)]
+        fn eval((a, n): (T, i32)) -> T {
+            a.powi(n)
+        }
+    }
+    impl<T: Real> Func<(T,)> for SinCos {
+        type Out = (T, T);
+        #[inline(always)]
+        fn eval(a: (T,)) -> (T, T) {
+            (a.0.sin(), a.0.cos())
+        }
+    }
+}

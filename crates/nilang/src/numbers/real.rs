@@ -1,0 +1,182 @@
+//! The [`Real`] trait: ordered scalars with elementary functions (plain math, no tracking).
+use core::fmt::Debug;
+use core::ops::{Add, AddAssign, Div, DivAssign, Mul, MulAssign, Neg, Sub, SubAssign};
+
+/// An ordered real scalar with elementary functions: `f32`, `f64`, [`crate::Dual`].
+///
+/// Plain instructions (`y += sin(x)`) on a `Real` evaluate the function and accumulate.
+///
+/// ```
+/// use nilang::Real;
+/// assert_eq!(<f64 as Real>::from_f64(2.0).powi(3), 8.0);
+/// ```
+pub trait Real:
+    Copy
+    + Debug
+    + PartialOrd
+    + Default
+    + Add<Output = Self>
+    + Sub<Output = Self>
+    + Mul<Output = Self>
+    + Div<Output = Self>
+    + Neg<Output = Self>
+    + AddAssign
+    + SubAssign
+    + MulAssign
+    + DivAssign
+    + 'static
+{
+    /// Lossy conversion from `f64`.
+    fn from_f64(x: f64) -> Self;
+    /// The (primal) value as `f64`.
+    fn to_f64(self) -> f64;
+    /// `0`.
+    fn zero() -> Self {
+        Self::from_f64(0.0)
+    }
+    /// `1`.
+    fn one() -> Self {
+        Self::from_f64(1.0)
+    }
+    fn sin(self) -> Self;
+    fn cos(self) -> Self;
+    fn tan(self) -> Self;
+    fn asin(self) -> Self;
+    fn acos(self) -> Self;
+    fn atan(self) -> Self;
+    fn atan2(self, x: Self) -> Self;
+    fn sinh(self) -> Self;
+    fn cosh(self) -> Self;
+    fn tanh(self) -> Self;
+    fn exp(self) -> Self;
+    fn ln(self) -> Self;
+    fn ln_1p(self) -> Self;
+    fn exp_m1(self) -> Self;
+    fn sqrt(self) -> Self;
+    fn abs(self) -> Self;
+    fn powf(self, e: Self) -> Self;
+    fn powi(self, n: i32) -> Self;
+    fn hypot(self, y: Self) -> Self;
+    fn recip(self) -> Self {
+        Self::one() / self
+    }
+    fn min(self, o: Self) -> Self {
+        if o < self {
+            o
+        } else {
+            self
+        }
+    }
+    fn max(self, o: Self) -> Self {
+        if o > self {
+            o
+        } else {
+            self
+        }
+    }
+}
+
+macro_rules! impl_real_float {
+    ($t:ty) => {
+        impl Real for $t {
+            #[inline(always)]
+            fn from_f64(x: f64) -> Self {
+                x as $t
+            }
+            #[inline(always)]
+            fn to_f64(self) -> f64 {
+                self as f64
+            }
+            #[inline(always)]
+            fn sin(self) -> Self {
+                <$t>::sin(self)
+            }
+            #[inline(always)]
+            fn cos(self) -> Self {
+                <$t>::cos(self)
+            }
+            #[inline(always)]
+            fn tan(self) -> Self {
+                <$t>::tan(self)
+            }
+            #[inline(always)]
+            fn asin(self) -> Self {
+                <$t>::asin(self)
+            }
+            #[inline(always)]
+            fn acos(self) -> Self {
+                <$t>::acos(self)
+            }
+            #[inline(always)]
+            fn atan(self) -> Self {
+                <$t>::atan(self)
+            }
+            #[inline(always)]
+            fn atan2(self, x: Self) -> Self {
+                <$t>::atan2(self, x)
+            }
+            #[inline(always)]
+            fn sinh(self) -> Self {
+                <$t>::sinh(self)
+            }
+            #[inline(always)]
+            fn cosh(self) -> Self {
+                <$t>::cosh(self)
+            }
+            #[inline(always)]
+            fn tanh(self) -> Self {
+                <$t>::tanh(self)
+            }
+            #[inline(always)]
+            fn exp(self) -> Self {
+                <$t>::exp(self)
+            }
+            #[inline(always)]
+            fn ln(self) -> Self {
+                <$t>::ln(self)
+            }
+            #[inline(always)]
+            fn ln_1p(self) -> Self {
+                <$t>::ln_1p(self)
+            }
+            #[inline(always)]
+            fn exp_m1(self) -> Self {
+                <$t>::exp_m1(self)
+            }
+            #[inline(always)]
+            fn sqrt(self) -> Self {
+                <$t>::sqrt(self)
+            }
+            #[inline(always)]
+            fn abs(self) -> Self {
+                <$t>::abs(self)
+            }
+            #[inline(always)]
+            fn powf(self, e: Self) -> Self {
+                <$t>::powf(self, e)
+            }
+            #[inline(always)]
+            fn powi(self, n: i32) -> Self {
+                <$t>::powi(self, n)
+            }
+            #[inline(always)]
+            fn hypot(self, y: Self) -> Self {
+                <$t>::hypot(self, y)
+            }
+            #[inline(always)]
+            fn recip(self) -> Self {
+                <$t>::recip(self)
+            }
+            #[inline(always)]
+            fn min(self, o: Self) -> Self {
+                <$t>::min(self, o)
+            }
+            #[inline(always)]
+            fn max(self, o: Self) -> Self {
+                <$t>::max(self, o)
+            }
+        }
+    };
+}
+impl_real_float!(f32);
+impl_real_float!(f64);
