@@ -1,0 +1,312 @@
+//! Reference data: locating `shared/data`, loading the JAX oracle outputs and
+//! ADBench's golden test values, and ADBench's comparison metric.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use serde::de::DeserializeOwned;
+use serde::Deserialize;
+
+use super::error::{read_to_string, AdbenchError};
+
+/// ADBench's comparison metric: `|x - y| / max(1, |x| + |y|) < 1e-8`.
+///
+/// ```
+/// use nilang_apps::adbench::oracle::adbench_close;
+/// assert!(adbench_close(1e6, 1e6 + 1e-3));
+/// assert!(!adbench_close(1.0, 1.0 + 1e-7));
+/// ```
+pub fn adbench_close(x: f64, y: f64) -> bool {
+    adbench_rel_err(x, y) < 1e-8
+}
+
+/// The quantity ADBench's metric thresholds: `|x - y| / max(1, |x| + |y|)`.
+pub fn adbench_rel_err(x: f64, y: f64) -> f64 {
+    (x - y).abs() / (x.abs() + y.abs()).max(1.0)
+}
+
+/// Candidate locations of `shared/data`, in search order.
+fn candidates() -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    if let Some(env) = std::env::var_os("NILANG_DATA") {
+        let env = PathBuf::from(env);
+        out.push(env.join("data"));
+        out.push(env);
+    }
+    let mut starts = vec![PathBuf::from(env!("CARGO_MANIFEST_DIR"))];
+    if let Some(dir) = std::env::var_os("CARGO_MANIFEST_DIR") {
+        starts.insert(0, PathBuf::from(dir));
+    }
+    if let Ok(cwd) = std::env::current_dir() {
+        starts.push(cwd);
+    }
+    for start in starts {
+        for anc in start.ancestors() {
+            out.push(anc.join("shared/data"));
+            out.push(anc.join("../shared/data"));
+        }
+    }
+    out
+}
+
+/// Like [`data_dir`] but returns an error instead of panicking.
+pub fn try_data_dir() -> Result<PathBuf, AdbenchError> {
+    let searched = candidates();
+    for c in &searched {
+        if c.join("adbench").is_dir() {
+            return Ok(c.clone());
+        }
+    }
+    Err(AdbenchError::DataNotFound { searched })
+}
+
+/// The shared data directory (the one containing `adbench/` and
+/// `oracle-reference/`): `$NILANG_DATA` (either `shared` or `shared/data`) if set,
+/// else the first `shared/data` or `../shared/data` found walking up from this
+/// crate's manifest directory (then from the working directory).
+///
+/// # Panics
+/// If the data cannot be found; use [`try_data_dir`] to handle that.
+///
+/// ```
+/// let dir = nilang_apps::adbench::oracle::data_dir();
+/// assert!(dir.join("adbench/README.md").is_file());
+/// ```
+pub fn data_dir() -> PathBuf {
+    try_data_dir().unwrap_or_else(|e| panic!("{e}"))
+}
+
+fn load_json<T: DeserializeOwned>(path: &Path) -> Result<T, AdbenchError> {
+    let src = read_to_string(path)?;
+    serde_json::from_str(&src)
+        .map_err(|e| AdbenchError::json(path.display().to_string(), e.to_string()))
+}
+
+/// A JAX oracle output for one GMM instance (`oracle-reference/gmm_*.json`).
+#[derive(Clone, Debug, Deserialize)]
+pub struct GmmOracle {
+    /// Dimension.
+    pub d: usize,
+    /// Number of components.
+    pub k: usize,
+    /// Number of points.
+    pub n: usize,
+    /// Wishart gamma.
+    pub gamma: f64,
+    /// Wishart m.
+    pub m: i64,
+    /// Objective value.
+    pub objective: f64,
+    /// Gradient, `[alpha | mu | icf]`.
+    pub gradient: Vec<f64>,
+    /// The instance file name (e.g. `gmm_d2_K5.txt`).
+    pub instance: String,
+}
+
+/// Loads `oracle-reference/<name>.json`, e.g. `load_gmm_oracle("gmm_1k_d2_K5")`.
+///
+/// ```
+/// let o = nilang_apps::adbench::oracle::load_gmm_oracle("gmm_1k_d2_K5").unwrap();
+/// assert_eq!(o.gradient.len(), 30);
+/// ```
+pub fn load_gmm_oracle(name: &str) -> Result<GmmOracle, AdbenchError> {
+    load_json(
+        &try_data_dir()?
+            .join("oracle-reference")
+            .join(format!("{name}.json")),
+    )
+}
+
+/// A CSR matrix as stored in the reference JSON.
+#[derive(Clone, Debug, Deserialize)]
+pub struct CsrRef {
+    /// Rows.
+    pub nrows: usize,
+    /// Columns.
+    pub ncols: usize,
+    /// Nonzeros.
+    pub nnz: usize,
+    /// Row pointers.
+    pub rows: Vec<usize>,
+    /// Column indices.
+    pub cols: Vec<usize>,
+    /// Values.
+    pub vals: Vec<f64>,
+}
+
+/// The JAX oracle output for `ba/test.txt` (`oracle-reference/ba_test.json`).
+#[derive(Clone, Debug, Deserialize)]
+pub struct BaOracle {
+    /// Cameras.
+    pub n: usize,
+    /// Points.
+    pub m: usize,
+    /// Observations.
+    pub p: usize,
+    /// All reprojection errors, `2p`.
+    pub reproj_err: Vec<f64>,
+    /// All weight errors, `p`.
+    pub w_err: Vec<f64>,
+    /// The full sparse Jacobian.
+    pub jacobian: CsrRef,
+}
+
+/// Loads `oracle-reference/ba_test.json`.
+///
+/// ```
+/// let o = nilang_apps::adbench::oracle::load_ba_oracle().unwrap();
+/// assert_eq!(o.jacobian.vals.len(), 310);
+/// ```
+pub fn load_ba_oracle() -> Result<BaOracle, AdbenchError> {
+    load_json(&try_data_dir()?.join("oracle-reference/ba_test.json"))
+}
+
+/// Summary statistics of a long vector, as in `ba_real_instances_summary.json`.
+#[derive(Clone, Debug, Deserialize, PartialEq)]
+pub struct VecSummary {
+    /// Number of entries.
+    pub len: usize,
+    /// The first entries.
+    pub head: Vec<f64>,
+    /// The last entries.
+    pub tail: Vec<f64>,
+    /// Sum.
+    pub sum: f64,
+    /// Sum of absolute values.
+    pub sum_abs: f64,
+    /// Euclidean norm.
+    pub l2: f64,
+    /// Largest absolute value.
+    pub max_abs: f64,
+}
+
+impl VecSummary {
+    /// Computes the summary of `v` with the same head (8) and tail (4) lengths as
+    /// the reference file.
+    ///
+    /// ```
+    /// use nilang_apps::adbench::oracle::VecSummary;
+    /// let s = VecSummary::of([3.0, -4.0]);
+    /// assert_eq!((s.len, s.sum, s.l2, s.max_abs), (2, -1.0, 5.0, 4.0));
+    /// ```
+    pub fn of<I: IntoIterator<Item = f64>>(v: I) -> Self {
+        let v: Vec<f64> = v.into_iter().collect();
+        VecSummary {
+            len: v.len(),
+            head: v.iter().take(8).copied().collect(),
+            tail: v[v.len().saturating_sub(4)..].to_vec(),
+            sum: v.iter().sum(),
+            sum_abs: v.iter().map(|e| e.abs()).sum(),
+            l2: v.iter().map(|e| e * e).sum::<f64>().sqrt(),
+            max_abs: v.iter().fold(0.0, |a, e| a.max(e.abs())),
+        }
+    }
+}
+
+/// The reference summary of one real BA instance.
+#[derive(Clone, Debug, Deserialize)]
+pub struct BaInstanceSummary {
+    /// Cameras.
+    pub n: usize,
+    /// Points.
+    pub m: usize,
+    /// Observations.
+    pub p: usize,
+    /// Jacobian rows.
+    pub nrows: usize,
+    /// Jacobian columns.
+    pub ncols: usize,
+    /// Jacobian nonzeros.
+    pub nnz: usize,
+    /// The first reprojection pair (all pairs are identical).
+    pub reproj_err_first_pair: [f64; 2],
+    /// The first weight error.
+    pub w_err_first: f64,
+    /// The first 2x15 Jacobian block, row-major (all blocks are identical).
+    pub first_block_2x15_row_major: Vec<f64>,
+    /// Statistics of all Jacobian values in CSR order.
+    pub vals_summary: VecSummary,
+    /// Statistics of the CSR column indices.
+    pub cols_summary: VecSummary,
+    /// Statistics of the CSR row pointers.
+    pub rows_summary: VecSummary,
+    /// The value of every weight row (`-2 w`).
+    pub w_row_value: f64,
+}
+
+/// Loads `oracle-reference/ba_real_instances_summary.json`, keyed by instance stem
+/// (`ba1_n49_m7776_p31843`, ...). Non-object entries (the note) are skipped.
+///
+/// ```
+/// let s = nilang_apps::adbench::oracle::load_ba_summaries().unwrap();
+/// assert_eq!(s["ba1_n49_m7776_p31843"].p, 31843);
+/// ```
+pub fn load_ba_summaries() -> Result<BTreeMap<String, BaInstanceSummary>, AdbenchError> {
+    let path = try_data_dir()?.join("oracle-reference/ba_real_instances_summary.json");
+    let value: serde_json::Value = load_json(&path)?;
+    let obj = value.as_object().ok_or_else(|| {
+        AdbenchError::json(path.display().to_string(), "top level is not an object")
+    })?;
+    let mut out = BTreeMap::new();
+    for (key, v) in obj {
+        if v.is_object() {
+            let s = serde_json::from_value(v.clone()).map_err(|e| {
+                AdbenchError::json(path.display().to_string(), format!("entry `{key}`: {e}"))
+            })?;
+            out.insert(key.clone(), s);
+        }
+    }
+    Ok(out)
+}
+
+/// ADBench's golden values for `gmm/test.txt`.
+#[derive(Clone, Debug, Deserialize)]
+pub struct GmmExpected {
+    /// Instance path relative to `adbench/`.
+    pub input: String,
+    /// Objective.
+    pub objective: f64,
+    /// Gradient, `[alpha | mu | icf]`.
+    pub gradient: Vec<f64>,
+}
+
+/// ADBench's golden values for `ba/test.txt`.
+#[derive(Clone, Debug, Deserialize)]
+pub struct BaExpected {
+    /// Instance path relative to `adbench/`.
+    pub input: String,
+    /// Jacobian rows.
+    pub nrows: usize,
+    /// Jacobian columns.
+    pub ncols: usize,
+    /// Length of the row-pointer array.
+    pub rows_size: usize,
+    /// Nonzeros.
+    pub nnz: usize,
+    /// Every reprojection pair.
+    pub reproj_err_pair: [f64; 2],
+    /// Every weight error.
+    pub w_err: f64,
+    /// All Jacobian values in CSR order.
+    #[serde(rename = "J_vals")]
+    pub j_vals: Vec<f64>,
+}
+
+/// `expected/adbench_test_expected.json`.
+#[derive(Clone, Debug, Deserialize)]
+pub struct AdbenchExpected {
+    /// GMM golden values.
+    pub gmm_test: GmmExpected,
+    /// BA golden values.
+    pub ba_test: BaExpected,
+}
+
+/// Loads `adbench/expected/adbench_test_expected.json`.
+///
+/// ```
+/// let e = nilang_apps::adbench::oracle::load_expected().unwrap();
+/// assert_eq!(e.ba_test.nnz, 310);
+/// ```
+pub fn load_expected() -> Result<AdbenchExpected, AdbenchError> {
+    load_json(&try_data_dir()?.join("adbench/expected/adbench_test_expected.json"))
+}
