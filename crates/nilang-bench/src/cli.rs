@@ -1,0 +1,185 @@
+//! Command-line options, parsed by hand.
+
+use std::path::PathBuf;
+
+/// The suites, in the paper's order (Tables 2-6).
+pub const SUITES: [&str; 5] = ["sparse", "bessel", "embedding", "gmm", "ba"];
+
+/// Run size.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Mode {
+    /// The default: every suite in under 3 minutes on 2 cores.
+    Quick,
+    /// `--full`: the paper's sizes.
+    Full,
+    /// `--smoke`: tiny sizes and one repetition (for CI; independent of timing).
+    Smoke,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Options {
+    pub mode: Mode,
+    pub json: Option<PathBuf>,
+    pub plot: Option<PathBuf>,
+    /// Selected suites (all when none was named), in the order of [`SUITES`].
+    pub suites: Vec<String>,
+    /// Data folder (ADBench files and oracle references); default `<workspace>/../shared/data`.
+    pub data: Option<PathBuf>,
+    pub help: bool,
+}
+
+pub const USAGE: &str = "\
+nilang-bench: the NiLang paper's benchmark tables (2-6), with plain Rust, hand-written,
+num-dual (forward) and echidna (tape reverse) baselines.
+
+USAGE:
+    cargo run --release -p nilang-bench -- [OPTIONS]
+
+OPTIONS:
+    --full              the paper's sizes (GMM up to d=64 K=200, BA ba1-ba20); slow
+    --smoke             tiny sizes, one repetition per cell (CI; checks still run)
+    --suite NAME...     run only these suites: sparse bessel embedding gmm ba
+                        (several names after one flag, or the flag repeated, or comma-separated)
+    --json FILE         write one JSON record per cell
+    --plot DIR          write log-log SVG plots (time against problem size) per suite
+    --data DIR          data folder (default: ../shared/data next to the workspace,
+                        or $NILANG_BENCH_DATA)
+    -h, --help          this text
+
+Every derivative is checked against a second method before it is timed; a mismatch
+exits with status 1. Cells that cannot finish within the time budget print \"-\".
+";
+
+impl Options {
+    /// Parse the arguments after the program name.
+    pub fn parse<I, S>(args: I) -> Result<Options, String>
+    where
+        I: IntoIterator<Item = S>,
+        S: Into<String>,
+    {
+        let args: Vec<String> = args.into_iter().map(Into::into).collect();
+        let mut o = Options {
+            mode: Mode::Quick,
+            json: None,
+            plot: None,
+            suites: Vec::new(),
+            data: None,
+            help: false,
+        };
+        let (mut full, mut smoke) = (false, false);
+        let mut i = 0;
+        let value = |i: &mut usize, flag: &str| -> Result<String, String> {
+            *i += 1;
+            args.get(*i)
+                .filter(|v| !v.starts_with("--"))
+                .cloned()
+                .ok_or_else(|| format!("{flag} needs a value"))
+        };
+        while i < args.len() {
+            let a = args[i].as_str();
+            let (flag, inline) = match a.split_once('=') {
+                Some((f, v)) if f.starts_with("--") => (f, Some(v.to_string())),
+                _ => (a, None),
+            };
+            match flag {
+                "--full" => full = true,
+                "--smoke" => smoke = true,
+                "-h" | "--help" => o.help = true,
+                "--json" => o.json = Some(inline.map_or_else(|| value(&mut i, flag), Ok)?.into()),
+                "--plot" => o.plot = Some(inline.map_or_else(|| value(&mut i, flag), Ok)?.into()),
+                "--data" => o.data = Some(inline.map_or_else(|| value(&mut i, flag), Ok)?.into()),
+                "--suite" | "--suites" => {
+                    let mut names = Vec::new();
+                    if let Some(v) = inline {
+                        names.push(v);
+                    }
+                    while i + 1 < args.len() && !args[i + 1].starts_with('-') {
+                        i += 1;
+                        names.push(args[i].clone());
+                    }
+                    if names.is_empty() {
+                        return Err("--suite needs at least one name".into());
+                    }
+                    for n in names.iter().flat_map(|n| n.split(',')) {
+                        let n = n.trim();
+                        if n.is_empty() {
+                            continue;
+                        }
+                        if !SUITES.contains(&n) {
+                            return Err(format!(
+                                "unknown suite `{n}` (known: {})",
+                                SUITES.join(", ")
+                            ));
+                        }
+                        if !o.suites.iter().any(|s| s == n) {
+                            o.suites.push(n.to_string());
+                        }
+                    }
+                }
+                _ => return Err(format!("unknown argument `{a}` (see --help)")),
+            }
+            i += 1;
+        }
+        if full && smoke {
+            return Err("--full and --smoke exclude each other".into());
+        }
+        o.mode = if full {
+            Mode::Full
+        } else if smoke {
+            Mode::Smoke
+        } else {
+            Mode::Quick
+        };
+        if o.suites.is_empty() {
+            o.suites = SUITES.iter().map(|s| s.to_string()).collect();
+        } else {
+            o.suites
+                .sort_by_key(|s| SUITES.iter().position(|k| k == s).unwrap_or(usize::MAX));
+        }
+        Ok(o)
+    }
+
+    /// Whether `suite` was selected.
+    pub fn wants(&self, suite: &str) -> bool {
+        self.suites.iter().any(|s| s == suite)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn defaults() {
+        let o = Options::parse(Vec::<String>::new()).unwrap();
+        assert_eq!(o.mode, Mode::Quick);
+        assert_eq!(o.suites, SUITES.to_vec());
+        assert!(o.json.is_none() && o.plot.is_none() && !o.help);
+    }
+
+    #[test]
+    fn flags() {
+        let o = Options::parse([
+            "--full", "--json", "out.json", "--plot", "pics", "--suite", "gmm", "bessel",
+        ])
+        .unwrap();
+        assert_eq!(o.mode, Mode::Full);
+        assert_eq!(o.json.as_deref(), Some(std::path::Path::new("out.json")));
+        assert_eq!(o.plot.as_deref(), Some(std::path::Path::new("pics")));
+        assert_eq!(o.suites, ["bessel", "gmm"]);
+        let o = Options::parse(["--smoke", "--suite=ba,sparse", "--suite", "ba"]).unwrap();
+        assert_eq!(o.mode, Mode::Smoke);
+        assert_eq!(o.suites, ["sparse", "ba"]);
+        assert!(o.wants("ba") && !o.wants("gmm"));
+        assert!(Options::parse(["-h"]).unwrap().help);
+    }
+
+    #[test]
+    fn errors() {
+        assert!(Options::parse(["--suite", "nope"]).is_err());
+        assert!(Options::parse(["--suite"]).is_err());
+        assert!(Options::parse(["--json"]).is_err());
+        assert!(Options::parse(["--full", "--smoke"]).is_err());
+        assert!(Options::parse(["--frobnicate"]).is_err());
+    }
+}

@@ -1,0 +1,415 @@
+//! Result cells, markdown tables (one per suite), JSON records and SVG plots.
+
+use serde::Serialize;
+use std::collections::BTreeSet;
+use std::fmt::Write as _;
+use std::path::Path;
+
+/// What a cell measures.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+pub enum Measure {
+    /// Objective (forward call).
+    O,
+    /// Uncall (the reversible program run backwards).
+    U,
+    /// Gradient.
+    G,
+    /// Jacobian.
+    J,
+    /// Hessian.
+    H,
+    /// Backward pass only.
+    B,
+}
+
+impl Measure {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Measure::O => "O",
+            Measure::U => "U",
+            Measure::G => "G",
+            Measure::J => "J",
+            Measure::H => "H",
+            Measure::B => "B",
+        }
+    }
+}
+
+/// One measured (or skipped) cell. `median_s == None` means the tool could not finish within
+/// the time budget (printed as "-").
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Cell {
+    pub suite: String,
+    pub case: String,
+    pub tool: String,
+    pub measure: Measure,
+    pub median_s: Option<f64>,
+    pub min_s: Option<f64>,
+    pub max_s: Option<f64>,
+    /// median / median of the plain-Rust objective (`tool == "rust"`, `measure == O`) of the same suite and case.
+    pub ratio: Option<f64>,
+    pub heap_allocs: Option<usize>,
+    pub peak_heap_bytes: Option<usize>,
+    /// Problem size (x axis of the plots); not part of the JSON record.
+    #[serde(skip)]
+    pub size: f64,
+}
+
+impl Cell {
+    /// A "-" cell.
+    pub fn skipped(suite: &str, case: &str, size: f64, tool: &str, measure: Measure) -> Cell {
+        Cell {
+            suite: suite.into(),
+            case: case.into(),
+            tool: tool.into(),
+            measure,
+            median_s: None,
+            min_s: None,
+            max_s: None,
+            ratio: None,
+            heap_allocs: None,
+            peak_heap_bytes: None,
+            size,
+        }
+    }
+}
+
+/// Fill in `ratio` for every cell from the plain-Rust objective of its suite and case.
+pub fn fill_ratios(cells: &mut [Cell]) {
+    let base: Vec<(String, String, f64)> = cells
+        .iter()
+        .filter(|c| c.tool == "rust" && c.measure == Measure::O)
+        .filter_map(|c| Some((c.suite.clone(), c.case.clone(), c.median_s?)))
+        .collect();
+    for c in cells.iter_mut() {
+        let b = base
+            .iter()
+            .find(|(s, k, _)| *s == c.suite && *k == c.case)
+            .map(|x| x.2);
+        c.ratio = match (c.median_s, b) {
+            (Some(m), Some(b)) if b > 0.0 => Some(m / b),
+            _ => None,
+        };
+    }
+}
+
+/// Seconds in the paper's style: `1.234e-04`.
+pub fn fmt_time(s: f64) -> String {
+    let t = format!("{s:.3e}");
+    match t.split_once('e') {
+        Some((m, e)) => {
+            let e: i32 = e.parse().unwrap_or(0);
+            let sign = if e < 0 { '-' } else { '+' };
+            format!("{m}e{sign}{:02}", e.abs())
+        }
+        None => t,
+    }
+}
+
+fn tool_rank(tool: &str) -> usize {
+    match tool {
+        "rust" => 0,
+        "nilang" => 1,
+        "manual" => 2,
+        "num-dual" => 3,
+        "echidna" => 4,
+        _ => 5,
+    }
+}
+
+/// Columns of a suite's table: (tool, measure), plain Rust first, then nilang, manual, num-dual, echidna.
+fn columns<'a>(cells: &'a [&'a Cell]) -> Vec<(&'a str, Measure)> {
+    let mut cols: Vec<(&str, Measure)> = Vec::new();
+    for c in cells {
+        if !cols.contains(&(c.tool.as_str(), c.measure)) {
+            cols.push((c.tool.as_str(), c.measure));
+        }
+    }
+    cols.sort_by_key(|(t, m)| (tool_rank(t), *m));
+    cols
+}
+
+/// The markdown table of one suite: rows = cases (in order of first appearance), columns = tool-measure,
+/// each entry `median (ratio×)`, or "-".
+pub fn markdown_table(cells: &[Cell], suite: &str) -> String {
+    let cells: Vec<&Cell> = cells.iter().filter(|c| c.suite == suite).collect();
+    let mut out = String::new();
+    if cells.is_empty() {
+        return out;
+    }
+    let cols = columns(&cells);
+    let mut cases: Vec<&str> = Vec::new();
+    for c in &cells {
+        if !cases.contains(&c.case.as_str()) {
+            cases.push(c.case.as_str());
+        }
+    }
+    let _ = writeln!(out, "### {suite}\n");
+    out.push_str("| case |");
+    for (t, m) in &cols {
+        let _ = write!(out, " {t}-{} |", m.as_str());
+    }
+    out.push_str("\n| --- |");
+    for _ in &cols {
+        out.push_str(" ---: |");
+    }
+    out.push('\n');
+    for case in cases {
+        let _ = write!(out, "| {case} |");
+        for (t, m) in &cols {
+            let cell = cells
+                .iter()
+                .find(|c| c.case == case && c.tool == *t && c.measure == *m);
+            let txt = match cell {
+                Some(Cell {
+                    median_s: Some(s),
+                    ratio,
+                    ..
+                }) => match ratio {
+                    Some(r) if !(*t == "rust" && *m == Measure::O) => {
+                        format!("{} ({r:.2}×)", fmt_time(*s))
+                    }
+                    _ => fmt_time(*s),
+                },
+                _ => "-".to_string(),
+            };
+            let _ = write!(out, " {txt} |");
+        }
+        out.push('\n');
+    }
+    out
+}
+
+/// A second table with the heap use of each cell (allocations / peak bytes).
+pub fn markdown_heap_table(cells: &[Cell], suite: &str) -> String {
+    let cells: Vec<&Cell> = cells.iter().filter(|c| c.suite == suite).collect();
+    let mut out = String::new();
+    if cells.is_empty() {
+        return out;
+    }
+    let cols = columns(&cells);
+    let mut cases: Vec<&str> = Vec::new();
+    for c in &cells {
+        if !cases.contains(&c.case.as_str()) {
+            cases.push(c.case.as_str());
+        }
+    }
+    out.push_str("| heap: allocs / peak bytes |");
+    for (t, m) in &cols {
+        let _ = write!(out, " {t}-{} |", m.as_str());
+    }
+    out.push_str("\n| --- |");
+    for _ in &cols {
+        out.push_str(" ---: |");
+    }
+    out.push('\n');
+    for case in cases {
+        let _ = write!(out, "| {case} |");
+        for (t, m) in &cols {
+            let cell = cells
+                .iter()
+                .find(|c| c.case == case && c.tool == *t && c.measure == *m);
+            let txt = match cell {
+                Some(Cell {
+                    heap_allocs: Some(a),
+                    peak_heap_bytes: Some(b),
+                    ..
+                }) => format!("{a} / {}", human_bytes(*b)),
+                _ => "-".into(),
+            };
+            let _ = write!(out, " {txt} |");
+        }
+        out.push('\n');
+    }
+    out
+}
+
+fn human_bytes(b: usize) -> String {
+    let b = b as f64;
+    if b < 1024.0 {
+        format!("{b} B")
+    } else if b < 1024.0 * 1024.0 {
+        format!("{:.1} KiB", b / 1024.0)
+    } else if b < 1024.0 * 1024.0 * 1024.0 {
+        format!("{:.1} MiB", b / 1048576.0)
+    } else {
+        format!("{:.2} GiB", b / 1073741824.0)
+    }
+}
+
+/// The JSON document: an array with one record per cell.
+pub fn to_json(cells: &[Cell]) -> serde_json::Value {
+    serde_json::to_value(cells).expect("cells serialise")
+}
+
+/// Write the JSON records to `path`.
+pub fn write_json(cells: &[Cell], path: &Path) -> std::io::Result<()> {
+    let s = serde_json::to_string_pretty(&to_json(cells)).expect("cells serialise");
+    std::fs::write(path, s + "\n")
+}
+
+/// Write one log-log SVG per suite (and measure group) into `dir`: time against problem size,
+/// one line per tool-measure. Suites with fewer than two sizes get no picture.
+/// Returns the written paths.
+pub fn write_plots(cells: &[Cell], dir: &Path) -> Result<Vec<std::path::PathBuf>, String> {
+    use plotters::prelude::*;
+    std::fs::create_dir_all(dir).map_err(|e| e.to_string())?;
+    let suites: BTreeSet<&str> = cells.iter().map(|c| c.suite.as_str()).collect();
+    let mut written = Vec::new();
+    for suite in suites {
+        let sc: Vec<&Cell> = cells
+            .iter()
+            .filter(|c| c.suite == suite && c.median_s.is_some() && c.size > 0.0)
+            .collect();
+        let sizes: BTreeSet<u64> = sc.iter().map(|c| c.size.to_bits()).collect();
+        if sizes.len() < 2 {
+            continue;
+        }
+        let (mut x0, mut x1, mut y0, mut y1) = (f64::MAX, f64::MIN, f64::MAX, f64::MIN);
+        for c in &sc {
+            let y = c.median_s.unwrap();
+            x0 = x0.min(c.size);
+            x1 = x1.max(c.size);
+            y0 = y0.min(y);
+            y1 = y1.max(y);
+        }
+        let (x0, x1, y0, y1) = (x0 / 1.5, x1 * 1.5, y0 / 2.0, y1 * 2.0);
+        let path = dir.join(format!("{suite}.svg"));
+        {
+            let root = SVGBackend::new(&path, (900, 600)).into_drawing_area();
+            root.fill(&WHITE).map_err(|e| e.to_string())?;
+            let mut chart = ChartBuilder::on(&root)
+                .caption(format!("{suite}: time per call"), ("sans-serif", 22))
+                .margin(12)
+                .x_label_area_size(40)
+                .y_label_area_size(70)
+                .build_cartesian_2d((x0..x1).log_scale(), (y0..y1).log_scale())
+                .map_err(|e| e.to_string())?;
+            chart
+                .configure_mesh()
+                .x_desc("problem size")
+                .y_desc("seconds")
+                .y_label_formatter(&|v| format!("{v:.0e}"))
+                .x_label_formatter(&|v| format!("{v:.0e}"))
+                .draw()
+                .map_err(|e| e.to_string())?;
+            let cols = columns(&sc);
+            for (i, (tool, m)) in cols.iter().enumerate() {
+                let mut pts: Vec<(f64, f64)> = sc
+                    .iter()
+                    .filter(|c| c.tool == *tool && c.measure == *m)
+                    .map(|c| (c.size, c.median_s.unwrap()))
+                    .collect();
+                pts.sort_by(|a, b| a.0.total_cmp(&b.0));
+                let color = Palette99::pick(i).to_rgba();
+                chart
+                    .draw_series(LineSeries::new(pts.clone(), color.stroke_width(2)))
+                    .map_err(|e| e.to_string())?
+                    .label(format!("{tool}-{}", m.as_str()))
+                    .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 18, y)], color));
+                chart
+                    .draw_series(pts.into_iter().map(|p| Circle::new(p, 3, color.filled())))
+                    .map_err(|e| e.to_string())?;
+            }
+            chart
+                .configure_series_labels()
+                .background_style(WHITE.mix(0.8))
+                .border_style(BLACK)
+                .draw()
+                .map_err(|e| e.to_string())?;
+            root.present().map_err(|e| e.to_string())?;
+        }
+        written.push(path);
+    }
+    Ok(written)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn cell(case: &str, tool: &str, m: Measure, t: Option<f64>, size: f64) -> Cell {
+        Cell {
+            median_s: t,
+            min_s: t,
+            max_s: t,
+            heap_allocs: t.map(|_| 0),
+            peak_heap_bytes: t.map(|_| 0),
+            ..Cell::skipped("s", case, size, tool, m)
+        }
+    }
+
+    fn sample() -> Vec<Cell> {
+        let mut v = vec![
+            cell("a", "rust", Measure::O, Some(1e-3), 10.0),
+            cell("a", "echidna", Measure::G, Some(5e-3), 10.0),
+            cell("a", "num-dual", Measure::G, None, 10.0),
+            cell("b", "rust", Measure::O, Some(2e-3), 100.0),
+            cell("b", "echidna", Measure::G, Some(8e-3), 100.0),
+        ];
+        fill_ratios(&mut v);
+        v
+    }
+
+    #[test]
+    fn ratios() {
+        let v = sample();
+        assert_eq!(v[0].ratio, Some(1.0));
+        assert!((v[1].ratio.unwrap() - 5.0).abs() < 1e-12);
+        assert_eq!(v[2].ratio, None);
+        assert!((v[4].ratio.unwrap() - 4.0).abs() < 1e-12);
+    }
+
+    #[test]
+    fn table_shape() {
+        let t = markdown_table(&sample(), "s");
+        let lines: Vec<&str> = t.lines().collect();
+        assert_eq!(lines[0], "### s");
+        assert_eq!(lines[2], "| case | rust-O | num-dual-G | echidna-G |");
+        assert_eq!(lines[3], "| --- | ---: | ---: | ---: |");
+        assert_eq!(lines[4], "| a | 1.000e-03 | - | 5.000e-03 (5.00×) |");
+        assert_eq!(lines[5], "| b | 2.000e-03 | - | 8.000e-03 (4.00×) |");
+        assert!(markdown_table(&sample(), "other").is_empty());
+        let h = markdown_heap_table(&sample(), "s");
+        assert!(h.contains("| a | 0 / 0 B | - | 0 / 0 B |"));
+    }
+
+    #[test]
+    fn json_shape() {
+        let j = to_json(&sample());
+        let arr = j.as_array().unwrap();
+        assert_eq!(arr.len(), 5);
+        let r = arr[1].as_object().unwrap();
+        let mut keys: Vec<&str> = r.keys().map(|k| k.as_str()).collect();
+        keys.sort();
+        assert_eq!(
+            keys,
+            [
+                "case",
+                "heap_allocs",
+                "max_s",
+                "measure",
+                "median_s",
+                "min_s",
+                "peak_heap_bytes",
+                "ratio",
+                "suite",
+                "tool"
+            ]
+        );
+        assert_eq!(r["measure"], "G");
+        assert_eq!(r["tool"], "echidna");
+        assert_eq!(r["median_s"], 5e-3);
+        assert!(arr[2]["median_s"].is_null());
+    }
+
+    #[test]
+    fn plots_are_written() {
+        let dir = std::env::temp_dir().join(format!("nilang-bench-plot-{}", std::process::id()));
+        let files = write_plots(&sample(), &dir).unwrap();
+        assert_eq!(files.len(), 1);
+        let svg = std::fs::read_to_string(&files[0]).unwrap();
+        assert!(svg.starts_with("<svg"));
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+}

@@ -1,0 +1,76 @@
+//! Runs the binary in `--smoke` mode and checks the table and the JSON records.
+
+use std::process::Command;
+
+#[test]
+fn smoke_run_writes_tables_and_json() {
+    let dir = std::env::temp_dir().join(format!("nilang-bench-smoke-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let json = dir.join("cells.json");
+    let out = Command::new(env!("CARGO_BIN_EXE_nilang-bench"))
+        .args(["--smoke", "--suite", "bessel", "embedding", "--json"])
+        .arg(&json)
+        .arg("--plot")
+        .arg(dir.join("plots"))
+        .output()
+        .expect("run nilang-bench");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        out.status.success(),
+        "exit {:?}\nstdout:\n{stdout}\nstderr:\n{stderr}",
+        out.status
+    );
+    assert!(stdout.contains("### bessel"), "{stdout}");
+    assert!(
+        stdout.contains("| case | rust-O | manual-G | num-dual-G | echidna-G |"),
+        "{stdout}"
+    );
+    assert!(stdout.contains("### embedding"));
+    let v: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+    let cells = v.as_array().unwrap();
+    assert!(cells
+        .iter()
+        .any(|c| c["suite"] == "bessel" && c["tool"] == "num-dual" && c["measure"] == "G"));
+    assert!(cells
+        .iter()
+        .any(|c| c["suite"] == "embedding" && c["tool"] == "num-dual" && c["measure"] == "H"));
+    for c in cells {
+        for k in [
+            "suite",
+            "case",
+            "tool",
+            "measure",
+            "median_s",
+            "min_s",
+            "max_s",
+            "ratio",
+            "heap_allocs",
+            "peak_heap_bytes",
+        ] {
+            assert!(c.get(k).is_some(), "missing {k} in {c}");
+        }
+        if c["tool"] == "rust" {
+            assert_eq!(c["ratio"], 1.0);
+            assert_eq!(c["heap_allocs"], 0, "{c}");
+        }
+    }
+    assert!(dir.join("plots/embedding.svg").exists());
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn help_and_bad_flags() {
+    let out = Command::new(env!("CARGO_BIN_EXE_nilang-bench"))
+        .arg("--help")
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    assert!(String::from_utf8_lossy(&out.stdout).contains("--suite"));
+    let out = Command::new(env!("CARGO_BIN_EXE_nilang-bench"))
+        .arg("--nope")
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+}
