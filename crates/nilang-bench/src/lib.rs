@@ -4,6 +4,9 @@
 //!
 //! The reversible implementation's cells (tool `"nilang"`) plug in through [`hook`].
 
+// Index loops read like the formulas in numerical kernels.
+#![allow(clippy::needless_range_loop)]
+
 pub mod ad;
 pub mod alloc;
 pub mod check;
