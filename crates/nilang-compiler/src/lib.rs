@@ -1,1 +1,41 @@
-pub fn placeholder() {}
+//! The NiLang.rs compiler.
+//!
+//! A plain pipeline, usable without a proc-macro context (so it can be unit-tested and fuzzed):
+//!
+//! 1. [`parse`]: a `syn` function body to the [`ir`], resolving `routine!`/`unroutine!()` and
+//!    `inv! { ... }` blocks;
+//! 2. [`analyze`]: static checks (ancilla balance per scope, read-only parameters, shared
+//!    read/write, constant operands), every error collected with its span;
+//! 3. [`invert`]: the inverse program;
+//! 4. [`emit`]: Rust tokens for the forward and the inverse function, with runtime checks.
+//!
+//! [`compile_fn`] runs the pipeline for `#[i] fn ...`; [`compile_primitive`] handles
+//! `#[primitive] fn ...`.
+pub mod analyze;
+pub mod emit;
+pub mod errors;
+pub mod function;
+pub mod invert;
+pub mod ir;
+pub mod parse;
+pub mod primitive;
+
+use proc_macro2::TokenStream;
+
+/// Compile `#[i(attr)] item`. Never panics: malformed input yields `compile_error!`s.
+///
+/// ```
+/// let out = nilang_compiler::compile_fn(
+///     quote::quote!(),
+///     quote::quote!(fn f(y: &mut f64, x: &f64) { y += x * 2.0; }),
+/// );
+/// assert!(out.to_string().contains("f_inv"));
+/// ```
+pub fn compile_fn(attr: TokenStream, item: TokenStream) -> TokenStream {
+    function::compile_fn(attr, item)
+}
+
+/// Compile `#[primitive(attr)] item`.
+pub fn compile_primitive(attr: TokenStream, item: TokenStream) -> TokenStream {
+    primitive::compile(attr, item)
+}

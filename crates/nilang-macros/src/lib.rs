@@ -1,2 +1,17 @@
-//! Procedural-macro shim: every macro forwards to `nilang_compiler`.
+//! Procedural-macro shim of NiLang.rs: every macro forwards to [`nilang_compiler`].
 use proc_macro::TokenStream;
+
+/// Compile a reversible function: `#[i] fn f(...) { ... }` generates `f`, its inverse `f_inv`
+/// and a `Reversible` value `F`. Options: `#[i(nocheck)]`, `#[i(norev)]`, `#[i(rev = Name)]`.
+/// See the `nilang` crate documentation for the language.
+#[proc_macro_attribute]
+pub fn i(attr: TokenStream, item: TokenStream) -> TokenStream {
+    nilang_compiler::compile_fn(attr.into(), item.into()).into()
+}
+
+/// Register a pure function for use in instructions (`y += f(x)`); with `grad = df` (returning
+/// the partial derivatives) it becomes differentiable.
+#[proc_macro_attribute]
+pub fn primitive(attr: TokenStream, item: TokenStream) -> TokenStream {
+    nilang_compiler::compile_primitive(attr.into(), item.into()).into()
+}

@@ -124,7 +124,25 @@ macro_rules! exact {
         #[inline] fn almost_same(&self, other: &Self) -> bool { self == other }
     } )*};
 }
-exact!(i8, i16, i32, i64, i128, isize, u8, u16, u32, u64, u128, usize, bool, char, String, &str, ());
+exact!(
+    i8,
+    i16,
+    i32,
+    i64,
+    i128,
+    isize,
+    u8,
+    u16,
+    u32,
+    u64,
+    u128,
+    usize,
+    bool,
+    char,
+    String,
+    &str,
+    ()
+);
 impl AlmostSame for f64 {
     #[inline]
     fn almost_same(&self, other: &Self) -> bool {
@@ -203,12 +221,7 @@ pub fn dealloc<T: AlmostSame + fmt::Debug + ?Sized>(
 /// Raise an error of `kind` with a message (used by the generated code).
 #[cold]
 #[inline(never)]
-pub fn fail(
-    kind: ErrorKind,
-    location: &'static str,
-    statement: &'static str,
-    detail: String,
-) -> ! {
+pub fn fail(kind: ErrorKind, location: &'static str, statement: &'static str, detail: String) -> ! {
     raise(InvertibilityError {
         kind,
         location,

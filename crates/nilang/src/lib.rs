@@ -10,12 +10,24 @@ pub mod ad;
 pub mod check;
 pub mod instr;
 pub mod numbers;
+mod reversible;
 
 pub use ad::GVar;
 pub use check::InvertibilityError;
 pub use instr::basic::{
-    ADD_CONST, ADD_CONST_inv, CONJ, CONJ_inv, DEC, DEC_inv, FLIP, FLIP_inv, HADAMARD,
-    HADAMARD_inv, INC, INC_inv, INV, INV_inv, IROT, IROT_inv, NEG, NEG_inv, ROT, ROT_inv,
-    SUB_CONST, SUB_CONST_inv, SWAP, SWAP_inv,
+    ADD_CONST_inv, CONJ_inv, DEC_inv, FLIP_inv, HADAMARD_inv, INC_inv, INV_inv, IROT_inv, NEG_inv,
+    ROT_inv, SUB_CONST_inv, SWAP_inv, ADD_CONST, CONJ, DEC, FLIP, HADAMARD, INC, INV, IROT, NEG,
+    ROT, SUB_CONST, SWAP,
 };
+pub use nilang_macros::{i, primitive};
 pub use numbers::Real;
+pub use reversible::Reversible;
+
+/// Everything a reversible program usually needs: `use nilang::prelude::*;`.
+pub mod prelude {
+    pub use crate::ad::GVar;
+    pub use crate::check::InvertibilityError;
+    pub use crate::instr::basic::*;
+    pub use crate::numbers::Real;
+    pub use crate::{i, primitive, Reversible};
+}

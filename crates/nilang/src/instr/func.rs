@@ -43,7 +43,30 @@ pub mod fns {
         Hypot: "`hypot(x, y)`.", Recip: "`inv(x) = 1 / x` (also `recip`).",
         Min: "`min(a, b)`.", Max: "`max(a, b)`.", SinCos: "`sincos(x) = (sin x, cos x)` (tuple target).",
         Convert: "`convert(x)`: numeric conversion into the target's type.",
+        And: "`a && b` (bools).", Or: "`a || b` (bools).", Not: "`!a`.",
+        BitAnd: "`a & b`.", BitOr: "`a | b`.",
     );
+    impl Func<(bool, bool)> for And {
+        type Out = bool;
+        #[inline(always)]
+        fn eval((a, b): (bool, bool)) -> bool {
+            a && b
+        }
+    }
+    impl Func<(bool, bool)> for Or {
+        type Out = bool;
+        #[inline(always)]
+        fn eval((a, b): (bool, bool)) -> bool {
+            a || b
+        }
+    }
+    impl<A: ops::Not> Func<(A,)> for Not {
+        type Out = A::Output;
+        #[inline(always)]
+        fn eval(a: (A,)) -> A::Output {
+            !a.0
+        }
+    }
 
     impl<A> Func<(A,)> for Identity {
         type Out = A;
@@ -67,6 +90,8 @@ pub mod fns {
     binop!(Sub, Sub, -);
     binop!(Mul, Mul, *);
     binop!(Div, Div, /);
+    binop!(BitAnd, BitAnd, &);
+    binop!(BitOr, BitOr, |);
     impl<A: ops::Neg> Func<(A,)> for Neg {
         type Out = A::Output;
         #[inline(always)]

@@ -29,7 +29,12 @@ pub fn pop<T: Default + AlmostSame + Debug>(
     }
     match st.pop() {
         Some(v) => *x = v,
-        None => fail(ErrorKind::Stack, location, statement, "pop from an empty stack".into()),
+        None => fail(
+            ErrorKind::Stack,
+            location,
+            statement,
+            "pop from an empty stack".into(),
+        ),
     }
 }
 /// `pop!(st, x)` without checks (the stack must still be non-empty).
@@ -62,7 +67,12 @@ pub fn copy_pop<T: AlmostSame + Debug>(
             }
             *x = v;
         }
-        None => fail(ErrorKind::Stack, location, statement, "pop from an empty stack".into()),
+        None => fail(
+            ErrorKind::Stack,
+            location,
+            statement,
+            "pop from an empty stack".into(),
+        ),
     }
 }
 /// `copy_pop!(st, x)` without the equality check.

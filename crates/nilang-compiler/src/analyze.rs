@@ -1,0 +1,488 @@
+//! Static checks: ancilla bookkeeping per scope, read-only parameters, shared read/write of one
+//! storage in one statement, and constant operands. All errors are collected.
+use crate::errors::Errors;
+use crate::ir::*;
+use proc_macro2::Span;
+use std::collections::HashMap;
+use syn::visit::Visit;
+
+/// How a parameter is passed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ParamKind {
+    /// `&mut T`: in-out.
+    InOut,
+    /// `&T`: read-only.
+    ReadRef,
+    /// `T` by value: read-only.
+    ByValue,
+}
+
+/// The relation between two places rooted at the same variable.
+#[derive(Debug)]
+pub enum Relation {
+    /// Different fields: never the same storage.
+    Disjoint,
+    /// Syntactically the same storage.
+    Same,
+    /// One contains the other (`x` and `x.f`).
+    Contains,
+    /// Equal if these index expressions are equal at runtime.
+    MaybeSame(Vec<(syn::Expr, syn::Expr)>),
+}
+
+fn tokens_eq(a: &syn::Expr, b: &syn::Expr) -> bool {
+    quote::quote!(#a).to_string() == quote::quote!(#b).to_string()
+}
+
+/// Compare two places.
+pub fn relation(a: &Place, b: &Place) -> Relation {
+    if a.root != b.root {
+        return Relation::Disjoint;
+    }
+    let mut pending = vec![];
+    for (pa, pb) in a.path.iter().zip(&b.path) {
+        match (pa, pb) {
+            (Proj::Field(fa), Proj::Field(fb)) => {
+                if fa != fb {
+                    return Relation::Disjoint;
+                }
+            }
+            (Proj::Index(ia), Proj::Index(ib)) => {
+                if !tokens_eq(ia, ib) {
+                    pending.push((ia.clone(), ib.clone()));
+                }
+            }
+            _ => return Relation::Disjoint,
+        }
+    }
+    if !pending.is_empty() {
+        Relation::MaybeSame(pending)
+    } else if a.path.len() == b.path.len() {
+        Relation::Same
+    } else {
+        Relation::Contains
+    }
+}
+
+/// Collect the places of an operand.
+pub fn operand_places<'a>(o: &'a Operand, out: &mut Vec<&'a Place>) {
+    match o {
+        Operand::Place(p) => out.push(p),
+        Operand::Tuple(t, _) => t.iter().for_each(|o| operand_places(o, out)),
+        _ => {}
+    }
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Status {
+    Live(usize),
+    Dead,
+}
+
+/// The symbol table walked over the forward program.
+pub struct Analyzer<'e> {
+    pub params: HashMap<String, ParamKind>,
+    locals: HashMap<String, (Status, Span)>,
+    loop_vars: Vec<String>,
+    scopes: Vec<Vec<(String, Span)>>,
+    pub errors: &'e mut Errors,
+}
+
+impl<'e> Analyzer<'e> {
+    pub fn new(params: HashMap<String, ParamKind>, errors: &'e mut Errors) -> Self {
+        Analyzer {
+            params,
+            locals: HashMap::new(),
+            loop_vars: vec![],
+            scopes: vec![],
+            errors,
+        }
+    }
+
+    /// Check a function body.
+    pub fn function(&mut self, body: &[Stmt]) {
+        self.scope(body, "the function body");
+    }
+
+    fn scope(&mut self, body: &[Stmt], what: &str) {
+        self.scopes.push(vec![]);
+        for s in body {
+            self.stmt(s);
+        }
+        let depth = self.scopes.len();
+        let allocated = self.scopes.pop().unwrap_or_default();
+        for (name, span) in allocated {
+            if let Some((Status::Live(d), _)) = self.locals.get(&name) {
+                if *d == depth {
+                    self.errors.push(
+                        span,
+                        format!(
+                            "ancilla `{name}` is not deallocated before the end of {what}; add \
+                             `dealloc!({name} = <its value>)` (ancillas must be returned in the \
+                             scope that allocated them)"
+                        ),
+                    );
+                    self.locals.insert(name, (Status::Dead, span));
+                }
+            }
+        }
+    }
+
+    fn is_writable_root(&self, name: &str) -> bool {
+        matches!(self.params.get(name), Some(ParamKind::InOut))
+            || matches!(self.locals.get(name), Some((Status::Live(_), _)))
+    }
+
+    /// Whether a root names a variable of this function (as opposed to a global constant).
+    fn is_variable(&self, name: &str) -> bool {
+        self.params.contains_key(name)
+            || self.locals.contains_key(name)
+            || self.loop_vars.iter().any(|v| v == name)
+    }
+
+    fn check_use(&mut self, p: &Place) {
+        let name = p.root.to_string();
+        if self.loop_vars.iter().any(|v| *v == name) {
+            return;
+        }
+        if let Some((Status::Dead, at)) = self.locals.get(&name) {
+            let _ = at;
+            if !self.params.contains_key(&name) {
+                self.errors
+                    .push(p.span, format!("`{name}` is used after it was deallocated"));
+            }
+        }
+        for proj in &p.path {
+            if let Proj::Index(e) = proj {
+                self.check_reads(e);
+            }
+        }
+    }
+
+    fn check_target(&mut self, p: &Place) {
+        let name = p.root.to_string();
+        if self.loop_vars.iter().any(|v| *v == name) {
+            self.errors
+                .push(p.span, format!("loop variable `{name}` is read-only"));
+            return;
+        }
+        match self.params.get(&name) {
+            Some(ParamKind::InOut) => return,
+            Some(k) => {
+                self.errors.push(
+                    p.span,
+                    format!(
+                        "`{name}` is a read-only parameter ({}); declare it `&mut` to change it",
+                        if *k == ParamKind::ReadRef {
+                            "`&T`"
+                        } else {
+                            "passed by value"
+                        }
+                    ),
+                );
+                return;
+            }
+            None => {}
+        }
+        match self.locals.get(&name) {
+            Some((Status::Live(_), _)) => {}
+            Some((Status::Dead, _)) => {} // reported by check_use
+            None => self.errors.push(
+                p.span,
+                format!("cannot write `{name}`: it is neither a `&mut` parameter nor an ancilla of this function"),
+            ),
+        }
+    }
+
+    /// Identifiers in a constant operand or an ancilla value must not be variables whose value
+    /// changes (in-out parameters, ancillas): their gradient would be silently lost.
+    fn check_const(&mut self, e: &syn::Expr, what: &str) {
+        struct V<'a, 'b> {
+            a: &'a Analyzer<'b>,
+            bad: Vec<(String, Span)>,
+        }
+        impl<'ast> Visit<'ast> for V<'_, '_> {
+            fn visit_expr_method_call(&mut self, m: &'ast syn::ExprMethodCall) {
+                let shape = [
+                    "len", "is_empty", "nrows", "ncols", "shape", "dim", "capacity",
+                ];
+                if shape.contains(&m.method.to_string().as_str()) && m.args.is_empty() {
+                    return;
+                }
+                syn::visit::visit_expr_method_call(self, m);
+            }
+            fn visit_expr_path(&mut self, p: &'ast syn::ExprPath) {
+                if let Some(id) = p.path.get_ident() {
+                    let n = id.to_string();
+                    if self.a.is_writable_root(&n) {
+                        self.bad.push((n, id.span()));
+                    }
+                }
+            }
+            fn visit_macro(&mut self, _: &'ast syn::Macro) {}
+        }
+        let mut v = V {
+            a: self,
+            bad: vec![],
+        };
+        v.visit_expr(e);
+        let bad = v.bad;
+        for (n, span) in bad {
+            self.errors.push(
+                span,
+                format!(
+                    "{what} reads variable `{n}` inside an expression: its value is not written \
+                     back and its gradient would be lost; compute the expression into an \
+                     ancilla first (or mark a true constant with `cst!(...)`)"
+                ),
+            );
+        }
+    }
+
+    fn check_reads(&mut self, e: &syn::Expr) {
+        struct V<'a, 'b> {
+            a: &'a Analyzer<'b>,
+            dead: Vec<(String, Span)>,
+        }
+        impl<'ast> Visit<'ast> for V<'_, '_> {
+            fn visit_expr_path(&mut self, p: &'ast syn::ExprPath) {
+                if let Some(id) = p.path.get_ident() {
+                    let n = id.to_string();
+                    if matches!(self.a.locals.get(&n), Some((Status::Dead, _)))
+                        && !self.a.params.contains_key(&n)
+                        && !self.a.loop_vars.contains(&n)
+                    {
+                        self.dead.push((n, id.span()));
+                    }
+                }
+            }
+            fn visit_macro(&mut self, _: &'ast syn::Macro) {}
+        }
+        let mut v = V {
+            a: self,
+            dead: vec![],
+        };
+        v.visit_expr(e);
+        for (n, s) in v.dead {
+            self.errors
+                .push(s, format!("`{n}` is used after it was deallocated"));
+        }
+    }
+
+    fn check_sharing(&mut self, places: &[&Place], what: &str) {
+        for i in 0..places.len() {
+            for j in 0..i {
+                let (a, b) = (places[j], places[i]);
+                if !self.is_writable_root(&a.root.to_string()) {
+                    continue;
+                }
+                match relation(a, b) {
+                    Relation::Same => self.errors.push(
+                        b.span,
+                        format!(
+                            "`{}` appears twice in one {what} (shared read/write): the statement \
+                             would not be invertible and its gradient would be wrong; copy one \
+                             use into an ancilla first",
+                            crate::parse::stmt_text(&place_tokens(b))
+                        ),
+                    ),
+                    Relation::Contains => self.errors.push(
+                        b.span,
+                        format!(
+                            "`{}` and `{}` overlap in one {what} (one contains the other)",
+                            crate::parse::stmt_text(&place_tokens(a)),
+                            crate::parse::stmt_text(&place_tokens(b))
+                        ),
+                    ),
+                    _ => {}
+                }
+            }
+        }
+    }
+
+    fn stmt(&mut self, s: &Stmt) {
+        match &s.kind {
+            StmtKind::Instr(i) => {
+                let mut places = vec![];
+                operand_places(&i.target, &mut places);
+                for p in &places {
+                    self.check_use(p);
+                    self.check_target(p);
+                }
+                let nt = places.len();
+                for a in &i.args {
+                    operand_places(a, &mut places);
+                    match a {
+                        Operand::Const {
+                            expr,
+                            explicit: false,
+                        } => self.check_const(expr, "an instruction operand"),
+                        Operand::Tuple(_, sp) => self
+                            .errors
+                            .push(*sp, "tuple operands are only allowed as targets"),
+                        _ => {}
+                    }
+                }
+                for p in &places[nt..] {
+                    self.check_use(p);
+                }
+                let places: Vec<&Place> = places
+                    .into_iter()
+                    .filter(|p| self.is_variable(&p.root.to_string()))
+                    .collect();
+                self.check_sharing(&places, "instruction");
+            }
+            StmtKind::Call(c) => {
+                let mut places = vec![];
+                if let Callee::Method { receiver, .. } = &c.callee {
+                    self.check_use(receiver);
+                    self.check_target(receiver);
+                    places.push(receiver);
+                }
+                for a in &c.args {
+                    match a {
+                        CallArg::InOut(p) => {
+                            let bare = p.path.is_empty();
+                            let name = p.root.to_string();
+                            if bare && !matches!(self.params.get(&name), Some(ParamKind::InOut)) {
+                                // a bare name that is not a `&mut` parameter is passed as written
+                                self.check_use(p);
+                                continue;
+                            }
+                            self.check_use(p);
+                            self.check_target(p);
+                            places.push(p);
+                        }
+                        CallArg::Read(e) => self.check_reads(e),
+                    }
+                }
+                self.check_sharing(&places, "call");
+            }
+            StmtKind::Alloc(a) => {
+                self.check_const(&a.value, "an ancilla's initial value");
+                self.check_reads(&a.value);
+                let depth = self.scopes.len();
+                for n in &a.names {
+                    let name = n.to_string();
+                    if self.params.contains_key(&name) {
+                        self.errors.push(
+                            n.span(),
+                            format!(
+                                "`{name}` is a parameter and cannot be allocated as an ancilla"
+                            ),
+                        );
+                    } else if let Some((Status::Live(_), _)) = self.locals.get(&name) {
+                        self.errors.push(
+                            n.span(),
+                            format!("`{name}` is already allocated (double allocation); deallocate it first or choose another name"),
+                        );
+                    } else if self.loop_vars.contains(&name) {
+                        self.errors
+                            .push(n.span(), format!("`{name}` is a loop variable"));
+                    } else {
+                        self.locals
+                            .insert(name.clone(), (Status::Live(depth), n.span()));
+                        if let Some(sc) = self.scopes.last_mut() {
+                            sc.push((name, n.span()));
+                        }
+                    }
+                }
+            }
+            StmtKind::Dealloc(a) => {
+                self.check_const(&a.value, "an ancilla's deallocation value");
+                let depth = self.scopes.len();
+                for n in &a.names {
+                    let name = n.to_string();
+                    match (self.params.get(&name), self.locals.get(&name)) {
+                        (Some(_), _) => self.errors.push(
+                            n.span(),
+                            format!("`{name}` is a parameter and cannot be deallocated"),
+                        ),
+                        (None, Some((Status::Live(d), _))) if *d == depth => {
+                            self.locals.insert(name, (Status::Dead, n.span()));
+                        }
+                        (None, Some((Status::Live(_), _))) => self.errors.push(
+                            n.span(),
+                            format!("`{name}` was allocated outside this block; deallocate it in the block that allocated it"),
+                        ),
+                        (None, Some((Status::Dead, _))) => self.errors.push(
+                            n.span(),
+                            format!("`{name}` is already deallocated (double deallocation)"),
+                        ),
+                        (None, None) => self.errors.push(
+                            n.span(),
+                            format!("`{name}` was never allocated; allocate it with `let {name} = ...;`"),
+                        ),
+                    }
+                }
+                self.check_reads(&a.value);
+            }
+            StmtKind::If {
+                branches,
+                otherwise,
+            } => {
+                for b in branches {
+                    self.check_reads(&b.pre);
+                    self.check_reads(&b.post);
+                    self.scope(&b.body, "its `if` branch");
+                }
+                if let Some(o) = otherwise {
+                    self.scope(o, "its `else` branch");
+                }
+            }
+            StmtKind::While { pre, post, body } => {
+                self.check_reads(pre);
+                self.check_reads(post);
+                self.scope(body, "the `while` body");
+            }
+            StmtKind::For { var, iter, body } => {
+                match iter {
+                    ForIter::Range {
+                        start, end, step, ..
+                    } => {
+                        self.check_reads(start);
+                        self.check_reads(end);
+                        if let Some(s) = step {
+                            self.check_reads(s);
+                        }
+                    }
+                    ForIter::Indices { slice, .. } => self.check_use(slice),
+                }
+                self.loop_vars.push(var.to_string());
+                self.scope(body, "the `for` body");
+                self.loop_vars.pop();
+            }
+            StmtKind::Block(b) => self.scope(b, "its block"),
+            StmtKind::Seq(b) => {
+                for s in b {
+                    self.stmt(s);
+                }
+            }
+            StmtKind::Safe(_) => {}
+            StmtKind::Stack { stack, value, .. } => {
+                for p in [stack, value] {
+                    self.check_use(p);
+                    self.check_target(p);
+                }
+                self.check_sharing(&[stack, value], "stack operation");
+            }
+        }
+    }
+}
+
+/// Tokens of a place as written (for messages).
+pub fn place_tokens(p: &Place) -> proc_macro2::TokenStream {
+    let root = &p.root;
+    let mut t = quote::quote!(#root);
+    for proj in &p.path {
+        t = match proj {
+            Proj::Field(m) => quote::quote!(#t.#m),
+            Proj::Index(e) => quote::quote!(#t[#e]),
+        };
+    }
+    if p.neg {
+        quote::quote!(-#t)
+    } else {
+        t
+    }
+}

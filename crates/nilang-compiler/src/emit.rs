@@ -1,0 +1,598 @@
+//! Emission: IR to Rust tokens, with runtime checks where the statement asks for them.
+use crate::analyze::{operand_places, relation, ParamKind, Relation};
+use crate::ir::*;
+use proc_macro2::{Span, TokenStream};
+use quote::{format_ident, quote, quote_spanned};
+use std::collections::{HashMap, HashSet};
+use syn::visit_mut::VisitMut;
+
+/// Emission context: which names are reference parameters (written `(*x)`), which are
+/// variables of the function (as opposed to global constants).
+pub struct Emitter {
+    pub params: HashMap<String, ParamKind>,
+    pub locals: HashSet<String>,
+    pub loop_vars: Vec<String>,
+    counter: usize,
+}
+
+fn loc(span: Span) -> TokenStream {
+    quote_spanned!(span=> ::core::concat!(::core::file!(), ":", ::core::line!(), ":", ::core::column!()))
+}
+
+impl Emitter {
+    pub fn new(params: HashMap<String, ParamKind>, locals: HashSet<String>) -> Self {
+        Emitter {
+            params,
+            locals,
+            loop_vars: vec![],
+            counter: 0,
+        }
+    }
+
+    fn fresh(&mut self, base: &str) -> syn::Ident {
+        self.counter += 1;
+        format_ident!(
+            "__nilang_{}{}",
+            base,
+            self.counter,
+            span = Span::mixed_site()
+        )
+    }
+
+    fn is_ref_param(&self, name: &str) -> bool {
+        matches!(
+            self.params.get(name),
+            Some(ParamKind::InOut) | Some(ParamKind::ReadRef)
+        ) && name != "self"
+    }
+
+    fn is_writable(&self, name: &str) -> bool {
+        if self.loop_vars.iter().any(|v| v == name) {
+            return false;
+        }
+        match self.params.get(name) {
+            Some(ParamKind::InOut) => true,
+            Some(_) => false,
+            None => self.locals.contains(name),
+        }
+    }
+
+    fn is_variable(&self, name: &str) -> bool {
+        self.params.contains_key(name)
+            || self.locals.contains(name)
+            || self.loop_vars.iter().any(|v| v == name)
+    }
+
+    /// A user expression with `&`/`&mut` parameters dereferenced.
+    pub fn expr(&self, e: &syn::Expr) -> TokenStream {
+        struct Deref<'a>(&'a Emitter);
+        impl VisitMut for Deref<'_> {
+            fn visit_expr_mut(&mut self, e: &mut syn::Expr) {
+                if let syn::Expr::Path(p) = e {
+                    if p.qself.is_none() {
+                        if let Some(id) = p.path.get_ident() {
+                            if self.0.is_ref_param(&id.to_string())
+                                && !self.0.loop_vars.contains(&id.to_string())
+                            {
+                                let id = id.clone();
+                                *e = syn::parse_quote_spanned!(id.span()=> (*#id));
+                                return;
+                            }
+                        }
+                    }
+                }
+                syn::visit_mut::visit_expr_mut(self, e);
+            }
+        }
+        let mut e = e.clone();
+        Deref(self).visit_expr_mut(&mut e);
+        quote!(#e)
+    }
+
+    /// A place as an expression (without the negation view).
+    pub fn place(&self, p: &Place) -> TokenStream {
+        let root = &p.root;
+        let mut t = if self.is_ref_param(&root.to_string()) {
+            quote_spanned!(root.span()=> (*#root))
+        } else {
+            quote!(#root)
+        };
+        for proj in &p.path {
+            t = match proj {
+                Proj::Field(m) => quote!(#t.#m),
+                Proj::Index(e) => {
+                    let e = self.expr(e);
+                    quote!(#t[#e])
+                }
+            };
+        }
+        t
+    }
+
+    /// Emit a block of statements.
+    pub fn block(&mut self, stmts: &[Stmt]) -> TokenStream {
+        stmts.iter().map(|s| self.stmt(s)).collect()
+    }
+
+    fn distinct_checks(&self, places: &[&Place], s: &Stmt) -> TokenStream {
+        if !s.check {
+            return quote!();
+        }
+        let mut out = quote!();
+        let l = loc(s.span);
+        let text = &s.text;
+        for i in 0..places.len() {
+            for j in 0..i {
+                if !self.is_writable(&places[j].root.to_string()) {
+                    continue;
+                }
+                if let Relation::MaybeSame(pairs) = relation(places[j], places[i]) {
+                    let a: Vec<_> = pairs.iter().map(|(a, _)| self.expr(a)).collect();
+                    let b: Vec<_> = pairs.iter().map(|(_, b)| self.expr(b)).collect();
+                    out.extend(quote! {
+                        ::nilang::check::distinct(&(#(#a,)*), &(#(#b,)*), #l, #text);
+                    });
+                }
+            }
+        }
+        out
+    }
+
+    /// Operand passing: direct `&mut place` when the root is writable and not shared in the
+    /// statement, else a copy-in temporary with write-back.
+    fn pass(
+        &mut self,
+        p: &Place,
+        shared_roots: &HashSet<String>,
+        pre: &mut TokenStream,
+        post: &mut TokenStream,
+    ) -> TokenStream {
+        let name = p.root.to_string();
+        let pe = self.place(p);
+        let writable = self.is_writable(&name);
+        if writable && !p.neg && !shared_roots.contains(&name) {
+            return quote!(&mut #pe);
+        }
+        let t = self.fresh("t");
+        pre.extend(quote!(let mut #t = ::core::clone::Clone::clone(&#pe);));
+        if p.neg {
+            pre.extend(quote!(::nilang::NEG(&mut #t);));
+        }
+        if writable {
+            let mut wb = quote!();
+            if p.neg {
+                wb.extend(quote!(::nilang::NEG(&mut #t);));
+            }
+            wb.extend(quote!(#pe = #t;));
+            // write-backs run in reverse order of the reads
+            let old = std::mem::take(post);
+            post.extend(wb);
+            post.extend(old);
+        }
+        quote!(&mut #t)
+    }
+
+    fn shared_roots(&self, places: &[&Place]) -> HashSet<String> {
+        let mut seen = HashSet::new();
+        let mut shared = HashSet::new();
+        for p in places {
+            let n = p.root.to_string();
+            if !seen.insert(n.clone()) {
+                shared.insert(n);
+            }
+        }
+        shared
+    }
+
+    fn instr(&mut self, i: &Instr, s: &Stmt) -> TokenStream {
+        let mut places = vec![];
+        operand_places(&i.target, &mut places);
+        for a in &i.args {
+            operand_places(a, &mut places);
+        }
+        let vars: Vec<&Place> = places
+            .iter()
+            .copied()
+            .filter(|p| self.is_variable(&p.root.to_string()))
+            .collect();
+        let checks = self.distinct_checks(&vars, s);
+        let shared = self.shared_roots(&vars);
+        let mut pre = quote!();
+        let mut post = quote!();
+        // target
+        let (target, target_like) = match &i.target {
+            Operand::Place(p) => {
+                let like = self.place(p);
+                (self.pass(p, &shared, &mut pre, &mut post), like)
+            }
+            Operand::Tuple(elems, _) => {
+                let t = self.fresh("y");
+                let reads: Vec<TokenStream> = elems
+                    .iter()
+                    .map(|e| match e {
+                        Operand::Place(p) => {
+                            let pe = self.place(p);
+                            quote!(::core::clone::Clone::clone(&#pe))
+                        }
+                        _ => quote!(()),
+                    })
+                    .collect();
+                pre.extend(quote!(let mut #t = (#(#reads,)*);));
+                for (k, e) in elems.iter().enumerate() {
+                    if let Operand::Place(p) = e {
+                        let pe = self.place(p);
+                        let idx = syn::Index::from(k);
+                        post.extend(quote!(#pe = #t.#idx;));
+                    }
+                }
+                let first = match elems.first() {
+                    Some(Operand::Place(p)) => self.place(p),
+                    _ => quote!(()),
+                };
+                (quote!(&mut #t), first)
+            }
+            _ => (quote!(&mut ()), quote!(())),
+        };
+        let mut args = vec![];
+        for a in &i.args {
+            args.push(match a {
+                Operand::Place(p) if self.is_variable(&p.root.to_string()) => {
+                    self.pass(p, &shared, &mut pre, &mut post)
+                }
+                Operand::Place(p) => {
+                    let t = self.fresh("c");
+                    let pe = self.place(p);
+                    let neg = if p.neg {
+                        quote!(::nilang::NEG(&mut #t);)
+                    } else {
+                        quote!()
+                    };
+                    pre.extend(quote!(let mut #t = #pe; #neg));
+                    quote!(&mut #t)
+                }
+                Operand::Lit { lit, neg, span } => {
+                    let t = self.fresh("c");
+                    let sign = if *neg { quote!(-) } else { quote!() };
+                    let f = if matches!(lit, syn::Lit::Int(_)) {
+                        quote_spanned!(*span=> ::nilang::instr::lit_i)
+                    } else {
+                        quote_spanned!(*span=> ::nilang::instr::lit_f)
+                    };
+                    pre.extend(quote!(let mut #t = #f(&#target_like, #sign #lit);));
+                    quote!(&mut #t)
+                }
+                Operand::Const { expr, .. } => {
+                    let t = self.fresh("c");
+                    let e = self.expr(expr);
+                    pre.extend(quote!(let mut #t = #e;));
+                    quote!(&mut #t)
+                }
+                Operand::Tuple(..) => quote!(&mut ()),
+            });
+        }
+        let n = args.len();
+        let (tr, method) = match (i.op, n) {
+            (AccOp::Plus, _) => (format!("PlusEq{n}"), "plus_eq"),
+            (AccOp::Minus, _) => (format!("PlusEq{n}"), "minus_eq"),
+            (AccOp::Xor, _) => (format!("XorEq{n}"), "xor_eq"),
+            (AccOp::Mul, _) => (format!("MulEq{n}"), "mul_eq"),
+            (AccOp::Div, _) => (format!("MulEq{n}"), "div_eq"),
+        };
+        let tr = format_ident!("{}", tr, span = s.span);
+        let method = format_ident!("{}", method, span = s.span);
+        let f = match &i.func {
+            FuncRef::Builtin(b) => {
+                let b = format_ident!("{}", b, span = s.span);
+                quote!(::nilang::instr::fns::#b)
+            }
+            FuncRef::User(p) => quote!(#p),
+        };
+        let holes = (0..n).map(|_| quote!(_));
+        let call = quote_spanned! {s.span=>
+            <_ as ::nilang::instr::#tr<#f, #(#holes),*>>::#method(#target, #(#args),*);
+        };
+        quote!({ #checks #pre #call #post })
+    }
+
+    fn call(&mut self, c: &Call, s: &Stmt) -> TokenStream {
+        let mut inout: Vec<&Place> = vec![];
+        if let Callee::Method { receiver, .. } = &c.callee {
+            inout.push(receiver);
+        }
+        for a in &c.args {
+            if let CallArg::InOut(p) = a {
+                if !p.path.is_empty()
+                    || matches!(self.params.get(&p.root.to_string()), Some(ParamKind::InOut))
+                {
+                    inout.push(p);
+                }
+            }
+        }
+        let vars: Vec<&Place> = inout
+            .iter()
+            .copied()
+            .filter(|p| self.is_variable(&p.root.to_string()))
+            .collect();
+        let checks = self.distinct_checks(&vars, s);
+        let shared = self.shared_roots(&vars);
+        let mut pre = quote!();
+        let mut post = quote!();
+        let mut args = vec![];
+        for a in &c.args {
+            args.push(match a {
+                CallArg::InOut(p) => {
+                    let is_inout = !p.path.is_empty()
+                        || matches!(self.params.get(&p.root.to_string()), Some(ParamKind::InOut));
+                    if is_inout {
+                        self.pass(p, &shared, &mut pre, &mut post)
+                    } else {
+                        let root = &p.root;
+                        self.expr(&syn::parse_quote!(#root))
+                    }
+                }
+                CallArg::Read(e) => self.expr(e),
+            });
+        }
+        let call = match &c.callee {
+            Callee::Path(p) => {
+                let mut p = p.clone();
+                if c.inverse {
+                    if let Some(last) = p.path.segments.last_mut() {
+                        last.ident = format_ident!("{}_inv", last.ident, span = last.ident.span());
+                    }
+                }
+                quote_spanned!(s.span=> #p(#(#args),*);)
+            }
+            Callee::Method {
+                receiver,
+                method,
+                turbofish,
+            } => {
+                let recv = self.place(receiver);
+                let m = if c.inverse {
+                    format_ident!("{}_inv", method, span = method.span())
+                } else {
+                    method.clone()
+                };
+                let tf = turbofish.as_ref().map(|t| quote!(::#t));
+                quote_spanned!(s.span=> #recv.#m #tf(#(#args),*);)
+            }
+        };
+        quote!({ #checks #pre #call #post })
+    }
+
+    fn anc_value(&self, a: &Anc, like: &TokenStream) -> TokenStream {
+        match &a.value {
+            syn::Expr::Lit(l) if matches!(l.lit, syn::Lit::Float(_)) && !a.tuple => {
+                quote!(::nilang::instr::lit_f(&#like, #l))
+            }
+            v => self.expr(v),
+        }
+    }
+
+    fn stmt(&mut self, s: &Stmt) -> TokenStream {
+        let l = loc(s.span);
+        let text = &s.text;
+        match &s.kind {
+            StmtKind::Instr(i) => self.instr(i, s),
+            StmtKind::Call(c) => self.call(c, s),
+            StmtKind::Alloc(a) => {
+                let v = self.expr(&a.value);
+                let ty = a.ty.as_ref().map(|t| quote!(: #t));
+                if a.tuple {
+                    let names = &a.names;
+                    quote_spanned!(s.span=> let (#(mut #names),*) #ty = #v;)
+                } else {
+                    let n = &a.names[0];
+                    quote_spanned!(s.span=> let mut #n #ty = #v;)
+                }
+            }
+            StmtKind::Dealloc(a) => {
+                if !s.check {
+                    return quote!();
+                }
+                let names = &a.names;
+                let x = if a.tuple {
+                    quote!((#(#names),*))
+                } else {
+                    quote!(#(#names)*)
+                };
+                let v = self.anc_value(a, &x);
+                quote_spanned!(s.span=> ::nilang::check::dealloc(&#x, &#v, #l, #text);)
+            }
+            StmtKind::If {
+                branches,
+                otherwise,
+            } => {
+                let mut out = quote!();
+                let posts: Vec<TokenStream> = branches.iter().map(|b| self.expr(&b.post)).collect();
+                let post_texts: Vec<String> = branches
+                    .iter()
+                    .map(|b| crate::parse::stmt_text(&b.post))
+                    .collect();
+                let post_check = |k: Option<usize>| -> TokenStream {
+                    if !s.check {
+                        return quote!();
+                    }
+                    let mut c = quote!();
+                    let upto = k.unwrap_or(posts.len());
+                    for j in 0..upto {
+                        let p = &posts[j];
+                        let msg = format!(
+                            "after {} ran, the post-condition `{}` of an earlier branch holds, so the inverse would take that branch",
+                            k.map(|k| format!("branch {}", k + 1)).unwrap_or_else(|| "the else branch".into()),
+                            post_texts[j]
+                        );
+                        c.extend(quote!(if #p { ::nilang::check::fail(::nilang::check::ErrorKind::IfPostcondition, #l, #text, ::std::string::String::from(#msg)); }));
+                    }
+                    if let Some(k) = k {
+                        let p = &posts[k];
+                        let msg = format!("post-condition `{}` is false after its branch ran (it must equal the pre-condition)", post_texts[k]);
+                        c.extend(quote!(if !(#p) { ::nilang::check::fail(::nilang::check::ErrorKind::IfPostcondition, #l, #text, ::std::string::String::from(#msg)); }));
+                    }
+                    c
+                };
+                let checks: Vec<TokenStream> =
+                    (0..branches.len()).map(|k| post_check(Some(k))).collect();
+                let else_check = post_check(None);
+                for (k, b) in branches.iter().enumerate() {
+                    let pre = self.expr(&b.pre);
+                    let body = self.block(&b.body);
+                    let ck = &checks[k];
+                    if k == 0 {
+                        out.extend(quote!(if #pre { #body #ck }));
+                    } else {
+                        out.extend(quote!(else if #pre { #body #ck }));
+                    }
+                }
+                let body = otherwise
+                    .as_ref()
+                    .map(|o| self.block(o))
+                    .unwrap_or_default();
+                out.extend(quote!(else { #body #else_check }));
+                out
+            }
+            StmtKind::While { pre, post, body } => {
+                let pre = self.expr(pre);
+                let postx = self.expr(post);
+                let body = self.block(body);
+                if s.check {
+                    quote! {
+                        if #postx { ::nilang::check::fail(::nilang::check::ErrorKind::WhileCondition, #l, #text, ::std::string::String::from("post-condition holds at loop entry (it must be false before the first iteration)")); }
+                        while #pre {
+                            #body
+                            if !(#postx) { ::nilang::check::fail(::nilang::check::ErrorKind::WhileCondition, #l, #text, ::std::string::String::from("post-condition is false after an iteration (it must be true after every iteration)")); }
+                        }
+                    }
+                } else {
+                    quote!(while #pre { #body })
+                }
+            }
+            StmtKind::For { var, iter, body } => {
+                self.loop_vars.push(var.to_string());
+                let out = match iter {
+                    ForIter::Range {
+                        start,
+                        end,
+                        inclusive,
+                        step,
+                        rev,
+                    } => {
+                        let (sv, ev, stv) = (self.fresh("s"), self.fresh("e"), self.fresh("st"));
+                        let (st, en) = (self.expr(start), self.expr(end));
+                        let range = if *inclusive {
+                            quote!((#sv..=#ev))
+                        } else {
+                            quote!((#sv..#ev))
+                        };
+                        let stepped = match step {
+                            Some(_) => quote!(#range.step_by(#stv)),
+                            None => range,
+                        };
+                        let it = if *rev {
+                            quote!(#stepped.rev())
+                        } else {
+                            stepped
+                        };
+                        let body = self.block(body);
+                        let (step_let, cap, now) = match step {
+                            Some(stp) => {
+                                let stp = self.expr(stp);
+                                (
+                                    quote!(let #stv = #stp;),
+                                    quote!((#sv, #ev, #stv)),
+                                    quote!((#st, #en, #stp)),
+                                )
+                            }
+                            None => (quote!(), quote!((#sv, #ev)), quote!((#st, #en))),
+                        };
+                        let check = if s.check {
+                            quote!(::nilang::check::bounds(&#cap, &#now, #l, #text);)
+                        } else {
+                            quote!()
+                        };
+                        quote!({ let #sv = #st; let #ev = #en; #step_let for #var in #it { #body } #check })
+                    }
+                    ForIter::Indices { slice, rev } => {
+                        let idx = format_ident!("__nilang_i_{}", var, span = var.span());
+                        let sl = self.place(slice);
+                        let n = self.fresh("n");
+                        let it = if *rev {
+                            quote!((0..#n).rev())
+                        } else {
+                            quote!((0..#n))
+                        };
+                        self.loop_vars.push(idx.to_string());
+                        let body = self.block(body);
+                        self.loop_vars.pop();
+                        let check = if s.check {
+                            quote!(::nilang::check::bounds(&#n, &#sl.len(), #l, #text);)
+                        } else {
+                            quote!()
+                        };
+                        quote!({ let #n = #sl.len(); for #idx in #it { #body } #check })
+                    }
+                };
+                self.loop_vars.pop();
+                out
+            }
+            StmtKind::Block(b) => {
+                let b = self.block(b);
+                quote!({ #b })
+            }
+            StmtKind::Seq(b) => self.block(b),
+            StmtKind::Safe(t) => quote!({ #t; }),
+            StmtKind::Stack { kind, stack, value } => {
+                let st = self.place(stack);
+                let v = self.place(value);
+                match (kind, s.check) {
+                    (StackKind::Push, _) => {
+                        quote!(::nilang::instr::stack::push(&mut #st, &mut #v);)
+                    }
+                    (StackKind::CopyPush, _) => {
+                        quote!(::nilang::instr::stack::copy_push(&mut #st, &mut #v);)
+                    }
+                    (StackKind::Pop, true) => {
+                        quote!(::nilang::instr::stack::pop(&mut #st, &mut #v, #l, #text);)
+                    }
+                    (StackKind::Pop, false) => {
+                        quote!(::nilang::instr::stack::pop_unchecked(&mut #st, &mut #v);)
+                    }
+                    (StackKind::CopyPop, true) => {
+                        quote!(::nilang::instr::stack::copy_pop(&mut #st, &mut #v, #l, #text);)
+                    }
+                    (StackKind::CopyPop, false) => {
+                        quote!(::nilang::instr::stack::copy_pop_unchecked(&mut #st, &mut #v);)
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// All names allocated anywhere in a body (for classifying places as variables).
+pub fn collect_locals(stmts: &[Stmt], out: &mut HashSet<String>) {
+    for s in stmts {
+        match &s.kind {
+            StmtKind::Alloc(a) | StmtKind::Dealloc(a) => {
+                out.extend(a.names.iter().map(|n| n.to_string()))
+            }
+            StmtKind::If {
+                branches,
+                otherwise,
+            } => {
+                for b in branches {
+                    collect_locals(&b.body, out);
+                }
+                if let Some(o) = otherwise {
+                    collect_locals(o, out);
+                }
+            }
+            StmtKind::While { body, .. }
+            | StmtKind::For { body, .. }
+            | StmtKind::Block(body)
+            | StmtKind::Seq(body) => collect_locals(body, out),
+            _ => {}
+        }
+    }
+}

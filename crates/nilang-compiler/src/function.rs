@@ -1,0 +1,207 @@
+//! Whole functions: signature analysis, forward and inverse bodies, the `Reversible` value.
+use crate::analyze::{Analyzer, ParamKind};
+use crate::emit::{collect_locals, Emitter};
+use crate::errors::Errors;
+use crate::invert::invert_block;
+use crate::parse::Parser;
+use proc_macro2::{Span, TokenStream};
+use quote::{format_ident, quote};
+use std::collections::{HashMap, HashSet};
+use syn::spanned::Spanned;
+
+/// Options of `#[i(...)]`.
+#[derive(Default)]
+pub struct Options {
+    /// `nocheck`: no runtime checks in this function.
+    pub nocheck: bool,
+    /// `rev = Name`: the name of the generated `Reversible` value.
+    pub rev: Option<syn::Ident>,
+    /// `norev`: do not generate the `Reversible` value.
+    pub norev: bool,
+}
+
+/// Parse the attribute arguments.
+pub fn parse_options(attr: TokenStream, errors: &mut Errors) -> Options {
+    let mut o = Options::default();
+    let parser = syn::meta::parser(|meta| {
+        if meta.path.is_ident("nocheck") {
+            o.nocheck = true;
+            Ok(())
+        } else if meta.path.is_ident("norev") {
+            o.norev = true;
+            Ok(())
+        } else if meta.path.is_ident("rev") {
+            o.rev = Some(meta.value()?.parse()?);
+            Ok(())
+        } else {
+            Err(meta.error("unknown option: expected `nocheck`, `norev` or `rev = Name`"))
+        }
+    });
+    if let Err(e) = syn::parse::Parser::parse2(parser, attr) {
+        errors.push_err(e);
+    }
+    o
+}
+
+/// `snake_case` to `CamelCase`.
+pub fn camel(name: &str) -> String {
+    name.split('_')
+        .filter(|s| !s.is_empty())
+        .map(|s| {
+            let mut c = s.chars();
+            match c.next() {
+                Some(f) => f.to_uppercase().collect::<String>() + c.as_str(),
+                None => String::new(),
+            }
+        })
+        .collect()
+}
+
+/// Compile `#[i] fn ...`.
+pub fn compile_fn(attr: TokenStream, item: TokenStream) -> TokenStream {
+    let mut errors = Errors::default();
+    let opts = parse_options(attr, &mut errors);
+    let f: syn::ItemFn = match syn::parse2(item) {
+        Ok(f) => f,
+        Err(e) => {
+            errors.push(
+                e.span(),
+                "`#[i]` applies to a function: expected `fn name(...) { ... }`",
+            );
+            return errors.to_compile_errors();
+        }
+    };
+    let sig = &f.sig;
+    if let Some(a) = &sig.asyncness {
+        errors.push(a.span(), "a reversible function cannot be `async`");
+    }
+    if let syn::ReturnType::Type(_, t) = &sig.output {
+        errors.push(
+            t.span(),
+            "a reversible function returns nothing: every parameter is in-out (`&mut T`), and \
+             its inverse restores them",
+        );
+    }
+    let mut params = HashMap::new();
+    let mut names = vec![];
+    let mut has_receiver = false;
+    for arg in &sig.inputs {
+        match arg {
+            syn::FnArg::Receiver(r) => {
+                has_receiver = true;
+                let kind = match (&r.reference, r.mutability) {
+                    (Some(_), Some(_)) => ParamKind::InOut,
+                    (Some(_), None) => ParamKind::ReadRef,
+                    _ => ParamKind::ByValue,
+                };
+                params.insert("self".to_string(), kind);
+            }
+            syn::FnArg::Typed(pt) => match &*pt.pat {
+                syn::Pat::Ident(pi) if pi.by_ref.is_none() && pi.subpat.is_none() => {
+                    let kind = match &*pt.ty {
+                        syn::Type::Reference(r) if r.mutability.is_some() => ParamKind::InOut,
+                        syn::Type::Reference(_) => ParamKind::ReadRef,
+                        _ => ParamKind::ByValue,
+                    };
+                    params.insert(pi.ident.to_string(), kind);
+                    names.push(pi.ident.clone());
+                }
+                p => errors.push(
+                    p.span(),
+                    "parameters of a reversible function must be plain names",
+                ),
+            },
+        }
+    }
+    let check = !opts.nocheck;
+    let body = Parser {
+        errors: &mut errors,
+    }
+    .block(&f.block.stmts, check);
+    Analyzer::new(params.clone(), &mut errors).function(&body);
+    if !errors.is_empty() {
+        return errors.to_compile_errors();
+    }
+    let inverse = invert_block(&body);
+    let mut locals = HashSet::new();
+    collect_locals(&body, &mut locals);
+    let fwd = Emitter::new(params.clone(), locals.clone()).block(&body);
+    let inv = Emitter::new(params, locals).block(&inverse);
+
+    let attrs = &f.attrs;
+    let vis = &f.vis;
+    let name = &sig.ident;
+    let inv_name = format_ident!("{}_inv", name, span = name.span());
+    let mut inv_sig = sig.clone();
+    inv_sig.ident = inv_name.clone();
+    let allow = quote!(#[allow(unused_mut, unused_variables, unused_assignments, unused_braces, unused_parens, non_snake_case, clippy::all)]);
+    let inv_doc = format!("The inverse of [`{name}`] (generated by `#[i]`).");
+    let mut out = quote! {
+        #(#attrs)* #allow #vis #sig { #fwd }
+        #[doc = #inv_doc] #allow #vis #inv_sig { #inv }
+    };
+    if !has_receiver && !opts.norev {
+        out.extend(reversible_value(&f, &names, opts.rev));
+    }
+    out
+}
+
+/// The `Reversible` value: a unit struct named after the function.
+fn reversible_value(f: &syn::ItemFn, names: &[syn::Ident], rev: Option<syn::Ident>) -> TokenStream {
+    let sig = &f.sig;
+    let name = &sig.ident;
+    let inv_name = format_ident!("{}_inv", name);
+    let sname =
+        rev.unwrap_or_else(|| format_ident!("{}", camel(&name.to_string()), span = name.span()));
+    // parameter types with every elided reference lifetime made explicit
+    let mut lifetimes: Vec<syn::Lifetime> = vec![];
+    let mut types = vec![];
+    for arg in &sig.inputs {
+        if let syn::FnArg::Typed(pt) = arg {
+            let mut ty = (*pt.ty).clone();
+            if let syn::Type::ImplTrait(_) = ty {
+                return quote!();
+            }
+            if let syn::Type::Reference(r) = &mut ty {
+                if r.lifetime.is_none() {
+                    let lt = syn::Lifetime::new(
+                        &format!("'__nilang_l{}", lifetimes.len()),
+                        Span::call_site(),
+                    );
+                    r.lifetime = Some(lt.clone());
+                    lifetimes.push(lt);
+                }
+            }
+            types.push(ty);
+        }
+    }
+    // every type parameter must be inferable from the argument types
+    let arg_text = quote!(#(#types)*).to_string();
+    for gp in sig.generics.type_params() {
+        let id = gp.ident.to_string();
+        if !arg_text
+            .split(|c: char| !c.is_alphanumeric() && c != '_')
+            .any(|t| t == id)
+        {
+            return quote!();
+        }
+    }
+    let generics = &sig.generics;
+    let params = generics.params.iter();
+    let where_clause = &generics.where_clause;
+    let vis = &f.vis;
+    let doc = format!(
+        "The reversible function [`{name}`] as a value (for `nilang::grad`, `nilang::bennett`, ...); generated by `#[i]`."
+    );
+    quote! {
+        #[doc = #doc]
+        #[derive(Clone, Copy, Debug, Default)]
+        #vis struct #sname;
+        impl<#(#lifetimes,)* #(#params),*> ::nilang::Reversible<(#(#types,)*)> for #sname #where_clause {
+            #[inline]
+            fn call(&self, (#(#names,)*): (#(#types,)*)) { #name(#(#names),*) }
+            #[inline]
+            fn uncall(&self, (#(#names,)*): (#(#types,)*)) { #inv_name(#(#names),*) }
+        }
+    }
+}

@@ -1,0 +1,79 @@
+//! Inversion: every statement has a syntactic inverse, computed at compile time.
+use crate::ir::*;
+
+/// The inverse of a statement sequence: reversed order, each statement inverted.
+pub fn invert_block(stmts: &[Stmt]) -> Vec<Stmt> {
+    stmts.iter().rev().map(invert_stmt).collect()
+}
+
+/// The inverse of one statement.
+pub fn invert_stmt(s: &Stmt) -> Stmt {
+    let kind = match &s.kind {
+        StmtKind::Instr(i) => StmtKind::Instr(Instr {
+            op: i.op.inverse(),
+            ..i.clone()
+        }),
+        StmtKind::Call(c) => StmtKind::Call(Call {
+            inverse: !c.inverse,
+            ..c.clone()
+        }),
+        StmtKind::Alloc(a) => StmtKind::Dealloc(a.clone()),
+        StmtKind::Dealloc(a) => StmtKind::Alloc(a.clone()),
+        StmtKind::If {
+            branches,
+            otherwise,
+        } => StmtKind::If {
+            branches: branches
+                .iter()
+                .map(|b| Branch {
+                    pre: b.post.clone(),
+                    post: b.pre.clone(),
+                    body: invert_block(&b.body),
+                })
+                .collect(),
+            otherwise: otherwise.as_ref().map(|b| invert_block(b)),
+        },
+        StmtKind::While { pre, post, body } => StmtKind::While {
+            pre: post.clone(),
+            post: pre.clone(),
+            body: invert_block(body),
+        },
+        StmtKind::For { var, iter, body } => StmtKind::For {
+            var: var.clone(),
+            iter: match iter {
+                ForIter::Range {
+                    start,
+                    end,
+                    inclusive,
+                    step,
+                    rev,
+                } => ForIter::Range {
+                    start: start.clone(),
+                    end: end.clone(),
+                    inclusive: *inclusive,
+                    step: step.clone(),
+                    rev: !rev,
+                },
+                ForIter::Indices { slice, rev } => ForIter::Indices {
+                    slice: slice.clone(),
+                    rev: !rev,
+                },
+            },
+            body: invert_block(body),
+        },
+        StmtKind::Block(b) => StmtKind::Block(invert_block(b)),
+        StmtKind::Seq(b) => StmtKind::Seq(invert_block(b)),
+        StmtKind::Safe(t) => StmtKind::Safe(t.clone()),
+        StmtKind::Stack { kind, stack, value } => StmtKind::Stack {
+            kind: kind.inverse(),
+            stack: stack.clone(),
+            value: value.clone(),
+        },
+    };
+    Stmt {
+        kind,
+        span: s.span,
+        text: s.text.clone(),
+        check: s.check,
+    }
+}

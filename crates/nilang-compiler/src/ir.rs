@@ -1,0 +1,219 @@
+//! The intermediate representation: reversible statements over places ("dataviews").
+use proc_macro2::{Span, TokenStream};
+use syn::{Expr, Ident, Member, Path};
+
+/// A projection from a place: a field (`x.f`, `x.0`, `z.re`) or an index (`x[i]`).
+#[derive(Clone, Debug)]
+pub enum Proj {
+    /// `.field`
+    Field(Member),
+    /// `[index]`
+    Index(Expr),
+}
+
+/// A writable location: a root variable followed by projections, possibly viewed negated.
+#[derive(Clone, Debug)]
+pub struct Place {
+    /// The root variable.
+    pub root: Ident,
+    /// Field and index projections, outermost last.
+    pub path: Vec<Proj>,
+    /// `-x`: the negation view (read negated, written back negated).
+    pub neg: bool,
+    /// Source span of the whole place expression.
+    pub span: Span,
+}
+
+/// An operand of an instruction.
+#[derive(Clone, Debug)]
+pub enum Operand {
+    /// A place: read, passed in-out, written back.
+    Place(Place),
+    /// A numeric literal (converted to the target's number type), with its sign.
+    Lit {
+        lit: syn::Lit,
+        neg: bool,
+        span: Span,
+    },
+    /// A constant expression: evaluated once, not written back. `explicit` when written
+    /// `cst!(expr)` (the user vouches that it is constant).
+    Const { expr: Expr, explicit: bool },
+    /// A tuple of operands (tuple targets `(s, c) += sincos(x)`).
+    Tuple(Vec<Operand>, Span),
+}
+
+/// The accumulation operator of an instruction.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum AccOp {
+    /// `+=`
+    Plus,
+    /// `-=`
+    Minus,
+    /// `^=` (self-inverse)
+    Xor,
+    /// `*=` (log and tropical numbers)
+    Mul,
+    /// `/=`
+    Div,
+}
+
+impl AccOp {
+    /// The inverse operator.
+    pub fn inverse(self) -> AccOp {
+        match self {
+            AccOp::Plus => AccOp::Minus,
+            AccOp::Minus => AccOp::Plus,
+            AccOp::Xor => AccOp::Xor,
+            AccOp::Mul => AccOp::Div,
+            AccOp::Div => AccOp::Mul,
+        }
+    }
+}
+
+/// The `f` of `y += f(args)`.
+#[derive(Clone, Debug)]
+pub enum FuncRef {
+    /// A built-in marker in `nilang::instr::fns` (by type name).
+    Builtin(&'static str),
+    /// A user primitive declared with `#[nilang::primitive]` (a type of the same path).
+    User(Path),
+}
+
+/// `target op= func(args)`.
+#[derive(Clone, Debug)]
+pub struct Instr {
+    pub op: AccOp,
+    pub target: Operand,
+    pub func: FuncRef,
+    pub args: Vec<Operand>,
+}
+
+/// An argument of a reversible call.
+#[derive(Clone, Debug)]
+pub enum CallArg {
+    /// `&mut place` or a bare `&mut` parameter: in-out.
+    InOut(Place),
+    /// Anything else: passed as written, read-only.
+    Read(Expr),
+}
+
+/// What is called.
+#[derive(Clone, Debug)]
+pub enum Callee {
+    /// A path call `f(args)`, `m::f::<T>(args)`.
+    Path(syn::ExprPath),
+    /// A method call `recv.f(args)` on a place.
+    Method {
+        receiver: Place,
+        method: Ident,
+        turbofish: Option<syn::AngleBracketedGenericArguments>,
+    },
+}
+
+/// A call of a reversible function (or of its inverse).
+#[derive(Clone, Debug)]
+pub struct Call {
+    pub callee: Callee,
+    pub args: Vec<CallArg>,
+    pub inverse: bool,
+}
+
+/// `let x = value;` (allocation) or `dealloc!(x = value)` (deallocation).
+#[derive(Clone, Debug)]
+pub struct Anc {
+    /// One name, or several for `let (a, b) = value;`.
+    pub names: Vec<Ident>,
+    /// Whether the pattern was a tuple.
+    pub tuple: bool,
+    /// Optional type annotation.
+    pub ty: Option<syn::Type>,
+    pub value: Expr,
+}
+
+/// One branch of an `if` chain: `(pre, post) { body }`.
+#[derive(Clone, Debug)]
+pub struct Branch {
+    pub pre: Expr,
+    pub post: Expr,
+    pub body: Vec<Stmt>,
+}
+
+/// The iteration of a `for` loop.
+#[derive(Clone, Debug)]
+pub enum ForIter {
+    /// `start..end`, `start..=end`, optionally `.step_by(step)`, optionally reversed.
+    Range {
+        start: Expr,
+        end: Expr,
+        inclusive: bool,
+        step: Option<Expr>,
+        rev: bool,
+    },
+    /// Over the indices of a slice place (`for x in xs`, with `x` replaced by `xs[i]`).
+    Indices { slice: Place, rev: bool },
+}
+
+/// Stack operations.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum StackKind {
+    Push,
+    Pop,
+    CopyPush,
+    CopyPop,
+}
+
+impl StackKind {
+    pub fn inverse(self) -> StackKind {
+        match self {
+            StackKind::Push => StackKind::Pop,
+            StackKind::Pop => StackKind::Push,
+            StackKind::CopyPush => StackKind::CopyPop,
+            StackKind::CopyPop => StackKind::CopyPush,
+        }
+    }
+}
+
+/// The statement kinds.
+#[derive(Clone, Debug)]
+pub enum StmtKind {
+    Instr(Instr),
+    Call(Call),
+    Alloc(Anc),
+    Dealloc(Anc),
+    If {
+        branches: Vec<Branch>,
+        otherwise: Option<Vec<Stmt>>,
+    },
+    While {
+        pre: Expr,
+        post: Expr,
+        body: Vec<Stmt>,
+    },
+    For {
+        var: Ident,
+        iter: ForIter,
+        body: Vec<Stmt>,
+    },
+    /// A plain nested block (its own ancilla scope).
+    Block(Vec<Stmt>),
+    /// Statements spliced into the enclosing block (routines, inverse blocks).
+    Seq(Vec<Stmt>),
+    /// `safe! { ... }`: irreversible, side-effect-only code run in both directions.
+    Safe(TokenStream),
+    Stack {
+        kind: StackKind,
+        stack: Place,
+        value: Place,
+    },
+}
+
+/// A statement with its source span, text and whether runtime checks are on for it.
+#[derive(Clone, Debug)]
+pub struct Stmt {
+    pub kind: StmtKind,
+    pub span: Span,
+    /// The statement as written (for error messages).
+    pub text: String,
+    /// Runtime checks emitted for this statement.
+    pub check: bool,
+}
