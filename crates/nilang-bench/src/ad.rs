@@ -94,6 +94,17 @@ pub fn echidna_gradient<O: Objective>(o: &O, x: &[f64]) -> Vec<f64> {
     echidna::grad(|v: &[Reverse<f64>]| o.eval(v), x)
 }
 
+/// One partial derivative ∂f/∂x_i by num-dual's scalar dual number (exact; checks of large
+/// gradients on sampled coordinates).
+pub fn nd_partial<O: Objective>(o: &O, x: &[f64], i: usize) -> f64 {
+    let xs: Vec<num_dual::Dual64> = x
+        .iter()
+        .enumerate()
+        .map(|(j, &v)| num_dual::Dual64::new(v, if j == i { 1.0 } else { 0.0 }))
+        .collect();
+    o.eval(&xs).eps
+}
+
 /// Central finite differences of the gradient (checks only).
 pub fn fd_gradient<O: Objective>(o: &O, x: &[f64], h: f64) -> Vec<f64> {
     let mut xp = x.to_vec();

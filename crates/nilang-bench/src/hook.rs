@@ -149,3 +149,60 @@ impl Registry {
         self.providers.iter().map(|p| p.tool()).collect()
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::cli::Options;
+    use crate::suites::bessel::{besselj, grad_num_dual};
+
+    /// A stand-in "nilang" with a correct objective and a deliberately wrong gradient.
+    struct Fake;
+    impl CellProvider for Fake {
+        fn tool(&self) -> &str {
+            "nilang"
+        }
+        fn bessel<'a>(&'a self, case: &'a BesselCase) -> Vec<Kernel<'a>> {
+            if case.batch.is_some() {
+                return Vec::new();
+            }
+            vec![
+                Kernel::with_state(
+                    Measure::O,
+                    0.0,
+                    move |out: &mut f64| *out = besselj(case.nu, case.z),
+                    |out: &f64| vec![*out],
+                ),
+                Kernel::with_state(
+                    Measure::G,
+                    0.0,
+                    move |g: &mut f64| *g = 2.0 * grad_num_dual(case.nu, case.z),
+                    |g: &f64| vec![*g],
+                ),
+            ]
+        }
+    }
+
+    #[test]
+    fn provider_cells_are_checked_and_timed() {
+        let mut reg = Registry::default();
+        reg.add(Box::new(Fake));
+        assert_eq!(reg.tools(), ["nilang"]);
+        let opts = Options::parse(["--smoke", "--suite", "bessel"]).unwrap();
+        let res = crate::run(&opts, &reg);
+        let o = res
+            .cells
+            .iter()
+            .find(|c| c.tool == "nilang" && c.measure == Measure::O)
+            .expect("nilang-O cell");
+        assert!(o.median_s.is_some() && o.ratio.is_some());
+        let g = res
+            .cells
+            .iter()
+            .find(|c| c.tool == "nilang" && c.measure == Measure::G)
+            .expect("nilang-G cell");
+        assert!(g.median_s.is_none(), "a wrong gradient must not be timed");
+        assert_eq!(res.failures.len(), 1, "{:?}", res.failures);
+        assert!(res.failures[0].contains("nilang-G"));
+    }
+}
