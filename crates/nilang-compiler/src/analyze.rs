@@ -340,20 +340,19 @@ impl<'e> Analyzer<'e> {
                     places.push(receiver);
                 }
                 for a in &c.args {
-                    match a {
-                        CallArg::InOut(p) => {
-                            let bare = p.path.is_empty();
-                            let name = p.root.to_string();
-                            if bare && !matches!(self.params.get(&name), Some(ParamKind::InOut)) {
-                                // a bare name that is not a `&mut` parameter is passed as written
-                                self.check_use(p);
-                                continue;
-                            }
+                    let params = &self.params;
+                    match a.inout_place(|n| params.get(n) == Some(&ParamKind::InOut)) {
+                        Some(p) => {
                             self.check_use(p);
                             self.check_target(p);
                             places.push(p);
                         }
-                        CallArg::Read(e) => self.check_reads(e),
+                        // a bare name that is not a `&mut` parameter is passed as written
+                        None => match a {
+                            CallArg::Name(p) => self.check_use(p),
+                            CallArg::Read(e) => self.check_reads(e),
+                            CallArg::InOut(_) => {}
+                        },
                     }
                 }
                 self.check_sharing(&places, "call");

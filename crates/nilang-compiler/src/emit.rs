@@ -222,6 +222,11 @@ impl Emitter {
                     if let Operand::Place(p) = e {
                         let pe = self.place(p);
                         let idx = syn::Index::from(k);
+                        if p.neg {
+                            // the negation view: read negated, written back negated
+                            pre.extend(quote!(::nilang::NEG(&mut #t.#idx);));
+                            post.extend(quote!(::nilang::NEG(&mut #t.#idx);));
+                        }
                         post.extend(quote!(#pe = #t.#idx;));
                     }
                 }
@@ -299,14 +304,10 @@ impl Emitter {
         if let Callee::Method { receiver, .. } = &c.callee {
             inout.push(receiver);
         }
+        let params = &self.params;
+        let inout_param = |n: &str| params.get(n) == Some(&ParamKind::InOut);
         for a in &c.args {
-            if let CallArg::InOut(p) = a {
-                if !p.path.is_empty()
-                    || matches!(self.params.get(&p.root.to_string()), Some(ParamKind::InOut))
-                {
-                    inout.push(p);
-                }
-            }
+            inout.extend(a.inout_place(inout_param));
         }
         let vars: Vec<&Place> = inout
             .iter()
@@ -319,18 +320,18 @@ impl Emitter {
         let mut post = quote!();
         let mut args = vec![];
         for a in &c.args {
-            args.push(match a {
-                CallArg::InOut(p) => {
-                    let is_inout = !p.path.is_empty()
-                        || matches!(self.params.get(&p.root.to_string()), Some(ParamKind::InOut));
-                    if is_inout {
-                        self.pass(p, &shared, &mut pre, &mut post)
-                    } else {
-                        let root = &p.root;
-                        self.expr(&syn::parse_quote!(#root))
-                    }
+            let params = &self.params;
+            let inout = a
+                .inout_place(|n| params.get(n) == Some(&ParamKind::InOut))
+                .cloned();
+            args.push(match (inout, a) {
+                (Some(p), _) => self.pass(&p, &shared, &mut pre, &mut post),
+                (None, CallArg::Name(p)) => {
+                    let root = &p.root;
+                    self.expr(&syn::parse_quote!(#root))
                 }
-                CallArg::Read(e) => self.expr(e),
+                (None, CallArg::Read(e)) => self.expr(e),
+                (None, CallArg::InOut(_)) => quote!(),
             });
         }
         let call = match &c.callee {
@@ -485,14 +486,17 @@ impl Emitter {
                         } else {
                             quote!((#sv..#ev))
                         };
-                        let stepped = match step {
-                            Some(_) => quote!(#range.step_by(#stv)),
-                            None => range,
-                        };
-                        let it = if *rev {
-                            quote!(#stepped.rev())
-                        } else {
-                            stepped
+                        // a stepped range reversed: from its last element down, by the step
+                        // (`StepBy` of an `i64` range is not double-ended)
+                        let last = self.fresh("last");
+                        let (it, guard) = match (step.is_some(), *rev) {
+                            (true, true) => (
+                                quote!((#sv..=#last).rev().step_by(#stv)),
+                                quote!(if let ::core::option::Option::Some(#last) = ::core::iter::Iterator::last(#range.step_by(#stv))),
+                            ),
+                            (true, false) => (quote!(#range.step_by(#stv)), quote!()),
+                            (false, true) => (quote!(#range.rev()), quote!()),
+                            (false, false) => (range, quote!()),
                         };
                         let body = self.block(body);
                         let (step_let, cap, now) = match step {
@@ -511,7 +515,7 @@ impl Emitter {
                         } else {
                             quote!()
                         };
-                        quote!({ let #sv = #st; let #ev = #en; #step_let for #var in #it { #body } #check })
+                        quote!({ let #sv = #st; let #ev = #en; #step_let #guard { for #var in #it { #body } } #check })
                     }
                     ForIter::Indices { slice, rev } => {
                         let idx = format_ident!("__nilang_i_{}", var, span = var.span());

@@ -91,10 +91,25 @@ pub struct Instr {
 /// An argument of a reversible call.
 #[derive(Clone, Debug)]
 pub enum CallArg {
-    /// `&mut place` or a bare `&mut` parameter: in-out.
+    /// `&mut place`: in-out.
     InOut(Place),
+    /// A bare name `x` (or, in a slice loop, the element it stands for): in-out if it is a
+    /// `&mut` parameter or an element, else passed as written (`f(out, n)` with `n: i64`).
+    Name(Place),
     /// Anything else: passed as written, read-only.
     Read(Expr),
+}
+
+impl CallArg {
+    /// The place passed in-out, if any; `inout_param` tells whether a name is a `&mut`
+    /// parameter.
+    pub fn inout_place(&self, inout_param: impl Fn(&str) -> bool) -> Option<&Place> {
+        match self {
+            CallArg::InOut(p) => Some(p),
+            CallArg::Name(p) if !p.path.is_empty() || inout_param(&p.root.to_string()) => Some(p),
+            _ => None,
+        }
+    }
 }
 
 /// What is called.

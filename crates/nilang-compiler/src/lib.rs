@@ -19,6 +19,8 @@ pub mod invert;
 pub mod ir;
 pub mod parse;
 pub mod primitive;
+#[cfg(test)]
+mod tests;
 
 use proc_macro2::TokenStream;
 

@@ -372,13 +372,7 @@ impl Parser<'_> {
                 }
             }
             "dealloc" => {
-                let parsed = (|input: syn::parse::ParseStream| {
-                    let lhs: Expr = input.parse()?;
-                    let _: Token![=] = input.parse()?;
-                    let rhs: Expr = input.parse()?;
-                    Ok((lhs, rhs))
-                })
-                .parse2(m.tokens.clone());
+                let parsed = dealloc_args(m.tokens.clone());
                 match parsed {
                     Ok((lhs, rhs)) => {
                         let names = match &lhs {
@@ -596,7 +590,8 @@ impl Parser<'_> {
                 let iter = self.for_iter(&f.expr)?;
                 let mut body = self.block(&f.body.stmts, check);
                 if let ForIter::Indices { slice, .. } = &iter {
-                    let idx = syn::Ident::new("__nilang_i", var.span());
+                    // the emitter names the index of a slice loop over `var` the same way
+                    let idx = quote::format_ident!("__nilang_i_{}", var, span = var.span());
                     substitute_places(&mut body, &var, slice, &idx);
                 }
                 StmtKind::For { var, iter, body }
@@ -850,6 +845,18 @@ impl Parser<'_> {
     }
 }
 
+/// The arguments of `dealloc!(lhs = rhs)` (parsed as one assignment expression: `Expr`
+/// parsing would otherwise swallow the `=`).
+pub fn dealloc_args(tokens: TokenStream) -> syn::Result<(Expr, Expr)> {
+    match syn::parse2::<Expr>(tokens)? {
+        Expr::Assign(a) if a.attrs.is_empty() => Ok((*a.left, *a.right)),
+        other => Err(syn::Error::new(
+            other.span(),
+            "expected `dealloc!(name = value)`",
+        )),
+    }
+}
+
 fn call_arg(e: &Expr) -> CallArg {
     match e {
         Expr::Reference(r) if r.mutability.is_some() => match place_of(&r.expr) {
@@ -858,7 +865,7 @@ fn call_arg(e: &Expr) -> CallArg {
         },
         Expr::Path(p) if p.path.get_ident().is_some() => match place_of(e) {
             // a bare name: in-out if it is a `&mut` parameter (decided when emitting)
-            Some(pl) => CallArg::InOut(Place { ..pl }),
+            Some(pl) => CallArg::Name(pl),
             None => CallArg::Read(e.clone()),
         },
         _ => CallArg::Read(e.clone()),
@@ -896,7 +903,7 @@ fn substitute_places(body: &mut [Stmt], var: &syn::Ident, slice: &Place, idx: &s
                         fix(receiver);
                     }
                     for a in &mut c.args {
-                        if let CallArg::InOut(p) = a {
+                        if let CallArg::InOut(p) | CallArg::Name(p) = a {
                             fix(p)
                         }
                     }

@@ -1,0 +1,58 @@
+//! Unit tests of the pipeline, one per fixed bug or construct.
+use crate::compile_fn;
+
+/// The expansion of `#[i] <src>` as a string.
+fn expand(src: &str) -> String {
+    let item: proc_macro2::TokenStream = src.parse().expect("test source tokenizes");
+    compile_fn(quote::quote!(), item).to_string()
+}
+
+/// The `compile_error!` messages of an expansion (empty when it compiled).
+fn errors(src: &str) -> Vec<String> {
+    let out = expand(src);
+    out.split("compile_error !")
+        .skip(1)
+        .map(|s| s.split('"').nth(1).unwrap_or_default().to_string())
+        .collect()
+}
+
+#[test]
+fn dealloc_parses_its_assignment() {
+    // `dealloc!(x = v)` used to be parsed as an expression `x = v` followed by a missing `=`
+    let src = "fn f(y: &mut f64) { let t = 0.0; t += y; t -= y; dealloc!(t = 0.0); }";
+    assert_eq!(errors(src), Vec::<String>::new());
+    assert!(expand(src).contains(":: nilang :: check :: dealloc"));
+    let e = errors("fn f() { let t = 0.0; dealloc!(t); }");
+    assert!(e.iter().any(|m| m.contains("dealloc!(name = value)")), "{e:?}");
+}
+
+#[test]
+fn tuple_target_negation_view_is_written_back_negated() {
+    let out = expand("fn f(x: &mut f64, y: &mut f64, t: &f64) { (-x, y) += sincos(t); }");
+    // read negated and written back negated
+    assert_eq!(out.matches(":: nilang :: NEG").count(), 4, "{out}");
+}
+
+#[test]
+fn slice_loop_index_names_agree() {
+    let out = expand("fn f(v: &mut Vec<i64>) { for x in v { x += 2; } }");
+    assert!(!out.contains("__nilang_i]"), "{out}");
+    assert!(out.contains("__nilang_i_x"), "{out}");
+}
+
+#[test]
+fn reversed_stepped_range_starts_from_its_last_element() {
+    let out = expand("fn f(s: &mut i64, n: i64) { for i in (0..n).step_by(3) { s += i; } }");
+    assert!(out.contains("Iterator :: last"), "{out}");
+}
+
+#[test]
+fn explicit_mut_borrow_of_a_local_is_in_out() {
+    let out = expand(
+        "fn f(x: &mut i64) { let a = 0_i64; SWAP(&mut a, x); SWAP(&mut a, x); dealloc!(a = 0); }",
+    );
+    assert!(out.contains("SWAP (& mut a , & mut (* x))"), "{out}");
+    // a bare local name is passed as written
+    let out = expand("fn f(x: &mut i64, n: i64) { let m = n; g(x, m); dealloc!(m = n); }");
+    assert!(out.contains("g (& mut (* x) , m)"), "{out}");
+}
