@@ -23,7 +23,10 @@ fn dealloc_parses_its_assignment() {
     assert_eq!(errors(src), Vec::<String>::new());
     assert!(expand(src).contains(":: nilang :: check :: dealloc"));
     let e = errors("fn f() { let t = 0.0; dealloc!(t); }");
-    assert!(e.iter().any(|m| m.contains("dealloc!(name = value)")), "{e:?}");
+    assert!(
+        e.iter().any(|m| m.contains("dealloc!(name = value)")),
+        "{e:?}"
+    );
 }
 
 #[test]

@@ -94,7 +94,11 @@ fn case11_deallocation_comparison() {
 fn case11_error_names_the_statement() {
     let e = catch(|| dealloc_f64(&1.5)).unwrap_err();
     assert!(e.statement.contains("dealloc!(x = 1.0)"), "{}", e.statement);
-    assert!(e.location.contains("lang_ancillas_stacks.rs"), "{}", e.location);
+    assert!(
+        e.location.contains("lang_ancillas_stacks.rs"),
+        "{}",
+        e.location
+    );
     assert!(e.detail.contains("1.5"), "{}", e.detail);
 }
 

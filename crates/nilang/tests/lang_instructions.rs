@@ -307,7 +307,12 @@ fn int_ops(a: &mut i64, b: &mut i64, c: &i64) {
 
 #[test]
 fn integer_instructions() {
-    for &(a0, b0, c) in &[(1_i64, 2_i64, 3_i64), (-7, 11, 5), (0, 0, 0), (123456, -98765, 17)] {
+    for &(a0, b0, c) in &[
+        (1_i64, 2_i64, 3_i64),
+        (-7, 11, 5),
+        (0, 0, 0),
+        (123456, -98765, 17),
+    ] {
         let (mut a, mut b) = (a0, b0);
         int_ops(&mut a, &mut b, &c);
         let ea = a0 + b0 * c - c;
