@@ -20,7 +20,7 @@ pub use instr::basic::{
     ROT, SUB_CONST, SWAP,
 };
 pub use nilang_macros::{i, primitive};
-pub use numbers::Real;
+pub use numbers::{Dual, Fixed32, Fixed43, Real, Tropical, ULog};
 pub use reversible::Reversible;
 
 /// Everything a reversible program usually needs: `use nilang::prelude::*;`.
@@ -28,6 +28,6 @@ pub mod prelude {
     pub use crate::ad::GVar;
     pub use crate::check::InvertibilityError;
     pub use crate::instr::basic::*;
-    pub use crate::numbers::Real;
+    pub use crate::numbers::{arg, complex, conj, Dual, Fixed32, Fixed43, Real, Tropical, ULog};
     pub use crate::{i, primitive, Reversible};
 }

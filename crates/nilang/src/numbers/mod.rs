@@ -1,3 +1,24 @@
 //! Number types: [`Real`] scalars and the exact number systems of the language.
+//!
+//! | type | `+=` / `-=` | `*=` / `/=` | notes |
+//! |---|---|---|---|
+//! | `f32`, `f64` | ✓ (rounding, checked with tolerance) | – | |
+//! | [`Dual`] | ✓ | – | forward-mode derivative; a [`Real`] |
+//! | [`Fixed43`], [`Fixed32`] | ✓ bit-exact | – | elementary functions through `f64` |
+//! | `Complex<f32/f64>` | ✓ | – | `exp`, `ln`, `sqrt`, `powf`, `inv`, `abs`, `abs2`, [`arg`], [`conj`], [`complex`] |
+//! | [`ULog`] | compile error | ✓ (exact on fixed point content) | positive numbers as logs |
+//! | [`Tropical`] | compile error | ✓ | max-plus algebra |
+mod convert;
+mod cplx;
+mod dual;
+mod fixed;
 mod real;
+mod tropical;
+mod ulog;
+pub use convert::NumConvert;
+pub use cplx::{arg, complex, conj};
+pub use dual::Dual;
+pub use fixed::{Fixed32, Fixed43};
 pub use real::Real;
+pub use tropical::Tropical;
+pub use ulog::{LogOperand, ULog};

@@ -1,0 +1,474 @@
+//! [`Dual`]: forward-mode dual numbers (a value with one directional derivative).
+use crate::check::AlmostSame;
+use crate::instr::basic::Increment;
+use crate::instr::{FromLiteral, Plain};
+use crate::numbers::Real;
+use core::cmp::Ordering;
+use core::fmt;
+use core::ops::{Add, AddAssign, Div, DivAssign, Mul, MulAssign, Neg, Sub, SubAssign};
+
+/// A forward-mode dual number `x + eps·ε` with `ε² = 0`.
+///
+/// Every [`Real`] operation propagates the derivative `eps`, so running a plain program on
+/// `Dual`s computes one directional derivative. `Dual` is itself a [`Real`], hence nested
+/// duals (`Dual<Dual<f64>>`) give second derivatives, and `GVar<Dual<f64>>` computes Hessian
+/// columns (forward-over-reverse).
+///
+/// Comparisons and runtime checks ([`AlmostSame`]) look at the value only.
+///
+/// ```
+/// use nilang::{Dual, Real};
+/// let x = Dual::variable(0.5_f64);
+/// let y = x.sin() * x; // y = x sin x, y' = sin x + x cos x
+/// assert_eq!(y.x, 0.5_f64.sin() * 0.5);
+/// assert!((y.eps - (0.5_f64.sin() + 0.5 * 0.5_f64.cos())).abs() < 1e-15);
+///
+/// // second derivative of x³ at 2 with nested duals: 6x = 12
+/// let x = Dual::new(Dual::variable(2.0_f64), Dual::from(1.0));
+/// let y = x.powi(3);
+/// assert_eq!(y.eps.eps, 12.0);
+/// ```
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Dual<T> {
+    /// The value.
+    pub x: T,
+    /// The derivative (tangent) part.
+    pub eps: T,
+}
+
+impl<T> Dual<T> {
+    /// `x + eps·ε`.
+    #[inline(always)]
+    pub const fn new(x: T, eps: T) -> Self {
+        Dual { x, eps }
+    }
+}
+impl<T: Real> Dual<T> {
+    /// The independent variable: unit derivative.
+    #[inline(always)]
+    pub fn variable(x: T) -> Self {
+        Dual { x, eps: T::one() }
+    }
+    /// A constant: zero derivative.
+    #[inline(always)]
+    pub fn constant(x: T) -> Self {
+        Dual { x, eps: T::zero() }
+    }
+    /// `(f(x), f'(x)·eps)` from the value and derivative of `f` at `x`.
+    #[inline(always)]
+    fn chain(self, fx: T, dfx: T) -> Self {
+        Dual {
+            x: fx,
+            eps: self.eps * dfx,
+        }
+    }
+}
+impl<T: Default> From<T> for Dual<T> {
+    /// A constant (zero derivative).
+    #[inline(always)]
+    fn from(x: T) -> Self {
+        Dual {
+            x,
+            eps: T::default(),
+        }
+    }
+}
+impl<T: PartialOrd> PartialOrd for Dual<T> {
+    /// By value.
+    #[inline(always)]
+    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
+        self.x.partial_cmp(&other.x)
+    }
+}
+impl<T: fmt::Display> fmt::Display for Dual<T> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{} + {}ε", self.x, self.eps)
+    }
+}
+
+// ---- arithmetic -------------------------------------------------------------------------
+impl<T: Real> Add for Dual<T> {
+    type Output = Self;
+    #[inline(always)]
+    fn add(self, o: Self) -> Self {
+        Dual::new(self.x + o.x, self.eps + o.eps)
+    }
+}
+impl<T: Real> Sub for Dual<T> {
+    type Output = Self;
+    #[inline(always)]
+    fn sub(self, o: Self) -> Self {
+        Dual::new(self.x - o.x, self.eps - o.eps)
+    }
+}
+impl<T: Real> Mul for Dual<T> {
+    type Output = Self;
+    #[inline(always)]
+    fn mul(self, o: Self) -> Self {
+        Dual::new(self.x * o.x, self.eps * o.x + self.x * o.eps)
+    }
+}
+impl<T: Real> Div for Dual<T> {
+    type Output = Self;
+    #[inline(always)]
+    fn div(self, o: Self) -> Self {
+        let q = self.x / o.x;
+        Dual::new(q, (self.eps - q * o.eps) / o.x)
+    }
+}
+impl<T: Real> Neg for Dual<T> {
+    type Output = Self;
+    #[inline(always)]
+    fn neg(self) -> Self {
+        Dual::new(-self.x, -self.eps)
+    }
+}
+impl<T: Real> Add<T> for Dual<T> {
+    type Output = Self;
+    #[inline(always)]
+    fn add(self, o: T) -> Self {
+        Dual::new(self.x + o, self.eps)
+    }
+}
+impl<T: Real> Sub<T> for Dual<T> {
+    type Output = Self;
+    #[inline(always)]
+    fn sub(self, o: T) -> Self {
+        Dual::new(self.x - o, self.eps)
+    }
+}
+impl<T: Real> Mul<T> for Dual<T> {
+    type Output = Self;
+    #[inline(always)]
+    fn mul(self, o: T) -> Self {
+        Dual::new(self.x * o, self.eps * o)
+    }
+}
+impl<T: Real> Div<T> for Dual<T> {
+    type Output = Self;
+    #[inline(always)]
+    fn div(self, o: T) -> Self {
+        Dual::new(self.x / o, self.eps / o)
+    }
+}
+macro_rules! assign_ops {
+    ($($tr:ident $m:ident $op:tt),*) => {$(
+        impl<T: Real> $tr for Dual<T> {
+            #[inline(always)]
+            fn $m(&mut self, o: Self) {
+                *self = *self $op o;
+            }
+        }
+        impl<T: Real> $tr<T> for Dual<T> {
+            #[inline(always)]
+            fn $m(&mut self, o: T) {
+                *self = *self $op o;
+            }
+        }
+    )*};
+}
+assign_ops!(AddAssign add_assign +, SubAssign sub_assign -, MulAssign mul_assign *, DivAssign div_assign /);
+macro_rules! scalar_lhs {
+    ($($t:ty),*) => {$(
+        impl Add<Dual<$t>> for $t {
+            type Output = Dual<$t>;
+            #[inline(always)]
+            fn add(self, o: Dual<$t>) -> Dual<$t> { Dual::new(self + o.x, o.eps) }
+        }
+        impl Sub<Dual<$t>> for $t {
+            type Output = Dual<$t>;
+            #[inline(always)]
+            fn sub(self, o: Dual<$t>) -> Dual<$t> { Dual::new(self - o.x, -o.eps) }
+        }
+        impl Mul<Dual<$t>> for $t {
+            type Output = Dual<$t>;
+            #[inline(always)]
+            fn mul(self, o: Dual<$t>) -> Dual<$t> { Dual::new(self * o.x, self * o.eps) }
+        }
+        impl Div<Dual<$t>> for $t {
+            type Output = Dual<$t>;
+            #[inline(always)]
+            fn div(self, o: Dual<$t>) -> Dual<$t> { Dual::constant(self) / o }
+        }
+    )*};
+}
+scalar_lhs!(f32, f64);
+
+// ---- elementary functions ---------------------------------------------------------------
+impl<T: Real> Real for Dual<T> {
+    #[inline(always)]
+    fn from_f64(x: f64) -> Self {
+        Dual::constant(T::from_f64(x))
+    }
+    #[inline(always)]
+    fn to_f64(self) -> f64 {
+        self.x.to_f64()
+    }
+    #[inline(always)]
+    fn sin(self) -> Self {
+        self.chain(self.x.sin(), self.x.cos())
+    }
+    #[inline(always)]
+    fn cos(self) -> Self {
+        self.chain(self.x.cos(), -self.x.sin())
+    }
+    #[inline(always)]
+    fn tan(self) -> Self {
+        let t = self.x.tan();
+        self.chain(t, T::one() + t * t)
+    }
+    #[inline(always)]
+    fn asin(self) -> Self {
+        self.chain(self.x.asin(), (T::one() - self.x * self.x).sqrt().recip())
+    }
+    #[inline(always)]
+    fn acos(self) -> Self {
+        self.chain(self.x.acos(), -(T::one() - self.x * self.x).sqrt().recip())
+    }
+    #[inline(always)]
+    fn atan(self) -> Self {
+        self.chain(self.x.atan(), (T::one() + self.x * self.x).recip())
+    }
+    /// `atan2(self, x)`: derivative `(x·dy − y·dx) / (x² + y²)`.
+    #[inline(always)]
+    fn atan2(self, x: Self) -> Self {
+        let r2 = self.x * self.x + x.x * x.x;
+        Dual::new(self.x.atan2(x.x), (x.x * self.eps - self.x * x.eps) / r2)
+    }
+    #[inline(always)]
+    fn sinh(self) -> Self {
+        self.chain(self.x.sinh(), self.x.cosh())
+    }
+    #[inline(always)]
+    fn cosh(self) -> Self {
+        self.chain(self.x.cosh(), self.x.sinh())
+    }
+    #[inline(always)]
+    fn tanh(self) -> Self {
+        let t = self.x.tanh();
+        self.chain(t, T::one() - t * t)
+    }
+    #[inline(always)]
+    fn exp(self) -> Self {
+        let e = self.x.exp();
+        self.chain(e, e)
+    }
+    #[inline(always)]
+    fn ln(self) -> Self {
+        Dual::new(self.x.ln(), self.eps / self.x)
+    }
+    #[inline(always)]
+    fn ln_1p(self) -> Self {
+        Dual::new(self.x.ln_1p(), self.eps / (T::one() + self.x))
+    }
+    #[inline(always)]
+    fn exp_m1(self) -> Self {
+        self.chain(self.x.exp_m1(), self.x.exp())
+    }
+    /// `sqrt`; the derivative is taken as zero at `x = 0` (instead of `∞`/`NaN`), as NiLang's
+    /// `sqrt` rule does.
+    #[inline(always)]
+    fn sqrt(self) -> Self {
+        let s = self.x.sqrt();
+        if s == T::zero() {
+            return Dual::new(s, T::zero());
+        }
+        Dual::new(s, self.eps / (s + s))
+    }
+    /// `|x|`, derivative `sign(x)·eps` (`+eps` at `0`).
+    #[inline(always)]
+    fn abs(self) -> Self {
+        if self.x < T::zero() {
+            -self
+        } else {
+            self
+        }
+    }
+    /// `x^e`, derivative `e·x^(e−1)·dx + x^e·ln(x)·de`; a term whose tangent is zero is
+    /// skipped (so `x^const` is fine at `x ≤ 0` and `0^e` has no `NaN`).
+    #[inline(always)]
+    fn powf(self, e: Self) -> Self {
+        let v = self.x.powf(e.x);
+        let mut d = T::zero();
+        if self.eps != T::zero() {
+            d += e.x * self.x.powf(e.x - T::one()) * self.eps;
+        }
+        if e.eps != T::zero() {
+            d += v * self.x.ln() * e.eps;
+        }
+        Dual::new(v, d)
+    }
+    #[inline(always)]
+    fn powi(self, n: i32) -> Self {
+        if n == 0 {
+            return Dual::new(T::one(), T::zero());
+        }
+        self.chain(self.x.powi(n), T::from_f64(n as f64) * self.x.powi(n - 1))
+    }
+    /// `hypot(x, y)`, derivative `(x·dx + y·dy) / h` (zero at the origin).
+    #[inline(always)]
+    fn hypot(self, y: Self) -> Self {
+        let h = self.x.hypot(y.x);
+        if h == T::zero() {
+            return Dual::new(h, T::zero());
+        }
+        Dual::new(h, (self.x * self.eps + y.x * y.eps) / h)
+    }
+    #[inline(always)]
+    fn recip(self) -> Self {
+        let r = self.x.recip();
+        self.chain(r, -(r * r))
+    }
+}
+
+// ---- language traits --------------------------------------------------------------------
+impl<T: Real> Plain for Dual<T> {}
+impl<T: Real> FromLiteral for Dual<T> {
+    /// A constant (zero derivative).
+    #[inline(always)]
+    fn from_f64_lit(v: f64) -> Self {
+        Dual::constant(T::from_f64(v))
+    }
+    #[inline(always)]
+    fn from_i64_lit(v: i64) -> Self {
+        Dual::constant(T::from_f64(v as f64))
+    }
+}
+impl<T: AlmostSame> AlmostSame for Dual<T> {
+    /// Values only (like [`crate::GVar`]).
+    #[inline]
+    fn almost_same(&self, other: &Self) -> bool {
+        self.x.almost_same(&other.x)
+    }
+}
+impl<T: Increment> Increment for Dual<T> {
+    /// Value only: adding a constant leaves the derivative alone.
+    #[inline(always)]
+    fn increment(&mut self) {
+        self.x.increment()
+    }
+    #[inline(always)]
+    fn decrement(&mut self) {
+        self.x.decrement()
+    }
+}
+impl<T: Real> crate::ad::args::Lift<f64> for Dual<T> {
+    fn lift(e: f64) -> Self {
+        Dual::from_f64(e)
+    }
+    fn lower(self) -> f64 {
+        self.to_f64()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Central finite difference of `f` at `x`.
+    fn fd(f: impl Fn(f64) -> f64, x: f64) -> f64 {
+        let h = 1e-6;
+        (f(x + h) - f(x - h)) / (2.0 * h)
+    }
+    fn check(f: impl Fn(Dual<f64>) -> Dual<f64>, g: impl Fn(f64) -> f64, x: f64) {
+        let y = f(Dual::variable(x));
+        assert_eq!(y.x, g(x), "value at {x}");
+        let n = fd(&g, x);
+        assert!(
+            (y.eps - n).abs() <= 1e-6 * (1.0 + n.abs()),
+            "derivative at {x}: {} vs numeric {n}",
+            y.eps
+        );
+    }
+
+    #[test]
+    fn elementary_derivatives() {
+        for &x in &[0.3, 0.7, -0.4] {
+            check(|d| d.sin(), f64::sin, x);
+            check(|d| d.cos(), f64::cos, x);
+            check(|d| d.tan(), f64::tan, x);
+            check(|d| d.asin(), f64::asin, x);
+            check(|d| d.acos(), f64::acos, x);
+            check(|d| d.atan(), f64::atan, x);
+            check(|d| d.sinh(), f64::sinh, x);
+            check(|d| d.cosh(), f64::cosh, x);
+            check(|d| d.tanh(), f64::tanh, x);
+            check(|d| d.exp(), f64::exp, x);
+            check(|d| d.exp_m1(), f64::exp_m1, x);
+            check(|d| d.ln_1p(), f64::ln_1p, x);
+            check(|d| d.abs(), f64::abs, x);
+            check(|d| d.recip(), f64::recip, x);
+            check(|d| d.powi(3), |v| v.powi(3), x);
+            check(|d| d.powi(-2), |v| v.powi(-2), x);
+            check(|d| d.atan2(Dual::constant(0.8)), |v| v.atan2(0.8), x);
+            check(|d| Dual::constant(0.8).atan2(d), |v| 0.8_f64.atan2(v), x);
+            check(|d| d.hypot(Dual::constant(0.8)), |v| v.hypot(0.8), x);
+            check(
+                |d| d * d - d / Dual::constant(3.0) + d,
+                |v| v * v - v / 3.0 + v,
+                x,
+            );
+            check(
+                |d| 2.0 / d - 1.0 * d + (1.0 - d),
+                |v| 2.0 / v - v + (1.0 - v),
+                x,
+            );
+            check(
+                |d| (d + 1.0) * 2.0 / 4.0 - 0.5,
+                |v| (v + 1.0) * 2.0 / 4.0 - 0.5,
+                x,
+            );
+        }
+        for &x in &[0.3, 2.5] {
+            check(|d| d.ln(), f64::ln, x);
+            check(|d| d.sqrt(), f64::sqrt, x);
+            check(|d| d.powf(Dual::constant(1.7)), |v| v.powf(1.7), x);
+            check(|d| Dual::constant(1.7).powf(d), |v| 1.7_f64.powf(v), x);
+            check(|d| d.powf(d), |v| v.powf(v), x);
+        }
+    }
+
+    #[test]
+    fn special_points() {
+        assert_eq!(Dual::variable(0.0_f64).sqrt(), Dual::new(0.0, 0.0));
+        assert_eq!(
+            Dual::variable(-2.0_f64).powf(Dual::constant(2.0)),
+            Dual::new(4.0, -4.0)
+        );
+        assert_eq!(Dual::variable(0.0_f64).powi(0), Dual::new(1.0, 0.0));
+        assert_eq!(Dual::variable(0.0_f64).hypot(Dual::constant(0.0)).eps, 0.0);
+    }
+
+    #[test]
+    fn nested_second_derivative() {
+        // f(x) = exp(sin x); f'' = exp(sin x)(cos² x − sin x)
+        let x0 = 0.6_f64;
+        let x = Dual::new(Dual::variable(x0), Dual::from(1.0));
+        let y = x.sin().exp();
+        let want = x0.sin().exp() * (x0.cos().powi(2) - x0.sin());
+        assert!((y.eps.eps - want).abs() < 1e-14);
+        assert_eq!(y.x.x, x0.sin().exp());
+    }
+
+    #[test]
+    fn instructions_on_duals() {
+        use crate::instr::fns::{Mul, Sin};
+        use crate::instr::{PlusEq1, PlusEq2};
+        let mut y = Dual::new(1.0, 0.0);
+        let mut x = Dual::variable(0.5);
+        PlusEq1::<Sin, _>::plus_eq(&mut y, &mut x);
+        assert_eq!(y, Dual::new(1.0 + 0.5_f64.sin(), 0.5_f64.cos()));
+        PlusEq1::<Sin, _>::minus_eq(&mut y, &mut x);
+        assert_eq!(y, Dual::new(1.0, 0.0));
+        let mut c = crate::instr::lit_f(&y, 2.0);
+        PlusEq2::<Mul, _, _>::plus_eq(&mut y, &mut x, &mut c);
+        assert_eq!(y, Dual::new(2.0, 2.0));
+        let mut z = Dual::variable(3.0);
+        crate::INC(&mut z);
+        crate::ROT(&mut y, &mut z, &mut x);
+        crate::IROT(&mut y, &mut z, &mut x);
+        assert!(y.almost_same(&Dual::new(2.0, 2.0)) && z.almost_same(&Dual::new(4.0, 1.0)));
+        assert!(Dual::new(1.0, 5.0) < Dual::new(2.0, 0.0));
+        assert_eq!(format!("{}", Dual::new(1.0, 2.0)), "1 + 2ε");
+    }
+}
