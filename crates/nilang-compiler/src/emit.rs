@@ -68,6 +68,12 @@ impl Emitter {
         struct Deref<'a>(&'a Emitter);
         impl VisitMut for Deref<'_> {
             fn visit_expr_mut(&mut self, e: &mut syn::Expr) {
+                // `*x` written by the user on a reference parameter is already dereferenced
+                if let syn::Expr::Unary(u) = e {
+                    if matches!(u.op, syn::UnOp::Deref(_)) && self.is_ref_name(&u.expr) {
+                        return;
+                    }
+                }
                 if let syn::Expr::Path(p) = e {
                     if p.qself.is_none() {
                         if let Some(id) = p.path.get_ident() {
@@ -82,6 +88,19 @@ impl Emitter {
                     }
                 }
                 syn::visit_mut::visit_expr_mut(self, e);
+            }
+        }
+        impl Deref<'_> {
+            fn is_ref_name(&self, e: &syn::Expr) -> bool {
+                match e {
+                    syn::Expr::Path(p) if p.qself.is_none() => {
+                        p.path.get_ident().is_some_and(|id| {
+                            let n = id.to_string();
+                            self.0.is_ref_param(&n) && !self.0.loop_vars.contains(&n)
+                        })
+                    }
+                    _ => false,
+                }
             }
         }
         let mut e = e.clone();

@@ -199,9 +199,9 @@ fn reversible_value(f: &syn::ItemFn, names: &[syn::Ident], rev: Option<syn::Iden
         #vis struct #sname;
         impl<#(#lifetimes,)* #(#params),*> ::nilang::Reversible<(#(#types,)*)> for #sname #where_clause {
             #[inline]
-            fn call(&self, (#(#names,)*): (#(#types,)*)) { #name(#(#names),*) }
+            fn call(&self, (#(#names,)*): (#(#types,)*)) -> (#(#types,)*) { #name(#(#names),*); (#(#names,)*) }
             #[inline]
-            fn uncall(&self, (#(#names,)*): (#(#types,)*)) { #inv_name(#(#names),*) }
+            fn uncall(&self, (#(#names,)*): (#(#types,)*)) -> (#(#types,)*) { #inv_name(#(#names),*); (#(#names,)*) }
         }
     }
 }

@@ -7,7 +7,7 @@ use quote::ToTokens;
 use syn::parse::Parser as _;
 use syn::punctuated::Punctuated;
 use syn::spanned::Spanned;
-use syn::{Attribute, BinOp, Expr, Token, UnOp};
+use syn::{Attribute, BinOp, Expr, Path, Token, UnOp};
 
 /// Statement text for messages: the tokens, whitespace-normalised, at most 120 characters.
 pub fn stmt_text(t: &impl ToTokens) -> String {
@@ -829,16 +829,23 @@ impl Parser<'_> {
         }
         let mut args = args;
         if matches!(func, FuncRef::Builtin("Powi")) {
-            if let Operand::Lit { lit, neg, span } = &args[1] {
-                let n: Expr = if *neg {
-                    syn::parse_quote_spanned!(*span=> -(#lit as i32))
+            // a literal exponent becomes part of the function: `x.powi(3)` is `PowiN<3>(x)`
+            if let Operand::Lit {
+                lit: syn::Lit::Int(n),
+                neg,
+                span,
+            } = &args[1]
+            {
+                let n = n.base10_digits();
+                let n: TokenStream = if *neg {
+                    format!("-{n}").parse().unwrap_or_default()
                 } else {
-                    syn::parse_quote_spanned!(*span=> (#lit as i32))
+                    n.parse().unwrap_or_default()
                 };
-                args[1] = Operand::Const {
-                    expr: n,
-                    explicit: true,
-                };
+                let path: Path =
+                    syn::parse_quote_spanned!(*span=> ::nilang::instr::fns::PowiN<{ #n }>);
+                args.truncate(1);
+                return Some((FuncRef::User(path), args));
             }
         }
         Some((func, args))

@@ -59,3 +59,10 @@ fn explicit_mut_borrow_of_a_local_is_in_out() {
     let out = expand("fn f(x: &mut i64, n: i64) { let m = n; g(x, m); dealloc!(m = n); }");
     assert!(out.contains("g (& mut (* x) , m)"), "{out}");
 }
+
+#[test]
+fn user_deref_of_a_reference_parameter_is_kept() {
+    let out = expand("fn f(out: &mut i64, n: &mut i64) { g(out, *n); if *n > 0 { INC(out); } }");
+    assert!(out.contains("g (& mut (* out) , * n)"), "{out}");
+    assert!(!out.contains("* (* n)"), "{out}");
+}

@@ -12,7 +12,7 @@ pub mod instr;
 pub mod numbers;
 mod reversible;
 
-pub use ad::GVar;
+pub use ad::{gradient, GVar, Scalar};
 pub use check::InvertibilityError;
 pub use instr::basic::{
     ADD_CONST_inv, CONJ_inv, DEC_inv, FLIP_inv, HADAMARD_inv, INC_inv, INV_inv, IROT_inv, NEG_inv,
@@ -25,7 +25,7 @@ pub use reversible::Reversible;
 
 /// Everything a reversible program usually needs: `use nilang::prelude::*;`.
 pub mod prelude {
-    pub use crate::ad::GVar;
+    pub use crate::ad::{GVar, Scalar};
     pub use crate::check::InvertibilityError;
     pub use crate::instr::basic::*;
     pub use crate::numbers::{arg, complex, conj, Dual, Fixed32, Fixed43, Real, Tropical, ULog};

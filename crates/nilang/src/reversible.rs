@@ -19,8 +19,8 @@
 /// assert_eq!(y, 1.0);
 /// ```
 pub trait Reversible<Args> {
-    /// Run the function forward.
-    fn call(&self, args: Args);
-    /// Run its inverse.
-    fn uncall(&self, args: Args);
+    /// Run the function forward; the argument references are handed back.
+    fn call(&self, args: Args) -> Args;
+    /// Run its inverse; the argument references are handed back.
+    fn uncall(&self, args: Args) -> Args;
 }

@@ -1,3 +1,23 @@
 //! Tape-free reverse-mode automatic differentiation.
+//!
+//! Reverse mode without a tape: run `f` forward on plain numbers, wrap the outputs in
+//! [`GVar`] with the loss's adjoint seeded to one, and run the inverse `f_inv` on them: every
+//! instruction's inverse uncomputes its value and accumulates adjoints.
+pub mod args;
+mod grad;
 mod gvar;
+mod lanes;
+mod promote;
+pub mod rules;
+mod scalar;
+
+pub use args::{GradArg, GradArgs, Lift};
+pub use grad::{
+    check_grad, gradient, gradient_numeric, grads, hessian_fwd_rev, hessian_rev_rev, jacobian,
+    jacobian_repeat, loss_value, Grad, SeedArg, SeedArgs, Store,
+};
 pub use gvar::GVar;
+pub use lanes::Lanes;
+pub use promote::Promote;
+pub use rules::{Rule1, Rule2, Rule3};
+pub use scalar::Scalar;

@@ -139,6 +139,16 @@ pub mod fns {
             a.powi(n)
         }
     }
+    /// `powi(x, N)` with a literal exponent (the compiler's form of `x.powi(3)`).
+    #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+    pub struct PowiN<const N: i32>;
+    impl<T: Real, const N: i32> Func<(T,)> for PowiN<N> {
+        type Out = T;
+        #[inline(always)]
+        fn eval(a: (T,)) -> T {
+            a.0.powi(N)
+        }
+    }
     impl<T: Real> Func<(T,)> for SinCos {
         type Out = (T, T);
         #[inline(always)]

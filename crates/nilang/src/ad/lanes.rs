@@ -1,0 +1,114 @@
+//! [`Lanes`]: a small vector of numbers used as the scalar of one-pass Jacobians: the value is
+//! broadcast in every lane, each lane carries the adjoint of one output.
+use super::args::Lift;
+use crate::check::AlmostSame;
+use crate::instr::{FromLiteral, Plain};
+use crate::numbers::Real;
+use core::ops::*;
+
+/// `N` lanes of `f64` with element-wise arithmetic; comparisons look at lane 0.
+///
+/// ```
+/// use nilang::ad::Lanes;
+/// let a = Lanes([1.0, 2.0]) * Lanes([3.0, 4.0]);
+/// assert_eq!(a.0, [3.0, 8.0]);
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Lanes<const N: usize>(pub [f64; N]);
+
+impl<const N: usize> Default for Lanes<N> {
+    fn default() -> Self {
+        Lanes([0.0; N])
+    }
+}
+impl<const N: usize> PartialOrd for Lanes<N> {
+    fn partial_cmp(&self, o: &Self) -> Option<core::cmp::Ordering> {
+        if N == 0 {
+            return Some(core::cmp::Ordering::Equal);
+        }
+        self.0[0].partial_cmp(&o.0[0])
+    }
+}
+macro_rules! lane_op {
+    ($tr:ident, $m:ident, $tra:ident, $ma:ident, $op:tt) => {
+        impl<const N: usize> $tr for Lanes<N> {
+            type Output = Self;
+            #[inline(always)]
+            fn $m(self, o: Self) -> Self {
+                Lanes(core::array::from_fn(|k| self.0[k] $op o.0[k]))
+            }
+        }
+        impl<const N: usize> $tra for Lanes<N> {
+            #[inline(always)]
+            fn $ma(&mut self, o: Self) {
+                for k in 0..N {
+                    self.0[k] = self.0[k] $op o.0[k];
+                }
+            }
+        }
+    };
+}
+lane_op!(Add, add, AddAssign, add_assign, +);
+lane_op!(Sub, sub, SubAssign, sub_assign, -);
+lane_op!(Mul, mul, MulAssign, mul_assign, *);
+lane_op!(Div, div, DivAssign, div_assign, /);
+impl<const N: usize> Neg for Lanes<N> {
+    type Output = Self;
+    #[inline(always)]
+    fn neg(self) -> Self {
+        Lanes(self.0.map(|v| -v))
+    }
+}
+macro_rules! lane_fn {
+    ($($f:ident),*) => {$(
+        #[inline(always)]
+        fn $f(self) -> Self { Lanes(self.0.map(f64::$f)) }
+    )*};
+}
+macro_rules! lane_fn2 {
+    ($($f:ident),*) => {$(
+        #[inline(always)]
+        fn $f(self, o: Self) -> Self { Lanes(core::array::from_fn(|k| f64::$f(self.0[k], o.0[k]))) }
+    )*};
+}
+impl<const N: usize> Real for Lanes<N> {
+    fn from_f64(x: f64) -> Self {
+        Lanes([x; N])
+    }
+    fn to_f64(self) -> f64 {
+        if N == 0 {
+            0.0
+        } else {
+            self.0[0]
+        }
+    }
+    lane_fn!(
+        sin, cos, tan, asin, acos, atan, sinh, cosh, tanh, exp, ln, ln_1p, exp_m1, sqrt, abs, recip
+    );
+    lane_fn2!(atan2, powf, hypot, min, max);
+    fn powi(self, n: i32) -> Self {
+        Lanes(self.0.map(|v| v.powi(n)))
+    }
+}
+impl<const N: usize> Plain for Lanes<N> {}
+impl<const N: usize> FromLiteral for Lanes<N> {
+    fn from_f64_lit(v: f64) -> Self {
+        Lanes([v; N])
+    }
+    fn from_i64_lit(v: i64) -> Self {
+        Lanes([v as f64; N])
+    }
+}
+impl<const N: usize> AlmostSame for Lanes<N> {
+    fn almost_same(&self, o: &Self) -> bool {
+        self.0.almost_same(&o.0)
+    }
+}
+impl<const N: usize> Lift<f64> for Lanes<N> {
+    fn lift(e: f64) -> Self {
+        Lanes([e; N])
+    }
+    fn lower(self) -> f64 {
+        self.to_f64()
+    }
+}

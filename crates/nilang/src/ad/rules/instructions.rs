@@ -1,0 +1,68 @@
+//! Gradient rules of the primitive instructions: tuple `sincos`, `ROT`/`IROT`, `INV`.
+use super::elementary::{sincos_rule, sincos_rule_inv};
+use crate::ad::{GVar, Promote, Scalar};
+use crate::i;
+use crate::instr::basic::{IROT_inv, Reciprocate, Rotate, IROT};
+use crate::instr::fns::SinCos;
+use crate::instr::PlusEq1;
+use crate::numbers::Real;
+
+impl<T: Scalar, A: Promote<T>> PlusEq1<SinCos, A> for (GVar<T>, GVar<T>) {
+    #[inline(always)]
+    fn plus_eq(&mut self, a: &mut A) {
+        let mut ga = a.promote();
+        sincos_rule_inv(&mut self.0, &mut self.1, &mut ga);
+        a.restore(ga);
+    }
+    #[inline(always)]
+    fn minus_eq(&mut self, a: &mut A) {
+        let mut ga = a.promote();
+        sincos_rule(&mut self.0, &mut self.1, &mut ga);
+        a.restore(ga);
+    }
+}
+
+/// `IROT` on gradient numbers: restores the values, rotates the adjoints back and accumulates
+/// the angle's adjoint `θ̄ += b̄·a − ā·b` (with the rotated values).
+#[i(nocheck, norev)]
+fn irot_rule<T: Scalar + Rotate<T>>(a: &mut GVar<T>, b: &mut GVar<T>, t: &mut GVar<T>) {
+    t.g += b.g * a.x;
+    t.g -= a.g * b.x;
+    IROT(&mut a.x, &mut b.x, &mut t.x);
+    IROT(&mut a.g, &mut b.g, &mut t.x);
+}
+
+impl<T: Scalar + Rotate<T>> Rotate<GVar<T>> for GVar<T> {
+    #[inline(always)]
+    fn rot(a: &mut Self, b: &mut Self, theta: &mut GVar<T>) {
+        irot_rule_inv(a, b, theta)
+    }
+    #[inline(always)]
+    fn irot(a: &mut Self, b: &mut Self, theta: &mut GVar<T>) {
+        irot_rule(a, b, theta)
+    }
+}
+impl<T: Scalar + Rotate<T>> Rotate<T> for GVar<T> {
+    #[inline(always)]
+    fn rot(a: &mut Self, b: &mut Self, theta: &mut T) {
+        let mut t = theta.promote();
+        irot_rule_inv(a, b, &mut t);
+        theta.restore(t);
+    }
+    #[inline(always)]
+    fn irot(a: &mut Self, b: &mut Self, theta: &mut T) {
+        let mut t = theta.promote();
+        irot_rule(a, b, &mut t);
+        theta.restore(t);
+    }
+}
+
+impl<T: Real> Reciprocate for GVar<T> {
+    /// `INV` on a gradient number: `(y, ȳ) -> (1/y, −ȳ y²)` (self-inverse).
+    #[inline(always)]
+    fn reciprocate(&mut self) {
+        let y = self.x;
+        self.x = y.recip();
+        self.g = -(self.g * y * y);
+    }
+}

@@ -1,0 +1,84 @@
+//! Backward rules: how each function marker acts on gradient numbers.
+//!
+//! A rule is written once, for `y -= f(a)` on gradient numbers (the direction the backward
+//! pass executes), as a reversible `#[i]` program over a [`Scalar`]; the compiler generates
+//! its inverse, the `y += f(a)` direction. So every gradient program is itself reversible,
+//! and rules over `GVar<GVar<T>>` give second derivatives.
+use super::{GVar, Promote, Scalar};
+use crate::instr::{PlusEq1, PlusEq2, PlusEq3};
+
+mod elementary;
+mod instructions;
+
+/// The backward rule of a one-argument function marker.
+pub trait Rule1<T> {
+    /// `y += f(a)` on gradient numbers.
+    fn plus(y: &mut GVar<T>, a: &mut GVar<T>);
+    /// `y -= f(a)` on gradient numbers (adjoint propagation `ā += ȳ f'(a)`).
+    fn minus(y: &mut GVar<T>, a: &mut GVar<T>);
+}
+/// The backward rule of a two-argument function marker.
+pub trait Rule2<T> {
+    /// `y += f(a, b)` on gradient numbers.
+    fn plus(y: &mut GVar<T>, a: &mut GVar<T>, b: &mut GVar<T>);
+    /// `y -= f(a, b)` on gradient numbers.
+    fn minus(y: &mut GVar<T>, a: &mut GVar<T>, b: &mut GVar<T>);
+}
+/// The backward rule of a three-argument function marker.
+pub trait Rule3<T> {
+    /// `y += f(a, b, c)` on gradient numbers.
+    fn plus(y: &mut GVar<T>, a: &mut GVar<T>, b: &mut GVar<T>, c: &mut GVar<T>);
+    /// `y -= f(a, b, c)` on gradient numbers.
+    fn minus(y: &mut GVar<T>, a: &mut GVar<T>, b: &mut GVar<T>, c: &mut GVar<T>);
+}
+
+impl<T: Scalar, F: Rule1<T>, A: Promote<T>> PlusEq1<F, A> for GVar<T> {
+    #[inline(always)]
+    fn plus_eq(&mut self, a: &mut A) {
+        let mut ga = a.promote();
+        F::plus(self, &mut ga);
+        a.restore(ga);
+    }
+    #[inline(always)]
+    fn minus_eq(&mut self, a: &mut A) {
+        let mut ga = a.promote();
+        F::minus(self, &mut ga);
+        a.restore(ga);
+    }
+}
+impl<T: Scalar, F: Rule2<T>, A: Promote<T>, B: Promote<T>> PlusEq2<F, A, B> for GVar<T> {
+    #[inline(always)]
+    fn plus_eq(&mut self, a: &mut A, b: &mut B) {
+        let (mut ga, mut gb) = (a.promote(), b.promote());
+        F::plus(self, &mut ga, &mut gb);
+        a.restore(ga);
+        b.restore(gb);
+    }
+    #[inline(always)]
+    fn minus_eq(&mut self, a: &mut A, b: &mut B) {
+        let (mut ga, mut gb) = (a.promote(), b.promote());
+        F::minus(self, &mut ga, &mut gb);
+        a.restore(ga);
+        b.restore(gb);
+    }
+}
+impl<T: Scalar, F: Rule3<T>, A: Promote<T>, B: Promote<T>, C: Promote<T>> PlusEq3<F, A, B, C>
+    for GVar<T>
+{
+    #[inline(always)]
+    fn plus_eq(&mut self, a: &mut A, b: &mut B, c: &mut C) {
+        let (mut ga, mut gb, mut gc) = (a.promote(), b.promote(), c.promote());
+        F::plus(self, &mut ga, &mut gb, &mut gc);
+        a.restore(ga);
+        b.restore(gb);
+        c.restore(gc);
+    }
+    #[inline(always)]
+    fn minus_eq(&mut self, a: &mut A, b: &mut B, c: &mut C) {
+        let (mut ga, mut gb, mut gc) = (a.promote(), b.promote(), c.promote());
+        F::minus(self, &mut ga, &mut gb, &mut gc);
+        a.restore(ga);
+        b.restore(gb);
+        c.restore(gc);
+    }
+}

@@ -1,0 +1,48 @@
+//! [`Scalar`]: the numbers that backward rules compute with.
+use crate::check::AlmostSame;
+use crate::instr::basic::Negate;
+use crate::instr::fns::*;
+use crate::instr::{FromLiteral, PlusEq1, PlusEq2};
+use core::fmt::Debug;
+
+macro_rules! scalar_trait {
+    (unary: [$($u:ty),*], binary: [$($b:ty),*]) => {
+        /// A number on which every accumulating instruction is available with operands of its
+        /// own type: `f32`, `f64`, `Dual<T>`, and recursively `GVar<T>` of a `Scalar` (which is
+        /// what makes gradients of gradients work).
+        ///
+        /// Backward rules are reversible programs over a `Scalar`, so the gradient program is
+        /// itself reversible and differentiable.
+        ///
+        /// ```
+        /// fn takes<T: nilang::ad::Scalar>(_: T) {}
+        /// takes(1.0_f64);
+        /// takes(nilang::GVar::from(1.0_f64));
+        /// takes(nilang::GVar::from(nilang::GVar::from(1.0_f64)));
+        /// ```
+        pub trait Scalar:
+            Copy + Debug + Default + PartialOrd + FromLiteral + AlmostSame + Negate + 'static
+            $(+ PlusEq1<$u, Self>)*
+            $(+ PlusEq2<$b, Self, Self>)*
+            + PlusEq1<PowiN<2>, Self> + PlusEq1<PowiN<3>, Self> + PlusEq1<PowiN<4>, Self>
+            + PlusEq1<PowiN<-1>, Self> + PlusEq1<PowiN<-2>, Self>
+        {
+            /// A constant of this type.
+            #[inline(always)]
+            fn lit(v: f64) -> Self {
+                Self::from_f64_lit(v)
+            }
+        }
+        impl<T> Scalar for T where
+            T: Copy + Debug + Default + PartialOrd + FromLiteral + AlmostSame + Negate + 'static
+            $(+ PlusEq1<$u, T>)*
+            $(+ PlusEq2<$b, T, T>)*
+            + PlusEq1<PowiN<2>, T> + PlusEq1<PowiN<3>, T> + PlusEq1<PowiN<4>, T>
+            + PlusEq1<PowiN<-1>, T> + PlusEq1<PowiN<-2>, T>
+        {}
+    };
+}
+scalar_trait!(
+    unary: [Identity, Neg, Sin, Cos, Tan, Asin, Acos, Atan, Sinh, Cosh, Tanh, Exp, Ln, Ln1p, ExpM1, Sqrt, Abs, Abs2, Recip],
+    binary: [Add, Sub, Mul, Div, Atan2, Powf, Hypot, Min, Max]
+);
