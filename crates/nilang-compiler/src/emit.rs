@@ -203,7 +203,46 @@ impl Emitter {
         shared
     }
 
+    /// Evaluate the non-trivial index expressions of a place into temporaries first, so that
+    /// `&mut x[x.len() - 1]` does not borrow `x` twice and every index is evaluated once.
+    fn hoist_place(&mut self, p: &mut Place, out: &mut TokenStream) {
+        for proj in &mut p.path {
+            if let Proj::Index(e) = proj {
+                let trivial = match e {
+                    syn::Expr::Lit(_) => true,
+                    syn::Expr::Path(p) => p.path.get_ident().is_some(),
+                    _ => false,
+                };
+                if !trivial {
+                    let t = self.fresh("ix");
+                    let ee = self.expr(e);
+                    out.extend(quote!(let #t = #ee;));
+                    *e = syn::parse_quote!(#t);
+                }
+            }
+        }
+    }
+
+    fn hoist_operand(&mut self, o: &mut Operand, out: &mut TokenStream) {
+        match o {
+            Operand::Place(p) => self.hoist_place(p, out),
+            Operand::Tuple(t, _) => t.iter_mut().for_each(|o| self.hoist_operand(o, out)),
+            _ => {}
+        }
+    }
+
     fn instr(&mut self, i: &Instr, s: &Stmt) -> TokenStream {
+        let mut hoist = quote!();
+        let mut i = i.clone();
+        self.hoist_operand(&mut i.target, &mut hoist);
+        for a in &mut i.args {
+            self.hoist_operand(a, &mut hoist);
+        }
+        let body = self.instr_hoisted(&i, s);
+        quote!({ #hoist #body })
+    }
+
+    fn instr_hoisted(&mut self, i: &Instr, s: &Stmt) -> TokenStream {
         let mut places = vec![];
         operand_places(&i.target, &mut places);
         for a in &i.args {
@@ -319,6 +358,21 @@ impl Emitter {
     }
 
     fn call(&mut self, c: &Call, s: &Stmt) -> TokenStream {
+        let mut hoist = quote!();
+        let mut c = c.clone();
+        if let Callee::Method { receiver, .. } = &mut c.callee {
+            self.hoist_place(receiver, &mut hoist);
+        }
+        for a in &mut c.args {
+            if let CallArg::InOut(p) | CallArg::Name(p) = a {
+                self.hoist_place(p, &mut hoist);
+            }
+        }
+        let body = self.call_hoisted(&c, s);
+        quote!({ #hoist #body })
+    }
+
+    fn call_hoisted(&mut self, c: &Call, s: &Stmt) -> TokenStream {
         let mut inout: Vec<&Place> = vec![];
         if let Callee::Method { receiver, .. } = &c.callee {
             inout.push(receiver);
@@ -418,7 +472,7 @@ impl Emitter {
                     quote!(#(#names)*)
                 };
                 let v = self.anc_value(a, &x);
-                quote_spanned!(s.span=> ::nilang::check::dealloc(&#x, &#v, #l, #text);)
+                quote_spanned!(s.span=> ::nilang::check::dealloc(&#x, &(#v), #l, #text);)
             }
             StmtKind::If {
                 branches,
@@ -566,9 +620,13 @@ impl Emitter {
             StmtKind::Seq(b) => self.block(b),
             StmtKind::Safe(t) => quote!({ #t; }),
             StmtKind::Stack { kind, stack, value } => {
-                let st = self.place(stack);
-                let v = self.place(value);
-                match (kind, s.check) {
+                let mut hoist = quote!();
+                let (mut stack, mut value) = (stack.clone(), value.clone());
+                self.hoist_place(&mut stack, &mut hoist);
+                self.hoist_place(&mut value, &mut hoist);
+                let st = self.place(&stack);
+                let v = self.place(&value);
+                let op = match (kind, s.check) {
                     (StackKind::Push, _) => {
                         quote!(::nilang::instr::stack::push(&mut #st, &mut #v);)
                     }
@@ -587,7 +645,8 @@ impl Emitter {
                     (StackKind::CopyPop, false) => {
                         quote!(::nilang::instr::stack::copy_pop_unchecked(&mut #st, &mut #v);)
                     }
-                }
+                };
+                quote!({ #hoist #op })
             }
         }
     }

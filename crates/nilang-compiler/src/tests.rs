@@ -66,3 +66,17 @@ fn user_deref_of_a_reference_parameter_is_kept() {
     assert!(out.contains("g (& mut (* out) , * n)"), "{out}");
     assert!(!out.contains("* (* n)"), "{out}");
 }
+
+#[test]
+fn dealloc_value_is_parenthesised() {
+    // `&#v` with `v = n - 2` read as `&n - 2`
+    let out = expand("fn f(n: i64) { let m = n - 2; dealloc!(m = n - 2); }");
+    assert!(out.contains("& (n - 2)"), "{out}");
+}
+
+#[test]
+fn index_expressions_are_evaluated_before_the_borrow() {
+    let out = expand("fn f(t: &mut i64, v: &mut Vec<i64>) { t -= v[v.len() - 1]; let a = 0_i64; pop!(v, a); push!(v, a); dealloc!(a = 0); SWAP(&mut v[v.len() - 1], t); }");
+    assert!(out.contains("let __nilang_ix"), "{out}");
+    assert!(!out.contains("& mut (* v) [(* v) . len () - 1]"), "{out}");
+}
