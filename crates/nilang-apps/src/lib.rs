@@ -1,2 +1,3 @@
-
 pub mod adbench;
+pub mod bessel;
+pub mod embedding;

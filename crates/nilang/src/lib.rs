@@ -10,6 +10,7 @@ pub mod ad;
 pub mod check;
 pub mod instr;
 pub mod numbers;
+pub mod stdlib;
 mod reversible;
 
 pub use ad::{gradient, GVar, Scalar};
@@ -25,7 +26,7 @@ pub use reversible::Reversible;
 
 /// Everything a reversible program usually needs: `use nilang::prelude::*;`.
 pub mod prelude {
-    pub use crate::ad::{GVar, Scalar};
+    pub use crate::ad::{GVar, Scalar, Value};
     pub use crate::check::InvertibilityError;
     pub use crate::instr::basic::*;
     pub use crate::numbers::{arg, complex, conj, Dual, Fixed32, Fixed43, Real, Tropical, ULog};

@@ -8,6 +8,7 @@ mod grad;
 mod gvar;
 mod lanes;
 mod promote;
+pub mod primitive;
 pub mod rules;
 mod scalar;
 
@@ -18,6 +19,7 @@ pub use grad::{
 };
 pub use gvar::GVar;
 pub use lanes::Lanes;
+pub use primitive::{Partials1, Partials2, Partials3};
 pub use promote::Promote;
 pub use rules::{Rule1, Rule2, Rule3};
-pub use scalar::Scalar;
+pub use scalar::{Scalar, Value};

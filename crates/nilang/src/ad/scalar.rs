@@ -5,6 +5,47 @@ use crate::instr::fns::*;
 use crate::instr::{FromLiteral, PlusEq1, PlusEq2};
 use core::fmt::Debug;
 
+/// The primal value of a number as `f64` (NiLang's `unwrap`), for conditions and printing:
+/// `while (anc.value().abs() > 1e-8, ...)` works the same on plain and gradient numbers.
+pub trait Value {
+    /// The value, with every derivative part dropped.
+    fn value(&self) -> f64;
+}
+impl Value for f64 {
+    #[inline(always)]
+    fn value(&self) -> f64 {
+        *self
+    }
+}
+impl Value for f32 {
+    #[inline(always)]
+    fn value(&self) -> f64 {
+        *self as f64
+    }
+}
+impl<T: Value> Value for crate::ad::GVar<T> {
+    #[inline(always)]
+    fn value(&self) -> f64 {
+        self.x.value()
+    }
+}
+impl<T: Value> Value for crate::numbers::Dual<T> {
+    #[inline(always)]
+    fn value(&self) -> f64 {
+        self.x.value()
+    }
+}
+impl<const N: usize> Value for crate::ad::Lanes<N> {
+    #[inline(always)]
+    fn value(&self) -> f64 {
+        if N == 0 {
+            0.0
+        } else {
+            self.0[0]
+        }
+    }
+}
+
 macro_rules! scalar_trait {
     (unary: [$($u:ty),*], binary: [$($b:ty),*]) => {
         /// A number on which every accumulating instruction is available with operands of its
@@ -21,7 +62,7 @@ macro_rules! scalar_trait {
         /// takes(nilang::GVar::from(nilang::GVar::from(1.0_f64)));
         /// ```
         pub trait Scalar:
-            Copy + Debug + Default + PartialOrd + FromLiteral + AlmostSame + Negate + 'static
+            Copy + Debug + Default + PartialOrd + FromLiteral + AlmostSame + Negate + Value + 'static
             $(+ PlusEq1<$u, Self>)*
             $(+ PlusEq2<$b, Self, Self>)*
             + PlusEq1<PowiN<2>, Self> + PlusEq1<PowiN<3>, Self> + PlusEq1<PowiN<4>, Self>
@@ -34,7 +75,7 @@ macro_rules! scalar_trait {
             }
         }
         impl<T> Scalar for T where
-            T: Copy + Debug + Default + PartialOrd + FromLiteral + AlmostSame + Negate + 'static
+            T: Copy + Debug + Default + PartialOrd + FromLiteral + AlmostSame + Negate + Value + 'static
             $(+ PlusEq1<$u, T>)*
             $(+ PlusEq2<$b, T, T>)*
             + PlusEq1<PowiN<2>, T> + PlusEq1<PowiN<3>, T> + PlusEq1<PowiN<4>, T>

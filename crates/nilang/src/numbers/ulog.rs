@@ -181,7 +181,7 @@ macro_rules! int_log_operand {
         }
     )*};
 }
-int_log_operand!(i32, i64);
+int_log_operand!(i32, i64, usize, u32, u64);
 
 /// `out *= a` (and `out *= convert(a)`): `out.log += log a`.
 macro_rules! mul_by_operand {

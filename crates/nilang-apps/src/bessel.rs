@@ -1,0 +1,221 @@
+//! The first-kind Bessel function `J_ν(z)` written reversibly as in the paper (Sec. 4.2):
+//! a Taylor series with the approximate-uncomputing multiplier [`imul`], so the loop needs a
+//! constant number of ancillas and no stack.
+use nilang::numbers::ULog;
+use nilang::prelude::*;
+
+/// Truncation: the series stops after the first term with `|t_k| <= ATOL` (that term included).
+pub const ATOL: f64 = 1e-8;
+
+/// `ν!` as a float.
+pub fn factorial(n: usize) -> f64 {
+    (1..=n).map(|k| k as f64).product()
+}
+
+/// The reversible approximate multiplier: `out *= x` using the dirty ancilla `anc ≈ 0`.
+///
+/// `anc += out * x; out -= anc / x; SWAP(out, anc)`: afterwards `out` holds the product and
+/// `anc` the rounding residue of the uncomputed old value.
+///
+/// ```
+/// let (mut out, mut x, mut anc) = (3.0, 2.0, 0.0);
+/// nilang_apps::bessel::imul(&mut out, &mut x, &mut anc);
+/// assert_eq!(out, 6.0);
+/// ```
+#[i]
+pub fn imul<T: Scalar>(out: &mut T, x: &mut T, anc: &mut T) {
+    anc += out * x;
+    out -= anc / x;
+    SWAP(out, anc);
+}
+
+/// `out += J_ν(z)` (the paper's `ibesselj`).
+///
+/// ```
+/// use nilang_apps::bessel::{ibesselj, ibesselj_inv};
+/// let (mut out, mut z) = (0.0, 1.0);
+/// ibesselj(&mut out, 2, &mut z);
+/// assert!((out - 0.1149034849319005).abs() < 1e-9);
+/// ibesselj_inv(&mut out, 2, &mut z);
+/// assert!(out.abs() < 1e-15);
+/// ```
+#[i]
+pub fn ibesselj<T: Scalar>(out: &mut T, nu: usize, z: &mut T) {
+    let k = T::default();
+    let fact_nu = T::lit(factorial(nu));
+    let nu_t = T::lit(nu as f64);
+    let halfz = T::default();
+    let halfz_power_nu = T::default();
+    let halfz_power_2 = T::default();
+    let out_anc = T::default();
+    let anc1 = T::default();
+    let anc2 = T::default();
+    let anc3 = T::default();
+    let anc4 = T::default();
+    let anc5 = T::default();
+    routine! {
+        halfz += z / 2.0;
+        halfz_power_nu += powf(halfz, nu_t);
+        halfz_power_2 += halfz.powi(2);
+        anc1 += halfz_power_nu / fact_nu;
+        out_anc += anc1;
+        while (anc1.value().abs() > ATOL && anc4.value().abs() < ATOL, k.value() != 0.0) {
+            k += 1.0;
+            routine! {
+                anc5 += k;
+                anc5 += nu_t;
+                anc2 -= k * anc5;
+                anc3 += halfz_power_2 / anc2;
+            }
+            imul(&mut anc1, &mut anc3, &mut anc4);
+            out_anc += anc1;
+            unroutine!();
+        }
+    }
+    out += out_anc;
+    unroutine!();
+    dealloc!(anc5 = T::default());
+    dealloc!(anc4 = T::default());
+    dealloc!(anc3 = T::default());
+    dealloc!(anc2 = T::default());
+    dealloc!(anc1 = T::default());
+    dealloc!(out_anc = T::default());
+    dealloc!(halfz_power_2 = T::default());
+    dealloc!(halfz_power_nu = T::default());
+    dealloc!(halfz = T::default());
+    dealloc!(nu_t = T::lit(nu as f64));
+    dealloc!(fact_nu = T::lit(factorial(nu)));
+    dealloc!(k = T::default());
+}
+
+/// The same function with every runtime check compiled out (for benchmarks and GPU-style use).
+#[i(nocheck)]
+pub fn ibesselj_fast<T: Scalar>(out: &mut T, nu: usize, z: &mut T) {
+    let k = T::default();
+    let fact_nu = T::lit(factorial(nu));
+    let nu_t = T::lit(nu as f64);
+    let halfz = T::default();
+    let halfz_power_nu = T::default();
+    let halfz_power_2 = T::default();
+    let out_anc = T::default();
+    let anc1 = T::default();
+    let anc2 = T::default();
+    let anc3 = T::default();
+    let anc4 = T::default();
+    let anc5 = T::default();
+    routine! {
+        halfz += z / 2.0;
+        halfz_power_nu += powf(halfz, nu_t);
+        halfz_power_2 += halfz.powi(2);
+        anc1 += halfz_power_nu / fact_nu;
+        out_anc += anc1;
+        while (anc1.value().abs() > ATOL && anc4.value().abs() < ATOL, k.value() != 0.0) {
+            k += 1.0;
+            routine! {
+                anc5 += k;
+                anc5 += nu_t;
+                anc2 -= k * anc5;
+                anc3 += halfz_power_2 / anc2;
+            }
+            imul(&mut anc1, &mut anc3, &mut anc4);
+            out_anc += anc1;
+            unroutine!();
+        }
+    }
+    out += out_anc;
+    unroutine!();
+    dealloc!(anc5 = T::default());
+    dealloc!(anc4 = T::default());
+    dealloc!(anc3 = T::default());
+    dealloc!(anc2 = T::default());
+    dealloc!(anc1 = T::default());
+    dealloc!(out_anc = T::default());
+    dealloc!(halfz_power_2 = T::default());
+    dealloc!(halfz_power_nu = T::default());
+    dealloc!(halfz = T::default());
+    dealloc!(nu_t = T::lit(nu as f64));
+    dealloc!(fact_nu = T::lit(factorial(nu)));
+    dealloc!(k = T::default());
+}
+
+/// `out += J_ν(z)` for `z > 0` with a log-number accumulator (NiLang's current `ibesselj`):
+/// every term is obtained from the previous one by an exact `*=`/`/=` on its logarithm, so no
+/// ancilla gets dirty and the value is accurate to rounding for any `z`.
+///
+/// ```
+/// use nilang_apps::bessel::{ibesselj_log, ibesselj_log_inv};
+/// let (mut out, mut z) = (0.0, 10.0);
+/// ibesselj_log(&mut out, 0, &mut z);
+/// assert!((out - -0.2459357644513483).abs() < 1e-9);
+/// ibesselj_log_inv(&mut out, 0, &mut z);
+/// assert!(out.abs() < 1e-12);
+/// ```
+#[i]
+pub fn ibesselj_log<T: Scalar>(out: &mut T, nu: usize, z: &mut T) {
+    let k = 0usize;
+    let kv = 0usize;
+    let nu_i = nu as i32;
+    let lz = ULog::<T>::default();
+    let halfz = ULog::<T>::default();
+    let halfz_power_2 = ULog::<T>::default();
+    let s = ULog::<T>::default();
+    let out_anc = T::default();
+    routine! {
+        lz *= z;
+        halfz *= lz / 2;
+        halfz_power_2 *= halfz.powi(2);
+        s *= powi(halfz, nu_i);
+        for i in 1..=nu {
+            s /= i;
+        }
+        out_anc += exp(s.log);
+        #[from(k == 0)]
+        while s.log.value() > ATOL.ln() {
+            k += 1;
+            routine! {
+                kv += k + nu;
+            }
+            s *= halfz_power_2 / k;
+            s /= kv;
+            if k % 2 == 0 {
+                out_anc += exp(s.log);
+            } else {
+                out_anc -= exp(s.log);
+            }
+            unroutine!();
+        }
+    }
+    out += out_anc;
+    unroutine!();
+    dealloc!(out_anc = T::default());
+    dealloc!(s = ULog::<T>::default());
+    dealloc!(halfz_power_2 = ULog::<T>::default());
+    dealloc!(halfz = ULog::<T>::default());
+    dealloc!(lz = ULog::<T>::default());
+    dealloc!(nu_i = nu as i32);
+    dealloc!(kv = 0usize);
+    dealloc!(k = 0usize);
+}
+
+/// `J_ν(z)` and its first derivative by reverse mode (value, d/dz).
+pub fn besselj_grad(nu: usize, z: f64) -> (f64, f64) {
+    let (mut out, mut zz) = (0.0, z);
+    ibesselj_fast(&mut out, nu, &mut zz);
+    let value = out;
+    let (mut go, mut gz) = (GVar::new(out, 1.0), GVar::from(zz));
+    ibesselj_fast_inv(&mut go, nu, &mut gz);
+    (value, gz.g)
+}
+
+/// The irreversible series (the paper's `besselj`), for comparison.
+pub fn besselj_plain(nu: usize, z: f64) -> f64 {
+    let mut k = 0.0;
+    let mut s = (z / 2.0).powf(nu as f64) / factorial(nu);
+    let mut out = s;
+    while s.abs() > ATOL {
+        k += 1.0;
+        s *= -1.0 / k / (k + nu as f64) * (z / 2.0).powi(2);
+        out += s;
+    }
+    out
+}
