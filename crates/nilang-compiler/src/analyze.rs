@@ -148,8 +148,11 @@ impl<'e> Analyzer<'e> {
         if let Some((Status::Dead, at)) = self.locals.get(&name) {
             let _ = at;
             if !self.params.contains_key(&name) {
-                self.errors
-                    .push(p.span, format!("`{name}` is used after it was deallocated"));
+                self.errors.push_range(
+                    p.span,
+                    p.end,
+                    format!("`{name}` is used after it was deallocated"),
+                );
             }
         }
         for proj in &p.path {
@@ -162,15 +165,19 @@ impl<'e> Analyzer<'e> {
     fn check_target(&mut self, p: &Place) {
         let name = p.root.to_string();
         if self.loop_vars.iter().any(|v| *v == name) {
-            self.errors
-                .push(p.span, format!("loop variable `{name}` is read-only"));
+            self.errors.push_range(
+                p.span,
+                p.end,
+                format!("loop variable `{name}` is read-only"),
+            );
             return;
         }
         match self.params.get(&name) {
             Some(ParamKind::InOut) => return,
             Some(k) => {
-                self.errors.push(
+                self.errors.push_range(
                     p.span,
+                    p.end,
                     format!(
                         "`{name}` is a read-only parameter ({}); declare it `&mut` to change it",
                         if *k == ParamKind::ReadRef {
@@ -187,8 +194,9 @@ impl<'e> Analyzer<'e> {
         match self.locals.get(&name) {
             Some((Status::Live(_), _)) => {}
             Some((Status::Dead, _)) => {} // reported by check_use
-            None => self.errors.push(
+            None => self.errors.push_range(
                 p.span,
+                p.end,
                 format!("cannot write `{name}`: it is neither a `&mut` parameter nor an ancilla of this function"),
             ),
         }
@@ -228,12 +236,22 @@ impl<'e> Analyzer<'e> {
         v.visit_expr(e);
         let bad = v.bad;
         for (n, span) in bad {
+            let advice = if what.starts_with("an ancilla") {
+                format!(
+                    "an ancilla is allocated from a constant: write `let a = 0.0; a += {n};` \
+                     to copy `{n}` (and `a -= {n}` before `dealloc!(a = 0.0)`)"
+                )
+            } else {
+                "compute the expression into an ancilla first (or mark a true constant with \
+                 `cst!(...)`)"
+                    .to_string()
+            };
             self.errors.push(
                 span,
                 format!(
-                    "{what} reads variable `{n}` inside an expression: its value is not written \
-                     back and its gradient would be lost; compute the expression into an \
-                     ancilla first (or mark a true constant with `cst!(...)`)"
+                    "{what} reads `{n}`, a variable that changes (an in-out parameter or an \
+                     ancilla): its value is not written back and its gradient would be lost; \
+                     {advice}"
                 ),
             );
         }
@@ -277,8 +295,9 @@ impl<'e> Analyzer<'e> {
                     continue;
                 }
                 match relation(a, b) {
-                    Relation::Same => self.errors.push(
+                    Relation::Same => self.errors.push_range(
                         b.span,
+                        b.end,
                         format!(
                             "`{}` appears twice in one {what} (shared read/write): the statement \
                              would not be invertible and its gradient would be wrong; copy one \
@@ -286,10 +305,12 @@ impl<'e> Analyzer<'e> {
                             crate::parse::stmt_text(&place_tokens(b))
                         ),
                     ),
-                    Relation::Contains => self.errors.push(
+                    Relation::Contains => self.errors.push_range(
                         b.span,
+                        b.end,
                         format!(
-                            "`{}` and `{}` overlap in one {what} (one contains the other)",
+                            "`{}` and `{}` overlap in one {what} (one contains the other): shared \
+                             read/write is not invertible; copy one of them into an ancilla first",
                             crate::parse::stmt_text(&place_tokens(a)),
                             crate::parse::stmt_text(&place_tokens(b))
                         ),

@@ -12,6 +12,17 @@ impl Errors {
     pub fn push(&mut self, span: Span, msg: impl std::fmt::Display) {
         self.list.push(syn::Error::new(span, msg));
     }
+    /// Record an error underlining `start..end` (a multi-token range on stable Rust).
+    pub fn push_range(&mut self, start: Span, end: Span, msg: impl std::fmt::Display) {
+        let a = proc_macro2::Ident::new("a", start);
+        let b = proc_macro2::Ident::new("b", end);
+        self.list
+            .push(syn::Error::new_spanned(quote::quote!(#a #b), msg));
+    }
+    /// Record an error underlining the tokens `t`.
+    pub fn push_tokens(&mut self, t: &impl quote::ToTokens, msg: impl std::fmt::Display) {
+        self.list.push(syn::Error::new_spanned(t, msg));
+    }
     /// Record a `syn` error.
     pub fn push_err(&mut self, e: syn::Error) {
         self.list.push(e);

@@ -20,8 +20,10 @@ pub struct Place {
     pub path: Vec<Proj>,
     /// `-x`: the negation view (read negated, written back negated).
     pub neg: bool,
-    /// Source span of the whole place expression.
+    /// Source span of the place expression (its first token on stable Rust).
     pub span: Span,
+    /// Span of its last token (errors underline `span..end`).
+    pub end: Span,
 }
 
 /// An operand of an instruction.

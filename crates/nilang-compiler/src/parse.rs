@@ -86,6 +86,16 @@ fn expr_attrs(e: &Expr) -> &[Attribute] {
     }
 }
 
+/// The span of the last token of `t` (with [`Spanned::span`], the first and the last token
+/// delimit a range that error messages underline on stable Rust).
+pub fn last_span(t: &impl ToTokens) -> Span {
+    t.to_token_stream()
+        .into_iter()
+        .last()
+        .map(|tt| tt.span())
+        .unwrap_or_else(Span::call_site)
+}
+
 /// A place expression: `x`, `x.f`, `x.0`, `x[i]`, `*x`, `(x)`, `-x`.
 pub fn place_of(e: &Expr) -> Option<Place> {
     match e {
@@ -96,6 +106,7 @@ pub fn place_of(e: &Expr) -> Option<Place> {
                 path: vec![],
                 neg: false,
                 span: e.span(),
+                end: last_span(e),
             })
         }
         Expr::Field(f) => {
@@ -105,6 +116,7 @@ pub fn place_of(e: &Expr) -> Option<Place> {
             }
             p.path.push(Proj::Field(f.member.clone()));
             p.span = e.span();
+            p.end = last_span(e);
             Some(p)
         }
         Expr::Index(i) => {
@@ -114,6 +126,7 @@ pub fn place_of(e: &Expr) -> Option<Place> {
             }
             p.path.push(Proj::Index((*i.index).clone()));
             p.span = e.span();
+            p.end = last_span(e);
             Some(p)
         }
         Expr::Paren(p) => place_of(&p.expr),
@@ -123,6 +136,7 @@ pub fn place_of(e: &Expr) -> Option<Place> {
                 let mut p = place_of(&u.expr)?;
                 p.neg = !p.neg;
                 p.span = e.span();
+                p.end = last_span(e);
                 Some(p)
             }
             _ => None,
@@ -498,8 +512,8 @@ impl Parser<'_> {
                 })
             }
             Expr::Assign(a) => {
-                self.errors.push(
-                    a.eq_token.span(),
+                self.errors.push_tokens(
+                    a,
                     "plain assignment `=` destroys the old value and is not reversible; use \
                      `+=`/`-=`/`^=` into a zero-initialised variable, or `SWAP`",
                 );
@@ -560,8 +574,8 @@ impl Parser<'_> {
                         (t.elems[0].clone(), t.elems[1].clone())
                     }
                     (None, c) => {
-                        self.errors.push(
-                            c.span(),
+                        self.errors.push_tokens(
+                            c,
                             "a reversible `while` needs a post-condition: `while (pre, post) { \
                              ... }` (post false at entry, true after every iteration) or \
                              `#[from(start_condition)] while pre { ... }`",
@@ -888,6 +902,7 @@ fn substitute_places(body: &mut [Stmt], var: &syn::Ident, slice: &Place, idx: &s
             np.path.extend(p.path.drain(..));
             np.neg = p.neg;
             np.span = p.span;
+            np.end = p.end;
             *p = np;
         }
     };

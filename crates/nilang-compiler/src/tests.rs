@@ -80,3 +80,21 @@ fn index_expressions_are_evaluated_before_the_borrow() {
     assert!(out.contains("let __nilang_ix"), "{out}");
     assert!(!out.contains("& mut (* v) [(* v) . len () - 1]"), "{out}");
 }
+
+#[test]
+fn static_error_messages() {
+    let e = errors("fn f(t: &mut (f64, f64)) { SWAP(t, &mut t.0); }");
+    assert!(
+        e.iter()
+            .any(|m| m.contains("overlap") && m.contains("ancilla")),
+        "{e:?}"
+    );
+    let e = errors("fn f(x: &mut f64, y: &mut f64) { let z = y; x += z; dealloc!(z = y); }");
+    assert_eq!(e.len(), 2, "{e:?}");
+    assert!(e[0].contains("a += y"), "{e:?}");
+    // several errors at once
+    let e = errors(
+        "fn f(y: &mut f64, x: &f64) { y += y * x; x += 1.0; let t = 0.0; y = 2.0; return; }",
+    );
+    assert_eq!(e.len(), 5, "{e:?}");
+}

@@ -1,0 +1,9 @@
+use nilang::prelude::*;
+
+#[i]
+fn f(y: &mut f64) {
+    let t = 0.0;
+    t += y;
+}
+
+fn main() {}

@@ -1,0 +1,8 @@
+use nilang::prelude::*;
+
+#[i]
+fn f(y: &mut f64, x: &f64) {
+    y = x;
+}
+
+fn main() {}

@@ -1,0 +1,9 @@
+use nilang::prelude::*;
+
+#[i]
+fn f(y: &mut f64, x: &f64) {
+    y += x;
+    return;
+}
+
+fn main() {}
