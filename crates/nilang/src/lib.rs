@@ -10,8 +10,8 @@ pub mod ad;
 pub mod check;
 pub mod instr;
 pub mod numbers;
-pub mod stdlib;
 mod reversible;
+pub mod stdlib;
 
 pub use ad::{gradient, GVar, Scalar};
 pub use check::InvertibilityError;

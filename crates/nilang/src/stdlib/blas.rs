@@ -1,0 +1,174 @@
+//! Reversible BLAS-like kernels: sums, dot products, `axpy`, matrix-vector and matrix-matrix
+//! multiply-accumulate, and the Givens-rotation unitary multiply.
+//!
+//! Matrices are row-major slices with explicit dimensions (`a[i * n + j]` is row `i`, column
+//! `j` of an `m × n` matrix). Every function accumulates into its output (`out += ...`), so its
+//! inverse subtracts; all are generic over [`Scalar`] and therefore differentiable.
+use crate::ad::Scalar;
+use crate::i;
+use crate::instr::basic::{ROT_inv, Rotate, ROT};
+
+/// `out += Σ xᵢ`.
+///
+/// ```
+/// use nilang::stdlib::blas::{i_sum, i_sum_inv};
+/// let (mut out, mut x) = (0.0, vec![1.0, 2.0, 3.5]);
+/// i_sum(&mut out, &mut x);
+/// assert_eq!(out, 6.5);
+/// i_sum_inv(&mut out, &mut x);
+/// assert_eq!(out, 0.0);
+/// ```
+#[i]
+pub fn i_sum<T: Scalar>(out: &mut T, x: &mut [T]) {
+    for i in 0..x.len() {
+        out += x[i];
+    }
+}
+
+/// `out += Σ xᵢ yᵢ` (real dot product; see [`crate::stdlib::blas::i_dot_complex`] for the
+/// conjugating complex version).
+///
+/// ```
+/// use nilang::stdlib::blas::i_dot;
+/// let (mut out, mut x, mut y) = (0.0, vec![1.0, 2.0, 3.0], vec![1.0, 2.0, 5.0]);
+/// i_dot(&mut out, &mut x, &mut y);
+/// assert_eq!(out, 20.0);
+/// ```
+#[i]
+pub fn i_dot<T: Scalar>(out: &mut T, x: &mut [T], y: &mut [T]) {
+    safe! { assert_eq!(x.len(), y.len(), "i_dot: lengths differ"); }
+    for i in 0..x.len() {
+        out += x[i] * y[i];
+    }
+}
+
+/// `out += Σ |xᵢ|²`.
+///
+/// ```
+/// use nilang::stdlib::blas::i_norm2;
+/// let (mut out, mut x) = (0.0, vec![1.0, 2.0, 3.0]);
+/// i_norm2(&mut out, &mut x);
+/// assert_eq!(out, 14.0);
+/// ```
+#[i]
+pub fn i_norm2<T: Scalar>(out: &mut T, x: &mut [T]) {
+    for i in 0..x.len() {
+        out += x[i].powi(2);
+    }
+}
+
+/// `y += a x` (`x`, `y` vectors of the same length, `a` a scalar).
+///
+/// ```
+/// use nilang::stdlib::blas::{i_axpy, i_axpy_inv};
+/// let (mut a, mut x, mut y) = (2.0, vec![1.0, 2.0], vec![10.0, 20.0]);
+/// i_axpy(&mut a, &mut x, &mut y);
+/// assert_eq!(y, [12.0, 24.0]);
+/// i_axpy_inv(&mut a, &mut x, &mut y);
+/// assert_eq!(y, [10.0, 20.0]);
+/// ```
+#[i]
+pub fn i_axpy<T: Scalar>(a: &mut T, x: &mut [T], y: &mut [T]) {
+    safe! { assert_eq!(x.len(), y.len(), "i_axpy: lengths differ"); }
+    for i in 0..y.len() {
+        y[i] += a * x[i];
+    }
+}
+
+/// Matrix-vector multiply-accumulate `y += A x`, `A` an `m × n` row-major matrix.
+///
+/// ```
+/// use nilang::stdlib::blas::i_gemv;
+/// let (mut y, mut a, mut x) = (vec![0.0; 2], vec![1.0, 2.0, 3.0, 4.0, 5.0, 6.0], vec![1.0, 0.0, -1.0]);
+/// i_gemv(&mut y, &mut a, &mut x, 2, 3);
+/// assert_eq!(y, [-2.0, -2.0]);
+/// ```
+#[i(nocheck)]
+pub fn i_gemv<T: Scalar>(y: &mut [T], a: &mut [T], x: &mut [T], m: usize, n: usize) {
+    safe! { gemv_dims(y.len(), a.len(), x.len(), m, n); }
+    for i in 0..m {
+        for j in 0..n {
+            y[i] += a[i * n + j] * x[j];
+        }
+    }
+}
+
+/// Matrix-matrix multiply-accumulate `C += A B`, `A` is `m × k`, `B` is `k × n`, `C` is `m × n`
+/// (all row-major).
+///
+/// ```
+/// use nilang::stdlib::blas::{i_gemm, i_gemm_inv};
+/// let (mut c, mut a, mut b) = (vec![0.0; 4], vec![1.0, 2.0, 3.0, 4.0], vec![0.0, 1.0, 1.0, 0.0]);
+/// i_gemm(&mut c, &mut a, &mut b, 2, 2, 2);
+/// assert_eq!(c, [2.0, 1.0, 4.0, 3.0]);
+/// i_gemm_inv(&mut c, &mut a, &mut b, 2, 2, 2);
+/// assert_eq!(c, [0.0; 4]);
+/// ```
+#[i(nocheck)]
+pub fn i_gemm<T: Scalar>(c: &mut [T], a: &mut [T], b: &mut [T], m: usize, k: usize, n: usize) {
+    safe! { gemm_dims(c.len(), a.len(), b.len(), m, k, n); }
+    // i-l-j order: the innermost loop runs along rows of B and C (contiguous, vectorisable)
+    for i in 0..m {
+        for l in 0..k {
+            for j in 0..n {
+                c[i * n + j] += a[i * k + l] * b[l * n + j];
+            }
+        }
+    }
+}
+
+/// Unitary matrix multiply by Givens rotations (NiLang's `i_umm!`): `x` is an `m × n` row-major
+/// matrix; each column is rotated by the same `m(m−1)/2` rotations
+/// `ROT(x[i, l], x[i+1, l], θ[k])`, for `j = 0..m`, `i = m−2 down to j`, `k` counting up.
+///
+/// ```
+/// use nilang::stdlib::blas::{i_umm, i_umm_inv};
+/// let mut x = vec![1.0, 0.0, 0.0];
+/// let mut theta = vec![0.1, 0.2, 0.3];
+/// i_umm(&mut x, &mut theta, 3, 1);
+/// let n2: f64 = x.iter().map(|v| v * v).sum();
+/// assert!((n2 - 1.0).abs() < 1e-14); // a rotation keeps the norm
+/// i_umm_inv(&mut x, &mut theta, 3, 1);
+/// assert!((x[0] - 1.0).abs() < 1e-15 && x[1].abs() < 1e-15);
+/// ```
+#[i]
+pub fn i_umm<T: Scalar + Rotate<T>>(x: &mut [T], theta: &mut [T], m: usize, n: usize) {
+    safe! {
+        assert_eq!(x.len(), m * n, "i_umm: x has {} elements, expected {m}×{n}", x.len());
+        assert_eq!(theta.len(), m * m.saturating_sub(1) / 2, "i_umm: need m(m-1)/2 angles");
+    }
+    for l in 0..n {
+        for j in 0..m {
+            for i in (j..m.saturating_sub(1)).rev() {
+                ROT(
+                    &mut x[i * n + l],
+                    &mut x[(i + 1) * n + l],
+                    &mut theta[umm_index(m, j, i)],
+                );
+            }
+        }
+    }
+}
+
+/// The index of the angle of rotation `(j, i)` in [`i_umm`]'s order.
+#[inline(always)]
+fn umm_index(m: usize, j: usize, i: usize) -> usize {
+    // rotations before row j: Σ_{j'<j} (m−1−j'); within row j, i counts down from m−2
+    j * (m - 1) - j * j.saturating_sub(1) / 2 + (m - 2 - i)
+}
+
+#[track_caller]
+fn gemv_dims(ly: usize, la: usize, lx: usize, m: usize, n: usize) {
+    assert!(
+        ly == m && la == m * n && lx == n,
+        "i_gemv: dimension mismatch: y has {ly}, A has {la}, x has {lx} elements for m={m}, n={n}"
+    );
+}
+
+#[track_caller]
+fn gemm_dims(lc: usize, la: usize, lb: usize, m: usize, k: usize, n: usize) {
+    assert!(
+        lc == m * n && la == m * k && lb == k * n,
+        "i_gemm: dimension mismatch: C has {lc}, A has {la}, B has {lb} elements for m={m}, k={k}, n={n}"
+    );
+}

@@ -1,0 +1,21 @@
+//! The reversible standard library (NiLang's `stdlib`): every function is an `#[i]` function
+//! (or a hand-written reversible pair for the few that take functions or matrices as a whole),
+//! generic over [`Scalar`](crate::ad::Scalar) where it computes with numbers, so it runs
+//! forward, backward, and on gradient numbers.
+//!
+//! | module | contents |
+//! |---|---|
+//! | [`blas`] | `i_sum`, `i_dot`, `i_dot_complex`, `i_norm2`, `i_axpy`, `i_gemv`, `i_gemm`, `i_umm` |
+//! | [`linalg`] | `i_affine`, the matrix primitives `i_inv`, `i_det`, `i_logdet` ([`linalg::MatrixPrimitive`]) |
+//! | [`statistics`] | `i_mean_sum`, `i_var_mean_sum`, `i_cor_cov`, `i_normal_logpdf` |
+//! | [`nnlib`] | `i_relu`, `i_softmax_crossentropy`, `i_ascending`, `i_logsumexp`, `i_filter`, `i_mapfoldl` |
+//! | [`sparse`] | [`sparse::SparseView`], `i_sparse_dot`, `i_sparse_mul` (real and complex) |
+//! | [`base`] | `i_sqdistance`, `i_dirtymul`, `i_dirtymul_int`, `i_factorial` |
+//! | [`bennett`] | Bennett's time–space trade-off for a reversible step function |
+pub mod base;
+pub mod bennett;
+pub mod blas;
+pub mod linalg;
+pub mod nnlib;
+pub mod sparse;
+pub mod statistics;

@@ -1,0 +1,239 @@
+//! Reversible neural-network and reduction functions: ReLU, softmax cross-entropy, the running
+//! maxima (`i_ascending`), log-sum-exp, filter and map-fold.
+use crate::ad::Scalar;
+use crate::i;
+use crate::instr::PlusEq1;
+use crate::Reversible;
+
+/// `out += max(x, 0)`: a branch on `x > 0` (NiLang's `i_relu`).
+///
+/// ```
+/// use nilang::stdlib::nnlib::i_relu;
+/// let (mut out, mut x) = (0.0, 2.5);
+/// i_relu(&mut out, &mut x);
+/// assert_eq!(out, 2.5);
+/// let (mut out, mut x) = (0.0, -2.5);
+/// i_relu(&mut out, &mut x);
+/// assert_eq!(out, 0.0);
+/// ```
+#[i]
+pub fn i_relu<T: Scalar>(out: &mut T, x: &mut T) {
+    if (x > T::default(), _) {
+        out += x;
+    }
+}
+
+/// The index of the first maximum of `x` (0 for an empty slice).
+pub fn argmax<T: PartialOrd>(x: &[T]) -> usize {
+    let mut k = 0;
+    for i in 1..x.len() {
+        if x[i] > x[k] {
+            k = i;
+        }
+    }
+    k
+}
+
+/// Softmax cross-entropy `out += Σᵢ pᵢ (ln Z − (xᵢ − x_max))` with `Z = Σ exp(xᵢ − x_max)`
+/// (NiLang's `i_softmax_crossentropy`). Also outputs `imax += argmax(x)`, `xmax += x[imax]`
+/// and `z += Z`; unlike NiLang, `x` is restored (NiLang leaves it shifted by `x_max`).
+///
+/// ```
+/// use nilang::stdlib::nnlib::i_softmax_crossentropy;
+/// let (mut x, mut p) = (vec![1.0, 2.0, 0.5], vec![0.2, 0.7, 0.1]);
+/// let (mut imax, mut xmax, mut z, mut out) = (0, 0.0, 0.0, 0.0);
+/// i_softmax_crossentropy(&mut x, &mut p, &mut imax, &mut xmax, &mut z, &mut out);
+/// let lse = x.iter().map(|v: &f64| v.exp()).sum::<f64>().ln();
+/// let expect: f64 = x.iter().zip(&p).map(|(xi, pi)| pi * (lse - xi)).sum();
+/// assert!((out - expect).abs() < 1e-14);
+/// assert_eq!((imax, xmax), (1, 2.0));
+/// ```
+#[i]
+pub fn i_softmax_crossentropy<T: Scalar>(
+    x: &mut [T],
+    p: &mut [T],
+    imax: &mut usize,
+    xmax: &mut T,
+    z: &mut T,
+    out: &mut T,
+) {
+    safe! { assert_eq!(x.len(), p.len(), "i_softmax_crossentropy: lengths differ"); }
+    imax += cst!(argmax(&x[..]));
+    xmax += x[imax];
+    for i in 0..x.len() {
+        x[i] -= xmax;
+        z += x[i].exp();
+    }
+    let (logz, yi) = (T::default(), T::default());
+    logz += z.ln();
+    for i in 0..x.len() {
+        yi += logz;
+        yi -= x[i];
+        out += yi * p[i];
+        yi += x[i];
+        yi -= logz;
+    }
+    logz -= z.ln();
+    dealloc!((logz, yi) = (T::default(), T::default()));
+    for i in 0..x.len() {
+        x[i] += xmax;
+    }
+}
+
+/// Push the running maxima of `arr` onto `xs` and their indices onto `inds` (NiLang's
+/// `i_ascending!`): afterwards `xs.last()` is the maximum of `arr` and `inds.last()` its
+/// first index. `xs` and `inds` are usually empty on entry.
+///
+/// ```
+/// use nilang::stdlib::nnlib::{i_ascending, i_ascending_inv};
+/// let (mut xs, mut inds, mut arr) = (vec![], vec![], vec![1.0, 3.0, 2.0, 5.0, 4.0]);
+/// i_ascending(&mut xs, &mut inds, &mut arr);
+/// assert_eq!((xs.clone(), inds.clone()), (vec![1.0, 3.0, 5.0], vec![0, 1, 3]));
+/// i_ascending_inv(&mut xs, &mut inds, &mut arr);
+/// assert!(xs.is_empty() && inds.is_empty());
+/// ```
+#[i]
+pub fn i_ascending<T: Scalar>(xs: &mut Vec<T>, inds: &mut Vec<usize>, arr: &mut [T]) {
+    if (arr.len() > 0, _) {
+        let y = T::default();
+        y += arr[0];
+        push!(xs, y);
+        dealloc!(y = T::default());
+        let anc = 0_usize;
+        push!(inds, anc);
+        dealloc!(anc = 0_usize);
+        for i in 1..arr.len() {
+            if (arr[i] > xs[xs.len() - 1], i == inds[inds.len() - 1]) {
+                let (ind, v) = (i, T::default());
+                v += arr[i];
+                push!(xs, v);
+                push!(inds, ind);
+                dealloc!((ind, v) = (0_usize, T::default()));
+            }
+        }
+    }
+}
+
+/// `out += Σ exp(xᵢ − m)`, `logout += ln(out) + m` with `m = max(x)` found by
+/// [`i_ascending`] (the running maxima are pushed onto `xs`, `inds`, usually empty on entry):
+/// `logout` is `ln Σ exp(xᵢ)` computed without overflow.
+///
+/// ```
+/// use nilang::stdlib::nnlib::i_logsumexp;
+/// let (mut logout, mut out, mut xs, mut inds) = (0.0, 0.0, vec![], vec![]);
+/// let mut x = vec![1000.0, 999.0, 998.0];
+/// i_logsumexp(&mut logout, &mut out, &mut xs, &mut inds, &mut x);
+/// let expect = 1000.0 + (1.0 + (-1.0_f64).exp() + (-2.0_f64).exp()).ln();
+/// assert!((logout - expect).abs() < 1e-12);
+/// ```
+#[i]
+pub fn i_logsumexp<T: Scalar>(
+    logout: &mut T,
+    out: &mut T,
+    xs: &mut Vec<T>,
+    inds: &mut Vec<usize>,
+    x: &mut [T],
+) {
+    let mx = T::default();
+    i_ascending(xs, inds, x);
+    mx += xs[xs.len() - 1];
+    for i in 0..x.len() {
+        x[i] -= mx;
+        out += x[i].exp();
+        x[i] += mx;
+    }
+    logout += out.ln();
+    logout += mx;
+    mx -= xs[xs.len() - 1];
+    dealloc!(mx = T::default());
+}
+
+/// Push a copy of every element of `x` with `f(xᵢ)` onto `out` (NiLang's `i_filter!`).
+/// The copies are made by accumulation (`y += xᵢ`), so gradients flow back to `x`.
+///
+/// ```
+/// use nilang::stdlib::nnlib::{i_filter, i_filter_inv};
+/// let (mut out, mut x) = (vec![], vec![-1.0, 2.0, -0.5, 3.0]);
+/// i_filter(&|v: &f64| *v < 0.0, &mut out, &mut x);
+/// assert_eq!(out, [-1.0, -0.5]);
+/// i_filter_inv(&|v: &f64| *v < 0.0, &mut out, &mut x);
+/// assert!(out.is_empty());
+/// ```
+#[i]
+pub fn i_filter<T: Scalar, F: Fn(&T) -> bool>(f: &F, out: &mut Vec<T>, x: &mut [T]) {
+    for i in 0..x.len() {
+        if (f(&x[i]), _) {
+            let y = T::default();
+            y += x[i];
+            push!(out, y);
+            dealloc!(y = T::default());
+        }
+    }
+}
+
+/// Reversible map-fold (NiLang's `i_mapfoldl`): for each `xᵢ`, `anc += map(xᵢ)`, then the
+/// reversible `fold(out, anc)`, then `anc −= map(xᵢ)`. `map` is a function marker (any `M`
+/// with `T: PlusEq1<M, T>`, e.g. `nilang::instr::fns::Exp` or a `#[primitive]`), so it need
+/// not be invertible and gradients flow through it; `fold` is a reversible function such as
+/// [`IAddTo`] (`out += anc`).
+///
+/// ```
+/// use nilang::instr::fns::Exp;
+/// use nilang::stdlib::nnlib::{i_mapfoldl, i_mapfoldl_inv, IAddTo};
+/// let (mut out, mut x) = (0.0, vec![-1.0, -0.5]);
+/// i_mapfoldl(Exp, &IAddTo, &mut out, &mut x);
+/// assert_eq!(out, (-1.0_f64).exp() + (-0.5_f64).exp());
+/// i_mapfoldl_inv(Exp, &IAddTo, &mut out, &mut x);
+/// assert_eq!(out, 0.0);
+/// ```
+pub fn i_mapfoldl<T, M, F>(_map: M, fold: &F, out: &mut T, x: &mut [T])
+where
+    T: Scalar + PlusEq1<M, T>,
+    F: for<'a, 'b> Reversible<(&'a mut T, &'b mut T)>,
+{
+    let mut anc = T::default();
+    for xi in x.iter_mut() {
+        PlusEq1::<M, T>::plus_eq(&mut anc, xi);
+        fold.call((&mut *out, &mut anc));
+        PlusEq1::<M, T>::minus_eq(&mut anc, xi);
+    }
+    crate::check::dealloc(
+        &anc,
+        &T::default(),
+        concat!(file!(), ":", line!()),
+        "anc -> 0",
+    );
+}
+
+/// The inverse of [`i_mapfoldl`].
+pub fn i_mapfoldl_inv<T, M, F>(_map: M, fold: &F, out: &mut T, x: &mut [T])
+where
+    T: Scalar + PlusEq1<M, T>,
+    F: for<'a, 'b> Reversible<(&'a mut T, &'b mut T)>,
+{
+    let mut anc = T::default();
+    for xi in x.iter_mut().rev() {
+        PlusEq1::<M, T>::plus_eq(&mut anc, xi);
+        fold.uncall((&mut *out, &mut anc));
+        PlusEq1::<M, T>::minus_eq(&mut anc, xi);
+    }
+    crate::check::dealloc(
+        &anc,
+        &T::default(),
+        concat!(file!(), ":", line!()),
+        "anc -> 0",
+    );
+}
+
+/// `out += x`: the usual fold of [`i_mapfoldl`] (its value is [`IAddTo`]).
+///
+/// ```
+/// use nilang::stdlib::nnlib::i_add_to;
+/// let (mut out, mut x) = (1.0, 2.0);
+/// i_add_to(&mut out, &mut x);
+/// assert_eq!(out, 3.0);
+/// ```
+#[i(rev = IAddTo)]
+pub fn i_add_to<T: Scalar>(out: &mut T, x: &mut T) {
+    out += x;
+}
