@@ -197,6 +197,81 @@ pub fn ibesselj_log<T: Scalar>(out: &mut T, nu: usize, z: &mut T) {
     dealloc!(k = 0usize);
 }
 
+/// Capacity of the term array of [`ibesselj_n`] (enough for `z` up to about 25).
+pub const MAX_TERMS: usize = 64;
+
+/// `out += J_NU(z)` with every series term accumulated into a fresh element of an ancilla
+/// array: the recurrence `t_k = t_{k-1} · c_k` is undone exactly (`t_k -= t_{k-1} · c_k`), so
+/// the inverse is exact, no ancilla gets dirty, and the loop needs no `ln`/`exp`. Memory is
+/// explicit: `MAX_TERMS` numbers on the stack. Runtime checks are compiled out (this is the
+/// benchmark kernel); `z` must keep the series under `MAX_TERMS` terms (`z ≲ 25`).
+///
+/// ```
+/// use nilang_apps::bessel::{ibesselj_n, ibesselj_n_inv};
+/// let (mut out, mut z) = (0.0, 1.0);
+/// ibesselj_n::<f64, 2>(&mut out, &mut z);
+/// assert!((out - 0.1149034849319005).abs() < 1e-12);
+/// ibesselj_n_inv::<f64, 2>(&mut out, &mut z);
+/// assert_eq!(out, 0.0);
+/// ```
+#[i(nocheck)]
+pub fn ibesselj_n<T: Scalar, const NU: i32>(out: &mut T, z: &mut T)
+where
+    T: nilang::instr::PlusEq1<nilang::instr::fns::PowiN<NU>, T>,
+{
+    let terms = [T::default(); MAX_TERMS];
+    let k = 0usize;
+    let halfz = T::default();
+    let h2 = T::default();
+    let hp = T::default();
+    let c = T::default();
+    let kk = T::default();
+    let out_anc = T::default();
+    let fact = T::lit(factorial(NU as usize));
+    routine! {
+        halfz += z * 0.5;
+        h2 += halfz.powi(2);
+        hp += nilang::instr::fns::PowiN::<NU>(halfz);
+        terms[0] += hp / fact;
+        out_anc += terms[0];
+        #[from(k == 0)]
+        while terms[k].value().abs() > ATOL {
+            k += 1;
+            routine! {
+                kk += cst!(T::lit((k * (k + NU as usize)) as f64));
+                c -= h2 / kk;
+            }
+            terms[k] += terms[k - 1] * c;
+            out_anc += terms[k];
+            unroutine!();
+        }
+    }
+    out += out_anc;
+    unroutine!();
+    dealloc!(fact = T::lit(factorial(NU as usize)));
+    dealloc!(out_anc = T::default());
+    dealloc!(kk = T::default());
+    dealloc!(c = T::default());
+    dealloc!(hp = T::default());
+    dealloc!(h2 = T::default());
+    dealloc!(halfz = T::default());
+    dealloc!(k = 0usize);
+    dealloc!(terms = [T::default(); MAX_TERMS]);
+}
+
+/// `(J_NU(z), J_NU'(z))` in one reverse pass of [`ibesselj_n`].
+///
+/// `ibesselj_n` is compute–copy–uncompute (`routine; out += out_anc; unroutine`), so its
+/// state after the forward pass equals its input state except for the accumulator `out`.
+/// The backward pass can therefore start from the inputs with `out = 0`: it propagates the
+/// same adjoints, and leaves `out = −J` as a by-product. No forward pass is needed.
+#[inline]
+pub fn besselj_n_value_grad<const NU: i32>(z: f64) -> (f64, f64) {
+    let (mut go, mut gz) = (GVar::new(0.0, 1.0), GVar::from(z));
+    ibesselj_n_inv::<GVar<f64>, NU>(&mut go, &mut gz);
+    (-go.x, gz.g)
+}
+
 /// `J_ν(z)` and its first derivative by reverse mode (value, d/dz).
 pub fn besselj_grad(nu: usize, z: f64) -> (f64, f64) {
     let (mut out, mut zz) = (0.0, z);

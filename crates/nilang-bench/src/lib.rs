@@ -13,6 +13,7 @@ pub mod check;
 pub mod cli;
 pub mod harness;
 pub mod hook;
+pub mod nilang_cells;
 pub mod real;
 pub mod report;
 pub mod suites;
@@ -31,7 +32,9 @@ use report::Cell;
 /// The providers of the default binary. The lead adds the reversible implementation here:
 /// `reg.add(Box::new(MyNilangCells));` (see [`hook`]).
 pub fn default_registry() -> Registry {
-    Registry::default()
+    let mut reg = Registry::default();
+    reg.add(Box::new(nilang_cells::Nilang));
+    reg
 }
 
 /// What a run produced.
