@@ -68,6 +68,15 @@ impl Emitter {
         struct Deref<'a>(&'a Emitter);
         impl VisitMut for Deref<'_> {
             fn visit_expr_mut(&mut self, e: &mut syn::Expr) {
+                // `cst!(e)` anywhere in an expression (e.g. a call argument `&mut cst!(t)`)
+                // is `(e)`
+                if let syn::Expr::Macro(m) = e {
+                    if m.mac.path.is_ident("cst") {
+                        if let Ok(inner) = m.mac.parse_body::<syn::Expr>() {
+                            *e = syn::parse_quote!((#inner));
+                        }
+                    }
+                }
                 // `*x` written by the user on a reference parameter is already dereferenced
                 if let syn::Expr::Unary(u) = e {
                     if matches!(u.op, syn::UnOp::Deref(_)) && self.is_ref_name(&u.expr) {
@@ -372,6 +381,23 @@ impl Emitter {
         quote!({ #hoist #body })
     }
 
+    /// A read-only argument evaluated (a `&place`: copied) into a temporary before the call.
+    fn read_copy(&mut self, e: &syn::Expr, pre: &mut TokenStream) -> TokenStream {
+        let t = self.fresh("r");
+        match crate::parse::read_place(e) {
+            Some(p) => {
+                let pe = self.place(&p);
+                pre.extend(quote!(let #t = ::core::clone::Clone::clone(&#pe);));
+                quote!(&#t)
+            }
+            None => {
+                let ee = self.expr(e);
+                pre.extend(quote!(let #t = #ee;));
+                quote!(#t)
+            }
+        }
+    }
+
     fn call_hoisted(&mut self, c: &Call, s: &Stmt) -> TokenStream {
         let mut inout: Vec<&Place> = vec![];
         if let Callee::Method { receiver, .. } = &c.callee {
@@ -387,12 +413,32 @@ impl Emitter {
             .copied()
             .filter(|p| self.is_variable(&p.root.to_string()))
             .collect();
-        let checks = self.distinct_checks(&vars, s);
+        // read-only arguments reading a root that is passed in-out: copied before the borrows,
+        // and checked to be other elements than the in-out ones
+        let inout_roots: HashSet<String> = vars.iter().map(|p| p.root.to_string()).collect();
+        let reads: Vec<Place> = c
+            .args
+            .iter()
+            .filter_map(|a| match a {
+                CallArg::Read(e) => crate::parse::read_place(e),
+                _ => None,
+            })
+            .filter(|p| inout_roots.contains(&p.root.to_string()))
+            .collect();
+        let mut all = vars.clone();
+        all.extend(reads.iter());
+        let checks = self.distinct_checks(&all, s);
         let shared = self.shared_roots(&vars);
         let mut pre = quote!();
         let mut post = quote!();
         let mut args = vec![];
         for a in &c.args {
+            if let CallArg::Read(e) = a {
+                if crate::parse::mentions(e, &inout_roots) {
+                    args.push(self.read_copy(e, &mut pre));
+                    continue;
+                }
+            }
             let params = &self.params;
             let inout = a
                 .inout_place(|n| params.get(n) == Some(&ParamKind::InOut))

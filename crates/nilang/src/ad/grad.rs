@@ -108,6 +108,16 @@ impl<T> SeedArg for &mut [GVar<T>] {
         false
     }
 }
+impl<T, const N: usize> SeedArg for &mut [GVar<T>; N] {
+    fn seed(&mut self, _: f64) -> bool {
+        false
+    }
+}
+impl<T, const N: usize> SeedArg for &[GVar<T>; N] {
+    fn seed(&mut self, _: f64) -> bool {
+        false
+    }
+}
 impl<T> SeedArg for &[GVar<T>] {
     fn seed(&mut self, _: f64) -> bool {
         false

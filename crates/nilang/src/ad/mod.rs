@@ -7,8 +7,8 @@ pub mod args;
 mod grad;
 mod gvar;
 mod lanes;
-mod promote;
 pub mod primitive;
+mod promote;
 pub mod rules;
 mod scalar;
 

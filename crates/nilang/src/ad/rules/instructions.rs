@@ -1,11 +1,11 @@
 //! Gradient rules of the primitive instructions: tuple `sincos`, `ROT`/`IROT`, `INV`.
+//! (`SWAP` needs none; `NEG`, `INC`/`DEC` and `HADAMARD` are in `gvar.rs`.)
 use super::elementary::{sincos_rule, sincos_rule_inv};
 use crate::ad::{GVar, Promote, Scalar};
 use crate::i;
-use crate::instr::basic::{IROT_inv, Reciprocate, Rotate, IROT};
+use crate::instr::basic::{INV_inv, IROT_inv, Reciprocate, Rotate, SWAP_inv, INV, IROT, SWAP};
 use crate::instr::fns::SinCos;
 use crate::instr::PlusEq1;
-use crate::numbers::Real;
 
 impl<T: Scalar, A: Promote<T>> PlusEq1<SinCos, A> for (GVar<T>, GVar<T>) {
     #[inline(always)]
@@ -57,12 +57,27 @@ impl<T: Scalar + Rotate<T>> Rotate<T> for GVar<T> {
     }
 }
 
-impl<T: Real> Reciprocate for GVar<T> {
+/// `INV` on a gradient number: `(y, ȳ) -> (1/y, −ȳ y²)`, written as a reversible program over
+/// `T` (so that it has second derivatives): `t = −ȳ y²`, `ȳ += t / y²` (now zero), swap.
+#[i(nocheck, norev)]
+fn inv_rule<T: Scalar + Reciprocate>(v: &mut GVar<T>) {
+    routine! {
+        let s = T::default();
+        s += abs2(v.x);
+    }
+    let t = T::default();
+    t -= v.g * s;
+    v.g += t / s;
+    unroutine!();
+    SWAP(&mut v.g, &mut t);
+    dealloc!(t = T::default());
+    INV(&mut v.x);
+}
+
+impl<T: Scalar + Reciprocate> Reciprocate for GVar<T> {
     /// `INV` on a gradient number: `(y, ȳ) -> (1/y, −ȳ y²)` (self-inverse).
     #[inline(always)]
     fn reciprocate(&mut self) {
-        let y = self.x;
-        self.x = y.recip();
-        self.g = -(self.g * y * y);
+        inv_rule(self)
     }
 }
