@@ -360,6 +360,15 @@ impl<'e> Analyzer<'e> {
                     self.check_target(receiver);
                     places.push(receiver);
                 }
+                let reads: Vec<Place> = c
+                    .args
+                    .iter()
+                    .filter_map(|a| match a {
+                        CallArg::Read(e) => crate::parse::read_place(e),
+                        _ => None,
+                    })
+                    .filter(|p| self.is_variable(&p.root.to_string()))
+                    .collect();
                 for a in &c.args {
                     let params = &self.params;
                     match a.inout_place(|n| params.get(n) == Some(&ParamKind::InOut)) {
@@ -376,6 +385,7 @@ impl<'e> Analyzer<'e> {
                         },
                     }
                 }
+                places.extend(reads.iter());
                 self.check_sharing(&places, "call");
             }
             StmtKind::Alloc(a) => {

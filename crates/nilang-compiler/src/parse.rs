@@ -866,6 +866,26 @@ impl Parser<'_> {
     }
 }
 
+/// The place read by a read-only call argument `&place`, if it is one.
+pub fn read_place(e: &Expr) -> Option<Place> {
+    match e {
+        Expr::Reference(r) if r.mutability.is_none() => place_of(&r.expr).filter(|p| !p.neg),
+        _ => None,
+    }
+}
+
+/// Whether the tokens of `e` mention one of `names`.
+pub fn mentions(e: &impl ToTokens, names: &std::collections::HashSet<String>) -> bool {
+    fn walk(t: TokenStream, names: &std::collections::HashSet<String>) -> bool {
+        t.into_iter().any(|tt| match tt {
+            proc_macro2::TokenTree::Ident(i) => names.contains(&i.to_string()),
+            proc_macro2::TokenTree::Group(g) => walk(g.stream(), names),
+            _ => false,
+        })
+    }
+    walk(e.to_token_stream(), names)
+}
+
 /// The arguments of `dealloc!(lhs = rhs)` (parsed as one assignment expression: `Expr`
 /// parsing would otherwise swallow the `=`).
 pub fn dealloc_args(tokens: TokenStream) -> syn::Result<(Expr, Expr)> {

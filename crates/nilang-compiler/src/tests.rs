@@ -98,3 +98,13 @@ fn static_error_messages() {
     );
     assert_eq!(e.len(), 5, "{e:?}");
 }
+
+#[test]
+fn read_arguments_of_an_in_out_root_are_copied_and_checked() {
+    let out = expand("fn f(s: &mut [i64; 4], a: usize, b: usize) { g(&mut s[a], &s[b]); }");
+    assert!(out.contains("let __nilang_r"), "{out}");
+    assert!(out.contains(":: nilang :: check :: distinct"), "{out}");
+    // the same element in-out and read: a static error
+    let e = errors("fn f(s: &mut [i64; 4], a: usize) { g(&mut s[a], &s[a]); }");
+    assert!(e.iter().any(|m| m.contains("appears twice")), "{e:?}");
+}

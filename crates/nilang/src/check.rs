@@ -155,6 +155,11 @@ impl AlmostSame for f32 {
         float_close(*self as f64, *other as f64)
     }
 }
+impl<T: AlmostSame> AlmostSame for core::num::Wrapping<T> {
+    fn almost_same(&self, other: &Self) -> bool {
+        self.0.almost_same(&other.0)
+    }
+}
 impl<T: AlmostSame> AlmostSame for num_complex::Complex<T> {
     fn almost_same(&self, other: &Self) -> bool {
         self.re.almost_same(&other.re) && self.im.almost_same(&other.im)

@@ -19,6 +19,9 @@ macro_rules! plain {
 plain!(f32, f64, i8, i16, i32, i64, i128, isize, u8, u16, u32, u64, u128, usize);
 impl Plain for num_complex::Complex<f32> {}
 impl Plain for num_complex::Complex<f64> {}
+/// Wrapping integers: `+=`, `-=`, `*` wrap around, so integer programs invert bit-exactly
+/// without overflow panics.
+impl<T> Plain for core::num::Wrapping<T> where core::num::Wrapping<T>: Copy + AddAssign + SubAssign {}
 
 /// `y += f(a)` / `y -= f(a)`.
 ///
@@ -151,6 +154,16 @@ macro_rules! from_lit {
     )*};
 }
 from_lit!(f32, f64, i8, i16, i32, i64, i128, isize, u8, u16, u32, u64, u128, usize);
+impl<T: FromLiteral> FromLiteral for core::num::Wrapping<T> {
+    #[inline(always)]
+    fn from_f64_lit(v: f64) -> Self {
+        core::num::Wrapping(T::from_f64_lit(v))
+    }
+    #[inline(always)]
+    fn from_i64_lit(v: i64) -> Self {
+        core::num::Wrapping(T::from_i64_lit(v))
+    }
+}
 impl<T: FromLiteral + num_traits::Zero> FromLiteral for num_complex::Complex<T> {
     fn from_f64_lit(v: f64) -> Self {
         num_complex::Complex::new(T::from_f64_lit(v), T::zero())

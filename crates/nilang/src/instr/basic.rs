@@ -114,6 +114,20 @@ macro_rules! incr {
     } )*};
 }
 incr!(f32, f64, i8, i16, i32, i64, i128, isize, u8, u16, u32, u64, u128, usize);
+/// Wrapping integers: `INC`/`DEC` wrap around.
+impl<T> Increment for core::num::Wrapping<T>
+where
+    core::num::Wrapping<T>: crate::instr::FromLiteral + core::ops::AddAssign + core::ops::SubAssign,
+{
+    #[inline(always)]
+    fn increment(&mut self) {
+        *self += <Self as crate::instr::FromLiteral>::from_i64_lit(1);
+    }
+    #[inline(always)]
+    fn decrement(&mut self) {
+        *self -= <Self as crate::instr::FromLiteral>::from_i64_lit(1);
+    }
+}
 /// `x += 1`; inverse [`DEC`].
 ///
 /// ```
