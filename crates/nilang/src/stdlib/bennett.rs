@@ -35,6 +35,11 @@ impl<T: Default> ZeroLike for crate::GVar<T> {
         Self::default()
     }
 }
+impl<T: Default> ZeroLike for crate::numbers::Dual<T> {
+    fn zero_like(&self) -> Self {
+        Self::default()
+    }
+}
 impl<T: Default> ZeroLike for num_complex::Complex<T> {
     fn zero_like(&self) -> Self {
         num_complex::Complex::new(T::default(), T::default())

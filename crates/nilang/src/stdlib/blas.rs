@@ -7,6 +7,7 @@
 use crate::ad::Scalar;
 use crate::i;
 use crate::instr::basic::{ROT_inv, Rotate, ROT};
+use num_complex::Complex;
 
 /// `out += Σ xᵢ`.
 ///
@@ -72,6 +73,46 @@ pub fn i_axpy<T: Scalar>(a: &mut T, x: &mut [T], y: &mut [T]) {
     safe! { assert_eq!(x.len(), y.len(), "i_axpy: lengths differ"); }
     for i in 0..y.len() {
         y[i] += a * x[i];
+    }
+}
+
+/// Complex dot product `out += Σ conj(xᵢ) yᵢ` (NiLang's `i_dot` on complex vectors), computed
+/// on real and imaginary parts so that it is differentiable for `T = GVar<f64>`.
+///
+/// ```
+/// use nilang::stdlib::blas::i_dot_complex;
+/// use num_complex::Complex64 as C;
+/// let mut out = C::new(0.0, 0.0);
+/// let mut x = vec![C::new(0.0, 1.0), C::new(2.0, 0.0), C::new(3.0, 0.0)];
+/// let mut y = vec![C::new(1.0, 0.0), C::new(0.0, 2.0), C::new(5.0, 0.0)];
+/// i_dot_complex(&mut out, &mut x, &mut y);
+/// assert_eq!(out, C::new(15.0, 3.0));
+/// ```
+#[i]
+pub fn i_dot_complex<T: Scalar>(out: &mut Complex<T>, x: &mut [Complex<T>], y: &mut [Complex<T>]) {
+    safe! { assert_eq!(x.len(), y.len(), "i_dot_complex: lengths differ"); }
+    for i in 0..x.len() {
+        out.re += x[i].re * y[i].re;
+        out.re += x[i].im * y[i].im;
+        out.im += x[i].re * y[i].im;
+        out.im -= x[i].im * y[i].re;
+    }
+}
+
+/// `out += Σ |xᵢ|²` for a complex vector, into a real `out`.
+///
+/// ```
+/// use nilang::stdlib::blas::i_norm2_complex;
+/// use num_complex::Complex64 as C;
+/// let (mut out, mut x) = (0.0, vec![C::new(0.0, 1.0), C::new(2.0, 0.0), C::new(3.0, 0.0)]);
+/// i_norm2_complex(&mut out, &mut x);
+/// assert_eq!(out, 14.0);
+/// ```
+#[i]
+pub fn i_norm2_complex<T: Scalar>(out: &mut T, x: &mut [Complex<T>]) {
+    for i in 0..x.len() {
+        out += x[i].re.powi(2);
+        out += x[i].im.powi(2);
     }
 }
 
