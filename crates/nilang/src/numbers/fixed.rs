@@ -5,6 +5,8 @@
 //! computed by the `fixed` crate (rounded); elementary functions (`exp`, `ln`, `sin`, ...) are
 //! computed through `f64` and rounded back, as NiLang does. Since the rounded value is the
 //! same in both directions, `y += f(x)` followed by `y -= f(x)` restores `y` exactly.
+//! (`ROT`, `IROT`, `HADAMARD` and `INV` work on fixed point too, but they transform their
+//! operands in place with rounding, so their inverses are exact only up to a few ulps.)
 //!
 //! ```
 //! use nilang::Fixed43;

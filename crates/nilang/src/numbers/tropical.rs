@@ -86,6 +86,7 @@ impl<T: PartialOrd> core::ops::Add for Tropical<T> {
 impl<T: core::ops::Add<Output = T>> core::ops::Mul for Tropical<T> {
     type Output = Self;
     /// Tropical product: the sum.
+    #[allow(clippy::suspicious_arithmetic_impl)]
     #[inline(always)]
     fn mul(self, o: Self) -> Self {
         Tropical::new(self.n + o.n)
@@ -94,6 +95,7 @@ impl<T: core::ops::Add<Output = T>> core::ops::Mul for Tropical<T> {
 impl<T: core::ops::Sub<Output = T>> core::ops::Div for Tropical<T> {
     type Output = Self;
     /// Tropical quotient: the difference.
+    #[allow(clippy::suspicious_arithmetic_impl)]
     #[inline(always)]
     fn div(self, o: Self) -> Self {
         Tropical::new(self.n - o.n)

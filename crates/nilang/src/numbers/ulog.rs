@@ -86,6 +86,7 @@ impl<T: fmt::Display> fmt::Display for ULog<T> {
 impl<T: core::ops::Add<Output = T>> core::ops::Mul for ULog<T> {
     type Output = Self;
     /// Exact product (sum of logs).
+    #[allow(clippy::suspicious_arithmetic_impl)]
     #[inline(always)]
     fn mul(self, o: Self) -> Self {
         ULog::from_log(self.log + o.log)
@@ -94,6 +95,7 @@ impl<T: core::ops::Add<Output = T>> core::ops::Mul for ULog<T> {
 impl<T: core::ops::Sub<Output = T>> core::ops::Div for ULog<T> {
     type Output = Self;
     /// Exact quotient (difference of logs).
+    #[allow(clippy::suspicious_arithmetic_impl)]
     #[inline(always)]
     fn div(self, o: Self) -> Self {
         ULog::from_log(self.log - o.log)
