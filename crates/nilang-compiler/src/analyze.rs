@@ -142,7 +142,7 @@ impl<'e> Analyzer<'e> {
 
     fn check_use(&mut self, p: &Place) {
         let name = p.root.to_string();
-        if self.loop_vars.iter().any(|v| *v == name) {
+        if self.loop_vars.contains(&name) {
             return;
         }
         if let Some((Status::Dead, at)) = self.locals.get(&name) {
@@ -164,7 +164,7 @@ impl<'e> Analyzer<'e> {
 
     fn check_target(&mut self, p: &Place) {
         let name = p.root.to_string();
-        if self.loop_vars.iter().any(|v| *v == name) {
+        if self.loop_vars.contains(&name) {
             self.errors.push_range(
                 p.span,
                 p.end,

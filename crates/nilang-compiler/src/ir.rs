@@ -157,6 +157,7 @@ pub struct Branch {
 
 /// The iteration of a `for` loop.
 #[derive(Clone, Debug)]
+#[allow(clippy::large_enum_variant)] // a compile-time IR: size does not matter
 pub enum ForIter {
     /// `start..end`, `start..=end`, optionally `.step_by(step)`, optionally reversed.
     Range {

@@ -919,7 +919,7 @@ fn substitute_places(body: &mut [Stmt], var: &syn::Ident, slice: &Place, idx: &s
         if &p.root == var {
             let mut np = slice.clone();
             np.path.push(Proj::Index(syn::parse_quote!(#idx)));
-            np.path.extend(p.path.drain(..));
+            np.path.append(&mut p.path);
             np.neg = p.neg;
             np.span = p.span;
             np.end = p.end;
