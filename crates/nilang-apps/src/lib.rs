@@ -1,3 +1,6 @@
 pub mod adbench;
 pub mod bessel;
 pub mod embedding;
+pub mod qr;
+pub mod sparse;
+pub mod unitary;

@@ -8,6 +8,31 @@ use proc_macro2::{Span, TokenStream};
 use quote::{format_ident, quote};
 use std::collections::{HashMap, HashSet};
 use syn::spanned::Spanned;
+use syn::visit_mut::VisitMut;
+
+/// Gives every elided (`&T`) and anonymous (`'_`) lifetime of a type a fresh name, for the
+/// generic header of the `Reversible` impl.
+struct NameLifetimes<'a>(&'a mut Vec<syn::Lifetime>);
+impl NameLifetimes<'_> {
+    fn fresh(&mut self) -> syn::Lifetime {
+        let lt = syn::Lifetime::new(&format!("'__nilang_l{}", self.0.len()), Span::call_site());
+        self.0.push(lt.clone());
+        lt
+    }
+}
+impl VisitMut for NameLifetimes<'_> {
+    fn visit_type_reference_mut(&mut self, r: &mut syn::TypeReference) {
+        if r.lifetime.is_none() {
+            r.lifetime = Some(self.fresh());
+        }
+        syn::visit_mut::visit_type_reference_mut(self, r);
+    }
+    fn visit_lifetime_mut(&mut self, l: &mut syn::Lifetime) {
+        if l.ident == "_" {
+            *l = self.fresh();
+        }
+    }
+}
 
 /// Options of `#[i(...)]`.
 #[derive(Default)]
@@ -162,16 +187,7 @@ fn reversible_value(f: &syn::ItemFn, names: &[syn::Ident], rev: Option<syn::Iden
             if let syn::Type::ImplTrait(_) = ty {
                 return quote!();
             }
-            if let syn::Type::Reference(r) = &mut ty {
-                if r.lifetime.is_none() {
-                    let lt = syn::Lifetime::new(
-                        &format!("'__nilang_l{}", lifetimes.len()),
-                        Span::call_site(),
-                    );
-                    r.lifetime = Some(lt.clone());
-                    lifetimes.push(lt);
-                }
-            }
+            NameLifetimes(&mut lifetimes).visit_type_mut(&mut ty);
             types.push(ty);
         }
     }

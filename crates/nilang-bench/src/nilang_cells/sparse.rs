@@ -1,8 +1,154 @@
-//! `sparse` suite: reversible implementation cells.
+//! `sparse` suite: `nilang_apps::sparse` (branch-free reversible Frobenius dot, complex
+//! mat-vec on interleaved `(re, im)` values): objective (O), uncall (U) and the backward pass
+//! (B) from the output state.
 use crate::hook::Kernel;
-use crate::suites::sparse::SparseCase;
+use crate::report::Measure;
+use crate::suites::sparse::{Csc, SparseCase, SparseKind};
+use nilang::GVar;
+use nilang_apps::sparse::*;
 
-/// The nilang kernels of one case (none yet).
-pub fn kernels(_case: &SparseCase) -> Vec<Kernel<'_>> {
-    Vec::new()
+fn pattern<T>(a: &Csc<T>) -> CscPattern<'_> {
+    CscPattern {
+        m: a.m,
+        n: a.n,
+        colptr: &a.colptr,
+        rowval: &a.rowval,
+    }
+}
+
+fn interleave(z: &[num_complex::Complex64]) -> Vec<f64> {
+    z.iter().flat_map(|c| [c.re, c.im]).collect()
+}
+
+/// The kernels of one case.
+pub fn kernels(case: &SparseCase) -> Vec<Kernel<'_>> {
+    match case.kind {
+        SparseKind::Dot => dot(case),
+        SparseKind::MatVec => matvec(case),
+    }
+}
+
+fn dot(case: &SparseCase) -> Vec<Kernel<'_>> {
+    let (a, b) = (&case.a, &case.b);
+    let (pa, pb) = (pattern(a), pattern(b));
+    let m = a.m;
+    struct S {
+        r: f64,
+        av: Vec<f64>,
+        bv: Vec<f64>,
+        w: Vec<f64>,
+    }
+    let state = || S {
+        r: 0.0,
+        av: a.nzval.clone(),
+        bv: b.nzval.clone(),
+        w: vec![0.0; m],
+    };
+    let mut r0 = 0.0;
+    i_sparse_dot(
+        &mut r0,
+        &pa,
+        &mut a.nzval.clone(),
+        &pb,
+        &mut b.nzval.clone(),
+        &mut vec![0.0; m],
+    );
+    vec![
+        Kernel::with_state(
+            Measure::O,
+            state(),
+            move |s: &mut S| {
+                s.r = 0.0;
+                i_sparse_dot(&mut s.r, &pa, &mut s.av, &pb, &mut s.bv, &mut s.w);
+            },
+            |s| vec![s.r],
+        ),
+        Kernel::with_state(
+            Measure::U,
+            state(),
+            move |s: &mut S| {
+                s.r = r0;
+                i_sparse_dot_inv(&mut s.r, &pa, &mut s.av, &pb, &mut s.bv, &mut s.w);
+            },
+            |s| s.av.iter().chain(&s.bv).copied().collect(),
+        ),
+        Kernel::with_state(
+            Measure::B,
+            SparseDotScratch::new(a.nnz(), b.nnz(), m),
+            move |s: &mut SparseDotScratch| {
+                sparse_dot_backward(r0, &pa, &a.nzval, &pb, &b.nzval, s);
+            },
+            |s| s.av.iter().chain(&s.bv).map(|v| v.g).collect(),
+        ),
+    ]
+}
+
+fn matvec(case: &SparseCase) -> Vec<Kernel<'_>> {
+    let a = &case.ca;
+    let p = pattern(a);
+    let av0 = interleave(&a.nzval);
+    let x0 = interleave(&case.x);
+    let ybar = interleave(&case.ybar);
+    let mut y0 = vec![0.0; 2 * a.m];
+    i_sparse_matvec(&mut y0, &p, &mut av0.clone(), &mut x0.clone());
+    struct S {
+        y: Vec<f64>,
+        av: Vec<f64>,
+        x: Vec<f64>,
+    }
+    struct G {
+        y: Vec<GVar<f64>>,
+        av: Vec<GVar<f64>>,
+        x: Vec<GVar<f64>>,
+    }
+    let (av1, x1, av2, x2, y2) = (av0.clone(), x0.clone(), av0.clone(), x0.clone(), y0.clone());
+    vec![
+        Kernel::with_state(
+            Measure::O,
+            S {
+                y: vec![0.0; 2 * a.m],
+                av: av0.clone(),
+                x: x0.clone(),
+            },
+            move |s: &mut S| {
+                s.y.iter_mut().for_each(|v| *v = 0.0);
+                i_sparse_matvec(&mut s.y, &p, &mut s.av, &mut s.x);
+            },
+            |s| s.y.clone(),
+        ),
+        Kernel::with_state(
+            Measure::U,
+            S {
+                y: y0.clone(),
+                av: av1,
+                x: x1,
+            },
+            move |s: &mut S| {
+                s.y.copy_from_slice(&y2);
+                i_sparse_matvec_inv(&mut s.y, &p, &mut s.av, &mut s.x);
+            },
+            |s| s.av.iter().chain(&s.x).copied().collect(),
+        ),
+        Kernel::with_state(
+            Measure::B,
+            G {
+                y: vec![GVar::default(); 2 * a.m],
+                av: vec![GVar::default(); av2.len()],
+                x: vec![GVar::default(); x2.len()],
+            },
+            move |g: &mut G| {
+                for ((t, &v), &b) in g.y.iter_mut().zip(&y0).zip(&ybar) {
+                    *t = GVar::new(v, b);
+                }
+                for (t, &v) in g.av.iter_mut().zip(&av2) {
+                    *t = GVar::from(v);
+                }
+                for (t, &v) in g.x.iter_mut().zip(&x2) {
+                    *t = GVar::from(v);
+                }
+                i_sparse_matvec_inv(&mut g.y, &p, &mut g.av, &mut g.x);
+            },
+            |g| g.x.iter().chain(&g.av).map(|v| v.g).collect(),
+        ),
+    ]
 }

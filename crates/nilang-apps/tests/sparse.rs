@@ -1,0 +1,93 @@
+use nilang::GVar;
+use nilang_apps::sparse::*;
+use rand::{Rng, SeedableRng};
+
+fn random(m: usize, n: usize, density: f64, rng: &mut impl Rng) -> sprs::CsMat<f64> {
+    let mut tri = sprs::TriMat::new((m, n));
+    for j in 0..n {
+        for i in 0..m {
+            if rng.gen::<f64>() < density {
+                tri.add_triplet(i, j, rng.gen_range(-1.0..1.0));
+            }
+        }
+    }
+    tri.to_csc()
+}
+
+#[test]
+fn sparse_dot_agrees_with_sprs_and_its_gradient_is_the_other_matrix() {
+    let mut rng = rand::rngs::StdRng::seed_from_u64(7);
+    let (a, b) = (random(60, 50, 0.1, &mut rng), random(60, 50, 0.1, &mut rng));
+    let (pa, pb) = (
+        CscPattern::of_sprs(&a).unwrap(),
+        CscPattern::of_sprs(&b).unwrap(),
+    );
+    let (mut av, mut bv) = (a.data().to_vec(), b.data().to_vec());
+    let (mut r, mut w) = (0.0, vec![0.0; 60]);
+    i_sparse_dot(&mut r, &pa, &mut av, &pb, &mut bv, &mut w);
+    let expect: f64 = (&a * &b.transpose_view())
+        .diag()
+        .iter()
+        .map(|(_, v)| *v)
+        .sum();
+    assert!((r - expect).abs() < 1e-12);
+    assert!(w.iter().all(|&v| v == 0.0));
+    // gradient: dA = B on the common pattern
+    let mut s = SparseDotScratch::new(av.len(), bv.len(), 60);
+    sparse_dot_backward(r, &pa, &av, &pb, &bv, &mut s);
+    let bd = b.to_dense();
+    for j in 0..50 {
+        for p in pa.colptr[j]..pa.colptr[j + 1] {
+            assert_eq!(s.av[p].g, bd[[pa.rowval[p], j]]);
+        }
+    }
+    assert!(s.w.iter().all(|v| v.x == 0.0));
+    i_sparse_dot_inv(&mut r, &pa, &mut av, &pb, &mut bv, &mut w);
+    assert!(r.abs() < 1e-12);
+}
+
+#[test]
+fn complex_matvec_agrees_with_sprs_and_passes_the_gradient_check() {
+    let mut rng = rand::rngs::StdRng::seed_from_u64(9);
+    let a = random(30, 20, 0.2, &mut rng);
+    let p = CscPattern::of_sprs(&a).unwrap();
+    let mut av: Vec<f64> = (0..2 * p.nnz()).map(|_| rng.gen_range(-1.0..1.0)).collect();
+    let mut x: Vec<f64> = (0..40).map(|_| rng.gen_range(-1.0..1.0)).collect();
+    let mut y = vec![0.0; 60];
+    i_sparse_matvec(&mut y, &p, &mut av, &mut x);
+    let ca = sprs::CsMat::new_csc(
+        (30, 20),
+        p.colptr.to_vec(),
+        p.rowval.to_vec(),
+        (0..p.nnz())
+            .map(|k| num_complex::Complex64::new(av[2 * k], av[2 * k + 1]))
+            .collect(),
+    );
+    let cx: Vec<_> = (0..20)
+        .map(|j| num_complex::Complex64::new(x[2 * j], x[2 * j + 1]))
+        .collect();
+    let cy = &ca * &sprs::CsVec::new(20, (0..20).collect(), cx.clone()).to_dense();
+    for i in 0..30 {
+        assert!((cy[i].re - y[2 * i]).abs() < 1e-12 && (cy[i].im - y[2 * i + 1]).abs() < 1e-12);
+    }
+    // backward with ybar = e_0 (real part): x̄ = conj? check against finite differences
+    let mut gy: Vec<GVar<f64>> = y.iter().map(|&v| GVar::from(v)).collect();
+    gy[4].g = 1.0;
+    let mut gav: Vec<GVar<f64>> = av.iter().map(|&v| GVar::from(v)).collect();
+    let mut gx: Vec<GVar<f64>> = x.iter().map(|&v| GVar::from(v)).collect();
+    i_sparse_matvec_inv(&mut gy, &p, &mut gav, &mut gx);
+    let h = 1e-6;
+    for k in 0..40 {
+        let mut xp = x.clone();
+        xp[k] += h;
+        let mut yp = vec![0.0; 60];
+        i_sparse_matvec(&mut yp, &p, &mut av.clone(), &mut xp);
+        let mut xm = x.clone();
+        xm[k] -= h;
+        let mut ym = vec![0.0; 60];
+        i_sparse_matvec(&mut ym, &p, &mut av.clone(), &mut xm);
+        let fd = (yp[4] - ym[4]) / (2.0 * h);
+        assert!((gx[k].g - fd).abs() < 1e-8, "x[{k}]: {} vs {fd}", gx[k].g);
+    }
+    assert!(gy.iter().all(|v| v.x.abs() < 1e-12));
+}
