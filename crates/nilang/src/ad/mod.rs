@@ -4,6 +4,7 @@
 //! [`GVar`] with the loss's adjoint seeded to one, and run the inverse `f_inv` on them: every
 //! instruction's inverse uncomputes its value and accumulates adjoints.
 pub mod args;
+pub mod complex;
 mod grad;
 mod gvar;
 mod lanes;
@@ -13,6 +14,7 @@ pub mod rules;
 mod scalar;
 
 pub use args::{GradArg, GradArgs, Lift};
+pub use complex::{CPromote, ComplexOps};
 pub use grad::{
     check_grad, gradient, gradient_numeric, grads, hessian_fwd_rev, hessian_rev_rev, jacobian,
     jacobian_repeat, loss_value, Grad, SeedArg, SeedArgs, Store,

@@ -32,53 +32,79 @@ pub trait Rule3<T> {
     fn minus(y: &mut GVar<T>, a: &mut GVar<T>, b: &mut GVar<T>, c: &mut GVar<T>);
 }
 
-impl<T: Scalar, F: Rule1<T>, A: Promote<T>> PlusEq1<F, A> for GVar<T> {
-    #[inline(always)]
-    fn plus_eq(&mut self, a: &mut A) {
-        let mut ga = a.promote();
-        F::plus(self, &mut ga);
-        a.restore(ga);
-    }
-    #[inline(always)]
-    fn minus_eq(&mut self, a: &mut A) {
-        let mut ga = a.promote();
-        F::minus(self, &mut ga);
-        a.restore(ga);
-    }
+// Operands are gradient numbers `GVar<T>` or plain constants `T` (see [`Promote`]). The impls
+// are spelled out per operand mix (rather than generic over `A: Promote<T>`) so that other
+// operand types (a complex operand of `abs` into a real target, see `ad::complex`) can have
+// their own impls without overlapping these.
+macro_rules! plus_eq1 {
+    ($($A:ty),*) => {$(
+        impl<T: Scalar, F: Rule1<T>> PlusEq1<F, $A> for GVar<T> {
+            #[inline(always)]
+            fn plus_eq(&mut self, a: &mut $A) {
+                let mut ga = a.promote();
+                F::plus(self, &mut ga);
+                a.restore(ga);
+            }
+            #[inline(always)]
+            fn minus_eq(&mut self, a: &mut $A) {
+                let mut ga = a.promote();
+                F::minus(self, &mut ga);
+                a.restore(ga);
+            }
+        }
+    )*};
 }
-impl<T: Scalar, F: Rule2<T>, A: Promote<T>, B: Promote<T>> PlusEq2<F, A, B> for GVar<T> {
-    #[inline(always)]
-    fn plus_eq(&mut self, a: &mut A, b: &mut B) {
-        let (mut ga, mut gb) = (a.promote(), b.promote());
-        F::plus(self, &mut ga, &mut gb);
-        a.restore(ga);
-        b.restore(gb);
-    }
-    #[inline(always)]
-    fn minus_eq(&mut self, a: &mut A, b: &mut B) {
-        let (mut ga, mut gb) = (a.promote(), b.promote());
-        F::minus(self, &mut ga, &mut gb);
-        a.restore(ga);
-        b.restore(gb);
-    }
+plus_eq1!(GVar<T>, T);
+macro_rules! plus_eq2 {
+    ($(($A:ty, $B:ty)),*) => {$(
+        impl<T: Scalar, F: Rule2<T>> PlusEq2<F, $A, $B> for GVar<T> {
+            #[inline(always)]
+            fn plus_eq(&mut self, a: &mut $A, b: &mut $B) {
+                let (mut ga, mut gb) = (a.promote(), b.promote());
+                F::plus(self, &mut ga, &mut gb);
+                a.restore(ga);
+                b.restore(gb);
+            }
+            #[inline(always)]
+            fn minus_eq(&mut self, a: &mut $A, b: &mut $B) {
+                let (mut ga, mut gb) = (a.promote(), b.promote());
+                F::minus(self, &mut ga, &mut gb);
+                a.restore(ga);
+                b.restore(gb);
+            }
+        }
+    )*};
 }
-impl<T: Scalar, F: Rule3<T>, A: Promote<T>, B: Promote<T>, C: Promote<T>> PlusEq3<F, A, B, C>
-    for GVar<T>
-{
-    #[inline(always)]
-    fn plus_eq(&mut self, a: &mut A, b: &mut B, c: &mut C) {
-        let (mut ga, mut gb, mut gc) = (a.promote(), b.promote(), c.promote());
-        F::plus(self, &mut ga, &mut gb, &mut gc);
-        a.restore(ga);
-        b.restore(gb);
-        c.restore(gc);
-    }
-    #[inline(always)]
-    fn minus_eq(&mut self, a: &mut A, b: &mut B, c: &mut C) {
-        let (mut ga, mut gb, mut gc) = (a.promote(), b.promote(), c.promote());
-        F::minus(self, &mut ga, &mut gb, &mut gc);
-        a.restore(ga);
-        b.restore(gb);
-        c.restore(gc);
-    }
+plus_eq2!((GVar<T>, GVar<T>), (GVar<T>, T), (T, GVar<T>), (T, T));
+macro_rules! plus_eq3 {
+    ($(($A:ty, $B:ty, $C:ty)),*) => {$(
+        impl<T: Scalar, F: Rule3<T>> PlusEq3<F, $A, $B, $C> for GVar<T> {
+            #[inline(always)]
+            fn plus_eq(&mut self, a: &mut $A, b: &mut $B, c: &mut $C) {
+                let (mut ga, mut gb, mut gc) = (a.promote(), b.promote(), c.promote());
+                F::plus(self, &mut ga, &mut gb, &mut gc);
+                a.restore(ga);
+                b.restore(gb);
+                c.restore(gc);
+            }
+            #[inline(always)]
+            fn minus_eq(&mut self, a: &mut $A, b: &mut $B, c: &mut $C) {
+                let (mut ga, mut gb, mut gc) = (a.promote(), b.promote(), c.promote());
+                F::minus(self, &mut ga, &mut gb, &mut gc);
+                a.restore(ga);
+                b.restore(gb);
+                c.restore(gc);
+            }
+        }
+    )*};
 }
+plus_eq3!(
+    (GVar<T>, GVar<T>, GVar<T>),
+    (GVar<T>, GVar<T>, T),
+    (GVar<T>, T, GVar<T>),
+    (GVar<T>, T, T),
+    (T, GVar<T>, GVar<T>),
+    (T, GVar<T>, T),
+    (T, T, GVar<T>),
+    (T, T, T)
+);
