@@ -52,6 +52,12 @@ macro_rules! fixed_number {
                 self == other
             }
         }
+        impl crate::ad::Value for $t {
+            #[inline(always)]
+            fn value(&self) -> f64 {
+                self.to_num::<f64>()
+            }
+        }
         impl Increment for $t {
             #[inline(always)]
             fn increment(&mut self) {
@@ -160,6 +166,24 @@ mod tests {
         let mut c = lit_f(&w, 0.25);
         PlusEq2::<Add, _, _>::plus_eq(&mut w, &mut z, &mut c);
         assert!((w.to_num::<f64>() - 2f64.sqrt() - 2.25).abs() < 1e-9);
+    }
+
+    #[test]
+    fn gradient_numbers_on_fixed_point() {
+        use crate::ad::Scalar;
+        use crate::GVar;
+        fn scalar<T: Scalar>(_: T) {}
+        scalar(Fixed43::ZERO);
+        scalar(GVar::from(Fixed32::ZERO));
+        // backward pass of y += x * z on GVar<Fixed43>: x̄ += ȳ z, z̄ += ȳ x, y restored
+        let f = |v: f64| Fixed43::from_num(v);
+        let (mut y, mut x, mut z) = (
+            GVar::new(f(1.0) + f(0.5) * f(3.0), f(1.0)),
+            GVar::from(f(0.5)),
+            GVar::from(f(3.0)),
+        );
+        PlusEq2::<Mul, _, _>::minus_eq(&mut y, &mut x, &mut z);
+        assert_eq!((y.x, x.g, z.g), (f(1.0), f(3.0), f(0.5)));
     }
 
     #[test]

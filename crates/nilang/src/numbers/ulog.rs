@@ -500,6 +500,35 @@ mod tests {
     }
 
     #[test]
+    fn gradients_through_gvar_content() {
+        use crate::GVar;
+        // out *= a + b, then the backward pass (div_eq on gradient numbers) seeded at out.
+        let (a0, b0) = (2.0_f64, 3.0_f64);
+        let mut x = l(7.0);
+        MulEq2::<Add, _, _>::mul_eq(&mut x, &mut l(a0), &mut l(b0));
+        let mut gx = ULog::from_log(GVar::new(x.log, 1.0));
+        let (mut ga, mut gb) = (
+            ULog::from_log(GVar::from(a0)),
+            ULog::from_log(GVar::from(b0)),
+        );
+        MulEq2::<Add, _, _>::div_eq(&mut gx, &mut ga, &mut gb);
+        let s = a0.exp() + b0.exp();
+        assert!(close(gx.log.x, 7.0) && gx.log.g == 1.0);
+        assert!(close(ga.log.g, a0.exp() / s), "{:?}", ga);
+        assert!(close(gb.log.g, b0.exp() / s), "{:?}", gb);
+        assert_eq!((ga.log.x, gb.log.x), (a0, b0));
+        // out *= a.powf(r) with a real factor: d/dr = log a, d/da = r
+        let (mut gx, mut ga, mut gr) = (
+            ULog::from_log(GVar::new(7.0 + 1.5 * 2.0, 1.0)),
+            ULog::from_log(GVar::from(2.0)),
+            GVar::from(1.5),
+        );
+        MulEq2::<Powf, _, _>::div_eq(&mut gx, &mut ga, &mut gr);
+        assert!(close(gx.log.x, 7.0));
+        assert_eq!((ga.log.g, gr.g), (1.5, 2.0));
+    }
+
+    #[test]
     fn misc() {
         let x = ULog::from_value(2.0_f64);
         assert!(close((x * x).value(), 4.0));
