@@ -23,7 +23,7 @@ fn smoke_run_writes_tables_and_json() {
     );
     assert!(stdout.contains("### bessel"), "{stdout}");
     assert!(
-        stdout.contains("| case | rust-O | manual-G | num-dual-G | echidna-G |"),
+        stdout.contains("| case | rust-O | nilang-O | nilang-U | nilang-G | manual-G | num-dual-G | echidna-G |"),
         "{stdout}"
     );
     assert!(stdout.contains("### embedding"));
@@ -33,6 +33,9 @@ fn smoke_run_writes_tables_and_json() {
     assert!(cells
         .iter()
         .any(|c| c["suite"] == "bessel" && c["tool"] == "num-dual" && c["measure"] == "G"));
+    assert!(cells
+        .iter()
+        .any(|c| c["suite"] == "bessel" && c["tool"] == "nilang" && c["measure"] == "G"));
     assert!(cells
         .iter()
         .any(|c| c["suite"] == "embedding" && c["tool"] == "num-dual" && c["measure"] == "H"));

@@ -200,12 +200,19 @@ where
 /// ```
 /// use nilang::prelude::*;
 /// #[i]
-/// fn rot<T: Scalar>(x: &mut [T; 2], t: &T) {
-///     ROT(&mut x[0], &mut x[1], &mut cst!(*t));
+/// fn polar<T: Scalar>(xy: &mut [T; 2], rt: &mut [T; 2]) {
+///     routine! {
+///         let (c, s) = (T::default(), T::default());
+///         c += cos(rt[1]);
+///         s += sin(rt[1]);
+///     }
+///     xy[0] += rt[0] * c;
+///     xy[1] += rt[0] * s;
+///     unroutine!();
 /// }
-/// let (mut x, t) = ([1.0, 2.0], 0.3);
-/// let j = nilang::ad::jacobian::<_, _, 2>(&Rot, (&mut x, &t), 0, 0);
-/// assert!((j[0][0] - 0.3_f64.cos()).abs() < 1e-15 && (j[1][0] - 0.3_f64.sin()).abs() < 1e-15);
+/// let (mut xy, mut rt) = ([0.0; 2], [2.0, 0.3]);
+/// let j = nilang::ad::jacobian::<_, _, 2>(&Polar, (&mut xy, &mut rt), 1, 0);
+/// assert!((j[0][0] - 0.3_f64.cos()).abs() < 1e-15 && (j[1][1] - 2.0 * 0.3_f64.cos()).abs() < 1e-15);
 /// ```
 pub fn jacobian<F, A, const N: usize>(f: &F, args: A, iin: usize, iout: usize) -> Vec<Vec<f64>>
 where
