@@ -68,12 +68,12 @@ impl Emitter {
         struct Deref<'a>(&'a Emitter);
         impl VisitMut for Deref<'_> {
             fn visit_expr_mut(&mut self, e: &mut syn::Expr) {
-                // `cst!(e)` anywhere in an expression (e.g. a call argument `&mut cst!(t)`)
-                // is `(e)`
+                // `cst!(e)` anywhere in an expression (e.g. a call argument `&mut cst!(*t)`)
+                // is the value `{ e }` (a temporary, never a place)
                 if let syn::Expr::Macro(m) = e {
                     if m.mac.path.is_ident("cst") {
                         if let Ok(inner) = m.mac.parse_body::<syn::Expr>() {
-                            *e = syn::parse_quote!((#inner));
+                            *e = syn::parse_quote!({ #inner });
                         }
                     }
                 }

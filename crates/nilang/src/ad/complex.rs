@@ -17,11 +17,11 @@
 //! }
 //! // forward on plain numbers, then the inverse on gradient numbers with ∂L/∂y seeded
 //! let (mut y, mut z) = (Complex::new(2.0, 3.0), Complex::new(2.0, -1.0));
-//! f(&mut y, &mut z);
+//! f::<_, f64>(&mut y, &mut z);
 //! let g = |x: f64, g: f64| GVar::new(x, g);
 //! let mut gy = Complex::new(g(y.re, 3.0), g(y.im, 3.0));
 //! let mut gz = Complex::new(g(z.re, 0.0), g(z.im, 0.0));
-//! f_inv(&mut gy, &mut gz);
+//! f_inv::<_, GVar<f64>>(&mut gy, &mut gz);
 //! assert!((gz.re.g - 1.8).abs() < 1e-15 && (gz.im.g - 0.6).abs() < 1e-15);
 //! ```
 use super::{GVar, Scalar};

@@ -91,6 +91,17 @@ impl<const N: usize> Real for Lanes<N> {
     }
 }
 impl<const N: usize> Plain for Lanes<N> {}
+impl<const N: usize> crate::instr::basic::Increment for Lanes<N> {
+    /// Every lane (the value is broadcast in all lanes).
+    #[inline(always)]
+    fn increment(&mut self) {
+        self.0.iter_mut().for_each(|v| *v += 1.0);
+    }
+    #[inline(always)]
+    fn decrement(&mut self) {
+        self.0.iter_mut().for_each(|v| *v -= 1.0);
+    }
+}
 impl<const N: usize> FromLiteral for Lanes<N> {
     fn from_f64_lit(v: f64) -> Self {
         Lanes([v; N])

@@ -17,8 +17,12 @@
 //! fn dsq_sin<T: Real>(x: T, y: T) -> (T, T) {
 //!     (T::from_f64(2.0) * x * y.sin(), x * x * y.cos())
 //! }
+//! // a program using a primitive names its instruction as a bound
 //! #[i]
-//! fn f<T: Scalar>(out: &mut T, x: &mut T, y: &mut T) {
+//! fn f<T: Scalar>(out: &mut T, x: &mut T, y: &mut T)
+//! where
+//!     T: nilang::instr::PlusEq2<sq_sin, T, T>,
+//! {
 //!     out += sq_sin(x, y);
 //! }
 //! let (mut o, mut x, mut y) = (0.0, 1.5, 0.3);

@@ -1,6 +1,6 @@
 //! [`Scalar`]: the numbers that backward rules compute with.
 use crate::check::AlmostSame;
-use crate::instr::basic::Negate;
+use crate::instr::basic::{Hadamard, Increment, Negate, Reciprocate, Rotate};
 use crate::instr::fns::*;
 use crate::instr::{FromLiteral, PlusEq1, PlusEq2};
 use core::fmt::Debug;
@@ -49,8 +49,9 @@ impl<const N: usize> Value for crate::ad::Lanes<N> {
 macro_rules! scalar_trait {
     (unary: [$($u:ty),*], binary: [$($b:ty),*]) => {
         /// A number on which every accumulating instruction is available with operands of its
-        /// own type: `f32`, `f64`, `Dual<T>`, and recursively `GVar<T>` of a `Scalar` (which is
-        /// what makes gradients of gradients work).
+        /// own type, and the instructions `NEG`, `INV`, `INC`/`DEC`, `ROT`/`IROT` (angle of the
+        /// same type), `HADAMARD`: `f32`, `f64`, `Dual<T>`, `Lanes<N>`, and recursively `GVar<T>`
+        /// of a `Scalar` (which is what makes gradients of gradients work).
         ///
         /// Backward rules are reversible programs over a `Scalar`, so the gradient program is
         /// itself reversible and differentiable.
@@ -59,10 +60,11 @@ macro_rules! scalar_trait {
         /// fn takes<T: nilang::ad::Scalar>(_: T) {}
         /// takes(1.0_f64);
         /// takes(nilang::GVar::from(1.0_f64));
-        /// takes(nilang::GVar::from(nilang::GVar::from(1.0_f64)));
+        /// takes(nilang::GVar::<nilang::GVar<f64>>::from(nilang::GVar::from(1.0_f64)));
         /// ```
         pub trait Scalar:
             Copy + Debug + Default + PartialOrd + FromLiteral + AlmostSame + Negate + Value + 'static
+            + Reciprocate + Increment + Rotate<Self> + Hadamard
             $(+ PlusEq1<$u, Self>)*
             $(+ PlusEq2<$b, Self, Self>)*
             + PlusEq1<PowiN<2>, Self> + PlusEq1<PowiN<3>, Self> + PlusEq1<PowiN<4>, Self>
@@ -76,6 +78,7 @@ macro_rules! scalar_trait {
         }
         impl<T> Scalar for T where
             T: Copy + Debug + Default + PartialOrd + FromLiteral + AlmostSame + Negate + Value + 'static
+            + Reciprocate + Increment + Rotate<T> + Hadamard
             $(+ PlusEq1<$u, T>)*
             $(+ PlusEq2<$b, T, T>)*
             + PlusEq1<PowiN<2>, T> + PlusEq1<PowiN<3>, T> + PlusEq1<PowiN<4>, T>
