@@ -346,14 +346,15 @@ fn complex_sparse_dot_and_mul_agree_with_sprs() {
     gr.re.g = 1.0;
     i_sparse_dot_complex_inv(&mut gr, &sa, &mut gav, &sb, &mut gbv);
     for j in 0..n {
-        for p in sa.indptr[j]..sa.indptr[j + 1] {
-            let q = sb.find(sa.indices[p], j);
+        let range = sa.indptr[j]..sa.indptr[j + 1];
+        for (g, row) in gav[range.clone()].iter().zip(&sa.indices[range]) {
+            let q = sb.find(*row, j);
             let expect = if q == usize::MAX {
                 C::new(0.0, 0.0)
             } else {
                 bv[q]
             };
-            assert_eq!((gav[p].re.g, gav[p].im.g), (expect.re, expect.im));
+            assert_eq!((g.re.g, g.im.g), (expect.re, expect.im));
         }
     }
     // and a finite-difference check of Im(C) with respect to Im(x)

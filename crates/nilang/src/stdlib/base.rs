@@ -28,7 +28,7 @@ pub fn i_sqdistance<T: Scalar>(dist: &mut T, x1: &mut [T], x2: &mut [T]) {
 ///
 /// ```
 /// use nilang::stdlib::base::{i_dirtymul, i_dirtymul_inv};
-/// let (mut out, mut x, mut anc) = (3.0, 1.7, 0.0);
+/// let (mut out, mut x, mut anc) = (3.0_f64, 1.7, 0.0_f64);
 /// i_dirtymul(&mut out, &mut x, &mut anc);
 /// assert_eq!(out, 3.0 * 1.7);
 /// assert!(anc.abs() < 1e-15);

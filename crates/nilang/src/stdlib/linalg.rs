@@ -121,17 +121,18 @@ impl<T: Float> Lu<T> {
                 };
             }
             for r in 0..n {
-                let mut s = col[r];
-                for c in 0..r {
-                    s = s - self.lu[r * n + c] * col[c];
-                }
-                col[r] = s;
+                let row = &self.lu[r * n..r * n + r];
+                col[r] = row
+                    .iter()
+                    .zip(&col[..r])
+                    .fold(col[r], |s, (l, c)| s - *l * *c);
             }
             for r in (0..n).rev() {
-                let mut s = col[r];
-                for c in r + 1..n {
-                    s = s - self.lu[r * n + c] * col[c];
-                }
+                let row = &self.lu[r * n + r + 1..(r + 1) * n];
+                let s = row
+                    .iter()
+                    .zip(&col[r + 1..])
+                    .fold(col[r], |s, (u, c)| s - *u * *c);
                 col[r] = s / self.lu[r * n + r];
             }
             for r in 0..n {
@@ -336,7 +337,7 @@ primitive_pair!(
     ///
     /// ```
     /// use nilang::stdlib::linalg::i_det;
-    /// let (mut d, mut a) = (0.0, vec![1.0, 2.0, 3.0, 4.0]);
+    /// let (mut d, mut a) = (0.0_f64, vec![1.0, 2.0, 3.0, 4.0]);
     /// i_det(&mut d, &mut a, 2);
     /// assert!((d + 2.0).abs() < 1e-15);
     /// ```

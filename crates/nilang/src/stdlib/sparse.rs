@@ -4,7 +4,7 @@
 //!
 //! A sparse matrix is split into its read-only structure, a [`SparseView`] (column pointers,
 //! row indices, shape), and its values, a `&mut [T]` slice that the functions differentiate.
-//! Both come from a [`sprs::CsMat`] (`SparseView::of(&m)` and `m.data_mut()`), and
+//! Both come from a [`sprs::CsMat`] (`SparseView::of(&m)` and a copy `m.data().to_vec()`), and
 //! [`SparseView::to_csmat`] builds a `CsMat` back from the structure and (gradient) values.
 use crate::ad::Scalar;
 use crate::i;
@@ -117,10 +117,9 @@ fn mul_dims(c: usize, a: &SparseView, av: usize, x: usize, k: usize) {
 /// ```
 /// use nilang::stdlib::sparse::{i_sparse_dot, SparseView};
 /// let a = sprs::CsMat::new_csc((2, 2), vec![0, 1, 2], vec![1, 0], vec![3.0, 4.0]);
-/// let mut b = sprs::CsMat::new_csc((2, 2), vec![0, 2, 2], vec![0, 1], vec![5.0, 6.0]);
-/// let (mut av, mut r) = (a.data().to_vec(), 0.0);
-/// let bs = b.structure_view();
-/// i_sparse_dot(&mut r, &SparseView::of(&a), &mut av, &SparseView::of(&bs), b.data_mut());
+/// let b = sprs::CsMat::new_csc((2, 2), vec![0, 2, 2], vec![0, 1], vec![5.0, 6.0]);
+/// let (mut av, mut bv, mut r) = (a.data().to_vec(), b.data().to_vec(), 0.0);
+/// i_sparse_dot(&mut r, &SparseView::of(&a), &mut av, &SparseView::of(&b), &mut bv);
 /// assert_eq!(r, 18.0);
 /// ```
 #[i(nocheck)]

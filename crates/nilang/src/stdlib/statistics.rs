@@ -29,7 +29,7 @@ pub fn i_mean_sum<T: Scalar>(mean: &mut T, sum: &mut T, x: &mut [T]) {
 ///
 /// ```
 /// use nilang::stdlib::statistics::i_var_mean_sum;
-/// let (mut var, mut varsum, mut mean, mut sum) = (0.0, 0.0, 0.0, 0.0);
+/// let (mut var, mut varsum, mut mean, mut sum) = (0.0_f64, 0.0, 0.0, 0.0);
 /// let mut v = vec![1.0, 2.0, 3.0, 6.0];
 /// i_var_mean_sum(&mut var, &mut varsum, &mut mean, &mut sum, &mut v);
 /// assert_eq!((mean, sum, varsum), (3.0, 12.0, 14.0));
@@ -59,7 +59,7 @@ pub fn i_var_mean_sum<T: Scalar>(
 ///
 /// ```
 /// use nilang::stdlib::statistics::i_cor_cov;
-/// let (mut rho, mut cov) = (0.0, 0.0);
+/// let (mut rho, mut cov) = (0.0_f64, 0.0_f64);
 /// let (mut a, mut b) = (vec![1.0, 2.0, 3.0], vec![2.0, 4.0, 7.0]);
 /// i_cor_cov(&mut rho, &mut cov, &mut a, &mut b);
 /// assert!((cov - 2.5).abs() < 1e-14);
@@ -95,7 +95,7 @@ pub fn i_cor_cov<T: Scalar>(rho: &mut T, cov: &mut T, a: &mut [T], b: &mut [T]) 
 ///
 /// ```
 /// use nilang::stdlib::statistics::i_normal_logpdf;
-/// let (mut out, mut x, mut mu, mut sigma) = (0.0, 1.0, 0.3, 1.5);
+/// let (mut out, mut x, mut mu, mut sigma) = (0.0_f64, 1.0, 0.3, 1.5);
 /// i_normal_logpdf(&mut out, &mut x, &mut mu, &mut sigma);
 /// assert!((out - -1.4332925302017259).abs() < 1e-15);
 /// ```
