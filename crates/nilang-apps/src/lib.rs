@@ -1,6 +1,7 @@
 pub mod adbench;
 pub mod bessel;
 pub mod embedding;
+pub mod fft;
 pub mod qr;
 pub mod sparse;
 pub mod unitary;
