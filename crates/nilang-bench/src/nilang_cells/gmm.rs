@@ -1,8 +1,105 @@
-//! `gmm` suite: reversible implementation cells.
+//! `gmm` suite: `nilang_apps::gmm`, the ADBench objective as one reversible program
+//! (compute–copy–uncompute per point, checks compiled out): call (O), call + uncall (U) and
+//! the gradient (G) by one reverse pass in which each per-point routine is recomputed on
+//! plain numbers and uncomputed on `GVar`s (see `nilang_apps::gmm::gmm_value_grad`). All
+//! buffers (`O(K·d)`, independent of n) are allocated when the kernel is built.
 use crate::hook::Kernel;
-use crate::suites::gmm::GmmCase;
+use crate::report::Measure;
+use crate::suites::gmm::{GmmCase, GmmInstance};
+use nilang_apps::adbench::gmm::GmmInput;
+use nilang_apps::gmm::{gmm_value_grad, GmmGradWork, GmmWork};
 
-/// The nilang kernels of one case (none yet).
-pub fn kernels(_case: &GmmCase) -> Vec<Kernel<'_>> {
-    Vec::new()
+fn input(g: &GmmInstance) -> GmmInput {
+    GmmInput {
+        d: g.d,
+        k: g.k,
+        n: g.n,
+        alphas: g.alpha.clone(),
+        means: g.mu.clone(),
+        icf: g.icf.clone(),
+        x: g.x.clone(),
+        gamma: g.gamma,
+        m: g.m,
+    }
+}
+
+struct Obj {
+    g: GmmInput,
+    p: Vec<f64>,
+    w: GmmWork<f64>,
+    out: f64,
+}
+
+impl Obj {
+    fn new(case: &GmmCase) -> Obj {
+        let g = input(&case.inst);
+        Obj {
+            p: g.params(),
+            w: GmmWork::new(g.d, g.k),
+            out: 0.0,
+            g,
+        }
+    }
+    fn call(&mut self) {
+        let g = &self.g;
+        self.w.objective(
+            &mut self.out,
+            &mut self.p,
+            &g.x,
+            g.d,
+            g.k,
+            g.n,
+            g.gamma,
+            g.m,
+        );
+    }
+    fn uncall(&mut self) {
+        let g = &self.g;
+        self.w.objective_inv(
+            &mut self.out,
+            &mut self.p,
+            &g.x,
+            g.d,
+            g.k,
+            g.n,
+            g.gamma,
+            g.m,
+        );
+    }
+}
+
+/// Call, call + uncall and gradient of the case's instance.
+pub fn kernels(case: &GmmCase) -> Vec<Kernel<'_>> {
+    let g = input(&case.inst);
+    let np = g.n_params();
+    let work = GmmGradWork::new(g.d, g.k);
+    vec![
+        Kernel::with_state(
+            Measure::O,
+            Obj::new(case),
+            |s: &mut Obj| {
+                s.out = 0.0;
+                s.call();
+            },
+            |s| vec![s.out],
+        ),
+        Kernel::with_state(
+            Measure::U,
+            Obj::new(case),
+            |s: &mut Obj| {
+                s.out = 0.0;
+                s.call();
+                s.uncall();
+            },
+            |s| s.p.clone(),
+        ),
+        Kernel::with_state(
+            Measure::G,
+            (g, work, vec![0.0; np]),
+            |s: &mut (GmmInput, GmmGradWork, Vec<f64>)| {
+                gmm_value_grad(&s.0, &mut s.1, &mut s.2);
+            },
+            |s| s.2.clone(),
+        ),
+    ]
 }
