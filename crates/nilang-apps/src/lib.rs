@@ -1,5 +1,6 @@
 pub mod adbench;
 pub mod bessel;
+pub mod boxmuller;
 pub mod embedding;
 pub mod fft;
 pub mod gmm;
