@@ -3,6 +3,7 @@ pub mod bessel;
 pub mod boxmuller;
 pub mod embedding;
 pub mod fft;
+pub mod fib;
 pub mod gmm;
 pub mod qr;
 pub mod sparse;
