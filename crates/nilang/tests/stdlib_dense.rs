@@ -66,6 +66,28 @@ fn sum_dot_norm2_values_inverse_gradients() {
     assert_eq!(g.1.iter().map(|v| v.g).collect::<Vec<_>>(), [2.0, 4.0, 6.0]);
 }
 
+#[i]
+fn sum_exp<T: Scalar>(out: &mut T, x: &mut [T]) {
+    i_sum_map(out, nilang::instr::fns::Exp, x);
+}
+
+#[test]
+fn sum_map_value_inverse_gradient() {
+    let x0 = rnd(6, 30);
+    let (mut out, mut x) = (0.0, x0.clone());
+    sum_exp(&mut out, &mut x);
+    assert!((out - x0.iter().map(|v| v.exp()).sum::<f64>()).abs() < 1e-14);
+    sum_exp_inv(&mut out, &mut x);
+    assert!(out.abs() < 1e-15);
+    let g = gradient(&SumExp, (&mut 0.0, &mut x[..]), 0);
+    let gx: Vec<f64> = g.1.iter().map(|v| v.g).collect();
+    assert!(close(
+        &gx,
+        &x0.iter().map(|v| v.exp()).collect::<Vec<_>>(),
+        1e-15
+    ));
+}
+
 #[test]
 fn complex_dot_and_norm2_case_38() {
     // i_norm2(0.0im, [1.0im, 2.0, 3.0]) -> 14; i_dot(0.0im, [1im, 2, 3], [1, 2im, 5]) -> 15 + 3im

@@ -7,6 +7,7 @@
 use crate::ad::Scalar;
 use crate::i;
 use crate::instr::basic::{ROT_inv, Rotate, ROT};
+use crate::instr::PlusEq1;
 use num_complex::Complex;
 
 /// `out += Σ xᵢ`.
@@ -23,6 +24,25 @@ use num_complex::Complex;
 pub fn i_sum<T: Scalar>(out: &mut T, x: &mut [T]) {
     for i in 0..x.len() {
         out += x[i];
+    }
+}
+
+/// `out += Σ f(xᵢ)` for a function marker `f` (NiLang's `i_sum(out!, f, x)`): any `F` with
+/// `T: PlusEq1<F, T>`, e.g. `nilang::instr::fns::Exp` or a `#[primitive]`.
+///
+/// ```
+/// use nilang::instr::fns::Exp;
+/// use nilang::stdlib::blas::{i_sum_map, i_sum_map_inv};
+/// let (mut out, mut x) = (0.0, vec![0.0, 1.0]);
+/// i_sum_map(&mut out, Exp, &mut x);
+/// assert_eq!(out, 1.0 + 1.0_f64.exp());
+/// i_sum_map_inv(&mut out, Exp, &mut x);
+/// assert_eq!(out, 0.0);
+/// ```
+#[i]
+pub fn i_sum_map<T: Scalar + PlusEq1<F, T>, F: Copy>(out: &mut T, f: F, x: &mut [T]) {
+    for i in 0..x.len() {
+        out += F(x[i]);
     }
 }
 

@@ -5,7 +5,7 @@
 //!
 //! | module | contents |
 //! |---|---|
-//! | [`blas`] | `i_sum`, `i_dot`, `i_dot_complex`, `i_norm2`, `i_norm2_complex`, `i_axpy`, `i_gemv`, `i_gemm`, `i_umm` |
+//! | [`blas`] | `i_sum`, `i_sum_map`, `i_dot`, `i_dot_complex`, `i_norm2`, `i_norm2_complex`, `i_axpy`, `i_gemv`, `i_gemm`, `i_umm` |
 //! | [`linalg`] | `i_affine`, the matrix primitives `i_inv`, `i_det`, `i_logdet` ([`linalg::MatrixPrimitive`]) |
 //! | [`statistics`] | `i_mean_sum`, `i_var_mean_sum`, `i_cor_cov`, `i_normal_logpdf` |
 //! | [`nnlib`] | `i_relu`, `i_softmax_crossentropy`, `i_ascending`, `i_logsumexp`, `i_filter`, `i_mapfoldl` |
