@@ -1,6 +1,7 @@
 pub mod adbench;
 pub mod bessel;
 pub mod boxmuller;
+pub mod consistency;
 pub mod embedding;
 pub mod fft;
 pub mod fib;
