@@ -6,6 +6,7 @@ pub mod embedding;
 pub mod fft;
 pub mod fib;
 pub mod gmm;
+pub mod nice;
 pub mod qr;
 pub mod sparse;
 pub mod unitary;
