@@ -573,6 +573,20 @@ fn normal_logpdf_case_38_and_hand_gradient() {
         RTOL,
     )
     .unwrap();
+    // second derivatives through the stdlib: ∂²/∂x² = −1/σ², ∂²/∂σ² = 1/σ² − 3(x−μ)²/σ⁴
+    let args = || (0.0, 1.0, 0.3, 1.5);
+    let (mut o, mut x, mut mu, mut sigma) = args();
+    let hf =
+        nilang::ad::hessian_fwd_rev(&INormalLogpdf, (&mut o, &mut x, &mut mu, &mut sigma), 0, 1);
+    let hr =
+        nilang::ad::hessian_rev_rev(&INormalLogpdf, (&mut o, &mut x, &mut mu, &mut sigma), 0, 1);
+    assert!((hf[0][0] + 1.0 / s2).abs() < 1e-14 && (hr[0][0] + 1.0 / s2).abs() < 1e-14);
+    let hs =
+        nilang::ad::hessian_fwd_rev(&INormalLogpdf, (&mut o, &mut x, &mut mu, &mut sigma), 0, 3);
+    assert!(
+        (hs[0][0] - (1.0 / s2 - 3.0 * d * d / (s2 * s2))).abs() < 1e-14,
+        "{hs:?}"
+    );
 }
 
 // ---------------------------------------------------------------- base
