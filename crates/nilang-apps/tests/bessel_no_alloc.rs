@@ -27,7 +27,11 @@ fn bessel_gradients_allocate_nothing() {
     let (_, _, g2) = nilang::gradient(&IbesseljLog, (&mut out, 2usize, &mut z), 0);
     let (_, g3) = besselj_grad(2, 1.0);
     let after = ALLOCS.load(Ordering::SeqCst);
-    assert_eq!(after - before, 0, "heap allocations during Bessel gradients");
+    assert_eq!(
+        after - before,
+        0,
+        "heap allocations during Bessel gradients"
+    );
     assert!((g1.g - 0.210243615881133).abs() < 1e-9);
     assert!((g2.g - 0.210243615881133).abs() < 1e-9);
     assert!((g3 - 0.210243615881133).abs() < 1e-9);

@@ -339,15 +339,25 @@ where
     T: PlusEq1<PowiN<N>, T>,
 {
     y.x -= PowiN::<N>(a.x);
-    routine! {
-        let e = T::lit((N - 1) as f64);
-        let p = T::default();
-        p += powf(a.x, e);
-        let s = T::default();
-        s += p * cst!(T::lit(N as f64));
+    // d/da a^N = N a^(N-1): for N = 2 as for abs2; otherwise N·(a^N / a) (no `powf` on the
+    // hot path), and the derivative at 0 is 0 for N ≥ 2 (for N < 0 there is no value at 0)
+    if N == 2 {
+        a.g += y.g * a.x;
+        a.g += y.g * a.x;
+    } else if N == 1 {
+        a.g += y.g;
+    } else if a.x.value() != 0.0 {
+        routine! {
+            let p = T::default();
+            p += PowiN::<N>(a.x);
+            let q = T::default();
+            q += p / a.x;
+            let s = T::default();
+            s += q * cst!(T::lit(N as f64));
+        }
+        a.g += y.g * s;
+        unroutine!();
     }
-    a.g += y.g * s;
-    unroutine!();
 }
 impl<T: Scalar + PlusEq1<PowiN<N>, T>, const N: i32> Rule1<T> for PowiN<N> {
     #[inline(always)]
