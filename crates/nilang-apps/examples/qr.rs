@@ -26,7 +26,12 @@ fn main() {
     println!("A ({m}×{n}) = QR: max |QᵀQ − I| = {e_orth:.1e}, max |QR − A| = {e_qr:.1e}");
     println!("R =");
     for i in 0..n {
-        println!("  {:?}", (0..n).map(|j| format!("{:+.4}", r[i * n + j])).collect::<Vec<_>>());
+        println!(
+            "  {:?}",
+            (0..n)
+                .map(|j| format!("{:+.4}", r[i * n + j]))
+                .collect::<Vec<_>>()
+        );
     }
     let g = grad_sum_q(&a, m, n);
     let h = 1e-6;
@@ -35,7 +40,8 @@ fn main() {
         let (mut ap, mut am) = (a.clone(), a.clone());
         ap[k] += h;
         am[k] -= h;
-        let fd = (qr(&ap, m, n).0.iter().sum::<f64>() - qr(&am, m, n).0.iter().sum::<f64>()) / (2.0 * h);
+        let fd =
+            (qr(&ap, m, n).0.iter().sum::<f64>() - qr(&am, m, n).0.iter().sum::<f64>()) / (2.0 * h);
         err = err.max((fd - g[k]).abs());
     }
     println!("∂(Σ Q)/∂A by reversible AD; max |AD − central difference| = {err:.1e}");

@@ -20,7 +20,10 @@ fn main() {
             err = err.max((d - if i == j { 1.0 } else { 0.0 }).abs());
         }
     }
-    println!("U(θ) from {} rotations of a {m}-vector: max |UᵀU − I| = {err:.1e}", theta.len());
+    println!(
+        "U(θ) from {} rotations of a {m}-vector: max |UᵀU − I| = {err:.1e}",
+        theta.len()
+    );
     let mut out = GVar::from(0.0);
     let mut x: Vec<GVar<f64>> = x0.iter().map(|&v| GVar::from(v)).collect();
     let mut t: Vec<GVar<f64>> = theta.iter().map(|&v| GVar::from(v)).collect();
@@ -29,7 +32,12 @@ fn main() {
     for v in &x {
         println!("  GVar({:.15}, {:.15})", v.x, v.g);
     }
-    println!("  ∂/∂θ = {:?}", t.iter().map(|v| (v.g * 1e6).round() / 1e6).collect::<Vec<_>>());
+    println!(
+        "  ∂/∂θ = {:?}",
+        t.iter()
+            .map(|v| (v.g * 1e6).round() / 1e6)
+            .collect::<Vec<_>>()
+    );
     Grad::new(UmmSum, 0).uncall((&mut out, &mut x[..], &mut t[..], m, 1));
     println!("~Grad(test!): gradients erased");
     for v in &x {

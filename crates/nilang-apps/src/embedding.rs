@@ -538,12 +538,12 @@ pub fn train_newton(
     }
 }
 
+/// One panel of [`plot_losses`]: a title and `(k, losses)` curves.
+pub type Panel<'a> = (&'a str, Vec<(usize, Vec<f64>)>);
+
 /// Draw the loss against the step (log scale) for each embedding dimension, one panel per
 /// optimiser: `panels[p] = (title, [(k, losses)])`. Losses are clamped below at `1e-32`.
-pub fn plot_losses(
-    path: &std::path::Path,
-    panels: &[(&str, Vec<(usize, Vec<f64>)>)],
-) -> Result<(), String> {
+pub fn plot_losses(path: &std::path::Path, panels: &[Panel<'_>]) -> Result<(), String> {
     use plotters::prelude::*;
     let err = |e: &dyn std::fmt::Display| format!("{}: {e}", path.display());
     let root = SVGBackend::new(path, (600 * panels.len() as u32, 450)).into_drawing_area();

@@ -151,7 +151,7 @@ impl Nice {
     ) -> Self {
         use rand_distr::{Distribution, StandardNormal};
         assert!(
-            d >= 2 && d % 2 == 0,
+            d >= 2 && d.is_multiple_of(2),
             "NICE: the dimension must be even, got {d}"
         );
         let n = Self::n_params(d, hid, layers);
@@ -166,7 +166,8 @@ impl Nice {
 
     fn check(&self, xs: &[f64]) {
         assert!(
-            xs.len() % self.d == 0 && self.w.len() == Self::n_params(self.d, self.hid, self.layers),
+            xs.len().is_multiple_of(self.d)
+                && self.w.len() == Self::n_params(self.d, self.hid, self.layers),
             "NICE: {} data values for dimension {}, {} parameters",
             xs.len(),
             self.d,
@@ -178,16 +179,16 @@ impl Nice {
     pub fn forward(&self, x: &mut [f64]) {
         let mut w = self.w.clone();
         nice_flow(x, &mut w, 0, self.d, self.hid, self.layers);
-        for c in 0..self.d {
-            x[c] *= self.w[self.w.len() - self.d + c].exp();
+        for (xc, s) in x.iter_mut().zip(&self.w[self.w.len() - self.d..]) {
+            *xc *= s.exp();
         }
     }
 
     /// Latent → data, in place (the inverse program of the couplings).
     pub fn inverse(&self, z: &mut [f64]) {
         let mut w = self.w.clone();
-        for c in 0..self.d {
-            z[c] *= (-self.w[self.w.len() - self.d + c]).exp();
+        for (zc, s) in z.iter_mut().zip(&self.w[self.w.len() - self.d..]) {
+            *zc *= (-s).exp();
         }
         nice_flow_inv(z, &mut w, 0, self.d, self.hid, self.layers);
     }
