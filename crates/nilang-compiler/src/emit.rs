@@ -469,10 +469,12 @@ impl Emitter {
                 turbofish,
             } => {
                 let recv = self.place(receiver);
-                let m = if c.inverse {
-                    format_ident!("{}_inv", method, span = method.span())
-                } else {
-                    method.clone()
+                // `Reversible` values are called with `f.call(args)`, inverted by `f.uncall(args)`
+                let m = match (c.inverse, method.to_string().as_str()) {
+                    (false, _) => method.clone(),
+                    (true, "call") => format_ident!("uncall", span = method.span()),
+                    (true, "uncall") => format_ident!("call", span = method.span()),
+                    (true, _) => format_ident!("{}_inv", method, span = method.span()),
                 };
                 let tf = turbofish.as_ref().map(|t| quote!(::#t));
                 quote_spanned!(s.span=> #recv.#m #tf(#(#args),*);)

@@ -59,6 +59,7 @@ pub fn builtin(name: &str, nargs: usize) -> Option<&'static str> {
         ("sqrt", 1) => "Sqrt",
         ("abs", 1) => "Abs",
         ("abs2", 1) => "Abs2",
+        ("sqdiff", 2) => "SqDiff",
         ("powf", 2) | ("pow", 2) => "Powf",
         ("powi", 2) => "Powi",
         ("hypot", 2) => "Hypot",

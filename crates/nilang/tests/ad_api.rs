@@ -142,3 +142,21 @@ fn jacobian_one_pass_equals_repeat_and_passes_dot_product_test() {
     }
     assert_eq!((out, x), ([0.0; 2], [0.5, -2.0, 1.5]));
 }
+
+#[i]
+fn sqd<T: Scalar>(y: &mut T, a: &mut T, b: &mut T) {
+    y += sqdiff(a, b);
+}
+
+#[test]
+fn sqdiff_value_gradient_and_hessian() {
+    let (mut y, mut a, mut b) = (0.0, 1.5, -0.5);
+    sqd(&mut y, &mut a, &mut b);
+    assert_eq!(y, 4.0);
+    sqd_inv(&mut y, &mut a, &mut b);
+    assert_eq!(y, 0.0);
+    let (_, ga, gb) = nilang::gradient(&Sqd, (&mut y, &mut a, &mut b), 0);
+    assert_eq!((ga.g, gb.g), (4.0, -4.0));
+    let h = ad::hessian_rev_rev(&Sqd, (&mut y, &mut a, &mut b), 0, 1);
+    assert_eq!(h, vec![vec![2.0]]);
+}

@@ -88,5 +88,5 @@ macro_rules! scalar_trait {
 }
 scalar_trait!(
     unary: [Identity, Neg, Sin, Cos, Tan, Asin, Acos, Atan, Sinh, Cosh, Tanh, Exp, Ln, Ln1p, ExpM1, Sqrt, Abs, Abs2, Recip],
-    binary: [Add, Sub, Mul, Div, Atan2, Powf, Hypot, Min, Max]
+    binary: [Add, Sub, Mul, Div, Atan2, Powf, Hypot, Min, Max, SqDiff]
 );

@@ -39,7 +39,7 @@ pub mod fns {
         Sinh: "`sinh(x)`.", Cosh: "`cosh(x)`.", Tanh: "`tanh(x)`.",
         Exp: "`exp(x)`.", Ln: "`ln(x)` (also `log(x)`).", Ln1p: "`ln_1p(x)` (also `log1p`).",
         ExpM1: "`exp_m1(x)` (also `expm1`).", Sqrt: "`sqrt(x)`.", Abs: "`abs(x)`.",
-        Abs2: "`abs2(x) = x * x`.", Powf: "`powf(x, e)`.", Powi: "`powi(x, n)`, `n: i32`.",
+        Abs2: "`abs2(x) = x * x`.", SqDiff: "`sqdiff(a, b) = (a − b)²` (squared distance term).", Powf: "`powf(x, e)`.", Powi: "`powi(x, n)`, `n: i32`.",
         Hypot: "`hypot(x, y)`.", Recip: "`inv(x) = 1 / x` (also `recip`).",
         Min: "`min(a, b)`.", Max: "`max(a, b)`.", SinCos: "`sincos(x) = (sin x, cos x)` (tuple target).",
         Convert: "`convert(x)`: numeric conversion into the target's type.",
@@ -130,6 +130,14 @@ pub mod fns {
         #[inline(always)]
         fn eval(a: (T,)) -> T {
             a.0 * a.0
+        }
+    }
+    impl<T: Real> Func<(T, T)> for SqDiff {
+        type Out = T;
+        #[inline(always)]
+        fn eval((a, b): (T, T)) -> T {
+            let d = a - b;
+            d * d
         }
     }
     impl<T: Real> Func<(T, i32)> for Powi {

@@ -292,6 +292,21 @@ fn abs2_rule<T: Scalar>(y: &mut GVar<T>, a: &mut GVar<T>) {
 rule1!(Abs2, abs2_rule, abs2_rule_inv);
 
 #[i(nocheck, norev)]
+fn sqdiff_rule<T: Scalar>(y: &mut GVar<T>, a: &mut GVar<T>, b: &mut GVar<T>) {
+    y.x -= sqdiff(a.x, b.x);
+    routine! {
+        let t = T::default();
+        t += a.x - b.x;
+        let u = T::default();
+        u += y.g * t;
+    }
+    a.g += u * 2.0;
+    b.g -= u * 2.0;
+    unroutine!();
+}
+rule2!(SqDiff, sqdiff_rule, sqdiff_rule_inv);
+
+#[i(nocheck, norev)]
 fn recip_rule<T: Scalar>(y: &mut GVar<T>, a: &mut GVar<T>) {
     y.x -= recip(a.x);
     routine! {
