@@ -71,17 +71,28 @@ pub const NON_EDGES: [(usize, usize); 30] = [
 /// Number of vertices.
 pub const NV: usize = 10;
 
+/// The 45 vertex pairs: the 15 edges, then the 30 non-edges.
+pub const PAIRS: [(usize, usize); 45] = {
+    let mut p = [(0, 0); 45];
+    let mut i = 0;
+    while i < 15 {
+        p[i] = EDGES[i];
+        i += 1;
+    }
+    while i < 45 {
+        p[i] = NON_EDGES[i - 15];
+        i += 1;
+    }
+    p
+};
+
 /// `d += |x_a − x_b|` (Euclidean distance of vertices `a` and `b` in `k` dimensions).
 #[i]
 pub fn i_dist<T: Scalar>(d: &mut T, x: &mut [T], k: usize, a: usize, b: usize) {
     let s = T::default();
     routine! {
         for c in 0..k {
-            let t = T::default();
-            t += x[a * k + c] - x[b * k + c];
-            s += t.powi(2);
-            t -= x[a * k + c] - x[b * k + c];
-            dealloc!(t = T::default());
+            s += sqdiff(x[a * k + c], x[b * k + c]);
         }
     }
     d += sqrt(s);
@@ -108,11 +119,7 @@ pub fn i_var_mean<T: Scalar>(var: &mut T, mean: &mut T, d: &mut [T]) {
         let acc = T::default();
         routine! {
             for i in 0..d.len() {
-                let t = T::default();
-                t += d[i] - mean;
-                acc += t.powi(2);
-                t -= d[i] - mean;
-                dealloc!(t = T::default());
+                acc += sqdiff(d[i], mean);
             }
         }
         var += acc / cst!(T::lit((d.len() - 1) as f64));
@@ -122,24 +129,27 @@ pub fn i_var_mean<T: Scalar>(var: &mut T, mean: &mut T, d: &mut [T]) {
 }
 
 /// `out += L(x)`, the Petersen embedding loss of positions `x` (vec order, `10·k` numbers).
+///
+/// One compute–copy–uncompute: the squared distances and distances of all 45 pairs live in
+/// ancilla arrays (explicit memory, 90 numbers), so only one level of uncomputation is paid.
 #[i]
 pub fn embedding_loss<T: Scalar>(out: &mut T, x: &mut [T], k: usize) {
-    let de = [T::default(); 15];
-    let dn = [T::default(); 30];
+    let s = [T::default(); 45];
+    let d = [T::default(); 45];
     let ve = T::default();
     let me = T::default();
     let vn = T::default();
     let mn = T::default();
     let gap = T::default();
     routine! {
-        for e in 0..15 {
-            i_dist(&mut de[e], x, k, EDGES[e].0, EDGES[e].1);
+        for e in 0..45 {
+            for c in 0..k {
+                s[e] += sqdiff(x[PAIRS[e].0 * k + c], x[PAIRS[e].1 * k + c]);
+            }
+            d[e] += sqrt(s[e]);
         }
-        for e in 0..30 {
-            i_dist(&mut dn[e], x, k, NON_EDGES[e].0, NON_EDGES[e].1);
-        }
-        i_var_mean(&mut ve, &mut me, &mut de);
-        i_var_mean(&mut vn, &mut mn, &mut dn);
+        i_var_mean(&mut ve, &mut me, &mut d[0..15]);
+        i_var_mean(&mut vn, &mut mn, &mut d[15..45]);
         gap += me - mn;
         gap += 0.1;
     }
@@ -156,8 +166,8 @@ pub fn embedding_loss<T: Scalar>(out: &mut T, x: &mut [T], k: usize) {
     dealloc!(vn = T::default());
     dealloc!(me = T::default());
     dealloc!(ve = T::default());
-    dealloc!(dn = [T::default(); 30]);
-    dealloc!(de = [T::default(); 15]);
+    dealloc!(d = [T::default(); 45]);
+    dealloc!(s = [T::default(); 45]);
 }
 
 /// The loss `L(x)` for positions `x` (vec order) in `k` dimensions.

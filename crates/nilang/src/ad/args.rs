@@ -34,7 +34,7 @@ pub trait GradArg {
     /// The plain copy borrowed in the shape of the argument.
     type PBorrow<'b>;
     /// Owned storage of the argument with gradient numbers over `S`.
-    type Store<S: Lift<Self::Elem>>;
+    type Store<S: Lift<Self::Elem>>: Clone;
     /// The storage borrowed in the shape of the argument.
     type Borrow<'b, S: Lift<Self::Elem> + 'b>;
     /// Copy the plain values.
@@ -241,7 +241,7 @@ pub trait GradArgs {
     /// Borrowed plain copy tuple.
     type PBorrow<'b>;
     /// Storage tuple.
-    type Store<S: Lift<Self::Elem>>;
+    type Store<S: Lift<Self::Elem>>: Clone;
     /// Borrowed storage tuple.
     type Borrow<'b, S: Lift<Self::Elem> + 'b>;
     /// Copy every argument's plain values.

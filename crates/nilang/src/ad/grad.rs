@@ -42,12 +42,37 @@ where
     A: GradArgs,
     F: Reversible<A> + for<'b> Reversible<A::Borrow<'b, A::Elem>>,
 {
+    value_and_gradient(f, args, loss).1
+}
+
+/// The loss value after the forward run, and the gradient storage of [`gradient`].
+///
+/// ```
+/// use nilang::prelude::*;
+/// #[i]
+/// fn sq<T: Scalar>(y: &mut T, x: &mut T) {
+///     y += x.powi(2);
+/// }
+/// let (v, (_, gx)) = nilang::ad::value_and_gradient(&Sq, (&mut 0.0, &mut 3.0), 0);
+/// assert_eq!((v, gx.g), (9.0, 6.0));
+/// ```
+pub fn value_and_gradient<F, A>(f: &F, args: A, loss: usize) -> (A::Elem, Store<A>)
+where
+    A: GradArgs,
+    F: Reversible<A> + for<'b> Reversible<A::Borrow<'b, A::Elem>>,
+{
     let mut args = f.call(args);
     let mut st = args.store::<A::Elem>();
+    let value = A::slots::<A::Elem>(&mut st, loss)
+        .first()
+        .map(|v| v.x)
+        .unwrap_or_else(|| {
+            panic!("nilang: the loss (argument {loss}) must be a scalar `&mut` argument")
+        });
     seed_loss::<A::Elem, A>(&mut st, loss, A::Elem::one());
     f.uncall(A::borrow::<A::Elem>(&mut st));
     args.restore::<A::Elem>(&st);
-    st
+    (value, st)
 }
 
 /// The gradients of argument `k` of a gradient result, as plain numbers.
@@ -297,7 +322,7 @@ where
 pub fn loss_value<F, A>(f: &F, mut args: A, loss: usize) -> A::Elem
 where
     A: GradArgs,
-    F: for<'b> Reversible<A::Borrow<'b, A::Elem>>,
+    F: Reversible<A> + for<'b> Reversible<A::Borrow<'b, A::Elem>>,
 {
     let mut st = args.store::<A::Elem>();
     f.call(A::borrow::<A::Elem>(&mut st));
@@ -354,4 +379,54 @@ where
         }
     }
     Ok(())
+}
+
+/// Central-difference Hessian of argument `loss` with respect to argument `iin`: differences of
+/// the reverse-mode gradient with step `delta` (NiLang's `hessian_numeric`), symmetrised.
+/// `H[k][i] ≈ ∂²L/∂in_k∂in_i`.
+///
+/// ```
+/// use nilang::prelude::*;
+/// #[i]
+/// fn cube<T: Scalar>(y: &mut T, x: &mut [T; 1]) {
+///     y += x[0].powi(3);
+/// }
+/// let h = nilang::ad::hessian_numeric(&Cube, (&mut 0.0, &mut [2.0]), 0, 1, 1e-4);
+/// assert!((h[0][0] - 12.0).abs() < 1e-6);
+/// ```
+pub fn hessian_numeric<F, A>(f: &F, args: A, loss: usize, iin: usize, delta: f64) -> Vec<Vec<f64>>
+where
+    A: GradArgs<Elem = f64>,
+    F: Reversible<A> + for<'b> Reversible<A::Borrow<'b, f64>>,
+{
+    let base = args.store::<f64>();
+    let mut probe = args.store::<f64>();
+    let n = A::slots::<f64>(&mut probe, iin).len();
+    // the gradient of `loss` w.r.t. `iin` at a perturbed point, by one forward and one reverse
+    // pass on gradient numbers
+    let grad_at = |k: usize, h: f64| -> Vec<f64> {
+        let mut st = base.clone();
+        A::slots::<f64>(&mut st, iin)[k].x += h;
+        f.call(A::borrow::<f64>(&mut st));
+        for s in A::slots::<f64>(&mut st, iin).iter_mut() {
+            s.g = 0.0;
+        }
+        A::slots::<f64>(&mut st, loss)[0].g = 1.0;
+        f.uncall(A::borrow::<f64>(&mut st));
+        A::slots::<f64>(&mut st, iin).iter().map(|v| v.g).collect()
+    };
+    let mut h: Vec<Vec<f64>> = (0..n)
+        .map(|k| {
+            let (gp, gm) = (grad_at(k, delta / 2.0), grad_at(k, -delta / 2.0));
+            gp.iter().zip(&gm).map(|(p, m)| (p - m) / delta).collect()
+        })
+        .collect();
+    for i in 0..n {
+        for j in 0..i {
+            let s = 0.5 * (h[i][j] + h[j][i]);
+            h[i][j] = s;
+            h[j][i] = s;
+        }
+    }
+    h
 }

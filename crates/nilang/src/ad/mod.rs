@@ -16,8 +16,9 @@ mod scalar;
 pub use args::{GradArg, GradArgs, Lift};
 pub use complex::{CPromote, ComplexOps};
 pub use grad::{
-    check_grad, gradient, gradient_numeric, grads, hessian_fwd_rev, hessian_rev_rev, jacobian,
-    jacobian_repeat, loss_value, Grad, SeedArg, SeedArgs, Store,
+    check_grad, gradient, gradient_numeric, grads, hessian_fwd_rev, hessian_numeric,
+    hessian_rev_rev, jacobian, jacobian_repeat, loss_value, value_and_gradient, Grad, SeedArg,
+    SeedArgs, Store,
 };
 pub use gvar::GVar;
 pub use lanes::Lanes;
