@@ -49,24 +49,84 @@ pub fn lower_index(d: usize, row: usize, col: usize) -> usize {
     col * (2 * d - col - 1) / 2 + (row - col - 1)
 }
 
+/// Offset of column `col`'s strictly-lower entries (rows `col+1..d`) in the packed `l` block.
+#[inline(always)]
+pub fn lower_col(d: usize, col: usize) -> usize {
+    col * (2 * d - col - 1) / 2
+}
+
 /// Per-component precomputation: `qd[c·d + r] += exp(q_c[r])`, `base[c] += α_c + Σ_r q_c[r]`.
-/// `p` is the flat parameter vector `[α (K) | μ (K·d) | icf (K·d(d+1)/2)]`.
 #[i(nocheck)]
-pub fn gmm_prepare<T: Scalar>(qd: &mut [T], base: &mut [T], p: &mut [T], d: usize, k: usize) {
+pub fn gmm_prepare<T: Scalar>(
+    qd: &mut [T],
+    base: &mut [T],
+    alpha: &mut [T],
+    icf: &mut [T],
+    d: usize,
+    k: usize,
+) {
     for c in 0..k {
-        base[c] += p[c];
+        base[c] += alpha[c];
         for r in 0..d {
-            qd[c * d + r] += exp(p[k + k * d + c * (d * (d + 1) / 2) + r]);
-            base[c] += p[k + k * d + c * (d * (d + 1) / 2) + r];
+            qd[c * d + r] += exp(icf[c * (d * (d + 1) / 2) + r]);
+            base[c] += icf[c * (d * (d + 1) / 2) + r];
         }
+    }
+}
+
+/// `y += l · xv` for one column of `L` (`y` the rows below the diagonal).
+#[i(nocheck)]
+#[inline]
+pub fn gmm_lcol<T: Scalar>(y: &mut [T], l: &mut [T], xv: &mut T) {
+    safe! { assert_eq!(y.len(), l.len()); }
+    for j in 0..y.len() {
+        y[j] += l[j] * xv;
+    }
+}
+
+/// One component at one point: `xc += x − μ`, `y += Q xc` (`Q = diag(qd) + L`, `L` packed
+/// column by column in `l`), `sq += ‖y‖²`. All slices have length `d` (`l`: `d(d−1)/2`).
+#[i(nocheck)]
+#[inline]
+pub fn gmm_comp<T: Scalar>(
+    sq: &mut T,
+    xc: &mut [T],
+    y: &mut [T],
+    qd: &mut [T],
+    mu: &mut [T],
+    l: &mut [T],
+    x: &[f64],
+) where
+    T: PlusEq2<Sub, f64, T>,
+{
+    safe! {
+        let d = xc.len();
+        assert!(y.len() == d && qd.len() == d && mu.len() == d && x.len() == d);
+        assert_eq!(l.len(), d * d.saturating_sub(1) / 2);
+    }
+    for r in 0..xc.len() {
+        xc[r] += x[r] - mu[r];
+    }
+    for r in 0..y.len() {
+        y[r] += qd[r] * xc[r];
+    }
+    for col in 0..xc.len() {
+        gmm_lcol(
+            &mut y[col + 1..],
+            &mut l[lower_col(xc.len(), col)..lower_col(xc.len(), col + 1)],
+            &mut xc[col],
+        );
+    }
+    for r in 0..y.len() {
+        sq += abs2(y[r]);
     }
 }
 
 /// One point: `lse += logsumexp_c(base_c − ½‖Q_c (x − μ_c)‖²)`, leaving its intermediates in
 /// the workspace slices (`xc`, `y`: `K·d`; `sq`, `main`, `t`: `K`; `s`, `mx`).
 ///
-/// `Q_c (x − μ_c)` is `qd ∘ xc` plus the strictly lower `L_c` (packed column by column)
-/// times `xc`. The logsumexp is shifted by the largest `main` (a constant).
+/// The logsumexp is shifted by the largest `main` (a constant: the derivative of
+/// `logsumexp` with respect to its shift is zero).
 #[i(nocheck)]
 #[allow(clippy::too_many_arguments)]
 pub fn gmm_point<T: Scalar>(
@@ -80,7 +140,8 @@ pub fn gmm_point<T: Scalar>(
     mx: &mut T,
     qd: &mut [T],
     base: &mut [T],
-    p: &mut [T],
+    mu: &mut [T],
+    icf: &mut [T],
     x: &[f64],
     d: usize,
     k: usize,
@@ -88,22 +149,15 @@ pub fn gmm_point<T: Scalar>(
     T: PlusEq2<Sub, f64, T>,
 {
     for c in 0..k {
-        for r in 0..d {
-            xc[c * d + r] += x[r] - p[k + c * d + r];
-        }
-        for r in 0..d {
-            y[c * d + r] += qd[c * d + r] * xc[c * d + r];
-        }
-        for col in 0..d {
-            for row in col + 1..d {
-                y[c * d + row] += p
-                    [k + k * d + c * (d * (d + 1) / 2) + d + lower_index(d, row, col)]
-                    * xc[c * d + col];
-            }
-        }
-        for r in 0..d {
-            sq[c] += abs2(y[c * d + r]);
-        }
+        gmm_comp(
+            &mut sq[c],
+            &mut xc[c * d..(c + 1) * d],
+            &mut y[c * d..(c + 1) * d],
+            &mut qd[c * d..(c + 1) * d],
+            &mut mu[c * d..(c + 1) * d],
+            &mut icf[c * (d * (d + 1) / 2) + d..(c + 1) * (d * (d + 1) / 2)],
+            &x,
+        );
         main[c] += base[c];
         main[c] -= sq[c] * 0.5;
     }
@@ -129,7 +183,8 @@ pub fn gmm_rest<T: Scalar>(
     mxa: &mut T,
     fro: &mut T,
     qd: &mut [T],
-    p: &mut [T],
+    alpha: &mut [T],
+    icf: &mut [T],
     d: usize,
     k: usize,
     n: usize,
@@ -137,9 +192,9 @@ pub fn gmm_rest<T: Scalar>(
     m: i64,
 ) {
     routine! {
-        mxa += cst!(T::lit(max_value(&p[..k])));
+        mxa += cst!(T::lit(max_value(&alpha)));
         for c in 0..k {
-            ta[c] += p[c] - mxa;
+            ta[c] += alpha[c] - mxa;
             sa += exp(ta[c]);
         }
         la += ln(sa);
@@ -149,7 +204,7 @@ pub fn gmm_rest<T: Scalar>(
                 fro += abs2(qd[c * d + r]);
             }
             for j in d..d * (d + 1) / 2 {
-                fro += abs2(p[k + k * d + c * (d * (d + 1) / 2) + j]);
+                fro += abs2(icf[c * (d * (d + 1) / 2) + j]);
             }
         }
     }
@@ -157,7 +212,7 @@ pub fn gmm_rest<T: Scalar>(
     out += fro * cst!(T::lit(0.5 * gamma * gamma));
     for c in 0..k {
         for r in 0..d {
-            out -= p[k + k * d + c * (d * (d + 1) / 2) + r] * cst!(T::lit(m as f64));
+            out -= icf[c * (d * (d + 1) / 2) + r] * cst!(T::lit(m as f64));
         }
     }
     out += cst!(T::lit(gmm_constant(d, k, n, gamma, m)));
@@ -217,7 +272,9 @@ impl<T: Scalar> GmmWork<T> {
 #[allow(clippy::too_many_arguments)]
 pub fn gmm_objective_i<T: Scalar>(
     out: &mut T,
-    p: &mut [T],
+    alpha: &mut [T],
+    mu: &mut [T],
+    icf: &mut [T],
     x: &[f64],
     d: usize,
     k: usize,
@@ -236,7 +293,7 @@ pub fn gmm_objective_i<T: Scalar>(
     T: PlusEq2<Sub, f64, T>,
 {
     routine! {
-        gmm_prepare(qd, base, p, d, k);
+        gmm_prepare(qd, base, alpha, icf, d, k);
     }
     for i in 0..n {
         routine! {
@@ -251,7 +308,8 @@ pub fn gmm_objective_i<T: Scalar>(
                 &mut sc[2],
                 qd,
                 base,
-                p,
+                mu,
+                icf,
                 &x[i * d..(i + 1) * d],
                 d,
                 k,
@@ -261,7 +319,7 @@ pub fn gmm_objective_i<T: Scalar>(
         unroutine!();
     }
     gmm_rest(
-        out, t, &mut sc[3], &mut sc[4], &mut sc[5], &mut sc[6], qd, p, d, k, n, gamma, m,
+        out, t, &mut sc[3], &mut sc[4], &mut sc[5], &mut sc[6], qd, alpha, icf, d, k, n, gamma, m,
     );
     unroutine!();
 }
@@ -281,9 +339,13 @@ impl<T: Scalar + PlusEq2<Sub, f64, T>> GmmWork<T> {
         m: i64,
     ) {
         let w = self;
+        let (alpha, rest) = p.split_at_mut(k);
+        let (mu, icf) = rest.split_at_mut(k * d);
         gmm_objective_i(
             out,
-            p,
+            alpha,
+            mu,
+            icf,
             x,
             d,
             k,
@@ -315,9 +377,13 @@ impl<T: Scalar + PlusEq2<Sub, f64, T>> GmmWork<T> {
         m: i64,
     ) {
         let w = self;
+        let (alpha, rest) = p.split_at_mut(k);
+        let (mu, icf) = rest.split_at_mut(k * d);
         gmm_objective_i_inv(
             out,
-            p,
+            alpha,
+            mu,
+            icf,
             x,
             d,
             k,
@@ -413,15 +479,24 @@ pub fn gmm_value_grad(g: &GmmInput, work: &mut GmmGradWork, grad: &mut [f64]) ->
     );
     assert_eq!(g.x.len(), n * d, "gmm_value_grad: x.len() != n*d");
     let GmmGradWork { pf, pg, wf, wg } = work;
-    pf[..k].copy_from_slice(&g.alphas);
-    pf[k..k + k * d].copy_from_slice(&g.means);
-    pf[k + k * d..].copy_from_slice(&g.icf);
-    for (a, &v) in pg.iter_mut().zip(pf.iter()) {
+    let (af, rest) = pf.split_at_mut(k);
+    let (muf, icff) = rest.split_at_mut(k * d);
+    let (ag, rest) = pg.split_at_mut(k);
+    let (mug, icfg) = rest.split_at_mut(k * d);
+    af.copy_from_slice(&g.alphas);
+    muf.copy_from_slice(&g.means);
+    icff.copy_from_slice(&g.icf);
+    for (a, &v) in ag
+        .iter_mut()
+        .chain(mug.iter_mut())
+        .chain(icfg.iter_mut())
+        .zip(g.alphas.iter().chain(&g.means).chain(&g.icf))
+    {
         *a = GVar::from(v);
     }
     // routine 1 (prepare), value only, lifted
     // (the plain values stay in `wf` for the plain per-point routines)
-    gmm_prepare(&mut wf.qd, &mut wf.base, pf, d, k);
+    gmm_prepare(&mut wf.qd, &mut wf.base, af, icff, d, k);
     for (a, &v) in wg.qd.iter_mut().zip(&wf.qd) {
         *a = GVar::from(v);
     }
@@ -445,7 +520,8 @@ pub fn gmm_value_grad(g: &GmmInput, work: &mut GmmGradWork, grad: &mut [f64]) ->
             mx,
             &mut wf.qd,
             &mut wf.base,
-            pf,
+            muf,
+            icff,
             xi,
             d,
             k,
@@ -473,7 +549,8 @@ pub fn gmm_value_grad(g: &GmmInput, work: &mut GmmGradWork, grad: &mut [f64]) ->
             mx,
             &mut wg.qd,
             &mut wg.base,
-            pg,
+            mug,
+            icfg,
             xi,
             d,
             k,
@@ -492,14 +569,17 @@ pub fn gmm_value_grad(g: &GmmInput, work: &mut GmmGradWork, grad: &mut [f64]) ->
     *mxa = GVar::default();
     *fro = GVar::default();
     gmm_rest_inv(
-        &mut out, &mut wg.t, sa, la, mxa, fro, &mut wg.qd, pg, d, k, n, g.gamma, g.m,
+        &mut out, &mut wg.t, sa, la, mxa, fro, &mut wg.qd, ag, icfg, d, k, n, g.gamma, g.m,
     );
     value -= out.x;
     // routine 1 backwards: adjoints of exp(q) and α + Σq into the parameters
-    gmm_prepare_inv(&mut wg.qd, &mut wg.base, pg, d, k);
+    gmm_prepare_inv(&mut wg.qd, &mut wg.base, ag, icfg, d, k);
     wf.qd.iter_mut().for_each(|v| *v = 0.0);
     wf.base.iter_mut().for_each(|v| *v = 0.0);
-    for (o, v) in grad.iter_mut().zip(pg.iter()) {
+    for (o, v) in grad
+        .iter_mut()
+        .zip(ag.iter().chain(mug.iter()).chain(icfg.iter()))
+    {
         *o = v.g;
     }
     value
