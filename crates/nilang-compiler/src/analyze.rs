@@ -321,6 +321,57 @@ impl<'e> Analyzer<'e> {
         }
     }
 
+    fn allocate(&mut self, n: &syn::Ident) {
+        let depth = self.scopes.len();
+        let name = n.to_string();
+        if self.params.contains_key(&name) {
+            self.errors.push(
+                n.span(),
+                format!("`{name}` is a parameter and cannot be allocated as an ancilla"),
+            );
+        } else if let Some((Status::Live(_), _)) = self.locals.get(&name) {
+            self.errors.push(
+                n.span(),
+                format!("`{name}` is already allocated (double allocation); deallocate it first or choose another name"),
+            );
+        } else if self.loop_vars.contains(&name) {
+            self.errors
+                .push(n.span(), format!("`{name}` is a loop variable"));
+        } else {
+            self.locals
+                .insert(name.clone(), (Status::Live(depth), n.span()));
+            if let Some(sc) = self.scopes.last_mut() {
+                sc.push((name, n.span()));
+            }
+        }
+    }
+
+    fn deallocate(&mut self, n: &syn::Ident) {
+        let depth = self.scopes.len();
+        let name = n.to_string();
+        match (self.params.get(&name), self.locals.get(&name)) {
+            (Some(_), _) => self.errors.push(
+                n.span(),
+                format!("`{name}` is a parameter and cannot be deallocated"),
+            ),
+            (None, Some((Status::Live(d), _))) if *d == depth => {
+                self.locals.insert(name, (Status::Dead, n.span()));
+            }
+            (None, Some((Status::Live(_), _))) => self.errors.push(
+                n.span(),
+                format!("`{name}` was allocated outside this block; deallocate it in the block that allocated it"),
+            ),
+            (None, Some((Status::Dead, _))) => self.errors.push(
+                n.span(),
+                format!("`{name}` is already deallocated (double deallocation)"),
+            ),
+            (None, None) => self.errors.push(
+                n.span(),
+                format!("`{name}` was never allocated; allocate it with `let {name} = ...;`"),
+            ),
+        }
+    }
+
     fn stmt(&mut self, s: &Stmt) {
         match &s.kind {
             StmtKind::Instr(i) => {
@@ -391,59 +442,14 @@ impl<'e> Analyzer<'e> {
             StmtKind::Alloc(a) => {
                 self.check_const(&a.value, "an ancilla's initial value");
                 self.check_reads(&a.value);
-                let depth = self.scopes.len();
                 for n in &a.names {
-                    let name = n.to_string();
-                    if self.params.contains_key(&name) {
-                        self.errors.push(
-                            n.span(),
-                            format!(
-                                "`{name}` is a parameter and cannot be allocated as an ancilla"
-                            ),
-                        );
-                    } else if let Some((Status::Live(_), _)) = self.locals.get(&name) {
-                        self.errors.push(
-                            n.span(),
-                            format!("`{name}` is already allocated (double allocation); deallocate it first or choose another name"),
-                        );
-                    } else if self.loop_vars.contains(&name) {
-                        self.errors
-                            .push(n.span(), format!("`{name}` is a loop variable"));
-                    } else {
-                        self.locals
-                            .insert(name.clone(), (Status::Live(depth), n.span()));
-                        if let Some(sc) = self.scopes.last_mut() {
-                            sc.push((name, n.span()));
-                        }
-                    }
+                    self.allocate(n);
                 }
             }
             StmtKind::Dealloc(a) => {
                 self.check_const(&a.value, "an ancilla's deallocation value");
-                let depth = self.scopes.len();
                 for n in &a.names {
-                    let name = n.to_string();
-                    match (self.params.get(&name), self.locals.get(&name)) {
-                        (Some(_), _) => self.errors.push(
-                            n.span(),
-                            format!("`{name}` is a parameter and cannot be deallocated"),
-                        ),
-                        (None, Some((Status::Live(d), _))) if *d == depth => {
-                            self.locals.insert(name, (Status::Dead, n.span()));
-                        }
-                        (None, Some((Status::Live(_), _))) => self.errors.push(
-                            n.span(),
-                            format!("`{name}` was allocated outside this block; deallocate it in the block that allocated it"),
-                        ),
-                        (None, Some((Status::Dead, _))) => self.errors.push(
-                            n.span(),
-                            format!("`{name}` is already deallocated (double deallocation)"),
-                        ),
-                        (None, None) => self.errors.push(
-                            n.span(),
-                            format!("`{name}` was never allocated; allocate it with `let {name} = ...;`"),
-                        ),
-                    }
+                    self.deallocate(n);
                 }
                 self.check_reads(&a.value);
             }
@@ -489,6 +495,10 @@ impl<'e> Analyzer<'e> {
                 }
             }
             StmtKind::Safe(_) => {}
+            StmtKind::Move { dst, src } => {
+                self.deallocate(src);
+                self.allocate(dst);
+            }
             StmtKind::Stack { stack, value, .. } => {
                 for p in [stack, value] {
                     self.check_use(p);

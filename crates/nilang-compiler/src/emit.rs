@@ -667,6 +667,9 @@ impl Emitter {
             }
             StmtKind::Seq(b) => self.block(b),
             StmtKind::Safe(t) => quote!({ #t; }),
+            StmtKind::Move { dst, src } => {
+                quote_spanned!(s.span=> let mut #dst = ::core::mem::take(&mut #src);)
+            }
             StmtKind::Stack { kind, stack, value } => {
                 let mut hoist = quote!();
                 let (mut stack, mut value) = (stack.clone(), value.clone());
@@ -706,6 +709,10 @@ pub fn collect_locals(stmts: &[Stmt], out: &mut HashSet<String>) {
         match &s.kind {
             StmtKind::Alloc(a) | StmtKind::Dealloc(a) => {
                 out.extend(a.names.iter().map(|n| n.to_string()))
+            }
+            StmtKind::Move { dst, src } => {
+                out.insert(dst.to_string());
+                out.insert(src.to_string());
             }
             StmtKind::If {
                 branches,

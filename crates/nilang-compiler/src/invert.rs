@@ -64,6 +64,10 @@ pub fn invert_stmt(s: &Stmt) -> Stmt {
         StmtKind::Block(b) => StmtKind::Block(invert_block(b)),
         StmtKind::Seq(b) => StmtKind::Seq(invert_block(b)),
         StmtKind::Safe(t) => StmtKind::Safe(t.clone()),
+        StmtKind::Move { dst, src } => StmtKind::Move {
+            dst: src.clone(),
+            src: dst.clone(),
+        },
         StmtKind::Stack { kind, stack, value } => StmtKind::Stack {
             kind: kind.inverse(),
             stack: stack.clone(),

@@ -216,6 +216,12 @@ pub enum StmtKind {
     Block(Vec<Stmt>),
     /// Statements spliced into the enclosing block (routines, inverse blocks).
     Seq(Vec<Stmt>),
+    /// `let dst = take!(src);`: move an ancilla's value into a new ancilla (`src` is
+    /// deallocated); the inverse moves it back.
+    Move {
+        dst: Ident,
+        src: Ident,
+    },
     /// `safe! { ... }`: irreversible, side-effect-only code run in both directions.
     Safe(TokenStream),
     Stack {

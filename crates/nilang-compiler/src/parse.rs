@@ -282,12 +282,27 @@ impl Parser<'_> {
         let text = stmt_text(l);
         if let Expr::Macro(m) = &*init.expr {
             if m.mac.path.is_ident("take") {
-                self.errors.push(
-                    m.span(),
-                    "`take!` (move) is not supported yet: use `let a = zero; SWAP(&mut a, &mut \
-                     x); dealloc!(x = zero)`",
-                );
-                return None;
+                // `let a = take!(x);`: move `x` into the new ancilla `a`; `x` is deallocated
+                let src = m.mac.parse_body::<syn::Ident>();
+                return match (src, names.as_slice(), tuple) {
+                    (Ok(src), [dst], false) => Some(Stmt {
+                        kind: StmtKind::Move {
+                            dst: dst.clone(),
+                            src,
+                        },
+                        span: l.span(),
+                        text,
+                        check,
+                    }),
+                    _ => {
+                        self.errors.push(
+                            m.span(),
+                            "a move is written `let a = take!(x);` with one new name `a` and an \
+                             ancilla `x`",
+                        );
+                        None
+                    }
+                };
             }
         }
         Some(Stmt {

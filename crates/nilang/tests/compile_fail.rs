@@ -1,7 +1,8 @@
-//! Static errors of the language: one file per error, `tests/compile_fail/lang_*.rs`, all compiled
-//! in one trybuild run. Regenerate the expected messages with `TRYBUILD=overwrite`.
+//! Static errors: every file under `tests/compile_fail/` must fail to compile with exactly the
+//! message (and the span) in its `.stderr` file. One trybuild run for all of them.
+//! Regenerate the expected output with `TRYBUILD=overwrite cargo test -p nilang --test compile_fail`.
 #[test]
-fn compile_fail() {
+fn static_errors() {
     let t = trybuild::TestCases::new();
-    t.compile_fail("tests/compile_fail/lang_*.rs");
+    t.compile_fail("tests/compile_fail/*.rs");
 }
