@@ -236,6 +236,7 @@ fn reversible_value(f: &syn::ItemFn, names: &[syn::Ident], rev: Option<syn::Iden
         #[doc = #doc]
         #[derive(Clone, Copy, Debug, Default)]
         #vis struct #sname #struct_generics;
+        #[allow(clippy::all, unused_parens)]
         impl<#(#lifetimes,)* #(#params),*> ::nilang::Reversible<(#(#types,)*)> for #sname #struct_args #where_clause {
             #[inline]
             fn call(&self, (#(#names,)*): (#(#types,)*)) -> (#(#types,)*) { #name #turbofish(#(#names),*); (#(#names,)*) }

@@ -53,7 +53,7 @@ pub trait GradArg {
     fn restore<S: Lift<Self::Elem>>(&mut self, s: &Self::Store<S>);
 }
 
-impl<'a, E: Real> GradArg for &'a mut E {
+impl<E: Real> GradArg for &mut E {
     type Elem = E;
     type PStore = E;
     type PBorrow<'b> = &'b mut E;
@@ -82,7 +82,7 @@ impl<'a, E: Real> GradArg for &'a mut E {
     }
 }
 
-impl<'a, E: Real> GradArg for &'a mut [E] {
+impl<E: Real> GradArg for &mut [E] {
     type Elem = E;
     type PStore = Vec<E>;
     type PBorrow<'b> = &'b mut [E];
@@ -113,7 +113,7 @@ impl<'a, E: Real> GradArg for &'a mut [E] {
     }
 }
 
-impl<'a, E: Real, const N: usize> GradArg for &'a mut [E; N] {
+impl<E: Real, const N: usize> GradArg for &mut [E; N] {
     type Elem = E;
     type PStore = [E; N];
     type PBorrow<'b> = &'b mut [E; N];
@@ -144,7 +144,7 @@ impl<'a, E: Real, const N: usize> GradArg for &'a mut [E; N] {
     }
 }
 
-impl<'a, E: Real> GradArg for &'a [E] {
+impl<E: Real> GradArg for &[E] {
     type Elem = E;
     type PStore = Vec<E>;
     type PBorrow<'b> = &'b [E];
@@ -171,7 +171,7 @@ impl<'a, E: Real> GradArg for &'a [E] {
     fn restore<S: Lift<E>>(&mut self, _: &Vec<GVar<S>>) {}
 }
 
-impl<'a, E: Real> GradArg for &'a E {
+impl<E: Real> GradArg for &E {
     type Elem = E;
     type PStore = E;
     type PBorrow<'b> = &'b E;

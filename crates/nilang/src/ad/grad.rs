@@ -7,9 +7,9 @@ use crate::Reversible;
 /// Gradient storage of an argument list: every argument as gradient numbers.
 pub type Store<A> = <A as GradArgs>::Store<<A as GradArgs>::Elem>;
 
-fn seed_loss<S: Copy + core::ops::AddAssign, A: GradArgs>(st: &mut A::Store<S>, loss: usize, one: S)
+fn seed_loss<S, A: GradArgs>(st: &mut A::Store<S>, loss: usize, one: S)
 where
-    S: Lift<A::Elem>,
+    S: Copy + core::ops::AddAssign + Lift<A::Elem>,
 {
     let slots = A::slots::<S>(st, loss);
     assert!(
@@ -394,6 +394,7 @@ where
 /// let h = nilang::ad::hessian_numeric(&Cube, (&mut 0.0, &mut [2.0]), 0, 1, 1e-4);
 /// assert!((h[0][0] - 12.0).abs() < 1e-6);
 /// ```
+#[allow(clippy::needless_range_loop)]
 pub fn hessian_numeric<F, A>(f: &F, args: A, loss: usize, iin: usize, delta: f64) -> Vec<Vec<f64>>
 where
     A: GradArgs<Elem = f64>,
@@ -421,11 +422,12 @@ where
             gp.iter().zip(&gm).map(|(p, m)| (p - m) / delta).collect()
         })
         .collect();
+    // symmetrise: H[i][j] = H[j][i] = (H[i][j] + H[j][i]) / 2
     for i in 0..n {
         for j in 0..i {
-            let s = 0.5 * (h[i][j] + h[j][i]);
-            h[i][j] = s;
-            h[j][i] = s;
+            let v = 0.5 * (h[i][j] + h[j][i]);
+            h[i][j] = v;
+            h[j][i] = v;
         }
     }
     h
