@@ -1,4 +1,5 @@
 pub mod adbench;
+pub mod ba;
 pub mod bessel;
 pub mod boxmuller;
 pub mod consistency;

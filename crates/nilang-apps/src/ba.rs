@@ -1,0 +1,321 @@
+//! ADBench's bundle adjustment written in the reversible language.
+//!
+//! Per observation (definition in `shared/data/adbench/README.md`, the same as
+//! [`crate::adbench::ba::ba_reproj`]): the point in camera coordinates `P = X − C`, the
+//! Rodrigues rotation `Y = R(r) P` (with ADBench's first-order branch `Y = P + r × P` when
+//! `θ = ‖r‖ = 0`, a reversible `if (pre, post)`), the projection `u = (Y₁/Y₃, Y₂/Y₃)`, the
+//! radial distortion `u (1 + k₁|u|² + k₂|u|⁴)`, the image point `f u' + (u₀, v₀)` and the
+//! weighted residual `e = w (proj − m)`; and the weight error `z = 1 − w²`.
+//!
+//! [`ba_routine`] computes everything up to `proj − m` into the ancillas of a [`BaAnc`]
+//! (a fixed-size struct: no heap); [`ba_reproj_i`] is compute–copy–uncompute:
+//! `routine { ba_routine }; e += w · (proj − m); unroutine`.
+//!
+//! **Jacobian** ([`ba_block`]): the 2×15 block of one observation by reverse mode in one
+//! backward pass with two adjoint lanes (`GVar<Lanes<2>>`: lane `j` carries the adjoint of
+//! `e_j`). As for the GMM gradient, the routine's recomputation that starts the inverse of
+//! a compute–copy–uncompute program moves no adjoint, so it runs on plain `f64`; its ancillas
+//! are lifted to gradient numbers, the two output adjoints seeded, and the inverse of the
+//! copy and of the routine run once. [`ba_jacobian_into`] assembles the blocks into
+//! ADBench's CSR layout without allocating.
+use crate::adbench::ba::{BaInput, BLOCK_LEN, CAM_LEN};
+use crate::adbench::sparse::SparseJacobian;
+use nilang::ad::Lanes;
+use nilang::instr::fns::SinCos;
+use nilang::instr::PlusEq1;
+use nilang::prelude::*;
+
+/// The ancillas of one observation (all zero before [`ba_routine`] and after its inverse).
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct BaAnc<T> {
+    /// `P = X − C`.
+    pub p: [T; 3],
+    /// `θ² = ‖r‖²`.
+    pub sq: T,
+    /// `θ`.
+    pub theta: T,
+    /// `sin θ`.
+    pub st: T,
+    /// `cos θ`.
+    pub ct: T,
+    /// `1/θ`.
+    pub inv: T,
+    /// `v = r/θ`.
+    pub v: [T; 3],
+    /// `v × P`.
+    pub vxp: [T; 3],
+    /// `v · P`.
+    pub vdp: T,
+    /// `1 − cos θ`.
+    pub omc: T,
+    /// `(v · P)(1 − cos θ)`.
+    pub tmp: T,
+    /// `Y = R(r) P`.
+    pub y: [T; 3],
+    /// `1/Y₃`.
+    pub iz: T,
+    /// `u = (Y₁, Y₂)/Y₃`.
+    pub u: [T; 2],
+    /// `|u|²`.
+    pub rsq: T,
+    /// `|u|⁴`.
+    pub r4: T,
+    /// `1 + k₁|u|² + k₂|u|⁴`.
+    pub lk: T,
+    /// `u · lk`.
+    pub ul: [T; 2],
+    /// `f u' + (u₀, v₀) − m`.
+    pub pr: [T; 2],
+}
+
+/// The routine of one observation: `a.pr = proj(cam, x) − feat` and every intermediate in
+/// `a` (zero on entry). `cam = [r (3) | C (3) | f | u₀ v₀ | k₁ k₂]`.
+#[i(nocheck)]
+#[inline]
+pub fn ba_routine<T: Scalar>(a: &mut BaAnc<T>, cam: &mut [T; 11], x: &mut [T; 3], feat: &[f64; 2])
+where
+    (T, T): PlusEq1<SinCos, T>,
+{
+    for j in 0..3 {
+        a.p[j] += x[j] - cam[3 + j];
+    }
+    for j in 0..3 {
+        a.sq += abs2(cam[j]);
+    }
+    if (a.sq.value() != 0.0, a.sq.value() != 0.0) {
+        a.theta += sqrt(a.sq);
+        (a.st, a.ct) += sincos(a.theta);
+        a.inv += recip(a.theta);
+        for j in 0..3 {
+            a.v[j] += cam[j] * a.inv;
+        }
+        a.vxp[0] += a.v[1] * a.p[2];
+        a.vxp[0] -= a.v[2] * a.p[1];
+        a.vxp[1] += a.v[2] * a.p[0];
+        a.vxp[1] -= a.v[0] * a.p[2];
+        a.vxp[2] += a.v[0] * a.p[1];
+        a.vxp[2] -= a.v[1] * a.p[0];
+        for j in 0..3 {
+            a.vdp += a.v[j] * a.p[j];
+        }
+        a.omc += 1.0;
+        a.omc -= a.ct;
+        a.tmp += a.vdp * a.omc;
+        for j in 0..3 {
+            a.y[j] += a.p[j] * a.ct;
+            a.y[j] += a.vxp[j] * a.st;
+            a.y[j] += a.v[j] * a.tmp;
+        }
+    } else {
+        for j in 0..3 {
+            a.y[j] += a.p[j];
+        }
+        a.y[0] += cam[1] * a.p[2];
+        a.y[0] -= cam[2] * a.p[1];
+        a.y[1] += cam[2] * a.p[0];
+        a.y[1] -= cam[0] * a.p[2];
+        a.y[2] += cam[0] * a.p[1];
+        a.y[2] -= cam[1] * a.p[0];
+    }
+    a.iz += recip(a.y[2]);
+    a.u[0] += a.y[0] * a.iz;
+    a.u[1] += a.y[1] * a.iz;
+    a.rsq += abs2(a.u[0]);
+    a.rsq += abs2(a.u[1]);
+    a.r4 += abs2(a.rsq);
+    a.lk += 1.0;
+    a.lk += cam[9] * a.rsq;
+    a.lk += cam[10] * a.r4;
+    for j in 0..2 {
+        a.ul[j] += a.u[j] * a.lk;
+        a.pr[j] += cam[6] * a.ul[j];
+        a.pr[j] += cam[7 + j];
+        a.pr[j] -= cst!(T::lit(feat[j]));
+    }
+}
+
+/// The copy step: `e += w · pr`.
+#[i(nocheck)]
+#[inline]
+pub fn ba_copy<T: Scalar>(e: &mut [T; 2], w: &mut T, pr: &mut [T; 2]) {
+    e[0] += w * pr[0];
+    e[1] += w * pr[1];
+}
+
+/// `e += w (proj(cam, x) − feat)` for one observation: compute–copy–uncompute with the
+/// ancillas in `a` (zero on entry and, up to rounding, on exit).
+#[i(nocheck)]
+#[inline]
+pub fn ba_reproj_i<T: Scalar>(
+    e: &mut [T; 2],
+    cam: &mut [T; 11],
+    x: &mut [T; 3],
+    w: &mut T,
+    feat: &[f64; 2],
+    a: &mut BaAnc<T>,
+) where
+    (T, T): PlusEq1<SinCos, T>,
+{
+    routine! {
+        ba_routine(a, cam, x, &feat);
+    }
+    ba_copy(e, w, &mut a.pr);
+    unroutine!();
+}
+
+/// The weight error `z += 1 − w²`.
+#[i(nocheck)]
+#[inline]
+pub fn ba_w_err_i<T: Scalar>(z: &mut T, w: &mut T) {
+    z += 1.0;
+    z -= abs2(w);
+}
+
+/// All residuals by the reversible program: `reproj` (`2p`) and `w_err` (`p`) are
+/// accumulated into (zero them first).
+///
+/// ```
+/// use nilang_apps::adbench::{ba::{ba_objective, BaInput}, oracle::{adbench_close, data_dir}};
+/// let b = BaInput::from_file(data_dir().join("adbench/ba/test.txt")).unwrap();
+/// let (mut e, mut z) = (vec![0.0; 2 * b.p], vec![0.0; b.p]);
+/// nilang_apps::ba::ba_objective_into(&b, &mut e, &mut z);
+/// let (e0, z0) = ba_objective(&b);
+/// assert!(e.iter().zip(&e0).all(|(a, b)| adbench_close(*a, *b)));
+/// assert_eq!(z, z0);
+/// ```
+pub fn ba_objective_into(b: &BaInput, reproj: &mut [f64], w_err: &mut [f64]) {
+    assert_eq!(
+        reproj.len(),
+        2 * b.p,
+        "ba_objective_into: reproj.len() != 2p"
+    );
+    assert_eq!(w_err.len(), b.p, "ba_objective_into: w_err.len() != p");
+    let mut a = BaAnc::default();
+    for (i, &(c, q)) in b.obs.iter().enumerate() {
+        let mut cam = *b.cam(c);
+        let mut x = *b.point(q);
+        let mut w = b.w[i];
+        let e: &mut [f64; 2] = (&mut reproj[2 * i..2 * i + 2]).try_into().unwrap();
+        ba_reproj_i(e, &mut cam, &mut x, &mut w, b.feat(i), &mut a);
+        ba_w_err_i(&mut w_err[i], &mut w);
+    }
+}
+
+type G2 = GVar<Lanes<2>>;
+
+#[inline(always)]
+fn lift2(v: f64) -> G2 {
+    GVar::new(Lanes([v; 2]), Lanes([0.0; 2]))
+}
+
+/// The 2×15 Jacobian block of one observation with respect to `[cam (11) | x (3) | w]`
+/// (row `j` is residual `j`), by one backward pass with two adjoint lanes (see the module
+/// docs). No heap allocation.
+///
+/// ```
+/// use nilang_apps::adbench::ba::ba_reproj_jacobian;
+/// let cam = [0.1, -0.2, 0.3, 0.0, 0.0, -5.0, 2.0, 0.1, 0.2, 0.01, 0.001];
+/// let (x, w, feat) = ([1.0, 2.0, 4.0], 0.5, [0.3, 0.4]);
+/// let (_, hand) = ba_reproj_jacobian(&cam, &x, w, &feat);
+/// let j = nilang_apps::ba::ba_block(&cam, &x, w, &feat);
+/// for r in 0..2 {
+///     for c in 0..15 {
+///         assert!((j[r][c] - hand[r][c]).abs() < 1e-12 * (1.0 + hand[r][c].abs()));
+///     }
+/// }
+/// ```
+#[inline]
+pub fn ba_block(
+    cam: &[f64; CAM_LEN],
+    x: &[f64; 3],
+    w: f64,
+    feat: &[f64; 2],
+) -> [[f64; BLOCK_LEN]; 2] {
+    // the routine, value only
+    let mut af = BaAnc::<f64>::default();
+    let (mut camf, mut xf) = (*cam, *x);
+    ba_routine(&mut af, &mut camf, &mut xf, feat);
+    // lift, seed the adjoints of e (lane j = output j), run the inverse of copy and routine
+    let mut a: BaAnc<G2> = lift_anc(&af);
+    let mut camg: [G2; 11] = cam.map(lift2);
+    let mut xg: [G2; 3] = x.map(lift2);
+    let mut wg = lift2(w);
+    let mut e = [
+        GVar::new(Lanes([w * af.pr[0]; 2]), Lanes([1.0, 0.0])),
+        GVar::new(Lanes([w * af.pr[1]; 2]), Lanes([0.0, 1.0])),
+    ];
+    ba_copy_inv(&mut e, &mut wg, &mut a.pr);
+    ba_routine_inv(&mut a, &mut camg, &mut xg, feat);
+    let mut out = [[0.0; BLOCK_LEN]; 2];
+    for (r, row) in out.iter_mut().enumerate() {
+        for (o, v) in row.iter_mut().zip(camg.iter().chain(&xg).chain([&wg])) {
+            *o = v.g.0[r];
+        }
+    }
+    out
+}
+
+fn lift_anc(a: &BaAnc<f64>) -> BaAnc<G2> {
+    let l3 = |v: [f64; 3]| v.map(lift2);
+    let l2 = |v: [f64; 2]| v.map(lift2);
+    BaAnc {
+        p: l3(a.p),
+        sq: lift2(a.sq),
+        theta: lift2(a.theta),
+        st: lift2(a.st),
+        ct: lift2(a.ct),
+        inv: lift2(a.inv),
+        v: l3(a.v),
+        vxp: l3(a.vxp),
+        vdp: lift2(a.vdp),
+        omc: lift2(a.omc),
+        tmp: lift2(a.tmp),
+        y: l3(a.y),
+        iz: lift2(a.iz),
+        u: l2(a.u),
+        rsq: lift2(a.rsq),
+        r4: lift2(a.r4),
+        lk: lift2(a.lk),
+        ul: l2(a.ul),
+        pr: l2(a.pr),
+    }
+}
+
+/// `dz/dw` of the weight error `z = 1 − w²` by reverse mode (one backward pass).
+#[inline]
+pub fn w_err_grad(w: f64) -> f64 {
+    let (mut z, mut wg) = (GVar::new(1.0 - w * w, 1.0), GVar::from(w));
+    ba_w_err_i_inv(&mut z, &mut wg);
+    wg.g
+}
+
+/// The whole sparse Jacobian in ADBench's CSR layout, written into `jac` (built by
+/// [`SparseJacobian::with_layout`] for `b`). No heap allocation.
+///
+/// ```
+/// use nilang_apps::adbench::{ba::{ba_jacobian, BaInput}, oracle::data_dir, SparseJacobian};
+/// let b = BaInput::from_file(data_dir().join("adbench/ba/test.txt")).unwrap();
+/// let mut j = SparseJacobian::with_layout(&b);
+/// nilang_apps::ba::ba_jacobian_into(&b, &mut j);
+/// let hand = ba_jacobian(&b);
+/// assert!(j.vals.iter().zip(&hand.vals).all(|(a, h)| (a - h).abs() < 1e-10 * (1.0 + h.abs())));
+/// ```
+pub fn ba_jacobian_into(b: &BaInput, jac: &mut SparseJacobian) {
+    assert_eq!(
+        jac.vals.len(),
+        31 * b.p,
+        "ba_jacobian_into: layout of another instance"
+    );
+    for (i, &(c, q)) in b.obs.iter().enumerate() {
+        let block = ba_block(b.cam(c), b.point(q), b.w[i], b.feat(i));
+        jac.fill_block(i, &block);
+        jac.fill_w(i, w_err_grad(b.w[i]));
+    }
+}
+
+/// The sparse Jacobian of `b` (allocates the CSR structure; see [`ba_jacobian_into`]).
+pub fn jacobian(b: &BaInput) -> SparseJacobian {
+    let mut j = SparseJacobian::with_layout(b);
+    ba_jacobian_into(b, &mut j);
+    j
+}
