@@ -160,3 +160,66 @@ fn sqdiff_value_gradient_and_hessian() {
     let h = ad::hessian_rev_rev(&Sqd, (&mut y, &mut a, &mut b), 0, 1);
     assert_eq!(h, vec![vec![2.0]]);
 }
+
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+struct Gauss<T> {
+    mu: T,
+    log_sigma: T,
+}
+nilang::grad_struct!(Gauss { mu, log_sigma });
+
+/// Negative log-likelihood of `x` under N(mu, exp(log_sigma)²), up to a constant.
+#[i]
+fn gauss_nll<T: Scalar>(out: &mut T, p: &mut Gauss<T>, x: &T) {
+    routine! {
+        let z = T::default();
+        z += x - p.mu;
+        let s = T::default();
+        s += exp(p.log_sigma);
+        let r = T::default();
+        r += z / s;
+        let q = T::default();
+        q += abs2(r);
+    }
+    out += q * 0.5;
+    out += p.log_sigma;
+    unroutine!();
+}
+
+#[test]
+fn user_struct_gradient_and_hessian() {
+    let (mut out, mut p, x) = (
+        0.0,
+        Gauss {
+            mu: 0.3,
+            log_sigma: -0.2,
+        },
+        1.1,
+    );
+    let (_, gp, _) = nilang::gradient(&GaussNll, (&mut out, &mut p, &x), 0);
+    let s = (-0.2f64).exp();
+    let z = 1.1 - 0.3;
+    assert!((gp.mu.g - (-z / (s * s))).abs() < 1e-14);
+    assert!((gp.log_sigma.g - (1.0 - z * z / (s * s))).abs() < 1e-14);
+    assert_eq!(
+        p,
+        Gauss {
+            mu: 0.3,
+            log_sigma: -0.2
+        }
+    );
+    let hf = ad::hessian_fwd_rev(&GaussNll, (&mut out, &mut p, &x), 0, 1);
+    let hr = ad::hessian_rev_rev(&GaussNll, (&mut out, &mut p, &x), 0, 1);
+    let hn = ad::hessian_numeric(&GaussNll, (&mut out, &mut p, &x), 0, 1, 1e-4);
+    let exact = [
+        [1.0 / (s * s), 2.0 * z / (s * s)],
+        [2.0 * z / (s * s), 2.0 * z * z / (s * s)],
+    ];
+    for i in 0..2 {
+        for j in 0..2 {
+            assert!((hf[i][j] - exact[i][j]).abs() < 1e-12);
+            assert!((hr[i][j] - exact[i][j]).abs() < 1e-12);
+            assert!((hn[i][j] - exact[i][j]).abs() < 1e-6);
+        }
+    }
+}

@@ -25,6 +25,76 @@ impl<E: Real> Lift<E> for E {
     }
 }
 
+/// The differentiable scalar slots of one stored argument: a slice (scalars, slices, arrays)
+/// or the fields of a struct (see [`grad_struct!`](crate::grad_struct)).
+pub enum Slots<'a, S> {
+    /// Contiguous slots.
+    Slice(&'a mut [GVar<S>]),
+    /// One slot per struct field.
+    Fields(Vec<&'a mut GVar<S>>),
+}
+
+impl<'a, S> Slots<'a, S> {
+    /// The number of slots.
+    pub fn len(&self) -> usize {
+        match self {
+            Slots::Slice(s) => s.len(),
+            Slots::Fields(v) => v.len(),
+        }
+    }
+    /// Whether there are none.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+    /// The slots in order.
+    pub fn iter(&self) -> impl Iterator<Item = &GVar<S>> + '_ {
+        (0..self.len()).map(move |k| &self[k])
+    }
+    /// The slots in order, mutably.
+    pub fn iter_mut(&mut self) -> SlotsIterMut<'_, 'a, S> {
+        match self {
+            Slots::Slice(s) => SlotsIterMut::Slice(s.iter_mut()),
+            Slots::Fields(v) => SlotsIterMut::Fields(v.iter_mut()),
+        }
+    }
+}
+
+/// Mutable iterator over [`Slots`].
+pub enum SlotsIterMut<'s, 'a, S> {
+    #[doc(hidden)]
+    Slice(core::slice::IterMut<'s, GVar<S>>),
+    #[doc(hidden)]
+    Fields(core::slice::IterMut<'s, &'a mut GVar<S>>),
+}
+
+impl<'s, 'a: 's, S> Iterator for SlotsIterMut<'s, 'a, S> {
+    type Item = &'s mut GVar<S>;
+    fn next(&mut self) -> Option<&'s mut GVar<S>> {
+        match self {
+            SlotsIterMut::Slice(i) => i.next(),
+            SlotsIterMut::Fields(i) => i.next().map(|r| &mut **r),
+        }
+    }
+}
+
+impl<S> core::ops::Index<usize> for Slots<'_, S> {
+    type Output = GVar<S>;
+    fn index(&self, k: usize) -> &GVar<S> {
+        match self {
+            Slots::Slice(s) => &s[k],
+            Slots::Fields(v) => v[k],
+        }
+    }
+}
+impl<S> core::ops::IndexMut<usize> for Slots<'_, S> {
+    fn index_mut(&mut self, k: usize) -> &mut GVar<S> {
+        match self {
+            Slots::Slice(s) => &mut s[k],
+            Slots::Fields(v) => v[k],
+        }
+    }
+}
+
 /// One argument of a reversible function, for the gradient API.
 pub trait GradArg {
     /// The plain element type.
@@ -48,7 +118,7 @@ pub trait GradArg {
     /// Borrow the storage as an argument.
     fn borrow<S: Lift<Self::Elem>>(s: &mut Self::Store<S>) -> Self::Borrow<'_, S>;
     /// The differentiable slots of the storage (empty for integers and read-only arguments).
-    fn slots<S: Lift<Self::Elem>>(s: &mut Self::Store<S>) -> &mut [GVar<S>];
+    fn slots<S: Lift<Self::Elem>>(s: &mut Self::Store<S>) -> Slots<'_, S>;
     /// Write the stored values back into the argument (in-out arguments only).
     fn restore<S: Lift<Self::Elem>>(&mut self, s: &Self::Store<S>);
 }
@@ -74,8 +144,8 @@ impl<E: Real> GradArg for &mut E {
     fn borrow<S: Lift<E>>(s: &mut GVar<S>) -> &mut GVar<S> {
         s
     }
-    fn slots<S: Lift<E>>(s: &mut GVar<S>) -> &mut [GVar<S>] {
-        core::slice::from_mut(s)
+    fn slots<S: Lift<E>>(s: &mut GVar<S>) -> Slots<'_, S> {
+        Slots::Slice(core::slice::from_mut(s))
     }
     fn restore<S: Lift<E>>(&mut self, s: &GVar<S>) {
         **self = s.x.lower();
@@ -103,8 +173,8 @@ impl<E: Real> GradArg for &mut [E] {
     fn borrow<S: Lift<E>>(s: &mut Vec<GVar<S>>) -> &mut [GVar<S>] {
         s
     }
-    fn slots<S: Lift<E>>(s: &mut Vec<GVar<S>>) -> &mut [GVar<S>] {
-        s
+    fn slots<S: Lift<E>>(s: &mut Vec<GVar<S>>) -> Slots<'_, S> {
+        Slots::Slice(s)
     }
     fn restore<S: Lift<E>>(&mut self, s: &Vec<GVar<S>>) {
         for (d, v) in self.iter_mut().zip(s) {
@@ -134,8 +204,8 @@ impl<E: Real, const N: usize> GradArg for &mut [E; N] {
     fn borrow<S: Lift<E>>(s: &mut [GVar<S>; N]) -> &mut [GVar<S>; N] {
         s
     }
-    fn slots<S: Lift<E>>(s: &mut [GVar<S>; N]) -> &mut [GVar<S>] {
-        s
+    fn slots<S: Lift<E>>(s: &mut [GVar<S>; N]) -> Slots<'_, S> {
+        Slots::Slice(s)
     }
     fn restore<S: Lift<E>>(&mut self, s: &[GVar<S>; N]) {
         for (d, v) in self.iter_mut().zip(s) {
@@ -165,8 +235,8 @@ impl<E: Real> GradArg for &[E] {
     fn borrow<S: Lift<E>>(s: &mut Vec<GVar<S>>) -> &[GVar<S>] {
         s
     }
-    fn slots<S: Lift<E>>(_: &mut Vec<GVar<S>>) -> &mut [GVar<S>] {
-        &mut []
+    fn slots<S: Lift<E>>(_: &mut Vec<GVar<S>>) -> Slots<'_, S> {
+        Slots::Slice(&mut [])
     }
     fn restore<S: Lift<E>>(&mut self, _: &Vec<GVar<S>>) {}
 }
@@ -192,8 +262,8 @@ impl<E: Real> GradArg for &E {
     fn borrow<S: Lift<E>>(s: &mut GVar<S>) -> &GVar<S> {
         s
     }
-    fn slots<S: Lift<E>>(_: &mut GVar<S>) -> &mut [GVar<S>] {
-        &mut []
+    fn slots<S: Lift<E>>(_: &mut GVar<S>) -> Slots<'_, S> {
+        Slots::Slice(&mut [])
     }
     fn restore<S: Lift<E>>(&mut self, _: &GVar<S>) {}
 }
@@ -211,7 +281,7 @@ macro_rules! int_arg {
             fn store<S: Lift<f64>>(&self) -> $t { *self }
             fn store_from<S: Lift<f64>>(p: &$t) -> $t { *p }
             fn borrow<S: Lift<f64>>(s: &mut $t) -> $t { *s }
-            fn slots<S: Lift<f64>>(_: &mut $t) -> &mut [GVar<S>] { &mut [] }
+            fn slots<S: Lift<f64>>(_: &mut $t) -> Slots<'_, S> { Slots::Slice(&mut []) }
             fn restore<S: Lift<f64>>(&mut self, _: &$t) {}
         }
         impl<'a> GradArg for &'a mut $t {
@@ -225,7 +295,7 @@ macro_rules! int_arg {
             fn store<S: Lift<f64>>(&self) -> $t { **self }
             fn store_from<S: Lift<f64>>(p: &$t) -> $t { *p }
             fn borrow<S: Lift<f64>>(s: &mut $t) -> &mut $t { s }
-            fn slots<S: Lift<f64>>(_: &mut $t) -> &mut [GVar<S>] { &mut [] }
+            fn slots<S: Lift<f64>>(_: &mut $t) -> Slots<'_, S> { Slots::Slice(&mut []) }
             fn restore<S: Lift<f64>>(&mut self, s: &$t) { **self = *s; }
         }
     )*};
@@ -255,7 +325,7 @@ pub trait GradArgs {
     /// Borrow every stored argument.
     fn borrow<S: Lift<Self::Elem>>(s: &mut Self::Store<S>) -> Self::Borrow<'_, S>;
     /// The differentiable slots of argument `k`.
-    fn slots<S: Lift<Self::Elem>>(s: &mut Self::Store<S>, k: usize) -> &mut [GVar<S>];
+    fn slots<S: Lift<Self::Elem>>(s: &mut Self::Store<S>, k: usize) -> Slots<'_, S>;
     /// Write stored values back into every in-out argument.
     fn restore<S: Lift<Self::Elem>>(&mut self, s: &Self::Store<S>);
     /// The number of arguments.
@@ -277,7 +347,7 @@ macro_rules! tuple_args {
             fn borrow<S: Lift<E>>(s: &mut Self::Store<S>) -> Self::Borrow<'_, S> {
                 ($($a::borrow::<S>(&mut s.$i),)*)
             }
-            fn slots<S: Lift<E>>(s: &mut Self::Store<S>, k: usize) -> &mut [GVar<S>] {
+            fn slots<S: Lift<E>>(s: &mut Self::Store<S>, k: usize) -> Slots<'_, S> {
                 match k {
                     $($i => $a::slots::<S>(&mut s.$i),)*
                     _ => panic!("nilang: argument index {k} out of range (the function has {} arguments)", $n),
@@ -306,4 +376,57 @@ impl<E: Real> Lift<E> for GVar<E> {
     fn lower(self) -> E {
         self.x
     }
+}
+
+/// Let the gradient API take a user struct of scalars: `grad_struct!(Params { a, b, c })` for
+/// `struct Params<T> { a: T, b: T, c: T }` (generic over its scalar, `Clone + Copy`) implements
+/// [`GradArg`] for `&mut Params<E>`: its fields are the differentiable slots, in order.
+///
+/// ```
+/// use nilang::prelude::*;
+/// #[derive(Clone, Copy, Debug, Default)]
+/// struct Point<T> { x: T, y: T }
+/// nilang::grad_struct!(Point { x, y });
+///
+/// #[i]
+/// fn r2<T: Scalar>(out: &mut T, p: &mut Point<T>) {
+///     out += abs2(p.x);
+///     out += abs2(p.y);
+/// }
+/// let (mut out, mut p) = (0.0, Point { x: 3.0, y: 4.0 });
+/// let (_, gp) = nilang::gradient(&R2, (&mut out, &mut p), 0);
+/// assert_eq!((gp.x.g, gp.y.g), (6.0, 8.0));
+/// ```
+#[macro_export]
+macro_rules! grad_struct {
+    ($name:ident { $($field:ident),+ $(,)? }) => {
+        impl<E: $crate::Real> $crate::ad::GradArg for &mut $name<E> {
+            type Elem = E;
+            type PStore = $name<E>;
+            type PBorrow<'b> = &'b mut $name<E>;
+            type Store<S: $crate::ad::Lift<E>> = $name<$crate::GVar<S>>;
+            type Borrow<'b, S: $crate::ad::Lift<E> + 'b> = &'b mut $name<$crate::GVar<S>>;
+            fn pstore(&self) -> $name<E> {
+                $name { $($field: self.$field),+ }
+            }
+            fn pborrow(s: &mut $name<E>) -> &mut $name<E> {
+                s
+            }
+            fn store<S: $crate::ad::Lift<E>>(&self) -> $name<$crate::GVar<S>> {
+                $name { $($field: $crate::GVar::from(S::lift(self.$field))),+ }
+            }
+            fn store_from<S: $crate::ad::Lift<E>>(p: &$name<E>) -> $name<$crate::GVar<S>> {
+                $name { $($field: $crate::GVar::from(S::lift(p.$field))),+ }
+            }
+            fn borrow<S: $crate::ad::Lift<E>>(s: &mut $name<$crate::GVar<S>>) -> &mut $name<$crate::GVar<S>> {
+                s
+            }
+            fn slots<S: $crate::ad::Lift<E>>(s: &mut $name<$crate::GVar<S>>) -> $crate::ad::Slots<'_, S> {
+                $crate::ad::Slots::Fields(vec![$(&mut s.$field),+])
+            }
+            fn restore<S: $crate::ad::Lift<E>>(&mut self, s: &$name<$crate::GVar<S>>) {
+                $(self.$field = $crate::ad::Lift::lower(s.$field.x);)+
+            }
+        }
+    };
 }

@@ -11,7 +11,7 @@ fn seed_loss<S, A: GradArgs>(st: &mut A::Store<S>, loss: usize, one: S)
 where
     S: Copy + core::ops::AddAssign + Lift<A::Elem>,
 {
-    let slots = A::slots::<S>(st, loss);
+    let mut slots = A::slots::<S>(st, loss);
     assert!(
         slots.len() == 1,
         "nilang: the loss (argument {loss}) must be a scalar `&mut` argument"
@@ -63,12 +63,10 @@ where
 {
     let mut args = f.call(args);
     let mut st = args.store::<A::Elem>();
-    let value = A::slots::<A::Elem>(&mut st, loss)
-        .first()
-        .map(|v| v.x)
-        .unwrap_or_else(|| {
-            panic!("nilang: the loss (argument {loss}) must be a scalar `&mut` argument")
-        });
+    let slots = A::slots::<A::Elem>(&mut st, loss);
+    let value = (!slots.is_empty()).then(|| slots[0].x).unwrap_or_else(|| {
+        panic!("nilang: the loss (argument {loss}) must be a scalar `&mut` argument")
+    });
     seed_loss::<A::Elem, A>(&mut st, loss, A::Elem::one());
     f.uncall(A::borrow::<A::Elem>(&mut st));
     args.restore::<A::Elem>(&st);

@@ -13,7 +13,7 @@ mod promote;
 pub mod rules;
 mod scalar;
 
-pub use args::{GradArg, GradArgs, Lift};
+pub use args::{GradArg, GradArgs, Lift, Slots, SlotsIterMut};
 pub use complex::{CPromote, ComplexOps};
 pub use grad::{
     check_grad, gradient, gradient_numeric, grads, hessian_fwd_rev, hessian_numeric,
