@@ -200,13 +200,15 @@ impl Emitter {
         quote!(&mut #t)
     }
 
+    /// Roots with two places in the statement that may overlap (provably different fields,
+    /// `s.a` and `s.b`, do not count: they are borrowed directly).
     fn shared_roots(&self, places: &[&Place]) -> HashSet<String> {
-        let mut seen = HashSet::new();
         let mut shared = HashSet::new();
-        for p in places {
-            let n = p.root.to_string();
-            if !seen.insert(n.clone()) {
-                shared.insert(n);
+        for (i, a) in places.iter().enumerate() {
+            for b in &places[..i] {
+                if !matches!(relation(a, b), Relation::Disjoint) {
+                    shared.insert(a.root.to_string());
+                }
             }
         }
         shared

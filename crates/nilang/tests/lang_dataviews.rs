@@ -214,3 +214,33 @@ fn reversible_methods() {
     use_method_inv(&mut acc, &[3, 4, 5]);
     assert_eq!(acc, Acc { total: 0, count: 0 });
 }
+
+/// Two different fields of one struct in one call are borrowed directly (no copies: a `Vec`
+/// field is not cloned).
+#[test]
+fn disjoint_fields_are_borrowed_directly() {
+    struct W {
+        a: Vec<f64>,
+        b: Vec<f64>,
+    }
+    #[i]
+    fn add_into(y: &mut [f64], x: &mut [f64]) {
+        for i in 0..y.len() {
+            y[i] += x[i];
+        }
+    }
+    #[i]
+    fn g(w: &mut W) {
+        add_into(&mut w.a, &mut w.b);
+    }
+    let mut w = W {
+        a: vec![1.0, 2.0],
+        b: vec![10.0, 20.0],
+    };
+    let pa = w.a.as_ptr();
+    g(&mut w);
+    assert_eq!(w.a, [11.0, 22.0]);
+    assert_eq!(pa, w.a.as_ptr(), "the field was not replaced by a copy");
+    g_inv(&mut w);
+    assert_eq!(w.a, [1.0, 2.0]);
+}
