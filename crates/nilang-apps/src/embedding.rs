@@ -13,6 +13,7 @@
 //! ([`gradient`]), the Hessian (forward-over-reverse [`hessian`], reverse-over-reverse
 //! [`hessian_rev_rev`]) come from the AD API. [`train_adam`] and [`train_newton`] minimise it
 //! with two vertices fixed (as in the paper, otherwise the graph may collapse).
+use nilang::check::AlmostSame;
 use nilang::prelude::*;
 
 /// Graphs.jl's `smallgraph(:petersen)`, 0-based (the same list as `nilang-bench`).
@@ -128,46 +129,149 @@ pub fn i_var_mean<T: Scalar>(var: &mut T, mean: &mut T, d: &mut [T]) {
     }
 }
 
-/// `out += L(x)`, the Petersen embedding loss of positions `x` (vec order, `10·k` numbers).
-///
-/// One compute–copy–uncompute: the squared distances and distances of all 45 pairs live in
-/// ancilla arrays (explicit memory, 90 numbers), so only one level of uncomputation is paid.
-#[i]
-pub fn embedding_loss<T: Scalar>(out: &mut T, x: &mut [T], k: usize) {
-    let s = [T::default(); 45];
-    let d = [T::default(); 45];
-    let ve = T::default();
-    let me = T::default();
-    let vn = T::default();
-    let mn = T::default();
-    let gap = T::default();
-    routine! {
-        for e in 0..45 {
-            for c in 0..k {
-                s[e] += sqdiff(x[PAIRS[e].0 * k + c], x[PAIRS[e].1 * k + c]);
-            }
-            d[e] += sqrt(s[e]);
+/// The intermediate values of the loss: squared distances and distances of the 45 pairs,
+/// variance and mean of the edge and non-edge distances, and the penalty's argument.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Stats<T> {
+    /// Squared distances (edges first).
+    pub s: [T; 45],
+    /// Distances.
+    pub d: [T; 45],
+    /// Variance of the edge distances.
+    pub ve: T,
+    /// Mean of the edge distances.
+    pub me: T,
+    /// Variance of the non-edge distances.
+    pub vn: T,
+    /// Mean of the non-edge distances.
+    pub mn: T,
+    /// `mean(d(L₁)) − mean(d(L₂)) + 0.1`.
+    pub gap: T,
+}
+
+impl<T: Copy + Default> Stats<T> {
+    /// All zero.
+    pub fn zero() -> Self {
+        let z = T::default();
+        Stats {
+            s: [z; 45],
+            d: [z; 45],
+            ve: z,
+            me: z,
+            vn: z,
+            mn: z,
+            gap: z,
         }
-        i_var_mean(&mut ve, &mut me, &mut d[0..15]);
-        i_var_mean(&mut vn, &mut mn, &mut d[15..45]);
-        gap += me - mn;
-        gap += 0.1;
     }
-    out += ve;
-    out += vn;
+}
+
+impl<T: AlmostSame> AlmostSame for Stats<T> {
+    fn almost_same(&self, o: &Self) -> bool {
+        self.s.almost_same(&o.s)
+            && self.d.almost_same(&o.d)
+            && self.ve.almost_same(&o.ve)
+            && self.me.almost_same(&o.me)
+            && self.vn.almost_same(&o.vn)
+            && self.mn.almost_same(&o.mn)
+            && self.gap.almost_same(&o.gap)
+    }
+}
+
+/// The routine of the loss: `st += ` the statistics of positions `x` (`st` zero on entry).
+#[i]
+pub fn embedding_stats<T: Scalar>(st: &mut Stats<T>, x: &mut [T], k: usize) {
+    for e in 0..45 {
+        for c in 0..k {
+            st.s[e] += sqdiff(x[PAIRS[e].0 * k + c], x[PAIRS[e].1 * k + c]);
+        }
+        st.d[e] += sqrt(st.s[e]);
+    }
+    i_var_mean(&mut st.ve, &mut st.me, &mut st.d[0..15]);
+    i_var_mean(&mut st.vn, &mut st.mn, &mut st.d[15..45]);
+    st.gap += st.me - st.mn;
+    st.gap += 0.1;
+}
+
+/// The copy of the loss: `out += var(d(L₁)) + var(d(L₂)) + exp(relu(gap)) − 1`.
+#[i]
+pub fn embedding_penalty<T: Scalar>(out: &mut T, st: &mut Stats<T>) {
+    out += st.ve;
+    out += st.vn;
     // the penalty keeps mean(d(L₂)) > mean(d(L₁)): exp(relu(gap)) − 1
-    if (gap > T::lit(0.0), _) {
-        out += exp(gap);
+    if (st.gap > T::lit(0.0), _) {
+        out += exp(st.gap);
         out -= 1;
     }
+}
+
+/// `out += L(x)`, the Petersen embedding loss of positions `x` (vec order, `10·k` numbers).
+///
+/// Compute–copy–uncompute: the statistics live in one ancilla (explicit memory, 95 numbers),
+/// so only one level of uncomputation is paid.
+#[i]
+pub fn embedding_loss<T: Scalar>(out: &mut T, x: &mut [T], k: usize) {
+    let st = Stats::<T>::zero();
+    routine! {
+        embedding_stats(&mut st, x, k);
+    }
+    embedding_penalty(out, &mut st);
     unroutine!();
-    dealloc!(gap = T::default());
-    dealloc!(mn = T::default());
-    dealloc!(vn = T::default());
-    dealloc!(me = T::default());
-    dealloc!(ve = T::default());
-    dealloc!(d = [T::default(); 45]);
-    dealloc!(s = [T::default(); 45]);
+    dealloc!(st = Stats::<T>::zero());
+}
+
+/// Buffers for [`value_and_gradient_into`] (allocated once, reused).
+pub struct Workspace {
+    x: Vec<f64>,
+    gx: Vec<GVar<f64>>,
+    st: Stats<f64>,
+    gst: Stats<GVar<f64>>,
+}
+
+impl Workspace {
+    /// Buffers for `k` dimensions.
+    pub fn new(k: usize) -> Self {
+        Workspace {
+            x: vec![0.0; NV * k],
+            gx: vec![GVar::default(); NV * k],
+            st: Stats::zero(),
+            gst: Stats::zero(),
+        }
+    }
+}
+
+/// The loss and its gradient in one reverse pass, without heap allocation.
+///
+/// The loss is compute–copy–uncompute, and every adjoint is zero while the backward pass
+/// recomputes the routine, so the routine runs on plain `f64`; its values are lifted to
+/// gradient numbers, and only the inverses of the copy and of the routine run on `GVar`s.
+pub fn value_and_gradient_into(x: &[f64], k: usize, ws: &mut Workspace, grad: &mut [f64]) -> f64 {
+    check_len(x, k);
+    ws.x.copy_from_slice(x);
+    ws.st = Stats::zero();
+    embedding_stats(&mut ws.st, &mut ws.x, k);
+    let mut value = 0.0;
+    embedding_penalty(&mut value, &mut ws.st);
+    let lift = |v: &f64| GVar::from(*v);
+    let st = &ws.st;
+    ws.gst = Stats {
+        s: st.s.each_ref().map(lift),
+        d: st.d.each_ref().map(lift),
+        ve: lift(&st.ve),
+        me: lift(&st.me),
+        vn: lift(&st.vn),
+        mn: lift(&st.mn),
+        gap: lift(&st.gap),
+    };
+    for (g, &v) in ws.gx.iter_mut().zip(x) {
+        *g = GVar::from(v);
+    }
+    let mut go = GVar::new(value, 1.0);
+    embedding_penalty_inv(&mut go, &mut ws.gst);
+    embedding_stats_inv(&mut ws.gst, &mut ws.gx, k);
+    for (g, v) in grad.iter_mut().zip(&ws.gx) {
+        *g = v.g;
+    }
+    value
 }
 
 /// The loss `L(x)` for positions `x` (vec order) in `k` dimensions.

@@ -123,3 +123,20 @@ fn trust_region_step_respects_the_radius() {
     let p = trust_region_step(&h, &g, 10.0);
     assert!((p[0] + 0.5).abs() < 1e-15 && (p[1] + 0.125).abs() < 1e-15);
 }
+
+#[test]
+fn fast_value_and_gradient_equals_the_generic_gradient() {
+    use nilang_apps::embedding::{gradient, value_and_gradient_into, Workspace};
+    let mut rng = <rand::rngs::StdRng as rand::SeedableRng>::seed_from_u64(5);
+    for k in [1, 3, 10] {
+        let x = nilang_apps::embedding::random_positions(k, &mut rng);
+        let (v0, g0) = gradient(&x, k);
+        let mut ws = Workspace::new(k);
+        let mut g = vec![0.0; x.len()];
+        let v = value_and_gradient_into(&x, k, &mut ws, &mut g);
+        assert!((v - v0).abs() < 1e-14 * v0.abs().max(1.0));
+        for (a, b) in g.iter().zip(&g0) {
+            assert!((a - b).abs() < 1e-13, "{a} vs {b}");
+        }
+    }
+}

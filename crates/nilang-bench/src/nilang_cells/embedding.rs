@@ -3,8 +3,9 @@
 use crate::hook::Kernel;
 use crate::report::Measure;
 use crate::suites::embedding::EmbeddingCase;
-use nilang::GVar;
-use nilang_apps::embedding::{embedding_loss, embedding_loss_inv, hessian};
+use nilang_apps::embedding::{
+    embedding_loss, embedding_loss_inv, hessian, value_and_gradient_into, Workspace,
+};
 
 /// The kernels of one case.
 pub fn kernels(case: &EmbeddingCase) -> Vec<Kernel<'_>> {
@@ -13,9 +14,6 @@ pub fn kernels(case: &EmbeddingCase) -> Vec<Kernel<'_>> {
     let n = x0.len();
     let mut out0 = 0.0;
     embedding_loss(&mut out0, &mut x0.clone(), k);
-    struct G {
-        x: Vec<GVar<f64>>,
-    }
     let x1 = x0.clone();
     vec![
         Kernel::with_state(
@@ -38,19 +36,13 @@ pub fn kernels(case: &EmbeddingCase) -> Vec<Kernel<'_>> {
         ),
         Kernel::with_state(
             Measure::G,
-            G {
-                x: vec![GVar::default(); n],
+            (Workspace::new(k), vec![0.0; n]),
+            move |s: &mut (Workspace, Vec<f64>)| {
+                // one reverse pass: the routine is recomputed on f64, only its inverse runs on
+                // gradient numbers
+                value_and_gradient_into(&x1, k, &mut s.0, &mut s.1);
             },
-            move |s: &mut G| {
-                // compute–copy–uncompute: the backward pass needs no forward run (the loss
-                // value comes out as −out.x)
-                for (g, &v) in s.x.iter_mut().zip(&x1) {
-                    *g = GVar::from(v);
-                }
-                let mut go = GVar::new(0.0, 1.0);
-                embedding_loss_inv(&mut go, &mut s.x, k);
-            },
-            |s| s.x.iter().map(|v| v.g).collect(),
+            |s| s.1.clone(),
         ),
         Kernel::with_state(
             Measure::H,
