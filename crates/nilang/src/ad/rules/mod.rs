@@ -7,6 +7,7 @@
 use super::{GVar, Promote, Scalar};
 use crate::instr::{PlusEq1, PlusEq2, PlusEq3};
 
+mod convert;
 mod elementary;
 mod instructions;
 
