@@ -88,56 +88,6 @@ pub fn ibesselj<T: Scalar>(out: &mut T, nu: usize, z: &mut T) {
     dealloc!(k = T::default());
 }
 
-/// The same function with every runtime check compiled out (for benchmarks and GPU-style use).
-#[i(nocheck)]
-pub fn ibesselj_fast<T: Scalar>(out: &mut T, nu: usize, z: &mut T) {
-    let k = T::default();
-    let fact_nu = T::lit(factorial(nu));
-    let nu_t = T::lit(nu as f64);
-    let halfz = T::default();
-    let halfz_power_nu = T::default();
-    let halfz_power_2 = T::default();
-    let out_anc = T::default();
-    let anc1 = T::default();
-    let anc2 = T::default();
-    let anc3 = T::default();
-    let anc4 = T::default();
-    let anc5 = T::default();
-    routine! {
-        halfz += z / 2.0;
-        halfz_power_nu += powf(halfz, nu_t);
-        halfz_power_2 += halfz.powi(2);
-        anc1 += halfz_power_nu / fact_nu;
-        out_anc += anc1;
-        while (anc1.value().abs() > ATOL && anc4.value().abs() < ATOL, k.value() != 0.0) {
-            k += 1.0;
-            routine! {
-                anc5 += k;
-                anc5 += nu_t;
-                anc2 -= k * anc5;
-                anc3 += halfz_power_2 / anc2;
-            }
-            imul(&mut anc1, &mut anc3, &mut anc4);
-            out_anc += anc1;
-            unroutine!();
-        }
-    }
-    out += out_anc;
-    unroutine!();
-    dealloc!(anc5 = T::default());
-    dealloc!(anc4 = T::default());
-    dealloc!(anc3 = T::default());
-    dealloc!(anc2 = T::default());
-    dealloc!(anc1 = T::default());
-    dealloc!(out_anc = T::default());
-    dealloc!(halfz_power_2 = T::default());
-    dealloc!(halfz_power_nu = T::default());
-    dealloc!(halfz = T::default());
-    dealloc!(nu_t = T::lit(nu as f64));
-    dealloc!(fact_nu = T::lit(factorial(nu)));
-    dealloc!(k = T::default());
-}
-
 /// `out += J_ν(z)` for `z > 0` with a log-number accumulator (NiLang's current `ibesselj`):
 /// every term is obtained from the previous one by an exact `*=`/`/=` on its logarithm, so no
 /// ancilla gets dirty and the value is accurate to rounding for any `z`.
@@ -275,10 +225,10 @@ pub fn besselj_n_value_grad<const NU: i32>(z: f64) -> (f64, f64) {
 /// `J_ν(z)` and its first derivative by reverse mode (value, d/dz).
 pub fn besselj_grad(nu: usize, z: f64) -> (f64, f64) {
     let (mut out, mut zz) = (0.0, z);
-    ibesselj_fast(&mut out, nu, &mut zz);
+    ibesselj(&mut out, nu, &mut zz);
     let value = out;
     let (mut go, mut gz) = (GVar::new(out, 1.0), GVar::from(zz));
-    ibesselj_fast_inv(&mut go, nu, &mut gz);
+    ibesselj_inv(&mut go, nu, &mut gz);
     (value, gz.g)
 }
 

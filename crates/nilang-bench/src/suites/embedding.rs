@@ -15,24 +15,8 @@ use rand_distr::{Distribution, StandardNormal};
 
 pub const SUITE: &str = "embedding";
 
-/// Graphs.jl's Petersen graph, 0-based.
-pub const EDGES: [(usize, usize); 15] = [
-    (0, 1),
-    (0, 4),
-    (0, 5),
-    (1, 2),
-    (1, 6),
-    (2, 3),
-    (2, 7),
-    (3, 4),
-    (3, 8),
-    (4, 9),
-    (5, 7),
-    (5, 8),
-    (6, 8),
-    (6, 9),
-    (7, 9),
-];
+/// Graphs.jl's Petersen graph, 0-based (the application's definition).
+pub use nilang_apps::embedding::EDGES;
 
 /// The 30 non-adjacent pairs (i < j), in lexicographic order.
 pub fn non_edges() -> Vec<(usize, usize)> {
