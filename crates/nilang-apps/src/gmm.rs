@@ -5,31 +5,39 @@
 //!
 //! `f = Σ_i logsumexp_k(α_k + Σq_k − ½‖Q_k (x_i − μ_k)‖²) − n·logsumexp(α) + prior + const`.
 //!
-//! The program is compute–copy–uncompute at two levels:
+//! The program is compute–copy–uncompute at two levels, the points taken in blocks of `bs`
+//! ([`GMM_BLOCK`]):
 //!
 //! ```text
 //! routine { qd = exp(q), base = α + Σq }                       gmm_prepare
-//! for every point i {
-//!     routine { xc, y = Q xc, sq = ‖y‖², main, lse_i }           gmm_point
-//!     out += lse_i
+//! for every block of points {
+//!     routine {                                                  gmm_block
+//!         for every component c { for every point p of the block {
+//!             xc, y = Q_c xc, sq = ‖y‖², main }                  gmm_comp_pts
+//!         for every point p { lse_p = logsumexp(main_p) }        gmm_lse
+//!     }
+//!     out += Σ_p lse_p
 //!     unroutine
 //! }
 //! out += −n·logsumexp(α) + prior + const                       gmm_rest
 //! unroutine
 //! ```
 //!
-//! so every per-point ancilla lives in a small workspace ([`GmmWork`], `O(K·d)`) that is
-//! reused by every point: no per-point storage and no allocation in the loop.
+//! Every per-block ancilla lives in a workspace ([`GmmWork`], `O(K·d·bs)`) that is reused by
+//! every block: no per-point storage and no allocation in the loop. The blocks exist for the
+//! memory traffic: a component's parameters (`O(d²)`) are streamed once per block and reused
+//! from cache by its points, in the routine and in its inverse.
 //!
 //! **Gradient** ([`gmm_value_grad`]): the inverse of a compute–copy–uncompute program, run on
 //! gradient numbers with the output's adjoint seeded, gives the gradient in one reverse pass
 //! (the inputs are unchanged by the forward pass, so no forward pass is needed). Inside that
 //! pass every `routine` is first *recomputed*; at that moment all its ancillas are fresh with
 //! zero adjoints, so the recomputation moves no adjoint and equals the plain-number routine
-//! followed by lifting its results to `GVar`s. [`gmm_value_grad`] does exactly that per point:
-//! [`gmm_point`] on `f64` (cheap), lift the workspace, seed `lse_i`, then [`gmm_point_inv`] on
-//! `GVar<f64>` (uncompute + adjoints). The data points stay plain `f64` throughout (mixed
-//! operands: a `GVar` target accepts `f64` constants).
+//! followed by lifting its results to `GVar`s. [`gmm_value_grad`] does exactly that per block:
+//! [`gmm_block`]'s parts on `f64` (cheap), lift the per-point results, seed `lse_p`, then
+//! [`gmm_block_inv`]'s parts on `GVar<f64>` (uncompute + adjoints), lifting each component's
+//! intermediates just before its [`gmm_comp_pts_inv`]. The data points stay plain `f64`
+//! throughout (mixed operands: a `GVar` target accepts `f64` constants).
 use crate::adbench::gmm::GmmInput;
 use crate::adbench::special::{log_gamma_d, ADBENCH_PI};
 use nilang::instr::fns::Sub;
@@ -117,7 +125,7 @@ pub fn gmm_comp<T: Scalar>(
 {
     safe! {
         let d = xc.len();
-        assert!(y.len() == d && qd.len() == d && mu.len() == d && x.len() == d);
+        assert!(y.len() == d && d == d && mu.len() == d && x.len() == d);
         assert_eq!(l.len(), d * d.saturating_sub(1) / 2);
     }
     for r in 0..xc.len() {
@@ -138,52 +146,115 @@ pub fn gmm_comp<T: Scalar>(
     }
 }
 
-/// One point: `lse += logsumexp_c(base_c − ½‖Q_c (x − μ_c)‖²)`, leaving its intermediates in
-/// the workspace slices (`xc`, `y`: `K·d`; `sq`, `main`, `t`: `K`; `s`, `mx`).
+/// One component `c` at the `nb` points of a block: `sq[p·k + c] += ‖Q_c (x_p − μ_c)‖²`,
+/// `main[p·k + c] += base − ½ sq[p·k + c]`, leaving `x_p − μ_c` and `Q_c (x_p − μ_c)` in
+/// `xc`, `y` (`nb·d`, point by point). The component's parameters (`qd`, `mu`, `l`: `O(d²)`)
+/// are reused by every point of the block, so they stay in cache: in the backward pass the
+/// block's points are uncomputed component by component as well.
+#[i(nocheck)]
+#[allow(clippy::too_many_arguments)]
+pub fn gmm_comp_pts<T: Scalar>(
+    sq: &mut [T],
+    main: &mut [T],
+    xc: &mut [T],
+    y: &mut [T],
+    qd: &mut [T],
+    base: &mut T,
+    mu: &mut [T],
+    l: &mut [T],
+    x: &[f64],
+    c: usize,
+    d: usize,
+    k: usize,
+    nb: usize,
+) where
+    T: PlusEq2<Sub, f64, T>,
+{
+    for p in 0..nb {
+        gmm_comp(
+            &mut sq[p * k + c],
+            &mut xc[p * d..(p + 1) * d],
+            &mut y[p * d..(p + 1) * d],
+            qd,
+            mu,
+            l,
+            &x[p * d..(p + 1) * d],
+        );
+        main[p * k + c] += base;
+        main[p * k + c] -= sq[p * k + c] * 0.5;
+    }
+}
+
+/// One point's `lse += logsumexp(main)` (`t`: `K` ancillas, `s`, `mx` zero ancillas).
 ///
 /// The logsumexp is shifted by the largest `main` (a constant: the derivative of
 /// `logsumexp` with respect to its shift is zero).
 #[i(nocheck)]
-#[allow(clippy::too_many_arguments)]
-pub fn gmm_point<T: Scalar>(
-    lse: &mut T,
-    xc: &mut [T],
-    y: &mut [T],
-    sq: &mut [T],
-    main: &mut [T],
-    t: &mut [T],
-    s: &mut T,
-    mx: &mut T,
-    qd: &mut [T],
-    base: &mut [T],
-    mu: &mut [T],
-    icf: &mut [T],
-    x: &[f64],
-    d: usize,
-    k: usize,
-) where
-    T: PlusEq2<Sub, f64, T>,
-{
-    for c in 0..k {
-        gmm_comp(
-            &mut sq[c],
-            &mut xc[c * d..(c + 1) * d],
-            &mut y[c * d..(c + 1) * d],
-            &mut qd[c * d..(c + 1) * d],
-            &mut mu[c * d..(c + 1) * d],
-            &mut icf[c * (d * (d + 1) / 2) + d..(c + 1) * (d * (d + 1) / 2)],
-            &x,
-        );
-        main[c] += base[c];
-        main[c] -= sq[c] * 0.5;
-    }
+pub fn gmm_lse<T: Scalar>(lse: &mut T, t: &mut [T], s: &mut T, mx: &mut T, main: &mut [T]) {
     mx += cst!(T::lit(max_value(&main)));
-    for c in 0..k {
+    for c in 0..main.len() {
         t[c] += main[c] - mx;
         s += exp(t[c]);
     }
     lse += ln(s);
     lse += mx;
+}
+
+/// A block of `nb` points starting at point `i0`: `lse[p] += logsumexp_c(base_c −
+/// ½‖Q_c (x_p − μ_c)‖²)` for `p < nb`, component by component ([`gmm_comp_pts`]: each
+/// component's parameters are streamed once per block, not once per point), then the
+/// per-point logsumexps ([`gmm_lse`]). Intermediates stay in the workspace slices (`xc`, `y`:
+/// `K·nb·d`, component by component; `sq`, `main`, `t`: `nb·K`, point by point; `s`, `mx`:
+/// `nb`).
+#[i(nocheck)]
+#[allow(clippy::too_many_arguments)]
+pub fn gmm_block<T: Scalar>(
+    lse: &mut [T],
+    xc: &mut [T],
+    y: &mut [T],
+    sq: &mut [T],
+    main: &mut [T],
+    t: &mut [T],
+    s: &mut [T],
+    mx: &mut [T],
+    qd: &mut [T],
+    base: &mut [T],
+    mu: &mut [T],
+    icf: &mut [T],
+    x: &[f64],
+    i0: usize,
+    d: usize,
+    k: usize,
+    nb: usize,
+) where
+    T: PlusEq2<Sub, f64, T>,
+{
+    for c in 0..k {
+        gmm_comp_pts(
+            sq,
+            main,
+            &mut xc[c * nb * d..(c + 1) * nb * d],
+            &mut y[c * nb * d..(c + 1) * nb * d],
+            &mut qd[c * d..(c + 1) * d],
+            &mut base[c],
+            &mut mu[c * d..(c + 1) * d],
+            &mut icf[c * (d * (d + 1) / 2) + d..(c + 1) * (d * (d + 1) / 2)],
+            &x[i0 * d..(i0 + nb) * d],
+            c,
+            d,
+            k,
+            nb,
+        );
+    }
+    for p in 0..nb {
+        gmm_lse(
+            &mut lse[p],
+            &mut t[p * k..(p + 1) * k],
+            &mut s[p],
+            &mut mx[p],
+            &mut main[p * k..(p + 1) * k],
+        );
+    }
 }
 
 /// The data-free terms: `out += −n·logsumexp(α) + γ²/2·Σ_c(‖exp q_c‖² + ‖l_c‖²) − m·Σ_c Σq_c
@@ -243,47 +314,69 @@ pub fn gmm_constant(d: usize, k: usize, n: usize, gamma: f64, m: i64) -> f64 {
     -(n as f64) * df * 0.5 * (2.0 * ADBENCH_PI).ln() - k as f64 * c
 }
 
-/// The ancilla workspace of the GMM program: `O(K·d)` numbers, all zero between calls.
+/// Points per block of [`gmm_objective_i`] ([`GmmWork::new`]'s default): each component's
+/// parameters are streamed once per block of this many points.
+pub const GMM_BLOCK: usize = 64;
+
+/// The ancilla workspace of the GMM program for blocks of `bs` points: `O(K·d·bs)` numbers,
+/// all zero between calls.
 #[derive(Clone, Debug)]
 pub struct GmmWork<T> {
+    /// Points per block.
+    pub bs: usize,
     /// `exp(q)`, `K·d`.
     pub qd: Vec<T>,
     /// `α + Σq`, `K`.
     pub base: Vec<T>,
-    /// `x − μ` per component, `K·d`.
+    /// `x − μ` per component and point of a block, `K·bs·d`.
     pub xc: Vec<T>,
-    /// `Q (x − μ)` per component, `K·d`.
+    /// `Q (x − μ)` per component and point of a block, `K·bs·d`.
     pub y: Vec<T>,
-    /// `‖y‖²`, `K`.
+    /// `‖y‖²`, `bs·K`.
     pub sq: Vec<T>,
-    /// `base − ½ sq`, `K`.
+    /// `base − ½ sq`, `bs·K`.
     pub main: Vec<T>,
-    /// `main − max`, `K` (also the `K` ancillas of `logsumexp(α)`).
+    /// `main − max`, `bs·K` (its first `K` are also the ancillas of `logsumexp(α)`).
     pub t: Vec<T>,
-    /// Scalars: `[lse, s, mx, sa, la, mxa, fro]`.
+    /// Per point of a block: `logsumexp_c(main)`, `bs`.
+    pub lse: Vec<T>,
+    /// Per point of a block: `Σ exp(t)`, `bs`.
+    pub s: Vec<T>,
+    /// Per point of a block: `max(main)`, `bs`.
+    pub mx: Vec<T>,
+    /// Scalars of the data-free terms: `[sa, la, mxa, fro]`.
     pub sc: Vec<T>,
 }
 
 impl<T: Scalar> GmmWork<T> {
-    /// A zero workspace for dimension `d` and `k` components.
+    /// A zero workspace for dimension `d`, `k` components and blocks of [`GMM_BLOCK`] points.
     pub fn new(d: usize, k: usize) -> Self {
+        Self::with_block(d, k, GMM_BLOCK)
+    }
+
+    /// A zero workspace for dimension `d`, `k` components and blocks of `bs ≥ 1` points.
+    pub fn with_block(d: usize, k: usize, bs: usize) -> Self {
+        assert!(bs >= 1, "GmmWork: the block size must be at least 1");
         GmmWork {
+            bs,
             qd: vec![T::default(); k * d],
             base: vec![T::default(); k],
-            xc: vec![T::default(); k * d],
-            y: vec![T::default(); k * d],
-            sq: vec![T::default(); k],
-            main: vec![T::default(); k],
-            t: vec![T::default(); k],
-            sc: vec![T::default(); 7],
+            xc: vec![T::default(); k * bs * d],
+            y: vec![T::default(); k * bs * d],
+            sq: vec![T::default(); bs * k],
+            main: vec![T::default(); bs * k],
+            t: vec![T::default(); bs * k.max(1)],
+            lse: vec![T::default(); bs],
+            s: vec![T::default(); bs],
+            mx: vec![T::default(); bs],
+            sc: vec![T::default(); 4],
         }
     }
 }
 
 /// `out += f(p)`: the whole GMM objective as one reversible program. `p` is the flat
-/// parameter vector, `x` the points; the remaining slices are the zero ancilla workspace
-/// ([`GmmWork`]'s fields: `qd`, `xc`, `y`: `K·d`; `base`, `sq`, `main`, `t`: `K`; `sc`: 7
-/// scalars), left zero up to rounding.
+/// parameter vector, `x` the points, taken in blocks of `bs`; the remaining slices are the
+/// zero ancilla workspace ([`GmmWork`]'s fields), left zero up to rounding.
 #[i(nocheck)]
 #[allow(clippy::too_many_arguments)]
 pub fn gmm_objective_i<T: Scalar>(
@@ -297,6 +390,7 @@ pub fn gmm_objective_i<T: Scalar>(
     n: usize,
     gamma: f64,
     m: i64,
+    bs: usize,
     qd: &mut [T],
     base: &mut [T],
     xc: &mut [T],
@@ -304,6 +398,9 @@ pub fn gmm_objective_i<T: Scalar>(
     sq: &mut [T],
     main: &mut [T],
     t: &mut [T],
+    lse: &mut [T],
+    s: &mut [T],
+    mx: &mut [T],
     sc: &mut [T],
 ) where
     T: PlusEq2<Sub, f64, T>,
@@ -311,31 +408,35 @@ pub fn gmm_objective_i<T: Scalar>(
     routine! {
         gmm_prepare(qd, base, alpha, icf, d, k);
     }
-    for i in 0..n {
+    for b in 0..n.div_ceil(bs) {
         routine! {
-            gmm_point(
-                &mut sc[0],
+            gmm_block(
+                lse,
                 xc,
                 y,
                 sq,
                 main,
                 t,
-                &mut sc[1],
-                &mut sc[2],
+                s,
+                mx,
                 qd,
                 base,
                 mu,
                 icf,
-                &x[i * d..(i + 1) * d],
+                &x,
+                b * bs,
                 d,
                 k,
+                bs.min(n - b * bs),
             );
         }
-        out += sc[0];
+        for p in 0..bs.min(n - b * bs) {
+            out += lse[p];
+        }
         unroutine!();
     }
     gmm_rest(
-        out, t, &mut sc[3], &mut sc[4], &mut sc[5], &mut sc[6], qd, alpha, icf, d, k, n, gamma, m,
+        out, t, &mut sc[0], &mut sc[1], &mut sc[2], &mut sc[3], qd, alpha, icf, d, k, n, gamma, m,
     );
     unroutine!();
 }
@@ -368,6 +469,7 @@ impl<T: Scalar + PlusEq2<Sub, f64, T>> GmmWork<T> {
             n,
             gamma,
             m,
+            w.bs,
             &mut w.qd,
             &mut w.base,
             &mut w.xc,
@@ -375,6 +477,9 @@ impl<T: Scalar + PlusEq2<Sub, f64, T>> GmmWork<T> {
             &mut w.sq,
             &mut w.main,
             &mut w.t,
+            &mut w.lse,
+            &mut w.s,
+            &mut w.mx,
             &mut w.sc,
         );
     }
@@ -406,6 +511,7 @@ impl<T: Scalar + PlusEq2<Sub, f64, T>> GmmWork<T> {
             n,
             gamma,
             m,
+            w.bs,
             &mut w.qd,
             &mut w.base,
             &mut w.xc,
@@ -413,6 +519,9 @@ impl<T: Scalar + PlusEq2<Sub, f64, T>> GmmWork<T> {
             &mut w.sq,
             &mut w.main,
             &mut w.t,
+            &mut w.lse,
+            &mut w.s,
+            &mut w.mx,
             &mut w.sc,
         );
     }
@@ -442,36 +551,71 @@ fn lift(dst: &mut [GVar<f64>], src: &mut [f64]) {
     }
 }
 
+/// The lifted `xc += x − μ` of a block (`nb` points `xb`, one component's `mu`): the plain
+/// value recomputed exactly as [`gmm_comp`] computes it from a zero ancilla.
+#[inline]
+fn lift_xc(dst: &mut [GVar<f64>], xb: &[f64], mu: &[f64]) {
+    for (dp, xp) in dst
+        .chunks_exact_mut(mu.len())
+        .zip(xb.chunks_exact(mu.len()))
+    {
+        for ((o, &x), &m) in dp.iter_mut().zip(xp).zip(mu) {
+            let mut v = 0.0;
+            v += x - m;
+            *o = GVar::from(v);
+        }
+    }
+}
+
 /// Reusable buffers of [`gmm_value_grad`]: the parameters as plain and gradient numbers and
-/// the two workspaces (`O(K·d)` each); nothing depends on `n`.
+/// the two workspaces; nothing depends on `n`.
 #[derive(Clone, Debug)]
 pub struct GmmGradWork {
     /// The parameters, flat.
     pub pf: Vec<f64>,
     /// The parameters as gradient numbers; after a call, `.g` holds the gradient.
     pub pg: Vec<GVar<f64>>,
-    /// Plain workspace (the value-only recomputation).
+    /// Plain workspace (the value-only recomputation of a block), `O(K·d·bs)`.
     pub wf: GmmWork<f64>,
-    /// Gradient workspace (uncomputation and adjoints).
+    /// Gradient workspace (uncomputation and adjoints); its `xc`, `y` hold one component of
+    /// a block (`bs·d`): they are lifted component by component.
     pub wg: GmmWork<GVar<f64>>,
 }
 
 impl GmmGradWork {
-    /// Buffers for instances of dimension `d` with `k` components.
+    /// Buffers for instances of dimension `d` with `k` components (blocks of [`GMM_BLOCK`]).
     pub fn new(d: usize, k: usize) -> Self {
+        Self::with_block(d, k, GMM_BLOCK)
+    }
+
+    /// Buffers for instances of dimension `d` with `k` components and blocks of `bs` points.
+    pub fn with_block(d: usize, k: usize, bs: usize) -> Self {
         let np = k * (1 + d + d * (d + 1) / 2);
+        let mut wg = GmmWork::with_block(d, 0, bs);
+        wg.qd = vec![GVar::default(); k * d];
+        wg.base = vec![GVar::default(); k];
+        wg.xc = vec![GVar::default(); bs * d];
+        wg.y = vec![GVar::default(); bs * d];
+        wg.sq = vec![GVar::default(); bs * k];
+        wg.main = vec![GVar::default(); bs * k];
+        wg.t = vec![GVar::default(); bs * k.max(1)];
+        let mut wf = GmmWork::with_block(d, k, bs);
+        wf.xc = vec![0.0; bs * d];
         GmmGradWork {
             pf: vec![0.0; np],
             pg: vec![GVar::default(); np],
-            wf: GmmWork::new(d, k),
-            wg: GmmWork::new(d, k),
+            wf,
+            wg,
         }
     }
 }
 
 /// The objective and its gradient (flat layout `[α | μ | icf]`, written to `grad`) in one
-/// reverse pass of [`gmm_objective_i`] (see the module docs): per point, the routine runs on
-/// `f64`, its results are lifted to `GVar`s and its inverse runs on `GVar`s. No allocation.
+/// reverse pass of [`gmm_objective_i`] (see the module docs): per block of points, the
+/// routine ([`gmm_block`]) runs on `f64`; its per-point results are lifted to `GVar`s and the
+/// per-point logsumexps are uncomputed on `GVar`s; then, component by component in reverse
+/// (as [`gmm_block_inv`] does), that component's `xc`, `y` are lifted and
+/// [`gmm_comp_pts_inv`] uncomputes them, accumulating the adjoints. No allocation.
 ///
 /// ```
 /// use nilang_apps::adbench::{gmm::{gmm_generate, gmm_objective_and_gradient}, oracle::adbench_close};
@@ -486,6 +630,7 @@ impl GmmGradWork {
 /// ```
 pub fn gmm_value_grad(g: &GmmInput, work: &mut GmmGradWork, grad: &mut [f64]) -> f64 {
     let (d, k, n) = (g.d, g.k, g.n);
+    let tri = d * (d + 1) / 2;
     let np = g.n_params();
     assert_eq!(grad.len(), np, "gmm_value_grad: grad has the wrong length");
     assert_eq!(
@@ -493,8 +638,14 @@ pub fn gmm_value_grad(g: &GmmInput, work: &mut GmmGradWork, grad: &mut [f64]) ->
         np,
         "gmm_value_grad: work built for another (d, K)"
     );
+    assert_eq!(
+        work.wf.qd.len(),
+        k * d,
+        "gmm_value_grad: work built for another d"
+    );
     assert_eq!(g.x.len(), n * d, "gmm_value_grad: x.len() != n*d");
     let GmmGradWork { pf, pg, wf, wg } = work;
+    let bs = wf.bs;
     let (af, rest) = pf.split_at_mut(k);
     let (muf, icff) = rest.split_at_mut(k * d);
     let (ag, rest) = pg.split_at_mut(k);
@@ -511,7 +662,7 @@ pub fn gmm_value_grad(g: &GmmInput, work: &mut GmmGradWork, grad: &mut [f64]) ->
         *a = GVar::from(v);
     }
     // routine 1 (prepare), value only, lifted
-    // (the plain values stay in `wf` for the plain per-point routines)
+    // (the plain values stay in `wf` for the plain per-block routines)
     gmm_prepare(&mut wf.qd, &mut wf.base, af, icff, d, k);
     for (a, &v) in wg.qd.iter_mut().zip(&wf.qd) {
         *a = GVar::from(v);
@@ -520,64 +671,87 @@ pub fn gmm_value_grad(g: &GmmInput, work: &mut GmmGradWork, grad: &mut [f64]) ->
         *a = GVar::from(v);
     }
     let mut value = 0.0;
-    for xi in g.x.chunks_exact(d.max(1)).take(n) {
-        // routine 2 (one point), value only
-        let [lse, s, mx, ..] = &mut wf.sc[..] else {
-            unreachable!()
-        };
-        gmm_point(
-            lse,
-            &mut wf.xc,
-            &mut wf.y,
-            &mut wf.sq,
-            &mut wf.main,
-            &mut wf.t,
-            s,
-            mx,
-            &mut wf.qd,
-            &mut wf.base,
-            muf,
-            icff,
-            xi,
-            d,
-            k,
-        );
-        value += wf.sc[0];
-        lift(&mut wg.xc, &mut wf.xc);
-        lift(&mut wg.y, &mut wf.y);
-        lift(&mut wg.sq, &mut wf.sq);
-        lift(&mut wg.main, &mut wf.main);
-        lift(&mut wg.t, &mut wf.t);
-        lift(&mut wg.sc[..3], &mut wf.sc[..3]);
-        // the copy `out += lse` seen backwards: seed lse's adjoint; then uncompute
-        wg.sc[0].g = 1.0;
-        let [lse, s, mx, ..] = &mut wg.sc[..] else {
-            unreachable!()
-        };
-        gmm_point_inv(
-            lse,
-            &mut wg.xc,
-            &mut wg.y,
-            &mut wg.sq,
-            &mut wg.main,
-            &mut wg.t,
-            s,
-            mx,
-            &mut wg.qd,
-            &mut wg.base,
-            mug,
-            icfg,
-            xi,
-            d,
-            k,
-        );
+    for i0 in (0..n).step_by(bs) {
+        let nb = bs.min(n - i0);
+        let xb = &g.x[i0 * d..(i0 + nb) * d];
+        // routine 2 (one block, `gmm_block`), value only: component by component ...
+        for c in 0..k {
+            gmm_comp_pts(
+                &mut wf.sq,
+                &mut wf.main,
+                &mut wf.xc[..nb * d],
+                &mut wf.y[c * nb * d..(c + 1) * nb * d],
+                &mut wf.qd[c * d..(c + 1) * d],
+                &mut wf.base[c],
+                &mut muf[c * d..(c + 1) * d],
+                &mut icff[c * tri + d..(c + 1) * tri],
+                xb,
+                c,
+                d,
+                k,
+                nb,
+            );
+            // `xc = x − μ_c` is not kept: it is recomputed, bit for bit, when lifted
+            wf.xc[..nb * d].fill(0.0);
+        }
+        // ... then the per-point logsumexps
+        for p in 0..nb {
+            gmm_lse(
+                &mut wf.lse[p],
+                &mut wf.t[p * k..(p + 1) * k],
+                &mut wf.s[p],
+                &mut wf.mx[p],
+                &mut wf.main[p * k..(p + 1) * k],
+            );
+            value += wf.lse[p];
+        }
+        lift(&mut wg.sq[..nb * k], &mut wf.sq[..nb * k]);
+        lift(&mut wg.main[..nb * k], &mut wf.main[..nb * k]);
+        lift(&mut wg.t[..nb * k], &mut wf.t[..nb * k]);
+        lift(&mut wg.lse[..nb], &mut wf.lse[..nb]);
+        lift(&mut wg.s[..nb], &mut wf.s[..nb]);
+        lift(&mut wg.mx[..nb], &mut wf.mx[..nb]);
+        // the copies `out += lse[p]` seen backwards: seed the adjoints; then uncompute the
+        // block as `gmm_block_inv` does: the logsumexps, then component by component
+        for v in &mut wg.lse[..nb] {
+            v.g = 1.0;
+        }
+        for p in (0..nb).rev() {
+            gmm_lse_inv(
+                &mut wg.lse[p],
+                &mut wg.t[p * k..(p + 1) * k],
+                &mut wg.s[p],
+                &mut wg.mx[p],
+                &mut wg.main[p * k..(p + 1) * k],
+            );
+        }
+        for c in (0..k).rev() {
+            // this component's intermediates, untouched since the routine, lifted now
+            lift_xc(&mut wg.xc[..nb * d], xb, &muf[c * d..(c + 1) * d]);
+            lift(&mut wg.y[..nb * d], &mut wf.y[c * nb * d..(c + 1) * nb * d]);
+            gmm_comp_pts_inv(
+                &mut wg.sq,
+                &mut wg.main,
+                &mut wg.xc[..nb * d],
+                &mut wg.y[..nb * d],
+                &mut wg.qd[c * d..(c + 1) * d],
+                &mut wg.base[c],
+                &mut mug[c * d..(c + 1) * d],
+                &mut icfg[c * tri + d..(c + 1) * tri],
+                xb,
+                c,
+                d,
+                k,
+                nb,
+            );
+        }
     }
     // the data-free terms: compute–copy–uncompute, one reverse pass with out's adjoint = 1
     let mut out = GVar::new(0.0, 1.0);
     for v in wg.t.iter_mut() {
         *v = GVar::default();
     }
-    let [_, _, _, sa, la, mxa, fro] = &mut wg.sc[..] else {
+    let [sa, la, mxa, fro] = &mut wg.sc[..] else {
         unreachable!()
     };
     *sa = GVar::default();

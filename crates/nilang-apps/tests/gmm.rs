@@ -115,6 +115,12 @@ fn inverse_restores_inputs() {
             .chain(&w.base)
             .chain(&w.xc)
             .chain(&w.y)
+            .chain(&w.sq)
+            .chain(&w.main)
+            .chain(&w.t)
+            .chain(&w.lse)
+            .chain(&w.s)
+            .chain(&w.mx)
             .chain(&w.sc)
     {
         assert!(v.abs() < 1e-9);
@@ -134,4 +140,24 @@ fn split_pass_equals_plain_reverse_pass() {
     assert!(adbench_close(-out.x, f));
     let g2: Vec<f64> = p.iter().map(|v| v.g).collect();
     assert_all_close("one-pass", &g2, &grad);
+}
+
+/// Any block size (1, a partial last block, one block larger than n) gives the same value
+/// and gradient, for the program and its one-pass gradient.
+#[test]
+fn block_sizes_agree() {
+    let g = gmm_generate(4, 3, 11, 4);
+    let (f0, g0) = gmm_objective_and_gradient(&g);
+    for bs in [1, 2, 3, 4, 11, 64] {
+        let mut work = GmmGradWork::with_block(g.d, g.k, bs);
+        let mut grad = vec![0.0; g.n_params()];
+        let f = gmm_value_grad(&g, &mut work, &mut grad);
+        assert!(adbench_close(f, f0), "bs={bs}: {f} vs {f0}");
+        assert_all_close(&format!("bs={bs}"), &grad, &g0);
+        let mut p = g.params();
+        let mut w = GmmWork::<f64>::with_block(g.d, g.k, bs);
+        let mut out = 0.0;
+        w.objective(&mut out, &mut p, &g.x, g.d, g.k, g.n, g.gamma, g.m);
+        assert!(adbench_close(out, f0), "bs={bs}: objective {out} vs {f0}");
+    }
 }

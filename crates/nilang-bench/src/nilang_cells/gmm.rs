@@ -1,8 +1,8 @@
 //! `gmm` suite: `nilang_apps::gmm`, the ADBench objective as one reversible program
-//! (compute–copy–uncompute per point, checks compiled out): call (O), call + uncall (U) and
-//! the gradient (G) by one reverse pass in which each per-point routine is recomputed on
+//! (compute–copy–uncompute per block of points, checks compiled out): call (O), call + uncall (U) and
+//! the gradient (G) by one reverse pass in which each per-block routine is recomputed on
 //! plain numbers and uncomputed on `GVar`s (see `nilang_apps::gmm::gmm_value_grad`). All
-//! buffers (`O(K·d)`, independent of n) are allocated when the kernel is built.
+//! buffers (`O(K·d·block)`, independent of n) are allocated when the kernel is built.
 use crate::hook::Kernel;
 use crate::report::Measure;
 use crate::suites::gmm::{GmmCase, GmmInstance};
