@@ -64,9 +64,11 @@ where
     let mut args = f.call(args);
     let mut st = args.store::<A::Elem>();
     let slots = A::slots::<A::Elem>(&mut st, loss);
-    let value = (!slots.is_empty()).then(|| slots[0].x).unwrap_or_else(|| {
-        panic!("nilang: the loss (argument {loss}) must be a scalar `&mut` argument")
-    });
+    assert!(
+        !slots.is_empty(),
+        "nilang: the loss (argument {loss}) must be a scalar `&mut` argument"
+    );
+    let value = slots[0].x;
     seed_loss::<A::Elem, A>(&mut st, loss, A::Elem::one());
     f.uncall(A::borrow::<A::Elem>(&mut st));
     args.restore::<A::Elem>(&st);
