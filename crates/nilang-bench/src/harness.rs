@@ -140,7 +140,7 @@ impl<'r> Harness<'r> {
     /// the reference result of that measure (None: nothing to check against); `per` divides the
     /// times (batch throughput).
     #[allow(clippy::too_many_arguments)]
-    pub fn external(
+    pub fn external<'d>(
         &mut self,
         suite: &str,
         case: &str,
@@ -148,7 +148,7 @@ impl<'r> Harness<'r> {
         per: f64,
         tool: &str,
         kernels: Vec<Kernel<'_>>,
-        reference: &dyn Fn(Measure) -> Option<Vec<f64>>,
+        reference: &dyn Fn(Measure) -> Option<std::borrow::Cow<'d, [f64]>>,
         tol: f64,
     ) {
         for mut k in kernels {

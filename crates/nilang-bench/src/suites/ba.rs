@@ -398,8 +398,8 @@ fn run_case(h: &mut Harness, c: &BaCase) {
     }
     drop(ve);
     let reference = |m: Measure| match m {
-        Measure::O => Some(obj.clone()),
-        Measure::J => Some(vn.clone()),
+        Measure::O => Some(std::borrow::Cow::Borrowed(&obj[..])),
+        Measure::J => Some(std::borrow::Cow::Borrowed(&vn[..])),
         _ => None,
     };
     for prov in &h.registry.providers {

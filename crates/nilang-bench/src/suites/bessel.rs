@@ -151,9 +151,9 @@ fn run_case(h: &mut Harness, c: &BesselCase) {
                 });
             }
             let reference = |m: Measure| match m {
-                Measure::O => Some(vec![f]),
-                Measure::G => Some(vec![g_nd]),
-                Measure::U => Some(vec![z]),
+                Measure::O => Some(std::borrow::Cow::Owned(vec![f])),
+                Measure::G => Some(std::borrow::Cow::Owned(vec![g_nd])),
+                Measure::U => Some(std::borrow::Cow::Owned(vec![z])),
                 _ => None,
             };
             for p in &reg.providers {
@@ -213,9 +213,9 @@ fn run_case(h: &mut Harness, c: &BesselCase) {
                 });
             }
             let reference = |m: Measure| match m {
-                Measure::O => Some(f.clone()),
-                Measure::G => Some(g_nd.clone()),
-                Measure::U => Some(zs.clone()),
+                Measure::O => Some(std::borrow::Cow::Borrowed(&f[..])),
+                Measure::G => Some(std::borrow::Cow::Borrowed(&g_nd[..])),
+                Measure::U => Some(std::borrow::Cow::Borrowed(&zs[..])),
                 _ => None,
             };
             for p in &reg.providers {

@@ -281,10 +281,10 @@ fn run_case(h: &mut Harness, c: &EmbeddingCase) {
         });
     }
     let reference = |m: Measure| match m {
-        Measure::O => Some(vec![f]),
-        Measure::G => Some(g.clone()),
-        Measure::H => Some(hs.clone()),
-        Measure::U => Some(x.clone()),
+        Measure::O => Some(std::borrow::Cow::Owned(vec![f])),
+        Measure::G => Some(std::borrow::Cow::Borrowed(&g[..])),
+        Measure::H => Some(std::borrow::Cow::Borrowed(&hs[..])),
+        Measure::U => Some(std::borrow::Cow::Borrowed(&x[..])),
         _ => None,
     };
     for prov in &h.registry.providers {

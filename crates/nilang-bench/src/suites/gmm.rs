@@ -501,9 +501,9 @@ fn run_case(h: &mut Harness, c: &GmmCase) {
     }
     let gref = ge.clone().or_else(|| ok_n.then(|| gn.clone()));
     let reference = |m: Measure| match m {
-        Measure::O => Some(vec![f]),
-        Measure::G => gref.clone(),
-        Measure::U => Some(p.clone()),
+        Measure::O => Some(std::borrow::Cow::Owned(vec![f])),
+        Measure::G => gref.as_deref().map(std::borrow::Cow::Borrowed),
+        Measure::U => Some(std::borrow::Cow::Borrowed(&p[..])),
         _ => None,
     };
     for prov in &h.registry.providers {

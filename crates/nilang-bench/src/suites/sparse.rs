@@ -296,9 +296,9 @@ fn run_dot(h: &mut Harness, c: &SparseCase) {
         });
     }
     let reference = |m: Measure| match m {
-        Measure::O => Some(vec![f]),
-        Measure::B => Some(ge.clone()),
-        Measure::U => Some(v.clone()),
+        Measure::O => Some(std::borrow::Cow::Owned(vec![f])),
+        Measure::B => Some(std::borrow::Cow::Borrowed(&ge[..])),
+        Measure::U => Some(std::borrow::Cow::Borrowed(&v[..])),
         _ => None,
     };
     for p in &h.registry.providers {
@@ -354,9 +354,9 @@ fn run_matvec(h: &mut Harness, c: &SparseCase) {
     }
     let yref = interleave(&y);
     let reference = |m: Measure| match m {
-        Measure::O => Some(yref.clone()),
-        Measure::B => Some(man.clone()),
-        Measure::U => Some(v.clone()),
+        Measure::O => Some(std::borrow::Cow::Borrowed(&yref[..])),
+        Measure::B => Some(std::borrow::Cow::Borrowed(&man[..])),
+        Measure::U => Some(std::borrow::Cow::Borrowed(&v[..])),
         _ => None,
     };
     for p in &h.registry.providers {
