@@ -132,56 +132,49 @@ fn columns<'a>(cells: &'a [&'a Cell]) -> Vec<(&'a str, Measure)> {
 /// The markdown table of one suite: rows = cases (in order of first appearance), columns = tool-measure,
 /// each entry `median (ratio×)`, or "-".
 pub fn markdown_table(cells: &[Cell], suite: &str) -> String {
-    let cells: Vec<&Cell> = cells.iter().filter(|c| c.suite == suite).collect();
-    let mut out = String::new();
-    if cells.is_empty() {
-        return out;
+    let body = render_table(cells, suite, "case", |c, t, m| match c {
+        Cell {
+            median_s: Some(s),
+            ratio,
+            ..
+        } => match ratio {
+            Some(r) if !(t == "rust" && m == Measure::O) => format!("{} ({r:.2}×)", fmt_time(*s)),
+            _ => fmt_time(*s),
+        },
+        _ => "-".to_string(),
+    });
+    if body.is_empty() {
+        body
+    } else {
+        format!("### {suite}\n\n{body}")
     }
-    let cols = columns(&cells);
-    let mut cases: Vec<&str> = Vec::new();
-    for c in &cells {
-        if !cases.contains(&c.case.as_str()) {
-            cases.push(c.case.as_str());
-        }
-    }
-    let _ = writeln!(out, "### {suite}\n");
-    out.push_str("| case |");
-    for (t, m) in &cols {
-        let _ = write!(out, " {t}-{} |", m.as_str());
-    }
-    out.push_str("\n| --- |");
-    for _ in &cols {
-        out.push_str(" ---: |");
-    }
-    out.push('\n');
-    for case in cases {
-        let _ = write!(out, "| {case} |");
-        for (t, m) in &cols {
-            let cell = cells
-                .iter()
-                .find(|c| c.case == case && c.tool == *t && c.measure == *m);
-            let txt = match cell {
-                Some(Cell {
-                    median_s: Some(s),
-                    ratio,
-                    ..
-                }) => match ratio {
-                    Some(r) if !(*t == "rust" && *m == Measure::O) => {
-                        format!("{} ({r:.2}×)", fmt_time(*s))
-                    }
-                    _ => fmt_time(*s),
-                },
-                _ => "-".to_string(),
-            };
-            let _ = write!(out, " {txt} |");
-        }
-        out.push('\n');
-    }
-    out
 }
 
 /// A second table with the heap use of each cell (allocations / peak bytes).
 pub fn markdown_heap_table(cells: &[Cell], suite: &str) -> String {
+    render_table(
+        cells,
+        suite,
+        "heap: allocs / peak bytes",
+        |c, _, _| match c {
+            Cell {
+                heap_allocs: Some(a),
+                peak_heap_bytes: Some(b),
+                ..
+            } => format!("{a} / {}", human_bytes(*b)),
+            _ => "-".into(),
+        },
+    )
+}
+
+/// One suite's table: rows = cases (in order of first appearance), columns = tool-measure,
+/// entries from `entry` ("-" where a cell is missing); empty if the suite has no cells.
+fn render_table(
+    cells: &[Cell],
+    suite: &str,
+    corner: &str,
+    entry: impl Fn(&Cell, &str, Measure) -> String,
+) -> String {
     let cells: Vec<&Cell> = cells.iter().filter(|c| c.suite == suite).collect();
     let mut out = String::new();
     if cells.is_empty() {
@@ -194,7 +187,7 @@ pub fn markdown_heap_table(cells: &[Cell], suite: &str) -> String {
             cases.push(c.case.as_str());
         }
     }
-    out.push_str("| heap: allocs / peak bytes |");
+    let _ = write!(out, "| {corner} |");
     for (t, m) in &cols {
         let _ = write!(out, " {t}-{} |", m.as_str());
     }
@@ -206,17 +199,10 @@ pub fn markdown_heap_table(cells: &[Cell], suite: &str) -> String {
     for case in cases {
         let _ = write!(out, "| {case} |");
         for (t, m) in &cols {
-            let cell = cells
+            let txt = cells
                 .iter()
-                .find(|c| c.case == case && c.tool == *t && c.measure == *m);
-            let txt = match cell {
-                Some(Cell {
-                    heap_allocs: Some(a),
-                    peak_heap_bytes: Some(b),
-                    ..
-                }) => format!("{a} / {}", human_bytes(*b)),
-                _ => "-".into(),
-            };
+                .find(|c| c.case == case && c.tool == *t && c.measure == *m)
+                .map_or_else(|| "-".to_string(), |c| entry(c, t, *m));
             let _ = write!(out, " {txt} |");
         }
         out.push('\n');
