@@ -455,33 +455,7 @@ impl<T: Scalar + PlusEq2<Sub, f64, T>> GmmWork<T> {
         gamma: f64,
         m: i64,
     ) {
-        let w = self;
-        let (alpha, rest) = p.split_at_mut(k);
-        let (mu, icf) = rest.split_at_mut(k * d);
-        gmm_objective_i(
-            out,
-            alpha,
-            mu,
-            icf,
-            x,
-            d,
-            k,
-            n,
-            gamma,
-            m,
-            w.bs,
-            &mut w.qd,
-            &mut w.base,
-            &mut w.xc,
-            &mut w.y,
-            &mut w.sq,
-            &mut w.main,
-            &mut w.t,
-            &mut w.lse,
-            &mut w.s,
-            &mut w.mx,
-            &mut w.sc,
-        );
+        self.run(true, out, p, x, d, k, n, gamma, m)
     }
 
     /// The inverse of [`GmmWork::objective`].
@@ -497,10 +471,33 @@ impl<T: Scalar + PlusEq2<Sub, f64, T>> GmmWork<T> {
         gamma: f64,
         m: i64,
     ) {
+        self.run(false, out, p, x, d, k, n, gamma, m)
+    }
+
+    /// [`gmm_objective_i`] (`forward`) or its inverse on the parameter vector split into
+    /// `alpha | mu | icf`, with this workspace.
+    #[allow(clippy::too_many_arguments)]
+    fn run(
+        &mut self,
+        forward: bool,
+        out: &mut T,
+        p: &mut [T],
+        x: &[f64],
+        d: usize,
+        k: usize,
+        n: usize,
+        gamma: f64,
+        m: i64,
+    ) {
         let w = self;
         let (alpha, rest) = p.split_at_mut(k);
         let (mu, icf) = rest.split_at_mut(k * d);
-        gmm_objective_i_inv(
+        let f = if forward {
+            gmm_objective_i::<T>
+        } else {
+            gmm_objective_i_inv::<T>
+        };
+        f(
             out,
             alpha,
             mu,
