@@ -59,27 +59,12 @@ impl<T> Csc<T> {
 /// column (the paper's `dot` for `SparseMatrixCSC`).
 pub fn dot(a: &Csc<f64>, b: &Csc<f64>) -> f64 {
     assert!(a.m == b.m && a.n == b.n, "dimension mismatch");
-    let mut r = 0.0;
-    for j in 0..a.n {
-        let (mut ia, ea) = (a.colptr[j], a.colptr[j + 1]);
-        let (mut ib, eb) = (b.colptr[j], b.colptr[j + 1]);
-        while ia < ea && ib < eb {
-            let (ra, rb) = (a.rowval[ia], b.rowval[ib]);
-            if ra < rb {
-                ia += 1;
-            } else if rb < ra {
-                ib += 1;
-            } else {
-                r += a.nzval[ia] * b.nzval[ib];
-                ia += 1;
-                ib += 1;
-            }
-        }
-    }
-    r
+    dot_generic(a, b, &a.nzval, &b.nzval)
 }
 
-/// The generic version of [`dot`] over A's and B's values (for echidna).
+/// [`dot`] over A's and B's values, generic over the scalar (`f64` for the plain objective,
+/// echidna's numbers for its gradient).
+#[inline]
 fn dot_generic<T: crate::real::Real>(a: &Csc<f64>, b: &Csc<f64>, av: &[T], bv: &[T]) -> T {
     let mut r = T::zero();
     for j in 0..a.n {
