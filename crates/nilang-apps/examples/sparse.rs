@@ -22,10 +22,7 @@ fn main() {
     let (n, density) = (1000, 0.05);
     let mut rng = rand::rngs::StdRng::seed_from_u64(2020);
     let (a, b) = (random(n, density, &mut rng), random(n, density, &mut rng));
-    let (pa, pb) = (
-        CscPattern::of_sprs(&a).unwrap(),
-        CscPattern::of_sprs(&b).unwrap(),
-    );
+    let (pa, pb) = (SparseView::of(&a), SparseView::of(&b));
     println!(
         "A, B: {n}×{n}, density {density}: {} and {} stored values",
         pa.nnz(),

@@ -2,51 +2,20 @@
 //! dot product `tr(AᵀB)` and the complex matrix-vector product `y += A x` (the paper's
 //! Table 2), differentiable with respect to the stored values.
 //!
-//! The sparsity structure is read-only ([`CscPattern`]); only the values are in-out. The dot
+//! The sparsity structure is read-only ([`SparseView`], shared with `nilang::stdlib::sparse`); only the values are in-out. The dot
 //! product is branch-free: each column of `B` is scattered into a zero work vector, gathered
 //! against `A`'s column, and scattered back out (exactly, so the work vector returns to zero).
 use nilang::prelude::*;
-
-/// The structure of a CSC matrix (0-based, sorted row indices per column).
-#[derive(Clone, Copy, Debug)]
-pub struct CscPattern<'a> {
-    /// Number of rows.
-    pub m: usize,
-    /// Number of columns.
-    pub n: usize,
-    /// Column pointers (`n + 1`).
-    pub colptr: &'a [usize],
-    /// Row index of every stored value.
-    pub rowval: &'a [usize],
-}
-
-impl<'a> CscPattern<'a> {
-    /// The pattern of an `sprs` CSC matrix (`None` if it is stored CSR).
-    pub fn of_sprs<N>(a: &'a sprs::CsMat<N>) -> Option<Self> {
-        if !a.is_csc() {
-            return None;
-        }
-        Some(CscPattern {
-            m: a.rows(),
-            n: a.cols(),
-            colptr: a.indptr().into_raw_storage(),
-            rowval: a.indices(),
-        })
-    }
-    /// Number of stored values.
-    pub fn nnz(&self) -> usize {
-        self.rowval.len()
-    }
-}
+pub use nilang::stdlib::sparse::SparseView;
 
 /// `r += tr(AᵀB) = Σ A_ij B_ij` for two matrices of the same shape; `w` is a work vector of
 /// length `m` that must be zero (it is zero again afterwards).
 ///
 /// ```
-/// use nilang_apps::sparse::{i_sparse_dot, CscPattern};
+/// use nilang_apps::sparse::{i_sparse_dot, SparseView};
 /// let colptr = [0, 1, 2];
 /// let rowval = [0, 1];
-/// let p = CscPattern { m: 2, n: 2, colptr: &colptr, rowval: &rowval };
+/// let p = SparseView { nrows: 2, ncols: 2, indptr: &colptr, indices: &rowval };
 /// let (mut r, mut av, mut bv, mut w) = (0.0, vec![2.0, 3.0], vec![4.0, 5.0], vec![0.0; 2]);
 /// i_sparse_dot(&mut r, &p, &mut av, &p, &mut bv, &mut w);
 /// assert_eq!(r, 23.0);
@@ -54,21 +23,21 @@ impl<'a> CscPattern<'a> {
 #[i(nocheck)]
 pub fn i_sparse_dot<T: Scalar>(
     r: &mut T,
-    a: &CscPattern<'_>,
+    a: &SparseView<'_>,
     av: &mut [T],
-    b: &CscPattern<'_>,
+    b: &SparseView<'_>,
     bv: &mut [T],
     w: &mut [T],
 ) {
-    for j in 0..a.n {
-        for q in b.colptr[j]..b.colptr[j + 1] {
-            w[b.rowval[q]] += bv[q];
+    for j in 0..a.ncols {
+        for q in b.indptr[j]..b.indptr[j + 1] {
+            w[b.indices[q]] += bv[q];
         }
-        for p in a.colptr[j]..a.colptr[j + 1] {
-            r += av[p] * w[a.rowval[p]];
+        for p in a.indptr[j]..a.indptr[j + 1] {
+            r += av[p] * w[a.indices[p]];
         }
-        for q in b.colptr[j]..b.colptr[j + 1] {
-            w[b.rowval[q]] -= bv[q];
+        for q in b.indptr[j]..b.indptr[j + 1] {
+            w[b.indices[q]] -= bv[q];
         }
     }
 }
@@ -77,22 +46,22 @@ pub fn i_sparse_dot<T: Scalar>(
 /// has `2·nnz` numbers, `x` has `2n`, `y` has `2m`.
 ///
 /// ```
-/// use nilang_apps::sparse::{i_sparse_matvec, CscPattern};
+/// use nilang_apps::sparse::{i_sparse_matvec, SparseView};
 /// let (colptr, rowval) = ([0, 1], [0]);
-/// let p = CscPattern { m: 1, n: 1, colptr: &colptr, rowval: &rowval };
+/// let p = SparseView { nrows: 1, ncols: 1, indptr: &colptr, indices: &rowval };
 /// // (1 + 2i) (3 + 4i) = -5 + 10i
 /// let (mut y, mut av, mut x) = (vec![0.0; 2], vec![1.0, 2.0], vec![3.0, 4.0]);
 /// i_sparse_matvec(&mut y, &p, &mut av, &mut x);
 /// assert_eq!(y, [-5.0, 10.0]);
 /// ```
 #[i(nocheck)]
-pub fn i_sparse_matvec<T: Scalar>(y: &mut [T], a: &CscPattern<'_>, av: &mut [T], x: &mut [T]) {
-    for j in 0..a.n {
-        for p in a.colptr[j]..a.colptr[j + 1] {
-            y[2 * a.rowval[p]] += av[2 * p] * x[2 * j];
-            y[2 * a.rowval[p]] -= av[2 * p + 1] * x[2 * j + 1];
-            y[2 * a.rowval[p] + 1] += av[2 * p] * x[2 * j + 1];
-            y[2 * a.rowval[p] + 1] += av[2 * p + 1] * x[2 * j];
+pub fn i_sparse_matvec<T: Scalar>(y: &mut [T], a: &SparseView<'_>, av: &mut [T], x: &mut [T]) {
+    for j in 0..a.ncols {
+        for p in a.indptr[j]..a.indptr[j + 1] {
+            y[2 * a.indices[p]] += av[2 * p] * x[2 * j];
+            y[2 * a.indices[p]] -= av[2 * p + 1] * x[2 * j + 1];
+            y[2 * a.indices[p] + 1] += av[2 * p] * x[2 * j + 1];
+            y[2 * a.indices[p] + 1] += av[2 * p + 1] * x[2 * j];
         }
     }
 }
@@ -101,9 +70,9 @@ pub fn i_sparse_matvec<T: Scalar>(y: &mut [T], a: &CscPattern<'_>, av: &mut [T],
 /// `[Ā values | B̄ values]`. `scratch` holds the gradient numbers (reused across calls).
 pub fn sparse_dot_backward(
     r: f64,
-    a: &CscPattern<'_>,
+    a: &SparseView<'_>,
     av: &[f64],
-    b: &CscPattern<'_>,
+    b: &SparseView<'_>,
     bv: &[f64],
     scratch: &mut SparseDotScratch,
 ) {

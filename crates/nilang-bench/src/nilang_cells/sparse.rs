@@ -7,12 +7,12 @@ use crate::suites::sparse::{Csc, SparseCase, SparseKind};
 use nilang::GVar;
 use nilang_apps::sparse::*;
 
-fn pattern<T>(a: &Csc<T>) -> CscPattern<'_> {
-    CscPattern {
-        m: a.m,
-        n: a.n,
-        colptr: &a.colptr,
-        rowval: &a.rowval,
+fn pattern<T>(a: &Csc<T>) -> SparseView<'_> {
+    SparseView {
+        nrows: a.m,
+        ncols: a.n,
+        indptr: &a.colptr,
+        indices: &a.rowval,
     }
 }
 
