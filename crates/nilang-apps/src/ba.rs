@@ -201,6 +201,35 @@ pub fn ba_objective_into(b: &BaInput, reproj: &mut [f64], w_err: &mut [f64]) {
     }
 }
 
+nilang::grad_struct!(BaAnc {
+    p, sq, theta, st, ct, inv, v, vxp, vdp, omc, tmp, y, iz, u, rsq, r4, lk, ul, pr
+});
+
+/// The 2×15 Jacobian block of one observation (rows: the two residuals; columns: the 11
+/// camera parameters, the 3 point coordinates, the weight) by the gradient API: one backward
+/// pass of [`ba_reproj_i`] with two adjoint lanes (`Lanes<2>`: lane `j` carries the adjoint
+/// of `e_j`). [`ba_reproj_i`] is compute–copy–uncompute in `e`, so no forward pass runs.
+/// No heap allocation (the storage is arrays).
+#[inline]
+pub fn ba_block(
+    cam: &[f64; CAM_LEN],
+    x: &[f64; 3],
+    w: f64,
+    feat: &[f64; 2],
+) -> [[f64; BLOCK_LEN]; 2] {
+    let (mut e, mut c, mut xx, mut ww, mut a) = ([0.0; 2], *cam, *x, w, BaAnc::default());
+    let mut plan = nilang::ad::Plan::new();
+    let (_, gc, gx, gw, _, _) =
+        plan.jacobian::<_, _, 2>(&BaReprojI, (&mut e, &mut c, &mut xx, &mut ww, feat, &mut a), 0);
+    let mut out = [[0.0; BLOCK_LEN]; 2];
+    for (r, row) in out.iter_mut().enumerate() {
+        for (o, v) in row.iter_mut().zip(gc.iter().chain(gx.iter()).chain([&*gw])) {
+            *o = v.g.0[r];
+        }
+    }
+    out
+}
+
 type G2 = GVar<Lanes<2>>;
 
 #[inline(always)]
@@ -225,7 +254,7 @@ fn lift2(v: f64) -> G2 {
 /// }
 /// ```
 #[inline]
-pub fn ba_block(
+pub fn ba_block_hand(
     cam: &[f64; CAM_LEN],
     x: &[f64; 3],
     w: f64,
@@ -284,9 +313,8 @@ fn lift_anc(a: &BaAnc<f64>) -> BaAnc<G2> {
 /// `dz/dw` of the weight error `z = 1 − w²` by reverse mode (one backward pass).
 #[inline]
 pub fn w_err_grad(w: f64) -> f64 {
-    let (mut z, mut wg) = (GVar::new(1.0 - w * w, 1.0), GVar::from(w));
-    ba_w_err_i_inv(&mut z, &mut wg);
-    wg.g
+    let (_, (_, gw)) = nilang::ad::value_and_gradient(&BaWErrI, (&mut 0.0, &mut { w }), 0);
+    gw.g
 }
 
 /// The whole sparse Jacobian in ADBench's CSR layout, written into `jac` (built by
@@ -300,6 +328,15 @@ pub fn w_err_grad(w: f64) -> f64 {
 /// let hand = ba_jacobian(&b);
 /// assert!(j.vals.iter().zip(&hand.vals).all(|(a, h)| (a - h).abs() < 1e-10 * (1.0 + h.abs())));
 /// ```
+pub fn ba_jacobian_into_hand(b: &BaInput, jac: &mut SparseJacobian) {
+    for (i, &(c, q)) in b.obs.iter().enumerate() {
+        let block = ba_block_hand(b.cam(c), b.point(q), b.w[i], b.feat(i));
+        jac.fill_block(i, &block);
+        jac.fill_w(i, w_err_grad(b.w[i]));
+    }
+}
+
+/// [`ba_jacobian_into`]'s layout check and loop, by the gradient API.
 pub fn ba_jacobian_into(b: &BaInput, jac: &mut SparseJacobian) {
     assert_eq!(
         jac.vals.len(),

@@ -219,18 +219,59 @@ pub fn embedding_loss<T: Scalar>(out: &mut T, x: &mut [T], k: usize) {
     dealloc!(st = Stats::<T>::zero());
 }
 
-/// Buffers for [`value_and_gradient_into`] (allocated once, reused).
+/// Buffers for [`value_and_gradient_into`]: the positions and the gradient plan (its storage is
+/// made at the first call and reused).
+#[derive(Debug)]
 pub struct Workspace {
     x: Vec<f64>,
-    gx: Vec<GVar<f64>>,
-    st: Stats<f64>,
-    gst: Stats<GVar<f64>>,
+    plan: nilang::ad::Plan<(GVar<f64>, Vec<GVar<f64>>, usize)>,
 }
 
 impl Workspace {
     /// Buffers for `k` dimensions.
     pub fn new(k: usize) -> Self {
         Workspace {
+            x: vec![0.0; NV * k],
+            plan: nilang::ad::Plan::new(),
+        }
+    }
+}
+
+/// The loss and its gradient by the gradient API, without heap allocation after the first
+/// call: [`embedding_loss`] is compute–copy–uncompute, so this is one reverse pass.
+///
+/// ```
+/// use nilang_apps::embedding::{value_and_gradient_into, gradient, Workspace};
+/// let x: Vec<f64> = (0..20).map(|i| (i as f64 * 0.7).sin()).collect();
+/// let (mut ws, mut g) = (Workspace::new(2), vec![0.0; 20]);
+/// let v = value_and_gradient_into(&x, 2, &mut ws, &mut g);
+/// let (v0, g0) = gradient(&x, 2);
+/// assert!((v - v0).abs() < 1e-14 && g.iter().zip(&g0).all(|(a, b)| (a - b).abs() < 1e-13));
+/// ```
+pub fn value_and_gradient_into(x: &[f64], k: usize, ws: &mut Workspace, grad: &mut [f64]) -> f64 {
+    check_len(x, k);
+    ws.x.copy_from_slice(x);
+    let (v, (_, gx, _)) = ws
+        .plan
+        .value_and_gradient(&EmbeddingLoss, (&mut 0.0, &mut ws.x[..], k), 0);
+    for (g, v) in grad.iter_mut().zip(gx.iter()) {
+        *g = v.g;
+    }
+    v
+}
+
+/// Buffers for [`value_and_gradient_into_hand`] (allocated once, reused).
+pub struct HandWorkspace {
+    x: Vec<f64>,
+    gx: Vec<GVar<f64>>,
+    st: Stats<f64>,
+    gst: Stats<GVar<f64>>,
+}
+
+impl HandWorkspace {
+    /// Buffers for `k` dimensions.
+    pub fn new(k: usize) -> Self {
+        HandWorkspace {
             x: vec![0.0; NV * k],
             gx: vec![GVar::default(); NV * k],
             st: Stats::zero(),
@@ -239,12 +280,8 @@ impl Workspace {
     }
 }
 
-/// The loss and its gradient in one reverse pass, without heap allocation.
-///
-/// The loss is compute–copy–uncompute, and every adjoint is zero while the backward pass
-/// recomputes the routine, so the routine runs on plain `f64`; its values are lifted to
-/// gradient numbers, and only the inverses of the copy and of the routine run on `GVar`s.
-pub fn value_and_gradient_into(x: &[f64], k: usize, ws: &mut Workspace, grad: &mut [f64]) -> f64 {
+/// The hand-written driver (kept only to measure the generic path against it).
+pub fn value_and_gradient_into_hand(x: &[f64], k: usize, ws: &mut HandWorkspace, grad: &mut [f64]) -> f64 {
     check_len(x, k);
     ws.x.copy_from_slice(x);
     ws.st = Stats::zero();

@@ -42,6 +42,7 @@ use crate::adbench::gmm::GmmInput;
 use crate::adbench::special::{log_gamma_d, ADBENCH_PI};
 use nilang::instr::fns::Sub;
 use nilang::instr::PlusEq2;
+use nilang::ad::Plan;
 use nilang::prelude::*;
 
 /// The largest value of a slice (as `f64`): the logsumexp shift (a constant: the derivative
@@ -374,9 +375,16 @@ impl<T: Scalar> GmmWork<T> {
     }
 }
 
-/// `out += f(p)`: the whole GMM objective as one reversible program. `p` is the flat
-/// parameter vector, `x` the points, taken in blocks of `bs`; the remaining slices are the
-/// zero ancilla workspace ([`GmmWork`]'s fields), left zero up to rounding.
+nilang::grad_struct!(GmmWork { qd, base, xc, y, sq, main, t, lse, s, mx, sc } copy { bs });
+
+/// `out += f(p)`: the whole GMM objective as one reversible program. `alpha`, `mu`, `icf` are
+/// the parameters, `x` the points, taken in blocks of `ws.bs`; `ws` is the zero ancilla
+/// workspace, left zero up to rounding (exactly zero between blocks: `fresh!`).
+///
+/// Compute–copy–uncompute in `out` (the compiler's one-pass analysis), so its gradient is
+/// one reverse pass; `fresh!` at the end of each block drops the adjoints the block's
+/// workspace carried, so the next block's routine is recomputed on the zero-adjoint fast
+/// path (values only).
 #[i(nocheck)]
 #[allow(clippy::too_many_arguments)]
 pub fn gmm_objective_i<T: Scalar>(
@@ -390,53 +398,56 @@ pub fn gmm_objective_i<T: Scalar>(
     n: usize,
     gamma: f64,
     m: i64,
-    bs: usize,
-    qd: &mut [T],
-    base: &mut [T],
-    xc: &mut [T],
-    y: &mut [T],
-    sq: &mut [T],
-    main: &mut [T],
-    t: &mut [T],
-    lse: &mut [T],
-    s: &mut [T],
-    mx: &mut [T],
-    sc: &mut [T],
+    ws: &mut GmmWork<T>,
 ) where
     T: PlusEq2<Sub, f64, T>,
 {
     routine! {
-        gmm_prepare(qd, base, alpha, icf, d, k);
+        gmm_prepare(&mut ws.qd, &mut ws.base, alpha, icf, d, k);
     }
-    for b in 0..n.div_ceil(bs) {
+    for b in 0..n.div_ceil(ws.bs) {
         routine! {
             gmm_block(
-                lse,
-                xc,
-                y,
-                sq,
-                main,
-                t,
-                s,
-                mx,
-                qd,
-                base,
+                &mut ws.lse,
+                &mut ws.xc,
+                &mut ws.y,
+                &mut ws.sq,
+                &mut ws.main,
+                &mut ws.t,
+                &mut ws.s,
+                &mut ws.mx,
+                &mut ws.qd,
+                &mut ws.base,
                 mu,
                 icf,
                 &x,
-                b * bs,
+                b * ws.bs,
                 d,
                 k,
-                bs.min(n - b * bs),
+                ws.bs.min(n - b * ws.bs),
             );
         }
-        for p in 0..bs.min(n - b * bs) {
-            out += lse[p];
+        for p in 0..ws.bs.min(n - b * ws.bs) {
+            out += ws.lse[p];
         }
         unroutine!();
+        fresh!(ws.lse, ws.xc, ws.y, ws.sq, ws.main, ws.t, ws.s, ws.mx);
     }
     gmm_rest(
-        out, t, &mut sc[0], &mut sc[1], &mut sc[2], &mut sc[3], qd, alpha, icf, d, k, n, gamma, m,
+        out,
+        &mut ws.t,
+        &mut ws.sc[0],
+        &mut ws.sc[1],
+        &mut ws.sc[2],
+        &mut ws.sc[3],
+        &mut ws.qd,
+        alpha,
+        icf,
+        d,
+        k,
+        n,
+        gamma,
+        m,
     );
     unroutine!();
 }
@@ -497,30 +508,7 @@ impl<T: Scalar + PlusEq2<Sub, f64, T>> GmmWork<T> {
         } else {
             gmm_objective_i_inv::<T>
         };
-        f(
-            out,
-            alpha,
-            mu,
-            icf,
-            x,
-            d,
-            k,
-            n,
-            gamma,
-            m,
-            w.bs,
-            &mut w.qd,
-            &mut w.base,
-            &mut w.xc,
-            &mut w.y,
-            &mut w.sq,
-            &mut w.main,
-            &mut w.t,
-            &mut w.lse,
-            &mut w.s,
-            &mut w.mx,
-            &mut w.sc,
-        );
+        f(out, alpha, mu, icf, x, d, k, n, gamma, m, w);
     }
 }
 
@@ -567,7 +555,7 @@ fn lift_xc(dst: &mut [GVar<f64>], xb: &[f64], mu: &[f64]) {
 /// Reusable buffers of [`gmm_value_grad`]: the parameters as plain and gradient numbers and
 /// the two workspaces; nothing depends on `n`.
 #[derive(Clone, Debug)]
-pub struct GmmGradWork {
+pub struct GmmHandWork {
     /// The parameters, flat.
     pub pf: Vec<f64>,
     /// The parameters as gradient numbers; after a call, `.g` holds the gradient.
@@ -579,7 +567,7 @@ pub struct GmmGradWork {
     pub wg: GmmWork<GVar<f64>>,
 }
 
-impl GmmGradWork {
+impl GmmHandWork {
     /// Buffers for instances of dimension `d` with `k` components (blocks of [`GMM_BLOCK`]).
     pub fn new(d: usize, k: usize) -> Self {
         Self::with_block(d, k, GMM_BLOCK)
@@ -598,7 +586,7 @@ impl GmmGradWork {
         wg.t = vec![GVar::default(); bs * k.max(1)];
         let mut wf = GmmWork::with_block(d, k, bs);
         wf.xc = vec![0.0; bs * d];
-        GmmGradWork {
+        GmmHandWork {
             pf: vec![0.0; np],
             pg: vec![GVar::default(); np],
             wf,
@@ -607,25 +595,8 @@ impl GmmGradWork {
     }
 }
 
-/// The objective and its gradient (flat layout `[α | μ | icf]`, written to `grad`) in one
-/// reverse pass of [`gmm_objective_i`] (see the module docs): per block of points, the
-/// routine ([`gmm_block`]) runs on `f64`; its per-point results are lifted to `GVar`s and the
-/// per-point logsumexps are uncomputed on `GVar`s; then, component by component in reverse
-/// (as [`gmm_block_inv`] does), that component's `xc`, `y` are lifted and
-/// [`gmm_comp_pts_inv`] uncomputes them, accumulating the adjoints. No allocation.
-///
-/// ```
-/// use nilang_apps::adbench::{gmm::{gmm_generate, gmm_objective_and_gradient}, oracle::adbench_close};
-/// use nilang_apps::gmm::{gmm_value_grad, GmmGradWork};
-/// let g = gmm_generate(3, 4, 20, 1);
-/// let mut work = GmmGradWork::new(3, 4);
-/// let mut grad = vec![0.0; g.n_params()];
-/// let f = gmm_value_grad(&g, &mut work, &mut grad);
-/// let (f0, g0) = gmm_objective_and_gradient(&g);
-/// assert!(adbench_close(f, f0));
-/// assert!(grad.iter().zip(&g0).all(|(a, b)| adbench_close(*a, *b)));
-/// ```
-pub fn gmm_value_grad(g: &GmmInput, work: &mut GmmGradWork, grad: &mut [f64]) -> f64 {
+/// The hand-written gradient driver (kept only to measure the generic path against it).
+pub fn gmm_value_grad_hand(g: &GmmInput, work: &mut GmmHandWork, grad: &mut [f64]) -> f64 {
     let (d, k, n) = (g.d, g.k, g.n);
     let tri = d * (d + 1) / 2;
     let np = g.n_params();
@@ -641,7 +612,7 @@ pub fn gmm_value_grad(g: &GmmInput, work: &mut GmmGradWork, grad: &mut [f64]) ->
         "gmm_value_grad: work built for another d"
     );
     assert_eq!(g.x.len(), n * d, "gmm_value_grad: x.len() != n*d");
-    let GmmGradWork { pf, pg, wf, wg } = work;
+    let GmmHandWork { pf, pg, wf, wg } = work;
     let bs = wf.bs;
     let (af, rest) = pf.split_at_mut(k);
     let (muf, icff) = rest.split_at_mut(k * d);
@@ -767,6 +738,103 @@ pub fn gmm_value_grad(g: &GmmInput, work: &mut GmmGradWork, grad: &mut [f64]) ->
         .iter_mut()
         .zip(ag.iter().chain(mug.iter()).chain(icfg.iter()))
     {
+        *o = v.g;
+    }
+    value
+}
+
+/// The storage of the gradient plan of [`gmm_objective_i`].
+type GmmStore<'a> = (
+    GVar<f64>,
+    Vec<GVar<f64>>,
+    Vec<GVar<f64>>,
+    Vec<GVar<f64>>,
+    &'a [f64],
+    usize,
+    usize,
+    usize,
+    f64,
+    i64,
+    GmmWork<GVar<f64>>,
+);
+
+/// Reusable buffers of [`gmm_value_grad`]: the parameters, the plain workspace and the
+/// gradient plan (its storage is made at the first call and reused); nothing depends on `n`.
+#[derive(Debug)]
+pub struct GmmGradWork<'a> {
+    alpha: Vec<f64>,
+    mu: Vec<f64>,
+    icf: Vec<f64>,
+    w: GmmWork<f64>,
+    plan: Plan<GmmStore<'a>>,
+}
+
+impl GmmGradWork<'_> {
+    /// Buffers for instances of dimension `d` with `k` components (blocks of [`GMM_BLOCK`]).
+    pub fn new(d: usize, k: usize) -> Self {
+        Self::with_block(d, k, GMM_BLOCK)
+    }
+
+    /// Buffers for instances of dimension `d` with `k` components and blocks of `bs` points.
+    pub fn with_block(d: usize, k: usize, bs: usize) -> Self {
+        GmmGradWork {
+            alpha: vec![0.0; k],
+            mu: vec![0.0; k * d],
+            icf: vec![0.0; k * d * (d + 1) / 2],
+            w: GmmWork::with_block(d, k, bs),
+            plan: Plan::new(),
+        }
+    }
+}
+
+/// The objective and its gradient (flat layout `[α | μ | icf]`, written to `grad`) by the
+/// gradient API: [`gmm_objective_i`] is compute–copy–uncompute in `out`, so this is one
+/// reverse pass, and the plan makes every call after the first allocation-free.
+///
+/// ```
+/// use nilang_apps::adbench::{gmm::{gmm_generate, gmm_objective_and_gradient}, oracle::adbench_close};
+/// use nilang_apps::gmm::{gmm_value_grad, GmmGradWork};
+/// let g = gmm_generate(3, 4, 20, 1);
+/// let mut work = GmmGradWork::new(3, 4);
+/// let mut grad = vec![0.0; g.n_params()];
+/// let f = gmm_value_grad(&g, &mut work, &mut grad);
+/// let (f0, g0) = gmm_objective_and_gradient(&g);
+/// assert!(adbench_close(f, f0));
+/// assert!(grad.iter().zip(&g0).all(|(a, b)| adbench_close(*a, *b)));
+/// ```
+pub fn gmm_value_grad<'a>(g: &'a GmmInput, work: &mut GmmGradWork<'a>, grad: &mut [f64]) -> f64 {
+    let (d, k) = (g.d, g.k);
+    assert_eq!(grad.len(), g.n_params(), "gmm_value_grad: grad has the wrong length");
+    assert!(
+        work.mu.len() == k * d && work.alpha.len() == k,
+        "gmm_value_grad: work built for another (d, K)"
+    );
+    assert_eq!(g.x.len(), g.n * d, "gmm_value_grad: x.len() != n*d");
+    let GmmGradWork {
+        alpha,
+        mu,
+        icf,
+        w,
+        plan,
+    } = work;
+    alpha.copy_from_slice(&g.alphas);
+    mu.copy_from_slice(&g.means);
+    icf.copy_from_slice(&g.icf);
+    let args = (
+        &mut 0.0,
+        &mut alpha[..],
+        &mut mu[..],
+        &mut icf[..],
+        &g.x[..],
+        d,
+        k,
+        g.n,
+        g.gamma,
+        g.m,
+        w,
+    );
+    let (value, st) = plan.value_and_gradient(&GmmObjectiveI, args, 0);
+    for (o, v) in grad.iter_mut().zip(st.1.iter().chain(&st.2).chain(&st.3)) {
         *o = v.g;
     }
     value

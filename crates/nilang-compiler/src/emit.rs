@@ -667,8 +667,23 @@ impl Emitter {
                 let b = self.block(b);
                 quote!({ #b })
             }
-            StmtKind::Seq(b) => self.block(b),
+            StmtKind::Seq(b) | StmtKind::Routine { body: b, .. } => self.block(b),
             StmtKind::Safe(t) => quote!({ #t; }),
+            StmtKind::Fresh(ps) => {
+                let mut hoist = quote!();
+                let calls = ps.iter().map(|p| {
+                    let mut p = p.clone();
+                    self.hoist_place(&mut p, &mut hoist);
+                    let w = self.place(&p);
+                    if s.check {
+                        quote!(::nilang::instr::fresh::fresh(&mut #w, #l, #text);)
+                    } else {
+                        quote!(::nilang::instr::fresh::fresh_unchecked(&mut #w);)
+                    }
+                });
+                let calls: Vec<TokenStream> = calls.collect();
+                quote!({ #hoist #(#calls)* })
+            }
             StmtKind::Move { dst, src } => {
                 quote_spanned!(s.span=> let mut #dst = ::core::mem::take(&mut #src);)
             }
@@ -730,7 +745,8 @@ pub fn collect_locals(stmts: &[Stmt], out: &mut HashSet<String>) {
             StmtKind::While { body, .. }
             | StmtKind::For { body, .. }
             | StmtKind::Block(body)
-            | StmtKind::Seq(body) => collect_locals(body, out),
+            | StmtKind::Seq(body)
+            | StmtKind::Routine { body, .. } => collect_locals(body, out),
             _ => {}
         }
     }

@@ -64,7 +64,7 @@ macro_rules! scalar_trait {
         /// ```
         pub trait Scalar:
             Copy + Debug + Default + PartialOrd + FromLiteral + AlmostSame + Negate + Value + 'static
-            + Reciprocate + Increment + Rotate<Self> + Hadamard
+            + crate::instr::fresh::Fresh + Reciprocate + Increment + Rotate<Self> + Hadamard
             $(+ PlusEq1<$u, Self>)*
             $(+ PlusEq2<$b, Self, Self>)*
             + PlusEq1<PowiN<2>, Self> + PlusEq1<PowiN<3>, Self> + PlusEq1<PowiN<4>, Self>
@@ -78,7 +78,7 @@ macro_rules! scalar_trait {
         }
         impl<T> Scalar for T where
             T: Copy + Debug + Default + PartialOrd + FromLiteral + AlmostSame + Negate + Value + 'static
-            + Reciprocate + Increment + Rotate<T> + Hadamard
+            + crate::instr::fresh::Fresh + Reciprocate + Increment + Rotate<T> + Hadamard
             $(+ PlusEq1<$u, T>)*
             $(+ PlusEq2<$b, T, T>)*
             + PlusEq1<PowiN<2>, T> + PlusEq1<PowiN<3>, T> + PlusEq1<PowiN<4>, T>
