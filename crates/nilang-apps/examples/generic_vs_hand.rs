@@ -60,7 +60,9 @@ fn main() {
             15,
             || {
                 for _ in 0..reps {
-                    black_box(embedding::value_and_gradient_into_hand(&x, k, &mut wh, &mut g));
+                    black_box(embedding::value_and_gradient_into_hand(
+                        &x, k, &mut wh, &mut g,
+                    ));
                 }
             },
             || {
@@ -69,7 +71,10 @@ fn main() {
                 }
             },
         );
-        assert!(g.iter().zip(&g2).all(|(a, b)| (a - b).abs() <= 1e-12 * (1.0 + a.abs())));
+        assert!(g
+            .iter()
+            .zip(&g2)
+            .all(|(a, b)| (a - b).abs() <= 1e-12 * (1.0 + a.abs())));
         row(&format!("embedding k={k} G"), reps as f64, (th, tg));
     }
     for (d, k, n, rounds) in [
@@ -94,18 +99,28 @@ fn main() {
                 black_box(gmm::gmm_value_grad(&inst, &mut wg, &mut g2));
             },
         );
-        assert!(g.iter().zip(&g2).all(|(a, b)| (a - b).abs() <= 1e-10 * (1.0 + a.abs())));
+        assert!(g
+            .iter()
+            .zip(&g2)
+            .all(|(a, b)| (a - b).abs() <= 1e-10 * (1.0 + a.abs())));
         row(&format!("GMM n={n} d={d} K={k} G"), 1.0, (th, tg));
     }
     for name in ["ba1_n49_m7776_p31843", "ba5_n257_m65132_p225911"] {
         let b = BaInput::from_file(format!("{data}/adbench/ba/{name}.txt")).expect("BA data");
-        let (mut j, mut j2) = (SparseJacobian::with_layout(&b), SparseJacobian::with_layout(&b));
+        let (mut j, mut j2) = (
+            SparseJacobian::with_layout(&b),
+            SparseJacobian::with_layout(&b),
+        );
         let (th, tg) = min_time(
             10,
             || ba::ba_jacobian_into_hand(&b, &mut j),
             || ba::ba_jacobian_into(&b, &mut j2),
         );
-        assert!(j.vals.iter().zip(&j2.vals).all(|(a, b)| (a - b).abs() <= 1e-12 * (1.0 + a.abs())));
+        assert!(j
+            .vals
+            .iter()
+            .zip(&j2.vals)
+            .all(|(a, b)| (a - b).abs() <= 1e-12 * (1.0 + a.abs())));
         row(&format!("BA {name} J"), 1.0, (th, tg));
     }
 }

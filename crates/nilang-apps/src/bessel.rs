@@ -224,22 +224,10 @@ pub fn besselj_n_value_grad<const NU: i32>(z: f64) -> (f64, f64) {
     (v, gz.g)
 }
 
-/// The hand-written one-pass driver (kept only to measure the generic path against it).
-#[inline]
-pub fn besselj_n_value_grad_hand<const NU: i32>(z: f64) -> (f64, f64) {
-    let (mut go, mut gz) = (GVar::new(0.0, 1.0), GVar::from(z));
-    ibesselj_n_inv::<GVar<f64>, NU>(&mut go, &mut gz);
-    (-go.x, gz.g)
-}
-
 /// `J_ν(z)` and its first derivative by reverse mode (value, d/dz).
 pub fn besselj_grad(nu: usize, z: f64) -> (f64, f64) {
-    let (mut out, mut zz) = (0.0, z);
-    ibesselj(&mut out, nu, &mut zz);
-    let value = out;
-    let (mut go, mut gz) = (GVar::new(out, 1.0), GVar::from(zz));
-    ibesselj_inv(&mut go, nu, &mut gz);
-    (value, gz.g)
+    let (v, (_, _, gz)) = nilang::ad::value_and_gradient(&Ibesselj, (&mut 0.0, nu, &mut { z }), 0);
+    (v, gz.g)
 }
 
 /// The irreversible series (the paper's `besselj`), for comparison.

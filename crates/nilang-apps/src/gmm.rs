@@ -28,21 +28,18 @@
 //! memory traffic: a component's parameters (`O(d²)`) are streamed once per block and reused
 //! from cache by its points, in the routine and in its inverse.
 //!
-//! **Gradient** ([`gmm_value_grad`]): the inverse of a compute–copy–uncompute program, run on
-//! gradient numbers with the output's adjoint seeded, gives the gradient in one reverse pass
-//! (the inputs are unchanged by the forward pass, so no forward pass is needed). Inside that
-//! pass every `routine` is first *recomputed*; at that moment all its ancillas are fresh with
-//! zero adjoints, so the recomputation moves no adjoint and equals the plain-number routine
-//! followed by lifting its results to `GVar`s. [`gmm_value_grad`] does exactly that per block:
-//! [`gmm_block`]'s parts on `f64` (cheap), lift the per-point results, seed `lse_p`, then
-//! [`gmm_block_inv`]'s parts on `GVar<f64>` (uncompute + adjoints), lifting each component's
-//! intermediates just before its [`gmm_comp_pts_inv`]. The data points stay plain `f64`
-//! throughout (mixed operands: a `GVar` target accepts `f64` constants).
+//! **Gradient** ([`gmm_value_grad`]): one call of the gradient API. The program is
+//! compute–copy–uncompute in `out`, so the compiler marks it for one reverse pass (no forward
+//! pass); inside that pass each block's routine is recomputed while its workspace adjoints are
+//! zero (`fresh!` at the end of every block), so it runs on the zero-adjoint fast path of the
+//! rules (values only), and the workspace is lifted and reused by the plan. The data points
+//! stay plain `f64` throughout (a read-only slice is passed through; a `GVar` target accepts
+//! `f64` operands).
 use crate::adbench::gmm::GmmInput;
 use crate::adbench::special::{log_gamma_d, ADBENCH_PI};
+use nilang::ad::Plan;
 use nilang::instr::fns::Sub;
 use nilang::instr::PlusEq2;
-use nilang::ad::Plan;
 use nilang::prelude::*;
 
 /// The largest value of a slice (as `f64`): the logsumexp shift (a constant: the derivative
@@ -527,222 +524,6 @@ pub fn objective(g: &GmmInput) -> f64 {
     out
 }
 
-/// Copy plain values into gradient numbers (zero adjoints) and zero the source.
-#[inline]
-fn lift(dst: &mut [GVar<f64>], src: &mut [f64]) {
-    for (d, s) in dst.iter_mut().zip(src.iter_mut()) {
-        *d = GVar::from(*s);
-        *s = 0.0;
-    }
-}
-
-/// The lifted `xc += x − μ` of a block (`nb` points `xb`, one component's `mu`): the plain
-/// value recomputed exactly as [`gmm_comp`] computes it from a zero ancilla.
-#[inline]
-fn lift_xc(dst: &mut [GVar<f64>], xb: &[f64], mu: &[f64]) {
-    for (dp, xp) in dst
-        .chunks_exact_mut(mu.len())
-        .zip(xb.chunks_exact(mu.len()))
-    {
-        for ((o, &x), &m) in dp.iter_mut().zip(xp).zip(mu) {
-            let mut v = 0.0;
-            v += x - m;
-            *o = GVar::from(v);
-        }
-    }
-}
-
-/// Reusable buffers of [`gmm_value_grad`]: the parameters as plain and gradient numbers and
-/// the two workspaces; nothing depends on `n`.
-#[derive(Clone, Debug)]
-pub struct GmmHandWork {
-    /// The parameters, flat.
-    pub pf: Vec<f64>,
-    /// The parameters as gradient numbers; after a call, `.g` holds the gradient.
-    pub pg: Vec<GVar<f64>>,
-    /// Plain workspace (the value-only recomputation of a block), `O(K·d·bs)`.
-    pub wf: GmmWork<f64>,
-    /// Gradient workspace (uncomputation and adjoints); its `xc`, `y` hold one component of
-    /// a block (`bs·d`): they are lifted component by component.
-    pub wg: GmmWork<GVar<f64>>,
-}
-
-impl GmmHandWork {
-    /// Buffers for instances of dimension `d` with `k` components (blocks of [`GMM_BLOCK`]).
-    pub fn new(d: usize, k: usize) -> Self {
-        Self::with_block(d, k, GMM_BLOCK)
-    }
-
-    /// Buffers for instances of dimension `d` with `k` components and blocks of `bs` points.
-    pub fn with_block(d: usize, k: usize, bs: usize) -> Self {
-        let np = k * (1 + d + d * (d + 1) / 2);
-        let mut wg = GmmWork::with_block(d, 0, bs);
-        wg.qd = vec![GVar::default(); k * d];
-        wg.base = vec![GVar::default(); k];
-        wg.xc = vec![GVar::default(); bs * d];
-        wg.y = vec![GVar::default(); bs * d];
-        wg.sq = vec![GVar::default(); bs * k];
-        wg.main = vec![GVar::default(); bs * k];
-        wg.t = vec![GVar::default(); bs * k.max(1)];
-        let mut wf = GmmWork::with_block(d, k, bs);
-        wf.xc = vec![0.0; bs * d];
-        GmmHandWork {
-            pf: vec![0.0; np],
-            pg: vec![GVar::default(); np],
-            wf,
-            wg,
-        }
-    }
-}
-
-/// The hand-written gradient driver (kept only to measure the generic path against it).
-pub fn gmm_value_grad_hand(g: &GmmInput, work: &mut GmmHandWork, grad: &mut [f64]) -> f64 {
-    let (d, k, n) = (g.d, g.k, g.n);
-    let tri = d * (d + 1) / 2;
-    let np = g.n_params();
-    assert_eq!(grad.len(), np, "gmm_value_grad: grad has the wrong length");
-    assert_eq!(
-        work.pf.len(),
-        np,
-        "gmm_value_grad: work built for another (d, K)"
-    );
-    assert_eq!(
-        work.wf.qd.len(),
-        k * d,
-        "gmm_value_grad: work built for another d"
-    );
-    assert_eq!(g.x.len(), n * d, "gmm_value_grad: x.len() != n*d");
-    let GmmHandWork { pf, pg, wf, wg } = work;
-    let bs = wf.bs;
-    let (af, rest) = pf.split_at_mut(k);
-    let (muf, icff) = rest.split_at_mut(k * d);
-    let (ag, rest) = pg.split_at_mut(k);
-    let (mug, icfg) = rest.split_at_mut(k * d);
-    af.copy_from_slice(&g.alphas);
-    muf.copy_from_slice(&g.means);
-    icff.copy_from_slice(&g.icf);
-    for (a, &v) in ag
-        .iter_mut()
-        .chain(mug.iter_mut())
-        .chain(icfg.iter_mut())
-        .zip(g.alphas.iter().chain(&g.means).chain(&g.icf))
-    {
-        *a = GVar::from(v);
-    }
-    // routine 1 (prepare), value only, lifted
-    // (the plain values stay in `wf` for the plain per-block routines)
-    gmm_prepare(&mut wf.qd, &mut wf.base, af, icff, d, k);
-    for (a, &v) in wg.qd.iter_mut().zip(&wf.qd) {
-        *a = GVar::from(v);
-    }
-    for (a, &v) in wg.base.iter_mut().zip(&wf.base) {
-        *a = GVar::from(v);
-    }
-    let mut value = 0.0;
-    for i0 in (0..n).step_by(bs) {
-        let nb = bs.min(n - i0);
-        let xb = &g.x[i0 * d..(i0 + nb) * d];
-        // routine 2 (one block, `gmm_block`), value only: component by component ...
-        for c in 0..k {
-            gmm_comp_pts(
-                &mut wf.sq,
-                &mut wf.main,
-                &mut wf.xc[..nb * d],
-                &mut wf.y[c * nb * d..(c + 1) * nb * d],
-                &mut wf.qd[c * d..(c + 1) * d],
-                &mut wf.base[c],
-                &mut muf[c * d..(c + 1) * d],
-                &mut icff[c * tri + d..(c + 1) * tri],
-                xb,
-                c,
-                d,
-                k,
-                nb,
-            );
-            // `xc = x − μ_c` is not kept: it is recomputed, bit for bit, when lifted
-            wf.xc[..nb * d].fill(0.0);
-        }
-        // ... then the per-point logsumexps
-        for p in 0..nb {
-            gmm_lse(
-                &mut wf.lse[p],
-                &mut wf.t[p * k..(p + 1) * k],
-                &mut wf.s[p],
-                &mut wf.mx[p],
-                &mut wf.main[p * k..(p + 1) * k],
-            );
-            value += wf.lse[p];
-        }
-        lift(&mut wg.sq[..nb * k], &mut wf.sq[..nb * k]);
-        lift(&mut wg.main[..nb * k], &mut wf.main[..nb * k]);
-        lift(&mut wg.t[..nb * k], &mut wf.t[..nb * k]);
-        lift(&mut wg.lse[..nb], &mut wf.lse[..nb]);
-        lift(&mut wg.s[..nb], &mut wf.s[..nb]);
-        lift(&mut wg.mx[..nb], &mut wf.mx[..nb]);
-        // the copies `out += lse[p]` seen backwards: seed the adjoints; then uncompute the
-        // block as `gmm_block_inv` does: the logsumexps, then component by component
-        for v in &mut wg.lse[..nb] {
-            v.g = 1.0;
-        }
-        for p in (0..nb).rev() {
-            gmm_lse_inv(
-                &mut wg.lse[p],
-                &mut wg.t[p * k..(p + 1) * k],
-                &mut wg.s[p],
-                &mut wg.mx[p],
-                &mut wg.main[p * k..(p + 1) * k],
-            );
-        }
-        for c in (0..k).rev() {
-            // this component's intermediates, untouched since the routine, lifted now
-            lift_xc(&mut wg.xc[..nb * d], xb, &muf[c * d..(c + 1) * d]);
-            lift(&mut wg.y[..nb * d], &mut wf.y[c * nb * d..(c + 1) * nb * d]);
-            gmm_comp_pts_inv(
-                &mut wg.sq,
-                &mut wg.main,
-                &mut wg.xc[..nb * d],
-                &mut wg.y[..nb * d],
-                &mut wg.qd[c * d..(c + 1) * d],
-                &mut wg.base[c],
-                &mut mug[c * d..(c + 1) * d],
-                &mut icfg[c * tri + d..(c + 1) * tri],
-                xb,
-                c,
-                d,
-                k,
-                nb,
-            );
-        }
-    }
-    // the data-free terms: compute–copy–uncompute, one reverse pass with out's adjoint = 1
-    let mut out = GVar::new(0.0, 1.0);
-    for v in wg.t.iter_mut() {
-        *v = GVar::default();
-    }
-    let [sa, la, mxa, fro] = &mut wg.sc[..] else {
-        unreachable!()
-    };
-    *sa = GVar::default();
-    *la = GVar::default();
-    *mxa = GVar::default();
-    *fro = GVar::default();
-    gmm_rest_inv(
-        &mut out, &mut wg.t, sa, la, mxa, fro, &mut wg.qd, ag, icfg, d, k, n, g.gamma, g.m,
-    );
-    value -= out.x;
-    // routine 1 backwards: adjoints of exp(q) and α + Σq into the parameters
-    gmm_prepare_inv(&mut wg.qd, &mut wg.base, ag, icfg, d, k);
-    wf.qd.iter_mut().for_each(|v| *v = 0.0);
-    wf.base.iter_mut().for_each(|v| *v = 0.0);
-    for (o, v) in grad
-        .iter_mut()
-        .zip(ag.iter().chain(mug.iter()).chain(icfg.iter()))
-    {
-        *o = v.g;
-    }
-    value
-}
-
 /// The storage of the gradient plan of [`gmm_objective_i`].
 type GmmStore<'a> = (
     GVar<f64>,
@@ -804,7 +585,11 @@ impl GmmGradWork<'_> {
 /// ```
 pub fn gmm_value_grad<'a>(g: &'a GmmInput, work: &mut GmmGradWork<'a>, grad: &mut [f64]) -> f64 {
     let (d, k) = (g.d, g.k);
-    assert_eq!(grad.len(), g.n_params(), "gmm_value_grad: grad has the wrong length");
+    assert_eq!(
+        grad.len(),
+        g.n_params(),
+        "gmm_value_grad: grad has the wrong length"
+    );
     assert!(
         work.mu.len() == k * d && work.alpha.len() == k,
         "gmm_value_grad: work built for another (d, K)"

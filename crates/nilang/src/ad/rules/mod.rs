@@ -40,13 +40,14 @@ pub trait Rule3<T> {
 // Zero-adjoint fast path: when the target's adjoint is zero (a fresh ancilla, as in every
 // routine recomputed by a backward pass), a rule moves no adjoint (`ā += ȳ·f'(a)` adds zero),
 // so only the value is updated, on the primal number type: no derivative is evaluated. The
-// value is the one the full rule computes, bit for bit.
+// value is the one the full rule computes, bit for bit. Not over gradient numbers of gradient
+// numbers: there the rule's own instructions move second-order adjoints.
 macro_rules! plus_eq1 {
     ($($A:ty),*) => {$(
         impl<T: Scalar + PlusEq1<F, T>, F: Rule1<T>> PlusEq1<F, $A> for GVar<T> {
             #[inline(always)]
             fn plus_eq(&mut self, a: &mut $A) {
-                if self.g == T::default() {
+                if !T::CARRIES_ADJOINTS && self.g == T::default() {
                     <T as PlusEq1<F, T>>::plus_eq(&mut self.x, &mut a.primal());
                     return;
                 }
@@ -56,7 +57,7 @@ macro_rules! plus_eq1 {
             }
             #[inline(always)]
             fn minus_eq(&mut self, a: &mut $A) {
-                if self.g == T::default() {
+                if !T::CARRIES_ADJOINTS && self.g == T::default() {
                     <T as PlusEq1<F, T>>::minus_eq(&mut self.x, &mut a.primal());
                     return;
                 }
@@ -73,7 +74,7 @@ macro_rules! plus_eq2 {
         impl<T: Scalar + PlusEq2<F, T, T>, F: Rule2<T>> PlusEq2<F, $A, $B> for GVar<T> {
             #[inline(always)]
             fn plus_eq(&mut self, a: &mut $A, b: &mut $B) {
-                if self.g == T::default() {
+                if !T::CARRIES_ADJOINTS && self.g == T::default() {
                     <T as PlusEq2<F, T, T>>::plus_eq(&mut self.x, &mut a.primal(), &mut b.primal());
                     return;
                 }
@@ -84,7 +85,7 @@ macro_rules! plus_eq2 {
             }
             #[inline(always)]
             fn minus_eq(&mut self, a: &mut $A, b: &mut $B) {
-                if self.g == T::default() {
+                if !T::CARRIES_ADJOINTS && self.g == T::default() {
                     <T as PlusEq2<F, T, T>>::minus_eq(&mut self.x, &mut a.primal(), &mut b.primal());
                     return;
                 }
@@ -102,7 +103,7 @@ macro_rules! plus_eq3 {
         impl<T: Scalar + PlusEq3<F, T, T, T>, F: Rule3<T>> PlusEq3<F, $A, $B, $C> for GVar<T> {
             #[inline(always)]
             fn plus_eq(&mut self, a: &mut $A, b: &mut $B, c: &mut $C) {
-                if self.g == T::default() {
+                if !T::CARRIES_ADJOINTS && self.g == T::default() {
                     <T as PlusEq3<F, T, T, T>>::plus_eq(&mut self.x, &mut a.primal(), &mut b.primal(), &mut c.primal());
                     return;
                 }
@@ -114,7 +115,7 @@ macro_rules! plus_eq3 {
             }
             #[inline(always)]
             fn minus_eq(&mut self, a: &mut $A, b: &mut $B, c: &mut $C) {
-                if self.g == T::default() {
+                if !T::CARRIES_ADJOINTS && self.g == T::default() {
                     <T as PlusEq3<F, T, T, T>>::minus_eq(&mut self.x, &mut a.primal(), &mut b.primal(), &mut c.primal());
                     return;
                 }
