@@ -130,7 +130,7 @@ where
         len: n + 1,
         slots: delta,
     }];
-    let mut note = |log: &mut Option<&mut TreeverseLog>, stored: usize, working: usize| {
+    let note = |log: &mut Option<&mut TreeverseLog>, stored: usize, working: usize| {
         if let Some(l) = log.as_deref_mut() {
             l.peak_checkpoints = l.peak_checkpoints.max(stored);
             l.peak_states = l.peak_states.max(stored + working);

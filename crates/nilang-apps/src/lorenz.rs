@@ -1,0 +1,156 @@
+//! A long ODE integration and its gradient in O(δ) memory: the Lorenz system
+//! `ẋ = σ(y − x), ẏ = x(ρ − z) − y, ż = xy − βz` integrated with the classical RK4 step,
+//! written as an `#[i]` function, and differentiated through 10⁶ steps with Treeverse
+//! ([`nilang::stdlib::treeverse`]).
+//!
+//! The state is `[x, y, z, ρ]`: the parameter `ρ` rides along unchanged, so the gradient with
+//! respect to the state at step 0 contains `∂L/∂ρ` as its last component. The loss is the final
+//! `z`. With the step `h = 10⁻⁵` a million steps cover ten time units of chaotic motion
+//! (ρ = 28), long enough for the sensitivities to grow by ~10³ but not to overflow.
+use nilang::prelude::*;
+use nilang::stdlib::treeverse::{
+    apply_step, step_vjp, store_all, treeverse_reversible_logged, TreeverseLog,
+};
+
+/// `σ` of the Lorenz system.
+pub const SIGMA: f64 = 10.0;
+/// `β` of the Lorenz system.
+pub const BETA: f64 = 8.0 / 3.0;
+/// The RK4 step size.
+pub const H: f64 = 1e-5;
+
+/// The state `[x, y, z, ρ]`.
+pub type State = [f64; 4];
+
+/// The usual starting point on the attractor's side, with `ρ = 28`.
+pub const START: State = [1.0, 1.0, 20.0, 28.0];
+
+/// `k += f(x)`: the Lorenz vector field at `x = [x, y, z, ρ]`.
+///
+/// ```
+/// use nilang::prelude::*;
+/// use nilang_apps::lorenz::*;
+/// let mut k = [0.0; 3];
+/// LorenzField.call((&mut k, &mut [1.0, 2.0, 3.0, 28.0]));
+/// assert_eq!(k, [SIGMA * 1.0, 1.0 * 25.0 - 2.0, 2.0 - BETA * 3.0]);
+/// ```
+#[i]
+pub fn lorenz_field<T: Scalar>(k: &mut [T; 3], x: &mut [T; 4]) {
+    routine! {
+        let (dyx, rz) = (T::default(), T::default());
+        dyx += x[1] - x[0];
+        rz += x[3] - x[2];
+    }
+    k[0] += dyx * cst!(T::lit(SIGMA));
+    k[1] += x[0] * rz;
+    k[1] -= x[1];
+    k[2] += x[0] * x[1];
+    k[2] -= x[2] * cst!(T::lit(BETA));
+    unroutine!();
+}
+
+/// `stage += x + c·k` on the three coordinates, `stage[3] += x[3]` (ρ rides along).
+#[i]
+fn rk4_stage<T: Scalar>(stage: &mut [T; 4], x: &mut [T; 4], k: &mut [T; 3], c: f64) {
+    for i in 0..3 {
+        stage[i] += x[i];
+        stage[i] += k[i] * cst!(T::lit(c));
+    }
+    stage[3] += x[3];
+}
+
+/// One classical RK4 step of size [`H`]: `dest += Φ_h(src)` (`dest` zero on entry). The four
+/// stages are ancillas of a routine, uncomputed after the update.
+///
+/// ```
+/// use nilang::prelude::*;
+/// use nilang_apps::lorenz::*;
+/// let (mut dest, mut src) = ([0.0; 4], START);
+/// LorenzRk4.call((&mut dest, &mut src));
+/// assert!((dest[0] - 1.0).abs() < 1e-9 && dest[3] == 28.0);
+/// LorenzRk4.uncall((&mut dest, &mut src));
+/// assert_eq!(dest, [0.0; 4]);
+/// ```
+#[i]
+pub fn lorenz_rk4<T: Scalar>(dest: &mut [T; 4], src: &mut [T; 4]) {
+    routine! {
+        let (k1, k2, k3, k4) = ([T::default(); 3], [T::default(); 3], [T::default(); 3], [T::default(); 3]);
+        let (a, b, c) = ([T::default(); 4], [T::default(); 4], [T::default(); 4]);
+        lorenz_field(&mut k1, src);
+        rk4_stage(&mut a, src, &mut k1, H / 2.0);
+        lorenz_field(&mut k2, &mut a);
+        rk4_stage(&mut b, src, &mut k2, H / 2.0);
+        lorenz_field(&mut k3, &mut b);
+        rk4_stage(&mut c, src, &mut k3, H);
+        lorenz_field(&mut k4, &mut c);
+    }
+    for i in 0..3 {
+        dest[i] += src[i];
+        dest[i] += k1[i] * cst!(T::lit(H / 6.0));
+        dest[i] += k2[i] * cst!(T::lit(H / 3.0));
+        dest[i] += k3[i] * cst!(T::lit(H / 3.0));
+        dest[i] += k4[i] * cst!(T::lit(H / 6.0));
+    }
+    dest[3] += src[3];
+    unroutine!();
+}
+
+/// `n` RK4 steps from `x0` (one forward run, keeping only the latest state).
+///
+/// ```
+/// use nilang_apps::lorenz::*;
+/// let x = integrate(&START, 1000);
+/// assert!((x[2] - 20.0).abs() < 1.0 && x[3] == 28.0);
+/// ```
+pub fn integrate(x0: &State, n: usize) -> State {
+    let mut x = *x0;
+    for _ in 0..n {
+        x = apply_step(&LorenzRk4, &x);
+    }
+    x
+}
+
+/// The loss: the final `z`.
+pub fn loss(x0: &State, n: usize) -> f64 {
+    integrate(x0, n)[2]
+}
+
+fn seed(_: &State) -> State {
+    [0.0, 0.0, 1.0, 0.0]
+}
+
+/// `∂z_n/∂(x₀, y₀, z₀, ρ)` with Treeverse and `delta` checkpoints, and what the schedule did.
+///
+/// ```
+/// use nilang_apps::lorenz::*;
+/// let (g, log) = gradient(&START, 1000, 4);
+/// assert_eq!(g, gradient_store_all(&START, 1000));
+/// assert!(log.peak_states <= 5);
+/// ```
+pub fn gradient(x0: &State, n: usize, delta: usize) -> (State, TreeverseLog) {
+    let mut log = TreeverseLog::default();
+    let g = treeverse_reversible_logged(&LorenzRk4, x0, n, delta, seed, &mut log);
+    (g, log)
+}
+
+/// The same gradient from a tape of all `n + 1` states.
+pub fn gradient_store_all(x0: &State, n: usize) -> State {
+    store_all(
+        x0,
+        n,
+        |x| apply_step(&LorenzRk4, x),
+        |x, g| step_vjp(&LorenzRk4, x, g),
+        seed,
+    )
+}
+
+/// Central finite differences of [`loss`] with relative step `eps`.
+pub fn gradient_fd(x0: &State, n: usize, eps: f64) -> State {
+    core::array::from_fn(|k| {
+        let h = eps * x0[k].abs().max(1.0);
+        let (mut a, mut b) = (*x0, *x0);
+        a[k] += h;
+        b[k] -= h;
+        (loss(&a, n) - loss(&b, n)) / (2.0 * h)
+    })
+}
