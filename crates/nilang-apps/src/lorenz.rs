@@ -154,3 +154,70 @@ pub fn gradient_fd(x0: &State, n: usize, eps: f64) -> State {
         (loss(&a, n) - loss(&b, n)) / (2.0 * h)
     })
 }
+
+/// One measured schedule: its checkpoint budget, peak stored bytes and gradient time relative
+/// to one forward run.
+#[derive(Clone, Debug)]
+pub struct TradeOff {
+    /// The label (`δ = 10`, `store-all`).
+    pub label: String,
+    /// The peak heap bytes of the gradient run.
+    pub peak_bytes: f64,
+    /// The gradient's time over one forward run's.
+    pub time_ratio: f64,
+}
+
+/// Draw gradient time (relative to a forward run) against peak memory, both on log scales,
+/// as an SVG.
+pub fn plot_time_memory(
+    path: &std::path::Path,
+    title: &str,
+    points: &[TradeOff],
+) -> Result<(), String> {
+    use plotters::prelude::*;
+    let err = |e: &dyn std::fmt::Display| format!("{}: {e}", path.display());
+    if points.is_empty() {
+        return Err(format!("{}: nothing to plot", path.display()));
+    }
+    let (mut x0, mut x1, mut y0, mut y1) = (f64::MAX, 0.0f64, f64::MAX, 0.0f64);
+    for p in points {
+        x0 = x0.min(p.peak_bytes.max(1.0));
+        x1 = x1.max(p.peak_bytes.max(1.0));
+        y0 = y0.min(p.time_ratio.max(1e-3));
+        y1 = y1.max(p.time_ratio.max(1e-3));
+    }
+    let root = SVGBackend::new(path, (700, 480)).into_drawing_area();
+    root.fill(&WHITE).map_err(|e| err(&e))?;
+    let mut chart = ChartBuilder::on(&root)
+        .caption(title, ("sans-serif", 18))
+        .margin(15)
+        .x_label_area_size(40)
+        .y_label_area_size(60)
+        .build_cartesian_2d(
+            (x0 / 2.0..x1 * 4.0).log_scale(),
+            (y0 / 1.5..y1 * 1.5).log_scale(),
+        )
+        .map_err(|e| err(&e))?;
+    chart
+        .configure_mesh()
+        .x_desc("peak memory of the gradient run (bytes)")
+        .y_desc("gradient time / forward time")
+        .x_label_formatter(&|v| format!("{v:.0e}"))
+        .draw()
+        .map_err(|e| err(&e))?;
+    chart
+        .draw_series(LineSeries::new(
+            points.iter().map(|p| (p.peak_bytes.max(1.0), p.time_ratio)),
+            BLUE.stroke_width(2),
+        ))
+        .map_err(|e| err(&e))?;
+    chart
+        .draw_series(points.iter().map(|p| {
+            EmptyElement::at((p.peak_bytes.max(1.0), p.time_ratio))
+                + Circle::new((0, 0), 4, BLUE.filled())
+                + Text::new(p.label.clone(), (6, -14), ("sans-serif", 13))
+        }))
+        .map_err(|e| err(&e))?;
+    root.present().map_err(|e| err(&e))?;
+    Ok(())
+}
