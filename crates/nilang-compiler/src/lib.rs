@@ -19,6 +19,7 @@ pub mod invert;
 pub mod ir;
 pub mod parse;
 pub mod primitive;
+pub mod store;
 #[cfg(test)]
 mod tests;
 
