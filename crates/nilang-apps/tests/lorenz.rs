@@ -53,5 +53,5 @@ fn split_mode_steps_give_the_joint_gradient() {
     let s = nilang::tape::stats();
     assert_eq!(s.len, 0);
     assert_eq!(s.pushes, 2_000 * 24);
-    assert!(peak >= 24 * 24 && peak < 24 * 64, "{peak}");
+    assert!((24 * 24..24 * 64).contains(&peak), "{peak}");
 }

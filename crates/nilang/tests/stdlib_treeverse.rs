@@ -10,6 +10,7 @@ use nilang::stdlib::treeverse::*;
 /// the brute-force minimum over every first checkpoint position `m`, computed by a DP over
 /// Griewank's recurrence `P(l, c) = min_m m + P(l − m, c − 1) + P(m, c)`, with `P(1, c) = 0`
 /// and `P(l, 1) = l(l − 1)/2` (recompute from the start every time).
+#[allow(clippy::needless_range_loop)]
 fn brute_force_table(lmax: usize, cmax: usize) -> Vec<Vec<u64>> {
     let mut p = vec![vec![0u64; cmax + 1]; lmax + 1];
     for l in 1..=lmax {
@@ -56,6 +57,7 @@ fn count(n: usize, delta: usize) -> TreeverseLog {
 }
 
 #[test]
+#[allow(clippy::needless_range_loop)] // the DP table is indexed by (positions, slots)
 fn step_counts_equal_the_brute_force_optimum() {
     let table = brute_force_table(81, 7);
     for delta in 1..=7 {
