@@ -156,6 +156,7 @@ fn reversible_step_gradient_matches_the_tape_and_finite_differences() {
     assert_eq!(g, tape);
     assert_eq!(log.steps as u128, optimal_steps(n, 4));
     assert!(log.peak_states <= 5);
+    assert_eq!(log.peak_bytes(), log.peak_states * 16);
     let e = |x0: [f64; 2]| {
         let mut x = x0;
         for _ in 0..n {

@@ -37,6 +37,23 @@ pub struct TreeverseLog {
     /// The most states alive at once: checkpoints plus the state being advanced; at most
     /// `δ + 1`.
     pub peak_states: usize,
+    /// The inline size of one state (`size_of::<S>()`; the heap contents of a `Vec` state are
+    /// not included).
+    pub state_bytes: usize,
+}
+
+impl TreeverseLog {
+    /// The peak memory of the stored states: `peak_states × state_bytes`.
+    ///
+    /// ```
+    /// use nilang::stdlib::treeverse::{treeverse_logged, TreeverseLog};
+    /// let mut log = TreeverseLog::default();
+    /// treeverse_logged(&[0.0f64; 4], 100, 3, |x| *x, |_, g: f64| g, |_| 1.0, &mut log);
+    /// assert_eq!(log.peak_bytes(), 4 * 32);
+    /// ```
+    pub fn peak_bytes(&self) -> usize {
+        self.peak_states * self.state_bytes
+    }
 }
 
 /// `C(a + b, a)`, saturating at `u128::MAX`; zero for `b < 0`.
@@ -130,6 +147,9 @@ where
         len: n + 1,
         slots: delta,
     }];
+    if let Some(l) = log.as_deref_mut() {
+        l.state_bytes = core::mem::size_of::<S>();
+    }
     let note = |log: &mut Option<&mut TreeverseLog>, stored: usize, working: usize| {
         if let Some(l) = log.as_deref_mut() {
             l.peak_checkpoints = l.peak_checkpoints.max(stored);
