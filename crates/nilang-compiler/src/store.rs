@@ -85,8 +85,7 @@ fn written_roots(stmts: &[Stmt], out: &mut Vec<(String, Span)>) {
     }
 }
 
-/// The nested scopes' own ancillas are local to them: collect every name allocated anywhere
-/// below the top level.
+/// Every name allocated in a statement list (`top`: not those of the top level itself).
 fn nested_allocs(stmts: &[Stmt], top: bool, out: &mut HashSet<String>) {
     for s in stmts {
         match &s.kind {
@@ -114,11 +113,15 @@ fn nested_allocs(stmts: &[Stmt], top: bool, out: &mut HashSet<String>) {
     }
 }
 
-/// The top-level allocations of a routine body (through spliced sequences).
+/// The allocations of a routine body still alive at its end (through spliced sequences, so a
+/// nested routine's ancillas, deallocated by its own `unroutine!()`, are not among them).
 fn top_allocs<'a>(stmts: &'a [Stmt], out: &mut Vec<(&'a Anc, &'a Stmt)>) {
     for s in stmts {
         match &s.kind {
             StmtKind::Alloc(a) => out.push((a, s)),
+            StmtKind::Dealloc(d) => {
+                out.retain(|(a, _)| !a.names.iter().any(|n| d.names.contains(n)))
+            }
             StmtKind::Seq(b) => top_allocs(b, out),
             _ => {}
         }
@@ -175,8 +178,9 @@ impl Parser<'_> {
         let body = &routines[before].1;
         let mut allocs = Vec::new();
         top_allocs(body, &mut allocs);
+        // every ancilla allocated inside the routine (stored at its end or freed before)
         let mut local = HashSet::new();
-        nested_allocs(body, true, &mut local);
+        nested_allocs(body, false, &mut local);
         let mut names: Vec<(syn::Ident, Expr)> = Vec::new();
         for (a, s) in &allocs {
             match inits(a) {

@@ -76,6 +76,23 @@ fn loss_joint<T: Scalar, const M: usize>(out: &mut T, x: &mut [T; M]) {
     unroutine!();
 }
 
+/// A stored routine with a nested (joint) routine inside: only the outer ancilla is stored.
+#[i]
+fn nested_split<T: Scalar>(y: &mut T, x: &mut T) {
+    #[store]
+    routine! {
+        let a = T::default();
+        routine! {
+            let t = T::default();
+            t += exp(x);
+        }
+        a += t * x;
+        unroutine!();
+    }
+    y += sin(a);
+    unroutine!();
+}
+
 fn input() -> [f64; N] {
     core::array::from_fn(|i| (i as f64 * 0.7).sin() + 0.1 * i as f64)
 }
@@ -145,4 +162,19 @@ fn inverse_without_forward_is_a_stack_error() {
     let e = catch(|| SmoothSplit.uncall((&mut b, &mut x))).unwrap_err();
     assert_eq!(e.kind, ErrorKind::Stack);
     assert!(e.detail.contains("store tape is empty"), "{}", e.detail);
+}
+
+#[test]
+fn a_nested_routine_is_uncomputed_and_only_the_result_stored() {
+    nilang::tape::clear();
+    let (mut y, mut x) = (0.0, 0.3);
+    NestedSplit.call((&mut y, &mut x));
+    assert!((y - (0.3f64.exp() * 0.3).sin()).abs() < 1e-15);
+    assert_eq!(nilang::tape::stats().len, 1);
+    NestedSplit.uncall((&mut y, &mut x));
+    assert_eq!((y, x, nilang::tape::stats().len), (0.0, 0.3, 0));
+    let g = nilang::gradient(&NestedSplit, (&mut 0.0, &mut 0.3), 0);
+    let a = 0.3f64.exp() * 0.3;
+    let want = a.cos() * (0.3f64.exp() * 0.3 + 0.3f64.exp());
+    assert!((g.1.g - want).abs() < 1e-14, "{} vs {want}", g.1.g);
 }
