@@ -29,7 +29,6 @@ struct Entry {
     exact: Option<Box<dyn Any>>,
 }
 
-#[derive(Default)]
 struct Tape {
     entries: Vec<Entry>,
     bytes: usize,
@@ -37,8 +36,19 @@ struct Tape {
     pushes: usize,
 }
 
+impl Tape {
+    const fn new() -> Self {
+        Tape {
+            entries: Vec::new(),
+            bytes: 0,
+            peak_bytes: 0,
+            pushes: 0,
+        }
+    }
+}
+
 thread_local! {
-    static TAPE: RefCell<Tape> = RefCell::new(Tape::default());
+    static TAPE: RefCell<Tape> = const { RefCell::new(Tape::new()) };
 }
 
 /// The size and history of this thread's store tape.
@@ -82,7 +92,7 @@ pub fn reset_peak() {
 
 /// Drop every entry and reset the statistics (after forward runs that are never inverted).
 pub fn clear() {
-    TAPE.with(|t| *t.borrow_mut() = Tape::default())
+    TAPE.with(|t| *t.borrow_mut() = Tape::new())
 }
 
 fn push_entry(e: Entry) {
