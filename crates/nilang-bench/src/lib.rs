@@ -57,6 +57,7 @@ pub fn run(opts: &Options, registry: &Registry) -> RunResult {
             ("embedding", _) => 5,
             ("gmm", cli::Mode::Full) => 8,
             ("gmm", cli::Mode::Quick) => 3,
+            ("schedules", m) => suites::schedules::sizes(m).len() as u64,
             _ => 2,
         })
         .sum();
@@ -68,6 +69,7 @@ pub fn run(opts: &Options, registry: &Registry) -> RunResult {
             "embedding" => suites::embedding::run(&mut h),
             "gmm" => suites::gmm::run(&mut h),
             "ba" => suites::ba::run(&mut h),
+            "schedules" => suites::schedules::run(&mut h),
             other => unreachable!("unknown suite {other}"),
         }
     }
