@@ -71,7 +71,9 @@ fn written_roots(stmts: &[Stmt], out: &mut Vec<(String, Span)>) {
             StmtKind::While { body, .. }
             | StmtKind::For { body, .. }
             | StmtKind::Block(body)
-            | StmtKind::Seq(body) => written_roots(body, out),
+            | StmtKind::Seq(body)
+            | StmtKind::Routine { body, .. } => written_roots(body, out),
+            StmtKind::Fresh(ps) => out.extend(ps.iter().map(|p| (p.root.to_string(), p.span))),
             StmtKind::Stack { stack, value, .. } => {
                 out.push((stack.root.to_string(), stack.span));
                 out.push((value.root.to_string(), value.span));
@@ -107,7 +109,7 @@ fn nested_allocs(stmts: &[Stmt], top: bool, out: &mut HashSet<String>) {
             StmtKind::While { body, .. } | StmtKind::For { body, .. } | StmtKind::Block(body) => {
                 nested_allocs(body, false, out)
             }
-            StmtKind::Seq(body) => nested_allocs(body, top, out),
+            StmtKind::Seq(body) | StmtKind::Routine { body, .. } => nested_allocs(body, top, out),
             _ => {}
         }
     }
@@ -122,7 +124,7 @@ fn top_allocs<'a>(stmts: &'a [Stmt], out: &mut Vec<(&'a Anc, &'a Stmt)>) {
             StmtKind::Dealloc(d) => {
                 out.retain(|(a, _)| !a.names.iter().any(|n| d.names.contains(n)))
             }
-            StmtKind::Seq(b) => top_allocs(b, out),
+            StmtKind::Seq(b) | StmtKind::Routine { body: b, .. } => top_allocs(b, out),
             _ => {}
         }
     }

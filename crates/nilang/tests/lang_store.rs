@@ -178,3 +178,11 @@ fn a_nested_routine_is_uncomputed_and_only_the_result_stored() {
     let want = a.cos() * (0.3f64.exp() * 0.3 + 0.3f64.exp());
     assert!((g.1.g - want).abs() < 1e-14, "{} vs {want}", g.1.g);
 }
+
+#[test]
+fn a_store_routine_needs_the_forward_pass() {
+    // the joint version is compute–copy–uncompute (one reverse pass); the split version keeps
+    // its routine's results on the tape, which only the forward pass fills
+    assert_eq!(loss_joint::ADDITIVE, 0b1);
+    assert_eq!(loss_split::ADDITIVE, 0);
+}
