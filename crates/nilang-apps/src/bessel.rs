@@ -175,21 +175,19 @@ where
     let h2 = T::default();
     let hp = T::default();
     let c = T::default();
-    let kk = T::default();
     let out_anc = T::default();
-    let fact = T::lit(factorial(NU as usize));
     routine! {
         halfz += z * 0.5;
         h2 += halfz.powi(2);
         hp += nilang::instr::fns::PowiN::<NU>(halfz);
-        terms[0] += hp / fact;
+        terms[0] += hp * cst!(T::lit(1.0 / factorial(NU as usize)));
         out_anc += terms[0];
         #[from(k == 0)]
         while terms[k].value().abs() > ATOL {
             k += 1;
+            // c = −(z/2)² / (k (k + ν)): a product with a constant (no division to differentiate)
             routine! {
-                kk += cst!(T::lit((k * (k + NU as usize)) as f64));
-                c -= h2 / kk;
+                c -= h2 * cst!(T::lit(1.0 / (k * (k + NU as usize)) as f64));
             }
             terms[k] += terms[k - 1] * c;
             out_anc += terms[k];
@@ -198,9 +196,7 @@ where
     }
     out += out_anc;
     unroutine!();
-    dealloc!(fact = T::lit(factorial(NU as usize)));
     dealloc!(out_anc = T::default());
-    dealloc!(kk = T::default());
     dealloc!(c = T::default());
     dealloc!(hp = T::default());
     dealloc!(h2 = T::default());
