@@ -42,11 +42,11 @@ fn main() {
     println!("tr(AᵀB) = {r:.12} (sprs: {reference:.12}), forward {t_fwd:?}");
     let mut s = SparseDotScratch::new(pa.nnz(), pb.nnz(), n);
     let t = Instant::now();
-    sparse_dot_backward(r, &pa, &av, &pb, &bv, &mut s);
+    sparse_dot_gradient(&pa, &av, &pb, &bv, &mut s);
     println!(
-        "backward pass {:?}: ∂/∂A = B on the common pattern ({} nonzero adjoints)",
+        "gradient (one backward pass) {:?}: ∂/∂A = B on the common pattern ({} nonzero adjoints)",
         t.elapsed(),
-        s.av.iter().filter(|v| v.g != 0.0).count()
+        s.grad_a().filter(|&g| g != 0.0).count()
     );
     i_sparse_dot_inv(&mut r, &pa, &mut av, &pb, &mut bv, &mut w);
     println!(

@@ -201,14 +201,19 @@ impl Nice {
         out
     }
 
-    /// The NLL and its gradient with respect to the parameters: forward on `f64`, then the
-    /// inverse program on [`GVar`]s with the output's adjoint seeded.
+    /// The NLL and its gradient with respect to the parameters, by the gradient API.
     pub fn nll_and_gradient(&self, xs: &[f64]) -> (f64, Vec<f64>) {
-        let l = self.nll(xs);
-        let mut out = GVar::new(l, 1.0);
-        let mut gx: Vec<GVar<f64>> = xs.iter().map(|&v| GVar::from(v)).collect();
-        let mut gw: Vec<GVar<f64>> = self.w.iter().map(|&v| GVar::from(v)).collect();
-        nice_nll_inv(&mut out, &mut gx, &mut gw, self.d, self.hid, self.layers);
+        self.check(xs);
+        let (mut x, mut w) = (xs.to_vec(), self.w.clone());
+        let args = (
+            &mut 0.0,
+            &mut x[..],
+            &mut w[..],
+            self.d,
+            self.hid,
+            self.layers,
+        );
+        let (l, (_, _, gw, _, _, _)) = nilang::ad::value_and_gradient(&NiceNll, args, 0);
         (l, gw.iter().map(|v| v.g).collect())
     }
 

@@ -9,7 +9,8 @@ use nilang::prelude::*;
 pub use nilang::stdlib::sparse::SparseView;
 
 /// `r += tr(AᵀB) = Σ A_ij B_ij` for two matrices of the same shape; `w` is a work vector of
-/// length `m` that must be zero (it is zero again afterwards).
+/// length `m` that must be zero (it is zero again afterwards). Compute–copy–uncompute per
+/// column, so its gradient is one backward pass.
 ///
 /// ```
 /// use nilang_apps::sparse::{i_sparse_dot, SparseView};
@@ -30,15 +31,15 @@ pub fn i_sparse_dot<T: Scalar>(
     w: &mut [T],
 ) {
     for j in 0..a.ncols {
-        for q in b.indptr[j]..b.indptr[j + 1] {
-            w[b.indices[q]] += bv[q];
+        routine! {
+            for q in b.indptr[j]..b.indptr[j + 1] {
+                w[b.indices[q]] += bv[q];
+            }
         }
         for p in a.indptr[j]..a.indptr[j + 1] {
             r += av[p] * w[a.indices[p]];
         }
-        for q in b.indptr[j]..b.indptr[j + 1] {
-            w[b.indices[q]] -= bv[q];
-        }
+        unroutine!();
     }
 }
 
@@ -66,44 +67,68 @@ pub fn i_sparse_matvec<T: Scalar>(y: &mut [T], a: &SparseView<'_>, av: &mut [T],
     }
 }
 
-/// The backward pass of [`i_sparse_dot`] from its output state with `r̄ = 1`: returns
-/// `[Ā values | B̄ values]`. `scratch` holds the gradient numbers (reused across calls).
-pub fn sparse_dot_backward(
-    r: f64,
-    a: &SparseView<'_>,
+/// The storage of the gradient plan of [`i_sparse_dot`].
+type DotStore<'p> = (
+    GVar<f64>,
+    &'p SparseView<'p>,
+    Vec<GVar<f64>>,
+    &'p SparseView<'p>,
+    Vec<GVar<f64>>,
+    Vec<GVar<f64>>,
+);
+
+/// The gradient of `tr(AᵀB)` with respect to both value arrays by the gradient API:
+/// [`i_sparse_dot`] is compute–copy–uncompute in `r`, so this is one backward pass (the
+/// paper's "B" measure); the gradients are in [`SparseDotScratch::grad_a`] and `grad_b`.
+/// Returns `tr(AᵀB)`. No allocation after the first call.
+pub fn sparse_dot_gradient<'p>(
+    a: &'p SparseView<'p>,
     av: &[f64],
-    b: &SparseView<'_>,
+    b: &'p SparseView<'p>,
     bv: &[f64],
-    scratch: &mut SparseDotScratch,
-) {
+    scratch: &mut SparseDotScratch<'p>,
+) -> f64 {
     let s = scratch;
-    for (g, &v) in s.av.iter_mut().zip(av) {
-        *g = GVar::from(v);
-    }
-    for (g, &v) in s.bv.iter_mut().zip(bv) {
-        *g = GVar::from(v);
-    }
-    let mut gr = GVar::new(r, 1.0);
-    i_sparse_dot_inv(&mut gr, a, &mut s.av, b, &mut s.bv, &mut s.w);
+    s.av.copy_from_slice(av);
+    s.bv.copy_from_slice(bv);
+    let args = (&mut 0.0, a, &mut s.av[..], b, &mut s.bv[..], &mut s.w[..]);
+    s.plan.value_and_gradient(&ISparseDot, args, 0).0
 }
 
-/// Reusable gradient-number buffers for [`sparse_dot_backward`].
-pub struct SparseDotScratch {
-    /// `A`'s values and adjoints.
-    pub av: Vec<GVar<f64>>,
-    /// `B`'s values and adjoints.
-    pub bv: Vec<GVar<f64>>,
-    /// The work vector.
-    pub w: Vec<GVar<f64>>,
+/// Reusable buffers of [`sparse_dot_gradient`]: the values, the zero work vector and the
+/// gradient plan.
+pub struct SparseDotScratch<'p> {
+    av: Vec<f64>,
+    bv: Vec<f64>,
+    w: Vec<f64>,
+    plan: nilang::ad::Plan<DotStore<'p>>,
 }
 
-impl SparseDotScratch {
+impl SparseDotScratch<'_> {
+    /// `∂ tr(AᵀB) / ∂A` values (after [`sparse_dot_gradient`]).
+    pub fn grad_a(&self) -> impl Iterator<Item = f64> + '_ {
+        self.plan
+            .storage()
+            .into_iter()
+            .flat_map(|s| s.2.iter().map(|v| v.g))
+    }
+    /// `∂ tr(AᵀB) / ∂B` values.
+    pub fn grad_b(&self) -> impl Iterator<Item = f64> + '_ {
+        self.plan
+            .storage()
+            .into_iter()
+            .flat_map(|s| s.4.iter().map(|v| v.g))
+    }
+}
+
+impl SparseDotScratch<'_> {
     /// Buffers for matrices with `nnz_a`, `nnz_b` values and `m` rows.
     pub fn new(nnz_a: usize, nnz_b: usize, m: usize) -> Self {
         SparseDotScratch {
-            av: vec![GVar::default(); nnz_a],
-            bv: vec![GVar::default(); nnz_b],
-            w: vec![GVar::default(); m],
+            av: vec![0.0; nnz_a],
+            bv: vec![0.0; nnz_b],
+            w: vec![0.0; m],
+            plan: nilang::ad::Plan::new(),
         }
     }
 }

@@ -30,7 +30,12 @@ pub fn kernels(case: &SparseCase) -> Vec<Kernel<'_>> {
 
 fn dot(case: &SparseCase) -> Vec<Kernel<'_>> {
     let (a, b) = (&case.a, &case.b);
-    let (pa, pb) = (pattern(a), pattern(b));
+    // the gradient plan keeps references to the patterns: they live as long as the process
+    // (two small structs per benchmark case)
+    let (pa, pb): (&SparseView<'_>, &SparseView<'_>) = (
+        Box::leak(Box::new(pattern(a))),
+        Box::leak(Box::new(pattern(b))),
+    );
     let m = a.m;
     struct S {
         r: f64,
@@ -59,7 +64,7 @@ fn dot(case: &SparseCase) -> Vec<Kernel<'_>> {
             state(),
             move |s: &mut S| {
                 s.r = 0.0;
-                i_sparse_dot(&mut s.r, &pa, &mut s.av, &pb, &mut s.bv, &mut s.w);
+                i_sparse_dot(&mut s.r, pa, &mut s.av, pb, &mut s.bv, &mut s.w);
             },
             |s| vec![s.r],
         ),
@@ -68,7 +73,7 @@ fn dot(case: &SparseCase) -> Vec<Kernel<'_>> {
             state(),
             move |s: &mut S| {
                 s.r = r0;
-                i_sparse_dot_inv(&mut s.r, &pa, &mut s.av, &pb, &mut s.bv, &mut s.w);
+                i_sparse_dot_inv(&mut s.r, pa, &mut s.av, pb, &mut s.bv, &mut s.w);
             },
             |s| s.av.iter().chain(&s.bv).copied().collect(),
         ),
@@ -76,9 +81,9 @@ fn dot(case: &SparseCase) -> Vec<Kernel<'_>> {
             Measure::B,
             SparseDotScratch::new(a.nnz(), b.nnz(), m),
             move |s: &mut SparseDotScratch| {
-                sparse_dot_backward(r0, &pa, &a.nzval, &pb, &b.nzval, s);
+                sparse_dot_gradient(pa, &a.nzval, pb, &b.nzval, s);
             },
-            |s| s.av.iter().chain(&s.bv).map(|v| v.g).collect(),
+            |s| s.grad_a().chain(s.grad_b()).collect(),
         ),
     ]
 }

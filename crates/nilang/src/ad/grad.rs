@@ -187,8 +187,13 @@ impl<St> Plan<St> {
         Self::default()
     }
 
+    /// The storage of the last call (inputs with their gradients), if any.
+    pub fn storage(&self) -> Option<&St> {
+        self.store.as_ref()
+    }
+
     /// Storage for `args` over `S`, refreshed with their values: reused when it fits.
-    fn storage<A, S>(&mut self, args: &A) -> &mut St
+    fn refreshed<A, S>(&mut self, args: &A) -> &mut St
     where
         A: GradArgs<Store<S> = St>,
         S: Lift<A::Elem>,
@@ -213,7 +218,7 @@ impl<St> Plan<St> {
     {
         check_loss::<A>(loss, "loss");
         let one = one_pass::<F, A, E>(f, loss);
-        let st = self.storage::<A, E>(&args);
+        let st = self.refreshed::<A, E>(&args);
         let v = backward::<F, A, E>(f, st, loss, one, E::one());
         (v, st)
     }
@@ -229,7 +234,7 @@ impl<St> Plan<St> {
     {
         check_index::<A>(iout, "output");
         let one = one_pass::<F, A, Lanes<N>>(f, iout);
-        let st = self.storage::<A, Lanes<N>>(&args);
+        let st = self.refreshed::<A, Lanes<N>>(&args);
         if !one {
             f.call(A::borrow(st));
         }

@@ -26,6 +26,28 @@ pub struct SparseView<'a> {
     pub ncols: usize,
 }
 
+/// A sparsity pattern is read-only structure: the gradient API passes it through unchanged.
+impl<'b, 'a> crate::ad::GradArg for &'b SparseView<'a> {
+    type Elem = f64;
+    type Store<S: crate::ad::Lift<f64>> = &'b SparseView<'a>;
+    type Borrow<'c, S: crate::ad::Lift<f64> + 'c> = &'c SparseView<'c>;
+    fn store<S: crate::ad::Lift<f64>>(&self) -> &'b SparseView<'a> {
+        self
+    }
+    fn refresh<S: crate::ad::Lift<f64>>(&self, st: &mut &'b SparseView<'a>) {
+        *st = self;
+    }
+    fn borrow<'c, S: crate::ad::Lift<f64>>(s: &'c mut &'b SparseView<'a>) -> &'c SparseView<'c> {
+        s
+    }
+    fn slots<'c, S: crate::ad::Lift<f64>>(
+        _: &'c mut &'b SparseView<'a>,
+    ) -> crate::ad::Slots<'c, S> {
+        crate::ad::Slots::Slice(&mut [])
+    }
+    fn restore<S: crate::ad::Lift<f64>>(&mut self, _: &&'b SparseView<'a>) {}
+}
+
 impl<'a> SparseView<'a> {
     /// The structure of a CSC `sprs` matrix (panics for CSR: convert with `to_csc()` first).
     ///
