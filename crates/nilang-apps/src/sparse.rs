@@ -67,6 +67,67 @@ pub fn i_sparse_matvec<T: Scalar>(y: &mut [T], a: &SparseView<'_>, av: &mut [T],
     }
 }
 
+/// The storage of the gradient plan of [`i_sparse_matvec`].
+type MatvecStore<'p> = (
+    Vec<GVar<f64>>,
+    &'p SparseView<'p>,
+    Vec<GVar<f64>>,
+    Vec<GVar<f64>>,
+);
+
+/// Reusable buffers of [`sparse_matvec_vjp`].
+pub struct SparseMatvecScratch<'p> {
+    y: Vec<f64>,
+    av: Vec<f64>,
+    x: Vec<f64>,
+    plan: nilang::ad::Plan<MatvecStore<'p>>,
+}
+
+impl SparseMatvecScratch<'_> {
+    /// Buffers for `2·nnz` values, `2n` inputs and `2m` outputs.
+    pub fn new(values: usize, inputs: usize, outputs: usize) -> Self {
+        SparseMatvecScratch {
+            y: vec![0.0; outputs],
+            av: vec![0.0; values],
+            x: vec![0.0; inputs],
+            plan: nilang::ad::Plan::new(),
+        }
+    }
+    /// `Āᵀ`-side adjoints of the values (after [`sparse_matvec_vjp`]).
+    pub fn grad_values(&self) -> impl Iterator<Item = f64> + '_ {
+        self.plan
+            .storage()
+            .into_iter()
+            .flat_map(|s| s.2.iter().map(|v| v.g))
+    }
+    /// Adjoints of the input vector.
+    pub fn grad_x(&self) -> impl Iterator<Item = f64> + '_ {
+        self.plan
+            .storage()
+            .into_iter()
+            .flat_map(|s| s.3.iter().map(|v| v.g))
+    }
+}
+
+/// The vector–Jacobian product of `y += A x` with output adjoints `ybar` (the paper's
+/// backward pass "B") by the gradient API: [`i_sparse_matvec`] is compute–copy–uncompute in
+/// `y`, so this is one backward pass from the inputs; the adjoints are in the scratch. No
+/// allocation after the first call.
+pub fn sparse_matvec_vjp<'p>(
+    ybar: &[f64],
+    a: &'p SparseView<'p>,
+    av: &[f64],
+    x: &[f64],
+    scratch: &mut SparseMatvecScratch<'p>,
+) {
+    let s = scratch;
+    s.av.copy_from_slice(av);
+    s.x.copy_from_slice(x);
+    s.y.iter_mut().for_each(|v| *v = 0.0);
+    let args = (&mut s.y[..], a, &mut s.av[..], &mut s.x[..]);
+    s.plan.vjp(&ISparseMatvec, args, 0, ybar);
+}
+
 /// The storage of the gradient plan of [`i_sparse_dot`].
 type DotStore<'p> = (
     GVar<f64>,

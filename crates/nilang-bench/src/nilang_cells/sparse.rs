@@ -4,7 +4,6 @@
 use crate::hook::Kernel;
 use crate::report::Measure;
 use crate::suites::sparse::{Csc, SparseCase, SparseKind};
-use nilang::GVar;
 use nilang_apps::sparse::*;
 
 fn pattern<T>(a: &Csc<T>) -> SparseView<'_> {
@@ -90,21 +89,17 @@ fn dot(case: &SparseCase) -> Vec<Kernel<'_>> {
 
 fn matvec(case: &SparseCase) -> Vec<Kernel<'_>> {
     let a = &case.ca;
-    let p = pattern(a);
+    // the gradient plan keeps a reference to the pattern: it lives as long as the process
+    let p: &SparseView<'_> = Box::leak(Box::new(pattern(a)));
     let av0 = interleave(&a.nzval);
     let x0 = interleave(&case.x);
     let ybar = interleave(&case.ybar);
     let mut y0 = vec![0.0; 2 * a.m];
-    i_sparse_matvec(&mut y0, &p, &mut av0.clone(), &mut x0.clone());
+    i_sparse_matvec(&mut y0, p, &mut av0.clone(), &mut x0.clone());
     struct S {
         y: Vec<f64>,
         av: Vec<f64>,
         x: Vec<f64>,
-    }
-    struct G {
-        y: Vec<GVar<f64>>,
-        av: Vec<GVar<f64>>,
-        x: Vec<GVar<f64>>,
     }
     let (av1, x1, av2, x2, y2) = (av0.clone(), x0.clone(), av0.clone(), x0.clone(), y0.clone());
     vec![
@@ -117,7 +112,7 @@ fn matvec(case: &SparseCase) -> Vec<Kernel<'_>> {
             },
             move |s: &mut S| {
                 s.y.iter_mut().for_each(|v| *v = 0.0);
-                i_sparse_matvec(&mut s.y, &p, &mut s.av, &mut s.x);
+                i_sparse_matvec(&mut s.y, p, &mut s.av, &mut s.x);
             },
             |s| s.y.clone(),
         ),
@@ -130,30 +125,17 @@ fn matvec(case: &SparseCase) -> Vec<Kernel<'_>> {
             },
             move |s: &mut S| {
                 s.y.copy_from_slice(&y2);
-                i_sparse_matvec_inv(&mut s.y, &p, &mut s.av, &mut s.x);
+                i_sparse_matvec_inv(&mut s.y, p, &mut s.av, &mut s.x);
             },
             |s| s.av.iter().chain(&s.x).copied().collect(),
         ),
         Kernel::with_state(
             Measure::B,
-            G {
-                y: vec![GVar::default(); 2 * a.m],
-                av: vec![GVar::default(); av2.len()],
-                x: vec![GVar::default(); x2.len()],
+            SparseMatvecScratch::new(av2.len(), x2.len(), 2 * a.m),
+            move |g: &mut SparseMatvecScratch| {
+                sparse_matvec_vjp(&ybar, p, &av2, &x2, g);
             },
-            move |g: &mut G| {
-                for ((t, &v), &b) in g.y.iter_mut().zip(&y0).zip(&ybar) {
-                    *t = GVar::new(v, b);
-                }
-                for (t, &v) in g.av.iter_mut().zip(&av2) {
-                    *t = GVar::from(v);
-                }
-                for (t, &v) in g.x.iter_mut().zip(&x2) {
-                    *t = GVar::from(v);
-                }
-                i_sparse_matvec_inv(&mut g.y, &p, &mut g.av, &mut g.x);
-            },
-            |g| g.x.iter().chain(&g.av).map(|v| v.g).collect(),
+            |g| g.grad_x().chain(g.grad_values()).collect(),
         ),
     ]
 }

@@ -223,6 +223,50 @@ impl<St> Plan<St> {
         (v, st)
     }
 
+    /// The vector–Jacobian product: the adjoints of every argument for output adjoints
+    /// `seed` on the slots of argument `iout` (one backward pass; no forward pass when `f` is
+    /// compute–copy–uncompute in `iout`). No allocation after the first call.
+    ///
+    /// ```
+    /// use nilang::prelude::*;
+    /// #[i]
+    /// fn scale<T: Scalar>(y: &mut [T], x: &mut [T]) {
+    ///     for i in 0..y.len() {
+    ///         y[i] += x[i] * x[i + 1];
+    ///     }
+    /// }
+    /// let mut plan = nilang::ad::Plan::new();
+    /// let (_, gx) = plan.vjp(&Scale, (&mut [0.0; 2][..], &mut [1.0, 2.0, 3.0][..]), 0, &[1.0, 10.0]);
+    /// assert_eq!(gx.iter().map(|v| v.g).collect::<Vec<_>>(), [2.0, 1.0 + 30.0, 20.0]);
+    /// ```
+    #[track_caller]
+    pub fn vjp<F, A, E>(&mut self, f: &F, args: A, iout: usize, seed: &[E]) -> &mut St
+    where
+        E: Real,
+        A: GradArgs<Elem = E, Store<E> = St>,
+        F: Reversible<A> + for<'b> Reversible<A::Borrow<'b, E>>,
+    {
+        check_index::<A>(iout, "output");
+        let one = one_pass::<F, A, E>(f, iout);
+        let st = self.refreshed::<A, E>(&args);
+        if !one {
+            f.call(A::borrow(st));
+        }
+        let mut outs = A::slots::<E>(st, iout);
+        assert_eq!(
+            outs.len(),
+            seed.len(),
+            "nilang: vjp with {} adjoints for {} outputs",
+            seed.len(),
+            outs.len()
+        );
+        for (s, &v) in outs.iter_mut().zip(seed) {
+            s.g += v;
+        }
+        f.uncall(A::borrow(st));
+        st
+    }
+
     /// The Jacobian of the (at most `N`) outputs in argument `iout` with respect to every
     /// argument, in one backward pass with `N` adjoint lanes (see [`jacobian`]): lane `j` of
     /// each slot's `.g` holds `∂out_j/∂slot`. No allocation after the first call.
