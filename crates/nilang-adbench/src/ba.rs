@@ -69,6 +69,31 @@ impl BaInput {
         Self::parse_named(&src, &path.display().to_string())
     }
 
+    /// The header `(n, m, p)` of a BA file, validated like [`BaInput::parse_named`] (positive
+    /// integers): enough to estimate an instance's memory before loading it.
+    ///
+    /// ```
+    /// use nilang_adbench::{ba::BaInput, oracle::data_dir};
+    /// let h = BaInput::header_from_file(data_dir().join("adbench/ba/test.txt")).unwrap();
+    /// assert_eq!(h, (2, 10, 10));
+    /// assert!(BaInput::header_named("2 0 3", "f").is_err());
+    /// ```
+    pub fn header_from_file(path: impl AsRef<Path>) -> Result<(usize, usize, usize), AdbenchError> {
+        let path = path.as_ref();
+        let src = read_to_string(path)?;
+        Self::header_named(&src, &path.display().to_string())
+    }
+
+    /// The header `(n, m, p)` of BA text, `file` naming it in errors.
+    pub fn header_named(src: &str, file: &str) -> Result<(usize, usize, usize), AdbenchError> {
+        let mut t = Tokens::new(file, src);
+        Ok((
+            t.positive(&|| "n (the number of cameras, first header value)".into())?,
+            t.positive(&|| "m (the number of points, second header value)".into())?,
+            t.positive(&|| "p (the number of observations, third header value)".into())?,
+        ))
+    }
+
     /// Parses with an explicit file name for messages.
     pub fn parse_named(src: &str, file: &str) -> Result<Self, AdbenchError> {
         Self::parse_named_limited(src, file, crate::MAX_INSTANCE_BYTES)
