@@ -225,3 +225,46 @@ impl<'r> Harness<'r> {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_crash_is_recorded_and_earlier_cells_are_kept() {
+        let reg = Registry::default();
+        let mut h = Harness::for_tests(&reg);
+        h.isolate("suite demo", |h| {
+            h.skip("demo", "a", 1.0, "rust", Measure::O);
+            panic!("boom {}", 7);
+        });
+        h.isolate("suite fine", |h| h.skip("demo", "b", 2.0, "rust", Measure::O));
+        assert_eq!(h.crashes, ["CRASHED: suite demo: boom 7"]);
+        assert_eq!(h.cells.len(), 2);
+        assert!(h.failures.is_empty() && h.data_errors.is_empty());
+    }
+
+    #[test]
+    fn data_errors_say_where_and_how() {
+        let reg = Registry::default();
+        let mut h = Harness::for_tests(&reg);
+        h.data = PathBuf::from("/nowhere/data");
+        h.data_error("gmm: cannot load test.txt");
+        assert_eq!(h.data_errors.len(), 1);
+        let e = &h.data_errors[0];
+        assert!(e.contains("/nowhere/data") && e.contains("--data DIR"), "{e}");
+        assert!(e.contains("NILANG_DATA=DIR"), "{e}");
+    }
+
+    #[test]
+    fn case_selection() {
+        let reg = Registry::default();
+        let mut h = Harness::for_tests(&reg);
+        assert!(h.wants_case("ba19 p=9125125"));
+        h.only_cases = vec!["ba19".into(), "1k d=2 K=5".into()];
+        assert!(h.wants_case("ba19"));
+        assert!(h.wants_case("1k d=2 K=5"));
+        assert!(!h.wants_case("ba1"));
+        assert!(!h.wants_case("1k d=10 K=25"));
+    }
+}

@@ -24,6 +24,10 @@ pub enum ErrorKind {
     Stack,
     /// Gradient numbers were unwrapped with a non-zero gradient (`~Grad`).
     NonZeroGradient,
+    /// An argument violates a function's precondition (an empty slice where a mean is taken,
+    /// too few values for a sample variance); raised before anything is modified, in both
+    /// directions.
+    Argument,
     /// Anything else.
     Other,
 }
@@ -505,6 +509,28 @@ pub fn fail(kind: ErrorKind, location: &'static str, statement: &'static str, de
         statement,
         detail,
     })
+}
+
+/// Raise an [`ErrorKind::Argument`] error unless `ok`: a function's precondition, checked
+/// before anything is modified (the standard library calls it at the start and at the end of
+/// a body, so that the generated inverse checks first too).
+///
+/// ```
+/// use nilang::check::{catch, require, ErrorKind};
+/// let e = catch(|| require(false, "f", "f(x)", || "x is empty".into())).unwrap_err();
+/// assert_eq!((e.kind, e.detail.as_str()), (ErrorKind::Argument, "x is empty"));
+/// assert!(catch(|| require(true, "f", "f(x)", || unreachable!())).is_ok());
+/// ```
+#[inline]
+pub fn require(
+    ok: bool,
+    function: &'static str,
+    call: &'static str,
+    detail: impl FnOnce() -> String,
+) {
+    if !ok {
+        fail(ErrorKind::Argument, function, call, detail())
+    }
 }
 
 /// Check that loop bounds are unchanged (`for` statements).
