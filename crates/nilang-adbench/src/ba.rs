@@ -109,7 +109,11 @@ impl BaInput {
     /// let e = BaInput::parse_named_limited(src, "<s>", 1 << 30).unwrap_err();
     /// assert!(matches!(e, AdbenchError::TooLarge { .. }), "{e}");
     /// ```
-    pub fn parse_named_limited(src: &str, file: &str, max_bytes: u64) -> Result<Self, AdbenchError> {
+    pub fn parse_named_limited(
+        src: &str,
+        file: &str,
+        max_bytes: u64,
+    ) -> Result<Self, AdbenchError> {
         const CAM_NAMES: [&str; CAM_LEN] = [
             "r1", "r2", "r3", "C1", "C2", "C3", "f", "u0", "v0", "k1", "k2",
         ];

@@ -89,13 +89,12 @@ fn gmm_bad_header_and_counts() {
     let msg = gmm_err(&GMM_OK.replacen("2 3 1", "0 3 1", 1));
     assert!(msg.contains("positive integer"), "{msg}");
     // Header claims fewer points than present: the last point is read as `gamma m`.
-    let two = GMM_OK.replacen("2 3 1", "2 3 2", 1).replace("1.175171 2.029160\n", "1.175171 2.029160\n0.5 0.5\n");
+    let two = GMM_OK
+        .replacen("2 3 1", "2 3 2", 1)
+        .replace("1.175171 2.029160\n", "1.175171 2.029160\n0.5 0.5\n");
     assert!(GmmInput::parse(&two).is_ok());
     let msg = gmm_err(&two.replacen("2 3 2", "2 3 1", 1));
-    assert!(
-        msg.contains("m (Wishart") && msg.contains(":12:5"),
-        "{msg}"
-    );
+    assert!(msg.contains("m (Wishart") && msg.contains(":12:5"), "{msg}");
     // Trailing data is an error.
     let msg = gmm_err(&format!("{GMM_OK}\n0.5\n"));
     assert!(
@@ -140,11 +139,17 @@ fn ba_errors() {
     let msg = ba_err(&format!("{BA_OK} 7"));
     assert!(msg.contains("end of file"), "{msg}");
     let msg = ba_err(&BA_OK.replacen("2 10 10", "0 10 10", 1));
-    assert!(msg.contains("n (the number of cameras") && msg.contains("positive integer"), "{msg}");
+    assert!(
+        msg.contains("n (the number of cameras") && msg.contains("positive integer"),
+        "{msg}"
+    );
     let msg = ba_err(&BA_OK.replacen("2 10 10", "-2 10 10", 1));
     assert!(msg.contains("n (the number of cameras"), "{msg}");
     let msg = ba_err(&BA_OK.replacen("2 10 10", "2 10 0", 1));
-    assert!(msg.contains("p (the number of observations") && msg.contains("`0`"), "{msg}");
+    assert!(
+        msg.contains("p (the number of observations") && msg.contains("`0`"),
+        "{msg}"
+    );
 }
 
 #[test]
@@ -228,9 +233,26 @@ fn mutated_inputs_never_panic() {
 /// line, column and token, and the value found.
 #[test]
 fn header_values_must_be_positive_integers() {
-    let gmm_names = ["d (the dimension", "K (the number", "n (the number of points"];
-    let ba_names = ["n (the number of cameras", "m (the number of points", "p (the number"];
-    for bad in ["2.9", "-2", "NaN", "0", "1e9", "+-1", "0x10", "18446744073709551616"] {
+    let gmm_names = [
+        "d (the dimension",
+        "K (the number",
+        "n (the number of points",
+    ];
+    let ba_names = [
+        "n (the number of cameras",
+        "m (the number of points",
+        "p (the number",
+    ];
+    for bad in [
+        "2.9",
+        "-2",
+        "NaN",
+        "0",
+        "1e9",
+        "+-1",
+        "0x10",
+        "18446744073709551616",
+    ] {
         for pos in 0..3 {
             for (base, names, is_gmm) in [(GMM_OK, gmm_names, true), (BA_OK, ba_names, false)] {
                 let mut header: Vec<&str> = base.lines().next().unwrap().split(' ').collect();
@@ -283,7 +305,10 @@ fn huge_headers_are_refused_before_allocating() {
     );
     assert!(e.to_string().contains("n=2 m=10 p=1000000000000"), "{e}");
     let ba = BA_OK.replacen("2 10 10", "1000000000000 10 10", 1);
-    assert!(matches!(BaInput::parse(&ba), Err(AdbenchError::TooLarge { .. })));
+    assert!(matches!(
+        BaInput::parse(&ba),
+        Err(AdbenchError::TooLarge { .. })
+    ));
     let gmm = GMM_OK.replacen("2 3 1", "2 3 1000000000000", 1);
     assert!(matches!(
         GmmInput::parse_named(&gmm, "g", true),
@@ -292,7 +317,10 @@ fn huge_headers_are_refused_before_allocating() {
     // the limit is the caller's: the same header passes a larger one (a small instance)
     let ba = BA_OK.replacen("2 10 10", "2 10 1000", 1);
     assert!(BaInput::parse_named_limited(&ba, "b", 1000).is_err());
-    assert_eq!(BaInput::parse_named_limited(&ba, "b", 1 << 20).unwrap().p, 1000);
+    assert_eq!(
+        BaInput::parse_named_limited(&ba, "b", 1 << 20).unwrap().p,
+        1000
+    );
 }
 
 #[test]
@@ -301,11 +329,17 @@ fn trailing_data_and_non_finite_values_are_rejected() {
         let msg = ba_err(&format!("{BA_OK}{tail}\n"));
         assert!(msg.contains("end of file") && msg.contains(":6:1"), "{msg}");
         let msg = gmm_err(&format!("{GMM_OK}{tail}\n"));
-        assert!(msg.contains("end of file") && msg.contains(":13:1"), "{msg}");
+        assert!(
+            msg.contains("end of file") && msg.contains(":13:1"),
+            "{msg}"
+        );
     }
     for bad in ["nan", "NaN", "inf", "-inf", "1e309", "-1e400"] {
         let msg = ba_err(&BA_OK.replace("4.173048", bad));
-        assert!(msg.contains("point coordinate X1") && msg.contains("finite"), "{msg}");
+        assert!(
+            msg.contains("point coordinate X1") && msg.contains("finite"),
+            "{msg}"
+        );
         let msg = gmm_err(&GMM_OK.replace("1.000000 0", &format!("{bad} 0")));
         assert!(msg.contains("gamma") && msg.contains("finite"), "{msg}");
     }

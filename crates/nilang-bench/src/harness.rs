@@ -38,11 +38,9 @@ pub const DATA_ENV: &str = "NILANG_DATA";
 /// (see [`nilang_adbench::oracle::try_data_dir`]); if none is found, `<workspace>/../shared/data`,
 /// which then shows up, missing, in the data errors.
 pub fn default_data_dir() -> PathBuf {
-    nilang_adbench::oracle::try_data_dir().unwrap_or_else(|_| {
-        match std::env::var_os(DATA_ENV) {
-            Some(d) => d.into(),
-            None => PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/data"),
-        }
+    nilang_adbench::oracle::try_data_dir().unwrap_or_else(|_| match std::env::var_os(DATA_ENV) {
+        Some(d) => d.into(),
+        None => PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/data"),
     })
 }
 
@@ -114,9 +112,10 @@ impl<'r> Harness<'r> {
     /// name's first word, e.g. `ba19` for `ba19 p=9125125`, or the whole name).
     pub fn wants_case(&self, name: &str) -> bool {
         self.only_cases.is_empty()
-            || self.only_cases.iter().any(|c| {
-                c == name || name.split_whitespace().next() == Some(c.as_str())
-            })
+            || self
+                .only_cases
+                .iter()
+                .any(|c| c == name || name.split_whitespace().next() == Some(c.as_str()))
     }
 
     /// Run `f` (one suite or one case); a panic is recorded as a crash under `what` and the
@@ -238,7 +237,9 @@ mod tests {
             h.skip("demo", "a", 1.0, "rust", Measure::O);
             panic!("boom {}", 7);
         });
-        h.isolate("suite fine", |h| h.skip("demo", "b", 2.0, "rust", Measure::O));
+        h.isolate("suite fine", |h| {
+            h.skip("demo", "b", 2.0, "rust", Measure::O)
+        });
         assert_eq!(h.crashes, ["CRASHED: suite demo: boom 7"]);
         assert_eq!(h.cells.len(), 2);
         assert!(h.failures.is_empty() && h.data_errors.is_empty());
@@ -252,7 +253,10 @@ mod tests {
         h.data_error("gmm: cannot load test.txt");
         assert_eq!(h.data_errors.len(), 1);
         let e = &h.data_errors[0];
-        assert!(e.contains("/nowhere/data") && e.contains("--data DIR"), "{e}");
+        assert!(
+            e.contains("/nowhere/data") && e.contains("--data DIR"),
+            "{e}"
+        );
         assert!(e.contains("NILANG_DATA=DIR"), "{e}");
     }
 

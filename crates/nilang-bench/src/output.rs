@@ -49,13 +49,14 @@ pub fn check_json_path(path: &Path) -> Result<(), String> {
         ));
     }
     if !dir.is_dir() {
-        return Err(format!(
-            "--json {shown}: {} is not a folder",
-            dir.display()
-        ));
+        return Err(format!("--json {shown}: {} is not a folder", dir.display()));
     }
-    probe_writable(&dir)
-        .map_err(|e| format!("--json {shown}: cannot create files in {}: {e}", dir.display()))
+    probe_writable(&dir).map_err(|e| {
+        format!(
+            "--json {shown}: cannot create files in {}: {e}",
+            dir.display()
+        )
+    })
 }
 
 /// Check that `--plot DIR` can be written: created if missing (with its parents), and it
@@ -73,7 +74,8 @@ pub fn check_plot_dir(dir: &Path) -> Result<(), String> {
     if dir.exists() && !dir.is_dir() {
         return Err(format!("--plot {shown}: exists and is not a folder"));
     }
-    fs::create_dir_all(dir).map_err(|e| format!("--plot {shown}: cannot create the folder: {e}"))?;
+    fs::create_dir_all(dir)
+        .map_err(|e| format!("--plot {shown}: cannot create the folder: {e}"))?;
     probe_writable(dir).map_err(|e| format!("--plot {shown}: cannot create files there: {e}"))
 }
 

@@ -42,9 +42,17 @@ fn output_path_faults_stop_before_the_run() {
             flag.as_ref(),
             path.as_os_str(),
         ]);
-        assert_eq!(out.status.code(), Some(2), "{flag} {}: {stderr}", path.display());
+        assert_eq!(
+            out.status.code(),
+            Some(2),
+            "{flag} {}: {stderr}",
+            path.display()
+        );
         assert!(stderr.contains(msg) && stderr.contains(flag), "{stderr}");
-        assert!(!stdout.contains("# NiLang.rs benchmarks"), "the run started: {stdout}");
+        assert!(
+            !stdout.contains("# NiLang.rs benchmarks"),
+            "the run started: {stdout}"
+        );
     }
     // nothing was created next to the file, and no temporary was left
     let mut names: Vec<String> = std::fs::read_dir(&d)
@@ -77,7 +85,13 @@ fn missing_data_is_reported_and_the_other_suites_still_written() {
     ]);
     assert_eq!(out.status.code(), Some(3), "{stderr}");
     let shown = nowhere.display().to_string();
-    for needle in [shown.as_str(), "--data DIR", "NILANG_DATA=DIR", "gmm:", "ba:"] {
+    for needle in [
+        shown.as_str(),
+        "--data DIR",
+        "NILANG_DATA=DIR",
+        "gmm:",
+        "ba:",
+    ] {
         assert!(stderr.contains(needle), "missing `{needle}` in {stderr}");
     }
     assert!(stdout.contains("### bessel"), "{stdout}");

@@ -558,7 +558,10 @@ impl Emitter {
                 }
             }
             StmtKind::Dealloc(a) => {
-                let k = self.tracked.iter().rposition(|(n, _)| !a.tuple && *n == a.names[0]);
+                let k = self
+                    .tracked
+                    .iter()
+                    .rposition(|(n, _)| !a.tuple && *n == a.names[0]);
                 let history = k.and_then(|k| self.tracked.remove(k).1);
                 if !s.check {
                     return quote!();

@@ -156,7 +156,12 @@ thread_local! {
 /// nilang::check::set_tolerance(0.0, 1e-8);
 /// ```
 pub fn set_tolerance(atol: f64, rtol: f64) {
-    TOLERANCE.with(|t| t.set(Tolerance { rel: rtol, abs: atol }));
+    TOLERANCE.with(|t| {
+        t.set(Tolerance {
+            rel: rtol,
+            abs: atol,
+        })
+    });
 }
 
 /// This thread's tolerance.

@@ -66,10 +66,9 @@ fn comparison_rules_for_non_finite_values() {
     assert!(!float_close_at(f64::INFINITY, 0.0, f64::MAX));
     // a history that went through infinity does not widen the tolerance
     assert_eq!(nilang::check::track(1.0, &f64::INFINITY), 1.0);
-    assert!(!with_tolerance(Tolerance { rel: 1.0, abs: 1.0 }, || float_close(
-        f64::NAN,
-        f64::NAN
-    )));
+    assert!(!with_tolerance(Tolerance { rel: 1.0, abs: 1.0 }, || {
+        float_close(f64::NAN, f64::NAN)
+    }));
     // f32 too
     use nilang::check::AlmostSame;
     assert!(!f32::NAN.almost_same(&f32::NAN));
@@ -139,15 +138,26 @@ fn mistakes_at_any_magnitude_are_caught_and_the_message_says_what_to_change() {
         let (y, z) = (12345.678 * scale / 1e8, 9876.54321);
         let e = catch(|| drop(RoundoffWrong.call((&mut 0.0, &y, &z)))).unwrap_err();
         assert_eq!(e.kind, ErrorKind::Deallocation);
-        assert!(e.detail.contains("largest magnitude it held"), "{}", e.detail);
-        assert!(e.detail.contains("nilang::check::with_tolerance"), "{}", e.detail);
+        assert!(
+            e.detail.contains("largest magnitude it held"),
+            "{}",
+            e.detail
+        );
+        assert!(
+            e.detail.contains("nilang::check::with_tolerance"),
+            "{}",
+            e.detail
+        );
         assert!(e.detail.contains("#[nocheck]"), "{}", e.detail);
         // ...and within a wider tolerance it passes
         let wide = Tolerance {
             rel: 1e-5,
             abs: 0.0,
         };
-        assert!(with_tolerance(wide, || catch(|| drop(RoundoffWrong.call((&mut 0.0, &y, &z))))).is_ok());
+        assert!(with_tolerance(wide, || catch(|| drop(
+            RoundoffWrong.call((&mut 0.0, &y, &z))
+        )))
+        .is_ok());
         // the correct program passes at the same magnitude
         assert!(catch(|| drop(Roundoff.call((&mut 0.0, &y, &z)))).is_ok());
     }

@@ -2,8 +2,8 @@
 //! the forwards (nothing is modified before the error), and the mean of an empty slice is a
 //! typed error, not NaN.
 use nilang::check::{catch, ErrorKind};
-use nilang::stdlib::blas::{i_axpy_inv, i_dot_inv, i_gemm_inv, i_gemv_inv, i_umm_inv};
 use nilang::stdlib::base::i_sqdistance_inv;
+use nilang::stdlib::blas::{i_axpy_inv, i_dot_inv, i_gemm_inv, i_gemv_inv, i_umm_inv};
 use nilang::stdlib::linalg::i_affine_inv;
 use nilang::stdlib::statistics::{
     i_cor_cov, i_cor_cov_inv, i_mean_sum, i_mean_sum_inv, i_var_mean_sum, i_var_mean_sum_inv,
@@ -93,7 +93,8 @@ fn mean_of_an_empty_slice_is_a_typed_error_in_both_directions() {
 #[test]
 fn sample_statistics_need_two_values() {
     let (mut var, mut vs, mut mean, mut sum) = (0.0_f64, 0.0, 0.0, 0.0);
-    let e = catch(|| i_var_mean_sum(&mut var, &mut vs, &mut mean, &mut sum, &mut [1.0])).unwrap_err();
+    let e =
+        catch(|| i_var_mean_sum(&mut var, &mut vs, &mut mean, &mut sum, &mut [1.0])).unwrap_err();
     assert_eq!(e.kind, ErrorKind::Argument);
     assert!(e.detail.contains("1 value(s)"), "{}", e.detail);
     assert_eq!((var, vs, mean, sum), (0.0, 0.0, 0.0, 0.0));

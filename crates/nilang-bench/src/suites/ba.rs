@@ -6,10 +6,10 @@
 use crate::harness::Harness;
 use crate::real::Real;
 use crate::report::Measure;
-use std::path::{Path, PathBuf};
 use echidna::tape::{Tape, TapeGuard};
 use echidna::Reverse;
 use num_dual::DualSVec64;
+use std::path::{Path, PathBuf};
 
 pub const SUITE: &str = "ba";
 pub const N_CAM: usize = 11;
@@ -268,7 +268,10 @@ fn oracle_test(h: &Harness) -> Option<(Vec<f64>, Vec<f64>)> {
 pub fn run(h: &mut Harness) {
     let files = files(h);
     if files.is_empty() {
-        let what = format!("ba: no instances under {}", h.data.join("adbench/ba").display());
+        let what = format!(
+            "ba: no instances under {}",
+            h.data.join("adbench/ba").display()
+        );
         h.data_error(&what);
     }
     for (label, path) in files {

@@ -287,7 +287,12 @@ pub fn cases(h: &mut Harness) -> Vec<GmmCase> {
     for (d, k, name) in generated.into_iter().filter(|(_, _, n)| h.wants_case(n)) {
         out.push(GmmCase {
             name: format!("{name} (generated)"),
-            inst: nilang_adbench::gmm_generate(d, k, 10_000, super::SEED ^ (0x6000 + (d * 1000 + k) as u64)),
+            inst: nilang_adbench::gmm_generate(
+                d,
+                k,
+                10_000,
+                super::SEED ^ (0x6000 + (d * 1000 + k) as u64),
+            ),
             oracle: None,
         });
     }

@@ -35,7 +35,9 @@ fn mean_needs_values(n: usize) {
         n > 0,
         "nilang::stdlib::statistics::i_mean_sum",
         "i_mean_sum(mean, sum, x)",
-        || "x is empty: the mean of no values is undefined (it would be NaN); pass at least one value".into(),
+        || {
+            "x is empty: the mean of no values is undefined (it would be NaN); pass at least one value".into()
+        },
     );
 }
 
