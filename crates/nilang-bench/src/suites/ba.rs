@@ -325,23 +325,36 @@ fn run_file(h: &mut Harness, label: &str, path: &Path) {
 
 const GIB: f64 = (1u64 << 30) as f64;
 
-/// Peak memory of one case, estimated from the header before loading. Per observation: the
-/// instance (40 B), its copies in the reversible cells' kernels, the residuals, the Jacobian
-/// values of the reference tools and of every provider, with their CSR layout and the copies
-/// made for the checks; cameras and points are small. The per-observation constant is
-/// measured (peak RSS of `--full --suite ba --case ba19`, see `docs/benchmarks.md`) with a
-/// margin.
+/// Peak memory of one case, estimated from the header before loading: the process's peak
+/// resident set is linear in the number of observations `p` (the instance, its copies in the
+/// reversible cells' kernels, the residuals, the Jacobian values of the reference tools and
+/// of every provider with their CSR layout, the copies made for the checks); cameras and
+/// points add little. Measured with `/usr/bin/time -v nilang-bench --full --suite ba --case
+/// baK` (release build, one case per process): ba1 (p = 31 843) 38.7 MB, ba5 (p = 225 911)
+/// 253.5 MB, ba14 (p = 1 255 268) 1387 MB, i.e. about 1128 bytes per observation over a
+/// 5 MB base; the constants below add about 10 %.
+///
+/// ```
+/// use nilang_bench::suites::ba::peak_bytes;
+/// // ba19: n = 4585, m = 1 324 582, p = 9 125 125: about 11.6 GB, fits a 24 GB machine
+/// let ba19 = peak_bytes(4585, 1_324_582, 9_125_125);
+/// assert!(ba19 > 10_400_000_000 && ba19 < 12_000_000_000, "{ba19}");
+/// ```
 pub fn peak_bytes(n: usize, m: usize, p: usize) -> u64 {
-    BA_BYTES_PER_CAMERA * n as u64 + BA_BYTES_PER_POINT * m as u64 + BA_BYTES_PER_OBS * p as u64
+    BA_BYTES_FIXED
+        + BA_BYTES_PER_CAMERA * n as u64
+        + BA_BYTES_PER_POINT * m as u64
+        + BA_BYTES_PER_OBS * p as u64
 }
 
-/// Bytes per camera in [`peak_bytes`] (11 f64 in the instance and its copies, 11 Jacobian
-/// columns).
+/// Fixed part of [`peak_bytes`] (the measured base is about 5 MB).
+pub const BA_BYTES_FIXED: u64 = 32 << 20;
+/// Bytes per camera in [`peak_bytes`] (11 f64 in the instance and its copies).
 pub const BA_BYTES_PER_CAMERA: u64 = 4 * 11 * 8;
-/// Bytes per point in [`peak_bytes`].
+/// Bytes per point in [`peak_bytes`] (3 f64 in the instance and its copies).
 pub const BA_BYTES_PER_POINT: u64 = 4 * 3 * 8;
-/// Bytes per observation in [`peak_bytes`] (measured ~1.1 kB, see `docs/benchmarks.md`).
-pub const BA_BYTES_PER_OBS: u64 = 1400;
+/// Bytes per observation in [`peak_bytes`] (measured 1128, see there).
+pub const BA_BYTES_PER_OBS: u64 = 1250;
 
 /// `MemAvailable` of `/proc/meminfo`, if readable.
 fn available_bytes() -> Option<u64> {
