@@ -13,14 +13,12 @@
 //!
 //! **Jacobian** ([`ba_block`]): the 2×15 block of one observation by reverse mode in one
 //! backward pass with two adjoint lanes (`GVar<Lanes<2>>`: lane `j` carries the adjoint of
-//! `e_j`). As for the GMM gradient, the routine's recomputation that starts the inverse of
-//! a compute–copy–uncompute program moves no adjoint, so it runs on plain `f64`; its ancillas
-//! are lifted to gradient numbers, the two output adjoints seeded, and the inverse of the
-//! copy and of the routine run once. [`ba_jacobian_into`] assembles the blocks into
+//! `e_j`), by the gradient API's plan: [`ba_reproj_i`] is compute–copy–uncompute in `e`, so
+//! no forward pass runs, and the routine's recomputation, whose ancillas have zero adjoints,
+//! runs on the zero-adjoint fast path (values only). [`ba_jacobian_into`] assembles the blocks into
 //! ADBench's CSR layout without allocating.
 use crate::adbench::ba::{BaInput, BLOCK_LEN, CAM_LEN};
 use crate::adbench::sparse::SparseJacobian;
-use nilang::ad::Lanes;
 use nilang::instr::fns::SinCos;
 use nilang::instr::PlusEq1;
 use nilang::prelude::*;
@@ -201,29 +199,33 @@ pub fn ba_objective_into(b: &BaInput, reproj: &mut [f64], w_err: &mut [f64]) {
     }
 }
 
-type G2 = GVar<Lanes<2>>;
+nilang::grad_struct!(BaAnc {
+    p,
+    sq,
+    theta,
+    st,
+    ct,
+    inv,
+    v,
+    vxp,
+    vdp,
+    omc,
+    tmp,
+    y,
+    iz,
+    u,
+    rsq,
+    r4,
+    lk,
+    ul,
+    pr
+});
 
-#[inline(always)]
-fn lift2(v: f64) -> G2 {
-    GVar::new(Lanes([v; 2]), Lanes([0.0; 2]))
-}
-
-/// The 2×15 Jacobian block of one observation with respect to `[cam (11) | x (3) | w]`
-/// (row `j` is residual `j`), by one backward pass with two adjoint lanes (see the module
-/// docs). No heap allocation.
-///
-/// ```
-/// use nilang_apps::adbench::ba::ba_reproj_jacobian;
-/// let cam = [0.1, -0.2, 0.3, 0.0, 0.0, -5.0, 2.0, 0.1, 0.2, 0.01, 0.001];
-/// let (x, w, feat) = ([1.0, 2.0, 4.0], 0.5, [0.3, 0.4]);
-/// let (_, hand) = ba_reproj_jacobian(&cam, &x, w, &feat);
-/// let j = nilang_apps::ba::ba_block(&cam, &x, w, &feat);
-/// for r in 0..2 {
-///     for c in 0..15 {
-///         assert!((j[r][c] - hand[r][c]).abs() < 1e-12 * (1.0 + hand[r][c].abs()));
-///     }
-/// }
-/// ```
+/// The 2×15 Jacobian block of one observation (rows: the two residuals; columns: the 11
+/// camera parameters, the 3 point coordinates, the weight) by the gradient API: one backward
+/// pass of [`ba_reproj_i`] with two adjoint lanes (`Lanes<2>`: lane `j` carries the adjoint
+/// of `e_j`). [`ba_reproj_i`] is compute–copy–uncompute in `e`, so no forward pass runs.
+/// No heap allocation (the storage is arrays).
 #[inline]
 pub fn ba_block(
     cam: &[f64; CAM_LEN],
@@ -231,75 +233,32 @@ pub fn ba_block(
     w: f64,
     feat: &[f64; 2],
 ) -> [[f64; BLOCK_LEN]; 2] {
-    // the routine, value only
-    let mut af = BaAnc::<f64>::default();
-    let (mut camf, mut xf) = (*cam, *x);
-    ba_routine(&mut af, &mut camf, &mut xf, feat);
-    // lift, seed the adjoints of e (lane j = output j), run the inverse of copy and routine
-    let mut a: BaAnc<G2> = lift_anc(&af);
-    let mut camg: [G2; 11] = cam.map(lift2);
-    let mut xg: [G2; 3] = x.map(lift2);
-    let mut wg = lift2(w);
-    let mut e = [
-        GVar::new(Lanes([w * af.pr[0]; 2]), Lanes([1.0, 0.0])),
-        GVar::new(Lanes([w * af.pr[1]; 2]), Lanes([0.0, 1.0])),
-    ];
-    ba_copy_inv(&mut e, &mut wg, &mut a.pr);
-    ba_routine_inv(&mut a, &mut camg, &mut xg, feat);
+    let (mut e, mut c, mut xx, mut ww, mut a) = ([0.0; 2], *cam, *x, w, BaAnc::default());
+    let mut plan = nilang::ad::Plan::new();
+    let (_, gc, gx, gw, _, _) = plan.jacobian::<_, _, 2>(
+        &BaReprojI,
+        (&mut e, &mut c, &mut xx, &mut ww, feat, &mut a),
+        0,
+    );
     let mut out = [[0.0; BLOCK_LEN]; 2];
     for (r, row) in out.iter_mut().enumerate() {
-        for (o, v) in row.iter_mut().zip(camg.iter().chain(&xg).chain([&wg])) {
+        for (o, v) in row.iter_mut().zip(gc.iter().chain(gx.iter()).chain([&*gw])) {
             *o = v.g.0[r];
         }
     }
     out
 }
 
-fn lift_anc(a: &BaAnc<f64>) -> BaAnc<G2> {
-    let l3 = |v: [f64; 3]| v.map(lift2);
-    let l2 = |v: [f64; 2]| v.map(lift2);
-    BaAnc {
-        p: l3(a.p),
-        sq: lift2(a.sq),
-        theta: lift2(a.theta),
-        st: lift2(a.st),
-        ct: lift2(a.ct),
-        inv: lift2(a.inv),
-        v: l3(a.v),
-        vxp: l3(a.vxp),
-        vdp: lift2(a.vdp),
-        omc: lift2(a.omc),
-        tmp: lift2(a.tmp),
-        y: l3(a.y),
-        iz: lift2(a.iz),
-        u: l2(a.u),
-        rsq: lift2(a.rsq),
-        r4: lift2(a.r4),
-        lk: lift2(a.lk),
-        ul: l2(a.ul),
-        pr: l2(a.pr),
-    }
-}
-
 /// `dz/dw` of the weight error `z = 1 − w²` by reverse mode (one backward pass).
 #[inline]
 pub fn w_err_grad(w: f64) -> f64 {
-    let (mut z, mut wg) = (GVar::new(1.0 - w * w, 1.0), GVar::from(w));
-    ba_w_err_i_inv(&mut z, &mut wg);
-    wg.g
+    let (_, (_, gw)) = nilang::ad::value_and_gradient(&BaWErrI, (&mut 0.0, &mut { w }), 0);
+    gw.g
 }
 
-/// The whole sparse Jacobian in ADBench's CSR layout, written into `jac` (built by
-/// [`SparseJacobian::with_layout`] for `b`). No heap allocation.
-///
-/// ```
-/// use nilang_apps::adbench::{ba::{ba_jacobian, BaInput}, oracle::data_dir, SparseJacobian};
-/// let b = BaInput::from_file(data_dir().join("adbench/ba/test.txt")).unwrap();
-/// let mut j = SparseJacobian::with_layout(&b);
-/// nilang_apps::ba::ba_jacobian_into(&b, &mut j);
-/// let hand = ba_jacobian(&b);
-/// assert!(j.vals.iter().zip(&hand.vals).all(|(a, h)| (a - h).abs() < 1e-10 * (1.0 + h.abs())));
-/// ```
+/// The Jacobian (ADBench's CSR layout of `jac`, see [`SparseJacobian::with_layout`]) by the
+/// gradient API: per observation one backward pass with two adjoint lanes ([`ba_block`]) and
+/// the weight error's derivative; no allocation.
 pub fn ba_jacobian_into(b: &BaInput, jac: &mut SparseJacobian) {
     assert_eq!(
         jac.vals.len(),

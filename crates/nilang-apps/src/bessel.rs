@@ -209,27 +209,25 @@ where
     dealloc!(terms = [T::default(); MAX_TERMS]);
 }
 
-/// `(J_NU(z), J_NU'(z))` in one reverse pass of [`ibesselj_n`].
+/// `(J_NU(z), J_NU'(z))` by the gradient API: [`ibesselj_n`] is compute–copy–uncompute
+/// (`routine; out += out_anc; unroutine`), which the compiler records, so the gradient is one
+/// reverse pass from the inputs (no forward pass), and the value comes out as a by-product.
+/// No allocation.
 ///
-/// `ibesselj_n` is compute–copy–uncompute (`routine; out += out_anc; unroutine`), so its
-/// state after the forward pass equals its input state except for the accumulator `out`.
-/// The backward pass can therefore start from the inputs with `out = 0`: it propagates the
-/// same adjoints, and leaves `out = −J` as a by-product. No forward pass is needed.
+/// ```
+/// let (v, d) = nilang_apps::bessel::besselj_n_value_grad::<2>(1.0);
+/// assert!((v - 0.1149034849319005).abs() < 1e-9 && (d - 0.2102436158609).abs() < 1e-9);
+/// ```
 #[inline]
 pub fn besselj_n_value_grad<const NU: i32>(z: f64) -> (f64, f64) {
-    let (mut go, mut gz) = (GVar::new(0.0, 1.0), GVar::from(z));
-    ibesselj_n_inv::<GVar<f64>, NU>(&mut go, &mut gz);
-    (-go.x, gz.g)
+    let (v, (_, gz)) = nilang::ad::value_and_gradient(&IbesseljN::<NU>, (&mut 0.0, &mut { z }), 0);
+    (v, gz.g)
 }
 
 /// `J_ν(z)` and its first derivative by reverse mode (value, d/dz).
 pub fn besselj_grad(nu: usize, z: f64) -> (f64, f64) {
-    let (mut out, mut zz) = (0.0, z);
-    ibesselj(&mut out, nu, &mut zz);
-    let value = out;
-    let (mut go, mut gz) = (GVar::new(out, 1.0), GVar::from(zz));
-    ibesselj_inv(&mut go, nu, &mut gz);
-    (value, gz.g)
+    let (v, (_, _, gz)) = nilang::ad::value_and_gradient(&Ibesselj, (&mut 0.0, nu, &mut { z }), 0);
+    (v, gz.g)
 }
 
 /// The irreversible series (the paper's `besselj`), for comparison.

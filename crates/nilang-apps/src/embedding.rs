@@ -219,12 +219,12 @@ pub fn embedding_loss<T: Scalar>(out: &mut T, x: &mut [T], k: usize) {
     dealloc!(st = Stats::<T>::zero());
 }
 
-/// Buffers for [`value_and_gradient_into`] (allocated once, reused).
+/// Buffers for [`value_and_gradient_into`]: the positions and the gradient plan (its storage is
+/// made at the first call and reused).
+#[derive(Debug)]
 pub struct Workspace {
     x: Vec<f64>,
-    gx: Vec<GVar<f64>>,
-    st: Stats<f64>,
-    gst: Stats<GVar<f64>>,
+    plan: nilang::ad::Plan<(GVar<f64>, Vec<GVar<f64>>, usize)>,
 }
 
 impl Workspace {
@@ -232,46 +232,32 @@ impl Workspace {
     pub fn new(k: usize) -> Self {
         Workspace {
             x: vec![0.0; NV * k],
-            gx: vec![GVar::default(); NV * k],
-            st: Stats::zero(),
-            gst: Stats::zero(),
+            plan: nilang::ad::Plan::new(),
         }
     }
 }
 
-/// The loss and its gradient in one reverse pass, without heap allocation.
+/// The loss and its gradient by the gradient API, without heap allocation after the first
+/// call: [`embedding_loss`] is compute–copy–uncompute, so this is one reverse pass.
 ///
-/// The loss is compute–copy–uncompute, and every adjoint is zero while the backward pass
-/// recomputes the routine, so the routine runs on plain `f64`; its values are lifted to
-/// gradient numbers, and only the inverses of the copy and of the routine run on `GVar`s.
+/// ```
+/// use nilang_apps::embedding::{value_and_gradient_into, gradient, Workspace};
+/// let x: Vec<f64> = (0..20).map(|i| (i as f64 * 0.7).sin()).collect();
+/// let (mut ws, mut g) = (Workspace::new(2), vec![0.0; 20]);
+/// let v = value_and_gradient_into(&x, 2, &mut ws, &mut g);
+/// let (v0, g0) = gradient(&x, 2);
+/// assert!((v - v0).abs() < 1e-14 && g.iter().zip(&g0).all(|(a, b)| (a - b).abs() < 1e-13));
+/// ```
 pub fn value_and_gradient_into(x: &[f64], k: usize, ws: &mut Workspace, grad: &mut [f64]) -> f64 {
     check_len(x, k);
     ws.x.copy_from_slice(x);
-    ws.st = Stats::zero();
-    embedding_stats(&mut ws.st, &mut ws.x, k);
-    let mut value = 0.0;
-    embedding_penalty(&mut value, &mut ws.st);
-    let lift = |v: &f64| GVar::from(*v);
-    let st = &ws.st;
-    ws.gst = Stats {
-        s: st.s.each_ref().map(lift),
-        d: st.d.each_ref().map(lift),
-        ve: lift(&st.ve),
-        me: lift(&st.me),
-        vn: lift(&st.vn),
-        mn: lift(&st.mn),
-        gap: lift(&st.gap),
-    };
-    for (g, &v) in ws.gx.iter_mut().zip(x) {
-        *g = GVar::from(v);
-    }
-    let mut go = GVar::new(value, 1.0);
-    embedding_penalty_inv(&mut go, &mut ws.gst);
-    embedding_stats_inv(&mut ws.gst, &mut ws.gx, k);
-    for (g, v) in grad.iter_mut().zip(&ws.gx) {
+    let (v, (_, gx, _)) =
+        ws.plan
+            .value_and_gradient(&EmbeddingLoss, (&mut 0.0, &mut ws.x[..], k), 0);
+    for (g, v) in grad.iter_mut().zip(gx.iter()) {
         *g = v.g;
     }
-    value
+    v
 }
 
 /// The loss `L(x)` for positions `x` (vec order) in `k` dimensions.
@@ -283,27 +269,19 @@ pub fn loss(x: &[f64], k: usize) -> f64 {
     out
 }
 
-/// The loss and its gradient: the reversible program runs forward on `f64`, then its inverse
-/// runs on [`GVar`]s with the loss's adjoint seeded to one (what [`nilang::gradient`] does;
-/// done by hand here to keep the loss value, which the inverse uncomputes).
+/// The loss and its gradient by the gradient API (one reverse pass: the loss is
+/// compute–copy–uncompute).
 pub fn gradient(x: &[f64], k: usize) -> (f64, Vec<f64>) {
     check_len(x, k);
-    let mut out = 0.0;
     let mut xx = x.to_vec();
-    embedding_loss(&mut out, &mut xx, k);
-    let mut go = GVar::new(out, 1.0);
-    let mut gx: Vec<GVar<f64>> = xx.iter().map(|&v| GVar::from(v)).collect();
-    embedding_loss_inv(&mut go, &mut gx, k);
-    (out, gx.iter().map(|v| v.g).collect())
+    let (v, (_, gx, _)) =
+        nilang::ad::value_and_gradient(&EmbeddingLoss, (&mut 0.0, &mut xx[..], k), 0);
+    (v, gx.iter().map(|v| v.g).collect())
 }
 
-/// The gradient through [`nilang::gradient`] (the arguments are restored, so no loss value).
+/// The gradient through [`nilang::gradient`].
 pub fn gradient_api(x: &[f64], k: usize) -> Vec<f64> {
-    check_len(x, k);
-    let mut out = 0.0;
-    let mut xx = x.to_vec();
-    let (_, gx, _) = nilang::gradient(&EmbeddingLoss, (&mut out, &mut xx[..], k), 0);
-    gx.iter().map(|v| v.g).collect()
+    gradient(x, k).1
 }
 
 /// The Hessian, forward-over-reverse (dual numbers through the gradient program).

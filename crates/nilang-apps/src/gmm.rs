@@ -28,18 +28,16 @@
 //! memory traffic: a component's parameters (`O(d²)`) are streamed once per block and reused
 //! from cache by its points, in the routine and in its inverse.
 //!
-//! **Gradient** ([`gmm_value_grad`]): the inverse of a compute–copy–uncompute program, run on
-//! gradient numbers with the output's adjoint seeded, gives the gradient in one reverse pass
-//! (the inputs are unchanged by the forward pass, so no forward pass is needed). Inside that
-//! pass every `routine` is first *recomputed*; at that moment all its ancillas are fresh with
-//! zero adjoints, so the recomputation moves no adjoint and equals the plain-number routine
-//! followed by lifting its results to `GVar`s. [`gmm_value_grad`] does exactly that per block:
-//! [`gmm_block`]'s parts on `f64` (cheap), lift the per-point results, seed `lse_p`, then
-//! [`gmm_block_inv`]'s parts on `GVar<f64>` (uncompute + adjoints), lifting each component's
-//! intermediates just before its [`gmm_comp_pts_inv`]. The data points stay plain `f64`
-//! throughout (mixed operands: a `GVar` target accepts `f64` constants).
+//! **Gradient** ([`gmm_value_grad`]): one call of the gradient API. The program is
+//! compute–copy–uncompute in `out`, so the compiler marks it for one reverse pass (no forward
+//! pass); inside that pass each block's routine is recomputed while its workspace adjoints are
+//! zero (`fresh!` at the end of every block), so it runs on the zero-adjoint fast path of the
+//! rules (values only), and the workspace is lifted and reused by the plan. The data points
+//! stay plain `f64` throughout (a read-only slice is passed through; a `GVar` target accepts
+//! `f64` operands).
 use crate::adbench::gmm::GmmInput;
 use crate::adbench::special::{log_gamma_d, ADBENCH_PI};
+use nilang::ad::Plan;
 use nilang::instr::fns::Sub;
 use nilang::instr::PlusEq2;
 use nilang::prelude::*;
@@ -374,9 +372,16 @@ impl<T: Scalar> GmmWork<T> {
     }
 }
 
-/// `out += f(p)`: the whole GMM objective as one reversible program. `p` is the flat
-/// parameter vector, `x` the points, taken in blocks of `bs`; the remaining slices are the
-/// zero ancilla workspace ([`GmmWork`]'s fields), left zero up to rounding.
+nilang::grad_struct!(GmmWork { qd, base, xc, y, sq, main, t, lse, s, mx, sc } copy { bs });
+
+/// `out += f(p)`: the whole GMM objective as one reversible program. `alpha`, `mu`, `icf` are
+/// the parameters, `x` the points, taken in blocks of `ws.bs`; `ws` is the zero ancilla
+/// workspace, left zero up to rounding (exactly zero between blocks: `fresh!`).
+///
+/// Compute–copy–uncompute in `out` (the compiler's one-pass analysis), so its gradient is
+/// one reverse pass; `fresh!` at the end of each block drops the adjoints the block's
+/// workspace carried, so the next block's routine is recomputed on the zero-adjoint fast
+/// path (values only).
 #[i(nocheck)]
 #[allow(clippy::too_many_arguments)]
 pub fn gmm_objective_i<T: Scalar>(
@@ -390,53 +395,56 @@ pub fn gmm_objective_i<T: Scalar>(
     n: usize,
     gamma: f64,
     m: i64,
-    bs: usize,
-    qd: &mut [T],
-    base: &mut [T],
-    xc: &mut [T],
-    y: &mut [T],
-    sq: &mut [T],
-    main: &mut [T],
-    t: &mut [T],
-    lse: &mut [T],
-    s: &mut [T],
-    mx: &mut [T],
-    sc: &mut [T],
+    ws: &mut GmmWork<T>,
 ) where
     T: PlusEq2<Sub, f64, T>,
 {
     routine! {
-        gmm_prepare(qd, base, alpha, icf, d, k);
+        gmm_prepare(&mut ws.qd, &mut ws.base, alpha, icf, d, k);
     }
-    for b in 0..n.div_ceil(bs) {
+    for b in 0..n.div_ceil(ws.bs) {
         routine! {
             gmm_block(
-                lse,
-                xc,
-                y,
-                sq,
-                main,
-                t,
-                s,
-                mx,
-                qd,
-                base,
+                &mut ws.lse,
+                &mut ws.xc,
+                &mut ws.y,
+                &mut ws.sq,
+                &mut ws.main,
+                &mut ws.t,
+                &mut ws.s,
+                &mut ws.mx,
+                &mut ws.qd,
+                &mut ws.base,
                 mu,
                 icf,
                 &x,
-                b * bs,
+                b * ws.bs,
                 d,
                 k,
-                bs.min(n - b * bs),
+                ws.bs.min(n - b * ws.bs),
             );
         }
-        for p in 0..bs.min(n - b * bs) {
-            out += lse[p];
+        for p in 0..ws.bs.min(n - b * ws.bs) {
+            out += ws.lse[p];
         }
         unroutine!();
+        fresh!(ws.lse, ws.xc, ws.y, ws.sq, ws.main, ws.t, ws.s, ws.mx);
     }
     gmm_rest(
-        out, t, &mut sc[0], &mut sc[1], &mut sc[2], &mut sc[3], qd, alpha, icf, d, k, n, gamma, m,
+        out,
+        &mut ws.t,
+        &mut ws.sc[0],
+        &mut ws.sc[1],
+        &mut ws.sc[2],
+        &mut ws.sc[3],
+        &mut ws.qd,
+        alpha,
+        icf,
+        d,
+        k,
+        n,
+        gamma,
+        m,
     );
     unroutine!();
 }
@@ -497,30 +505,7 @@ impl<T: Scalar + PlusEq2<Sub, f64, T>> GmmWork<T> {
         } else {
             gmm_objective_i_inv::<T>
         };
-        f(
-            out,
-            alpha,
-            mu,
-            icf,
-            x,
-            d,
-            k,
-            n,
-            gamma,
-            m,
-            w.bs,
-            &mut w.qd,
-            &mut w.base,
-            &mut w.xc,
-            &mut w.y,
-            &mut w.sq,
-            &mut w.main,
-            &mut w.t,
-            &mut w.lse,
-            &mut w.s,
-            &mut w.mx,
-            &mut w.sc,
-        );
+        f(out, alpha, mu, icf, x, d, k, n, gamma, m, w);
     }
 }
 
@@ -539,47 +524,33 @@ pub fn objective(g: &GmmInput) -> f64 {
     out
 }
 
-/// Copy plain values into gradient numbers (zero adjoints) and zero the source.
-#[inline]
-fn lift(dst: &mut [GVar<f64>], src: &mut [f64]) {
-    for (d, s) in dst.iter_mut().zip(src.iter_mut()) {
-        *d = GVar::from(*s);
-        *s = 0.0;
-    }
+/// The storage of the gradient plan of [`gmm_objective_i`].
+type GmmStore<'a> = (
+    GVar<f64>,
+    Vec<GVar<f64>>,
+    Vec<GVar<f64>>,
+    Vec<GVar<f64>>,
+    &'a [f64],
+    usize,
+    usize,
+    usize,
+    f64,
+    i64,
+    GmmWork<GVar<f64>>,
+);
+
+/// Reusable buffers of [`gmm_value_grad`]: the parameters, the plain workspace and the
+/// gradient plan (its storage is made at the first call and reused); nothing depends on `n`.
+#[derive(Debug)]
+pub struct GmmGradWork<'a> {
+    alpha: Vec<f64>,
+    mu: Vec<f64>,
+    icf: Vec<f64>,
+    w: GmmWork<f64>,
+    plan: Plan<GmmStore<'a>>,
 }
 
-/// The lifted `xc += x − μ` of a block (`nb` points `xb`, one component's `mu`): the plain
-/// value recomputed exactly as [`gmm_comp`] computes it from a zero ancilla.
-#[inline]
-fn lift_xc(dst: &mut [GVar<f64>], xb: &[f64], mu: &[f64]) {
-    for (dp, xp) in dst
-        .chunks_exact_mut(mu.len())
-        .zip(xb.chunks_exact(mu.len()))
-    {
-        for ((o, &x), &m) in dp.iter_mut().zip(xp).zip(mu) {
-            let mut v = 0.0;
-            v += x - m;
-            *o = GVar::from(v);
-        }
-    }
-}
-
-/// Reusable buffers of [`gmm_value_grad`]: the parameters as plain and gradient numbers and
-/// the two workspaces; nothing depends on `n`.
-#[derive(Clone, Debug)]
-pub struct GmmGradWork {
-    /// The parameters, flat.
-    pub pf: Vec<f64>,
-    /// The parameters as gradient numbers; after a call, `.g` holds the gradient.
-    pub pg: Vec<GVar<f64>>,
-    /// Plain workspace (the value-only recomputation of a block), `O(K·d·bs)`.
-    pub wf: GmmWork<f64>,
-    /// Gradient workspace (uncomputation and adjoints); its `xc`, `y` hold one component of
-    /// a block (`bs·d`): they are lifted component by component.
-    pub wg: GmmWork<GVar<f64>>,
-}
-
-impl GmmGradWork {
+impl GmmGradWork<'_> {
     /// Buffers for instances of dimension `d` with `k` components (blocks of [`GMM_BLOCK`]).
     pub fn new(d: usize, k: usize) -> Self {
         Self::with_block(d, k, GMM_BLOCK)
@@ -587,32 +558,19 @@ impl GmmGradWork {
 
     /// Buffers for instances of dimension `d` with `k` components and blocks of `bs` points.
     pub fn with_block(d: usize, k: usize, bs: usize) -> Self {
-        let np = k * (1 + d + d * (d + 1) / 2);
-        let mut wg = GmmWork::with_block(d, 0, bs);
-        wg.qd = vec![GVar::default(); k * d];
-        wg.base = vec![GVar::default(); k];
-        wg.xc = vec![GVar::default(); bs * d];
-        wg.y = vec![GVar::default(); bs * d];
-        wg.sq = vec![GVar::default(); bs * k];
-        wg.main = vec![GVar::default(); bs * k];
-        wg.t = vec![GVar::default(); bs * k.max(1)];
-        let mut wf = GmmWork::with_block(d, k, bs);
-        wf.xc = vec![0.0; bs * d];
         GmmGradWork {
-            pf: vec![0.0; np],
-            pg: vec![GVar::default(); np],
-            wf,
-            wg,
+            alpha: vec![0.0; k],
+            mu: vec![0.0; k * d],
+            icf: vec![0.0; k * d * (d + 1) / 2],
+            w: GmmWork::with_block(d, k, bs),
+            plan: Plan::new(),
         }
     }
 }
 
-/// The objective and its gradient (flat layout `[α | μ | icf]`, written to `grad`) in one
-/// reverse pass of [`gmm_objective_i`] (see the module docs): per block of points, the
-/// routine ([`gmm_block`]) runs on `f64`; its per-point results are lifted to `GVar`s and the
-/// per-point logsumexps are uncomputed on `GVar`s; then, component by component in reverse
-/// (as [`gmm_block_inv`] does), that component's `xc`, `y` are lifted and
-/// [`gmm_comp_pts_inv`] uncomputes them, accumulating the adjoints. No allocation.
+/// The objective and its gradient (flat layout `[α | μ | icf]`, written to `grad`) by the
+/// gradient API: [`gmm_objective_i`] is compute–copy–uncompute in `out`, so this is one
+/// reverse pass, and the plan makes every call after the first allocation-free.
 ///
 /// ```
 /// use nilang_apps::adbench::{gmm::{gmm_generate, gmm_objective_and_gradient}, oracle::adbench_close};
@@ -625,148 +583,43 @@ impl GmmGradWork {
 /// assert!(adbench_close(f, f0));
 /// assert!(grad.iter().zip(&g0).all(|(a, b)| adbench_close(*a, *b)));
 /// ```
-pub fn gmm_value_grad(g: &GmmInput, work: &mut GmmGradWork, grad: &mut [f64]) -> f64 {
-    let (d, k, n) = (g.d, g.k, g.n);
-    let tri = d * (d + 1) / 2;
-    let np = g.n_params();
-    assert_eq!(grad.len(), np, "gmm_value_grad: grad has the wrong length");
+pub fn gmm_value_grad<'a>(g: &'a GmmInput, work: &mut GmmGradWork<'a>, grad: &mut [f64]) -> f64 {
+    let (d, k) = (g.d, g.k);
     assert_eq!(
-        work.pf.len(),
-        np,
+        grad.len(),
+        g.n_params(),
+        "gmm_value_grad: grad has the wrong length"
+    );
+    assert!(
+        work.mu.len() == k * d && work.alpha.len() == k,
         "gmm_value_grad: work built for another (d, K)"
     );
-    assert_eq!(
-        work.wf.qd.len(),
-        k * d,
-        "gmm_value_grad: work built for another d"
+    assert_eq!(g.x.len(), g.n * d, "gmm_value_grad: x.len() != n*d");
+    let GmmGradWork {
+        alpha,
+        mu,
+        icf,
+        w,
+        plan,
+    } = work;
+    alpha.copy_from_slice(&g.alphas);
+    mu.copy_from_slice(&g.means);
+    icf.copy_from_slice(&g.icf);
+    let args = (
+        &mut 0.0,
+        &mut alpha[..],
+        &mut mu[..],
+        &mut icf[..],
+        &g.x[..],
+        d,
+        k,
+        g.n,
+        g.gamma,
+        g.m,
+        w,
     );
-    assert_eq!(g.x.len(), n * d, "gmm_value_grad: x.len() != n*d");
-    let GmmGradWork { pf, pg, wf, wg } = work;
-    let bs = wf.bs;
-    let (af, rest) = pf.split_at_mut(k);
-    let (muf, icff) = rest.split_at_mut(k * d);
-    let (ag, rest) = pg.split_at_mut(k);
-    let (mug, icfg) = rest.split_at_mut(k * d);
-    af.copy_from_slice(&g.alphas);
-    muf.copy_from_slice(&g.means);
-    icff.copy_from_slice(&g.icf);
-    for (a, &v) in ag
-        .iter_mut()
-        .chain(mug.iter_mut())
-        .chain(icfg.iter_mut())
-        .zip(g.alphas.iter().chain(&g.means).chain(&g.icf))
-    {
-        *a = GVar::from(v);
-    }
-    // routine 1 (prepare), value only, lifted
-    // (the plain values stay in `wf` for the plain per-block routines)
-    gmm_prepare(&mut wf.qd, &mut wf.base, af, icff, d, k);
-    for (a, &v) in wg.qd.iter_mut().zip(&wf.qd) {
-        *a = GVar::from(v);
-    }
-    for (a, &v) in wg.base.iter_mut().zip(&wf.base) {
-        *a = GVar::from(v);
-    }
-    let mut value = 0.0;
-    for i0 in (0..n).step_by(bs) {
-        let nb = bs.min(n - i0);
-        let xb = &g.x[i0 * d..(i0 + nb) * d];
-        // routine 2 (one block, `gmm_block`), value only: component by component ...
-        for c in 0..k {
-            gmm_comp_pts(
-                &mut wf.sq,
-                &mut wf.main,
-                &mut wf.xc[..nb * d],
-                &mut wf.y[c * nb * d..(c + 1) * nb * d],
-                &mut wf.qd[c * d..(c + 1) * d],
-                &mut wf.base[c],
-                &mut muf[c * d..(c + 1) * d],
-                &mut icff[c * tri + d..(c + 1) * tri],
-                xb,
-                c,
-                d,
-                k,
-                nb,
-            );
-            // `xc = x − μ_c` is not kept: it is recomputed, bit for bit, when lifted
-            wf.xc[..nb * d].fill(0.0);
-        }
-        // ... then the per-point logsumexps
-        for p in 0..nb {
-            gmm_lse(
-                &mut wf.lse[p],
-                &mut wf.t[p * k..(p + 1) * k],
-                &mut wf.s[p],
-                &mut wf.mx[p],
-                &mut wf.main[p * k..(p + 1) * k],
-            );
-            value += wf.lse[p];
-        }
-        lift(&mut wg.sq[..nb * k], &mut wf.sq[..nb * k]);
-        lift(&mut wg.main[..nb * k], &mut wf.main[..nb * k]);
-        lift(&mut wg.t[..nb * k], &mut wf.t[..nb * k]);
-        lift(&mut wg.lse[..nb], &mut wf.lse[..nb]);
-        lift(&mut wg.s[..nb], &mut wf.s[..nb]);
-        lift(&mut wg.mx[..nb], &mut wf.mx[..nb]);
-        // the copies `out += lse[p]` seen backwards: seed the adjoints; then uncompute the
-        // block as `gmm_block_inv` does: the logsumexps, then component by component
-        for v in &mut wg.lse[..nb] {
-            v.g = 1.0;
-        }
-        for p in (0..nb).rev() {
-            gmm_lse_inv(
-                &mut wg.lse[p],
-                &mut wg.t[p * k..(p + 1) * k],
-                &mut wg.s[p],
-                &mut wg.mx[p],
-                &mut wg.main[p * k..(p + 1) * k],
-            );
-        }
-        for c in (0..k).rev() {
-            // this component's intermediates, untouched since the routine, lifted now
-            lift_xc(&mut wg.xc[..nb * d], xb, &muf[c * d..(c + 1) * d]);
-            lift(&mut wg.y[..nb * d], &mut wf.y[c * nb * d..(c + 1) * nb * d]);
-            gmm_comp_pts_inv(
-                &mut wg.sq,
-                &mut wg.main,
-                &mut wg.xc[..nb * d],
-                &mut wg.y[..nb * d],
-                &mut wg.qd[c * d..(c + 1) * d],
-                &mut wg.base[c],
-                &mut mug[c * d..(c + 1) * d],
-                &mut icfg[c * tri + d..(c + 1) * tri],
-                xb,
-                c,
-                d,
-                k,
-                nb,
-            );
-        }
-    }
-    // the data-free terms: compute–copy–uncompute, one reverse pass with out's adjoint = 1
-    let mut out = GVar::new(0.0, 1.0);
-    for v in wg.t.iter_mut() {
-        *v = GVar::default();
-    }
-    let [sa, la, mxa, fro] = &mut wg.sc[..] else {
-        unreachable!()
-    };
-    *sa = GVar::default();
-    *la = GVar::default();
-    *mxa = GVar::default();
-    *fro = GVar::default();
-    gmm_rest_inv(
-        &mut out, &mut wg.t, sa, la, mxa, fro, &mut wg.qd, ag, icfg, d, k, n, g.gamma, g.m,
-    );
-    value -= out.x;
-    // routine 1 backwards: adjoints of exp(q) and α + Σq into the parameters
-    gmm_prepare_inv(&mut wg.qd, &mut wg.base, ag, icfg, d, k);
-    wf.qd.iter_mut().for_each(|v| *v = 0.0);
-    wf.base.iter_mut().for_each(|v| *v = 0.0);
-    for (o, v) in grad
-        .iter_mut()
-        .zip(ag.iter().chain(mug.iter()).chain(icfg.iter()))
-    {
+    let (value, st) = plan.value_and_gradient(&GmmObjectiveI, args, 0);
+    for (o, v) in grad.iter_mut().zip(st.1.iter().chain(&st.2).chain(&st.3)) {
         *o = v.g;
     }
     value

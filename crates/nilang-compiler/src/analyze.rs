@@ -489,12 +489,20 @@ impl<'e> Analyzer<'e> {
                 self.loop_vars.pop();
             }
             StmtKind::Block(b) => self.scope(b, "its block"),
-            StmtKind::Seq(b) => {
+            StmtKind::Seq(b) | StmtKind::Routine { body: b, .. } => {
                 for s in b {
                     self.stmt(s);
                 }
             }
             StmtKind::Safe(_) => {}
+            StmtKind::Fresh(ps) => {
+                for p in ps {
+                    self.check_use(p);
+                    self.check_target(p);
+                }
+                let refs: Vec<&Place> = ps.iter().collect();
+                self.check_sharing(&refs, "`fresh!`");
+            }
             StmtKind::Move { dst, src } => {
                 self.deallocate(src);
                 self.allocate(dst);

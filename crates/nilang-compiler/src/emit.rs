@@ -15,6 +15,10 @@ pub struct Emitter {
     /// Scalar ancillas in scope whose magnitude history is tracked for their deallocation
     /// check: `(name, history variable)`.
     tracked: Vec<(syn::Ident, Option<syn::Ident>)>,
+    /// For statements spliced into an enclosing list (`inv!`, `routine!`): the statements that
+    /// follow them there, innermost last (an ancilla of a `routine!` is deallocated by the
+    /// `unroutine!()` after it).
+    rest: Vec<Vec<Stmt>>,
     counter: usize,
 }
 
@@ -29,6 +33,7 @@ impl Emitter {
             locals,
             loop_vars: vec![],
             tracked: vec![],
+            rest: vec![],
             counter: 0,
         }
     }
@@ -144,23 +149,35 @@ impl Emitter {
     /// Emit a block of statements.
     pub fn block(&mut self, stmts: &[Stmt]) -> TokenStream {
         let scope = self.tracked.len();
+        let rest = std::mem::take(&mut self.rest);
         let out = self.stmts(stmts);
+        self.rest = rest;
         self.tracked.truncate(scope);
         out
     }
 
     /// Statements spliced into the current scope. A single-name ancilla whose deallocation
-    /// later in the same statement list is checked gets a history variable (the largest
+    /// later in the same statement list (or after the enclosing spliced list, as for
+    /// `routine!`/`unroutine!()`) is checked gets a history variable (the largest
     /// magnitude it held, updated after every statement that mentions it), passed to
     /// `check::dealloc_at`.
     fn stmts(&mut self, stmts: &[Stmt]) -> TokenStream {
         let mut out = quote!();
         for (k, s) in stmts.iter().enumerate() {
+            let spliced = matches!(s.kind, StmtKind::Seq(_) | StmtKind::Routine { .. });
+            if spliced {
+                self.rest.push(stmts[k + 1..].to_vec());
+            }
             let mut t = self.stmt(s);
+            if spliced {
+                self.rest.pop();
+            }
             match &s.kind {
                 StmtKind::Alloc(a) if !a.tuple => {
                     let n = &a.names[0];
-                    if checked_dealloc(&stmts[k + 1..], n) {
+                    let found = first_dealloc(&stmts[k + 1..], n)
+                        .or_else(|| self.rest.iter().rev().find_map(|r| first_dealloc(r, n)));
+                    if found == Some(true) {
                         let h = self.fresh("history");
                         t.extend(quote!(#[allow(unused_mut)] let mut #h: f64 = ::nilang::check::AlmostSame::magnitude(&#n);));
                         self.tracked.push((n.clone(), Some(h)));
@@ -725,8 +742,23 @@ impl Emitter {
                 let b = self.block(b);
                 quote!({ #b })
             }
-            StmtKind::Seq(b) => self.stmts(b),
+            StmtKind::Seq(b) | StmtKind::Routine { body: b, .. } => self.stmts(b),
             StmtKind::Safe(t) => quote!({ #t; }),
+            StmtKind::Fresh(ps) => {
+                let mut hoist = quote!();
+                let calls = ps.iter().map(|p| {
+                    let mut p = p.clone();
+                    self.hoist_place(&mut p, &mut hoist);
+                    let w = self.place(&p);
+                    if s.check {
+                        quote!(::nilang::instr::fresh::fresh(&mut #w, #l, #text);)
+                    } else {
+                        quote!(::nilang::instr::fresh::fresh_unchecked(&mut #w);)
+                    }
+                });
+                let calls: Vec<TokenStream> = calls.collect();
+                quote!({ #hoist #(#calls)* })
+            }
             StmtKind::Move { dst, src } => {
                 quote_spanned!(s.span=> let mut #dst = ::core::mem::take(&mut #src);)
             }
@@ -763,19 +795,13 @@ impl Emitter {
     }
 }
 
-/// Whether `stmts` (and statements spliced into them) deallocate the single-name ancilla `name`
-/// with a check.
-fn checked_dealloc(stmts: &[Stmt], name: &syn::Ident) -> bool {
-    first_dealloc(stmts, name) == Some(true)
-}
-
 /// The first deallocation of `name` in `stmts` (and statements spliced into them): whether it
 /// is a checked single-name one.
 fn first_dealloc(stmts: &[Stmt], name: &syn::Ident) -> Option<bool> {
     stmts.iter().find_map(|s| match &s.kind {
         StmtKind::Dealloc(a) if a.names.contains(name) => Some(s.check && !a.tuple),
         // an ancilla is deallocated in its own scope: spliced statements belong to it
-        StmtKind::Seq(b) => first_dealloc(b, name),
+        StmtKind::Seq(b) | StmtKind::Routine { body: b, .. } => first_dealloc(b, name),
         _ => None,
     })
 }
@@ -814,7 +840,8 @@ pub fn collect_locals(stmts: &[Stmt], out: &mut HashSet<String>) {
             StmtKind::While { body, .. }
             | StmtKind::For { body, .. }
             | StmtKind::Block(body)
-            | StmtKind::Seq(body) => collect_locals(body, out),
+            | StmtKind::Seq(body)
+            | StmtKind::Routine { body, .. } => collect_locals(body, out),
             _ => {}
         }
     }

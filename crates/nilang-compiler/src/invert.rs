@@ -63,7 +63,12 @@ pub fn invert_stmt(s: &Stmt) -> Stmt {
         },
         StmtKind::Block(b) => StmtKind::Block(invert_block(b)),
         StmtKind::Seq(b) => StmtKind::Seq(invert_block(b)),
+        StmtKind::Routine { body, undo } => StmtKind::Routine {
+            body: invert_block(body),
+            undo: !undo,
+        },
         StmtKind::Safe(t) => StmtKind::Safe(t.clone()),
+        StmtKind::Fresh(p) => StmtKind::Fresh(p.clone()),
         StmtKind::Move { dst, src } => StmtKind::Move {
             dst: src.clone(),
             src: dst.clone(),

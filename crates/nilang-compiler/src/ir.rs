@@ -214,14 +214,24 @@ pub enum StmtKind {
     },
     /// A plain nested block (its own ancilla scope).
     Block(Vec<Stmt>),
-    /// Statements spliced into the enclosing block (routines, inverse blocks).
+    /// Statements spliced into the enclosing block (inverse blocks `inv! { ... }`).
     Seq(Vec<Stmt>),
+    /// A routine's statements spliced into the enclosing block: `routine! { ... }` (`undo`
+    /// false) or the matching `unroutine!()` (`undo` true, the routine inverted). Kept apart
+    /// from [`StmtKind::Seq`] so that later stages see compute–copy–uncompute structure.
+    Routine {
+        body: Vec<Stmt>,
+        undo: bool,
+    },
     /// `let dst = take!(src);`: move an ancilla's value into a new ancilla (`src` is
     /// deallocated); the inverse moves it back.
     Move {
         dst: Ident,
         src: Ident,
     },
+    /// `fresh!(ws, ..)`: workspaces that are zero here (checked); every number in them, adjoints
+    /// included, is set to zero (its own inverse).
+    Fresh(Vec<Place>),
     /// `safe! { ... }`: irreversible, side-effect-only code run in both directions.
     Safe(TokenStream),
     Stack {

@@ -6,7 +6,8 @@
 //!    `inv! { ... }` blocks;
 //! 2. [`analyze`]: static checks (ancilla balance per scope, read-only parameters, shared
 //!    read/write, constant operands), every error collected with its span;
-//! 3. [`invert`]: the inverse program;
+//! 3. [`one_pass`]: for which parameters the function is compute–copy–uncompute (the
+//!    gradient API then needs no forward pass); [`invert`]: the inverse program;
 //! 4. [`emit`]: Rust tokens for the forward and the inverse function, with runtime checks.
 //!
 //! [`compile_fn`] runs the pipeline for `#[i] fn ...`; [`compile_primitive`] handles
@@ -17,6 +18,7 @@ pub mod errors;
 pub mod function;
 pub mod invert;
 pub mod ir;
+pub mod one_pass;
 pub mod parse;
 pub mod primitive;
 #[cfg(test)]

@@ -385,7 +385,7 @@ impl Parser<'_> {
                     out.push(mk(StmtKind::Seq(invert_block(&body))));
                 } else {
                     routines.push((span, body.clone()));
-                    out.push(mk(StmtKind::Seq(body)));
+                    out.push(mk(StmtKind::Routine { body, undo: false }));
                 }
             }
             "unroutine" => {
@@ -394,7 +394,10 @@ impl Parser<'_> {
                         .push(m.tokens.span(), "`unroutine!()` takes no arguments");
                 }
                 match routines.pop() {
-                    Some((_, body)) => out.push(mk(StmtKind::Seq(invert_block(&body)))),
+                    Some((_, body)) => out.push(mk(StmtKind::Routine {
+                        body: invert_block(&body),
+                        undo: true,
+                    })),
                     None => self.errors.push(
                         span,
                         "`unroutine!()` without a preceding `routine! { ... }` in the same block",
@@ -438,6 +441,26 @@ impl Parser<'_> {
                 }
             }
             "safe" => out.push(mk(StmtKind::Safe(m.tokens.clone()))),
+            "fresh" => {
+                let args = Punctuated::<Expr, Token![,]>::parse_terminated.parse2(m.tokens.clone());
+                match args {
+                    Ok(a) if !a.is_empty() => {
+                        let places: Option<Vec<Place>> =
+                            a.iter().map(|e| place_of(e).filter(|p| !p.neg)).collect();
+                        match places {
+                            Some(p) => out.push(mk(StmtKind::Fresh(p))),
+                            None => self.errors.push(
+                                m.tokens.span(),
+                                "`fresh!(ws, ..)` takes workspaces: variables, fields or elements",
+                            ),
+                        }
+                    }
+                    _ => self.errors.push(
+                        m.tokens.span(),
+                        "expected `fresh!(ws, ..)` with at least one workspace",
+                    ),
+                }
+            }
             "push" | "pop" | "copy_push" | "copy_pop" => {
                 let kind = match name.as_str() {
                     "push" => StackKind::Push,
@@ -978,11 +1001,13 @@ fn substitute_places(body: &mut [Stmt], var: &syn::Ident, slice: &Place, idx: &s
                 StmtKind::While { body, .. }
                 | StmtKind::For { body, .. }
                 | StmtKind::Block(body)
-                | StmtKind::Seq(body) => walk(body, fix),
+                | StmtKind::Seq(body)
+                | StmtKind::Routine { body, .. } => walk(body, fix),
                 StmtKind::Stack { stack, value, .. } => {
                     fix(stack);
                     fix(value);
                 }
+                StmtKind::Fresh(ps) => ps.iter_mut().for_each(fix),
                 _ => {}
             }
         }

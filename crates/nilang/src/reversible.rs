@@ -23,4 +23,49 @@ pub trait Reversible<Args> {
     fn call(&self, args: Args) -> Args;
     /// Run its inverse; the argument references are handed back.
     fn uncall(&self, args: Args) -> Args;
+    /// Bit `k` set: the function is compute–copy–uncompute in argument `k` — its only lasting
+    /// effect is `args.k += g(other arguments)`, so the gradient of argument `k` needs no
+    /// forward pass (the backward pass starts from the inputs). `#[i]` derives this from the
+    /// program; the default (no bit) is always safe.
+    fn additive(&self) -> u64 {
+        0
+    }
+}
+
+/// Declare the one-pass analysis of a hand-written reversible pair `f`/`f_inv` (what `#[i]`
+/// generates for its functions): bit `k` of the mask says that `f` is compute–copy–uncompute
+/// in parameter `k` (its only lasting effect is `args.k += g(other arguments)`). `#[i]` code
+/// that calls `f` with its loss in the copy part of a routine needs this; `0` is always safe.
+///
+/// ```
+/// // `out += 2·a`, hand-written: additive in `out` (parameter 0)
+/// pub fn twice(out: &mut f64, a: &f64) { *out += 2.0 * a }
+/// pub fn twice_inv(out: &mut f64, a: &f64) { *out -= 2.0 * a }
+/// nilang::additive!(twice, twice_inv: 0b1);
+///
+/// use nilang::prelude::*;
+/// #[i]
+/// fn uses<T: Scalar>(out: &mut f64, a: &f64) {
+///     twice(out, a);
+/// }
+/// assert_eq!(uses::ADDITIVE, 0b1);
+/// ```
+#[macro_export]
+macro_rules! additive {
+    ($f:ident, $f_inv:ident : $mask:expr) => {
+        #[doc(hidden)]
+        #[allow(non_camel_case_types, dead_code)]
+        pub enum $f {}
+        impl $f {
+            #[doc(hidden)]
+            pub const ADDITIVE: u64 = $mask;
+        }
+        #[doc(hidden)]
+        #[allow(non_camel_case_types, dead_code)]
+        pub enum $f_inv {}
+        impl $f_inv {
+            #[doc(hidden)]
+            pub const ADDITIVE: u64 = $mask;
+        }
+    };
 }

@@ -163,6 +163,48 @@ fn mistakes_at_any_magnitude_are_caught_and_the_message_says_what_to_change() {
     }
 }
 
+/// The round-off case as compute–copy–uncompute: the ancilla lives from `routine!` to
+/// `unroutine!()`, and its history is tracked across both.
+#[i]
+fn roundoff_routine(out: &mut f64, y: &f64, z: &f64) {
+    routine! {
+        let t = 0.0;
+        for _k in 0..3 {
+            t += y * z;
+        }
+    }
+    out += t;
+    unroutine!();
+}
+
+/// A mistake between `routine!` and `unroutine!()`: `t` is changed by `y * 1e-6`.
+#[i]
+fn routine_wrong(out: &mut f64, y: &f64) {
+    routine! {
+        let t = 0.0;
+        t += y;
+    }
+    t += y * 1e-6;
+    out += t;
+    unroutine!();
+}
+
+#[test]
+fn routine_ancillas_are_tracked_too() {
+    let (y, z) = (12345.678, 9876.54321);
+    assert!(catch(|| drop(RoundoffRoutine.call((&mut 0.0, &y, &z)))).is_ok());
+    assert!(catch(|| drop(RoundoffRoutine.uncall((&mut 0.0, &y, &z)))).is_ok());
+    // caught at every magnitude: with an unknown history (scale 1) the tiny ones would pass
+    for y in [1e-300, 1e-20, 1.0, 1e20, 1e300] {
+        let e = catch(|| drop(RoutineWrong.call((&mut 0.0, &y)))).unwrap_err();
+        assert!(
+            e.detail.contains("the largest magnitude it held was"),
+            "{}",
+            e.detail
+        );
+    }
+}
+
 #[test]
 fn tolerance_is_per_thread_and_never_torn() {
     let threads: Vec<_> = (1..=4)

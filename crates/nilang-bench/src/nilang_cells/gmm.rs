@@ -1,7 +1,7 @@
 //! `gmm` suite: `nilang_apps::gmm`, the ADBench objective as one reversible program
 //! (compute–copy–uncompute per block of points, checks compiled out): call (O), call + uncall (U) and
-//! the gradient (G) by one reverse pass in which each per-block routine is recomputed on
-//! plain numbers and uncomputed on `GVar`s (see `nilang_apps::gmm::gmm_value_grad`). All
+//! the gradient (G) by the gradient API (`nilang_apps::gmm::gmm_value_grad`: one reverse
+//! pass, chosen by the compiler's one-pass analysis). All
 //! buffers (`O(K·d·block)`, independent of n) are allocated when the kernel is built.
 use crate::hook::Kernel;
 use crate::report::Measure;
@@ -60,7 +60,9 @@ impl Obj {
 
 /// Call, call + uncall and gradient of the case's instance.
 pub fn kernels(case: &GmmCase) -> Vec<Kernel<'_>> {
-    let g = input(&case.inst);
+    // the plan keeps a reference to the points: the instance lives as long as the process
+    // (one per benchmark case)
+    let g: &'static GmmInput = Box::leak(Box::new(input(&case.inst)));
     let np = g.n_params();
     let work = GmmGradWork::new(g.d, g.k);
     vec![
@@ -85,11 +87,11 @@ pub fn kernels(case: &GmmCase) -> Vec<Kernel<'_>> {
         ),
         Kernel::with_state(
             Measure::G,
-            (g, work, vec![0.0; np]),
-            |s: &mut (GmmInput, GmmGradWork, Vec<f64>)| {
-                gmm_value_grad(&s.0, &mut s.1, &mut s.2);
+            (work, vec![0.0; np]),
+            move |s: &mut (GmmGradWork<'static>, Vec<f64>)| {
+                gmm_value_grad(g, &mut s.0, &mut s.1);
             },
-            |s| s.2.clone(),
+            |s| s.1.clone(),
         ),
     ]
 }

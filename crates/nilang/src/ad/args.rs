@@ -96,25 +96,28 @@ impl<S> core::ops::IndexMut<usize> for Slots<'_, S> {
 }
 
 /// One argument of a reversible function, for the gradient API.
+///
+/// The gradient API never changes the caller's arguments: it copies them into storage of
+/// gradient numbers ([`GradArg::Store`], which a [`Plan`](crate::ad::Plan) keeps and
+/// refreshes), borrows that storage in the shape the function takes ([`GradArg::Borrow`]),
+/// and reads values and gradients back from it.
 pub trait GradArg {
     /// The plain element type.
     type Elem: Real;
-    /// Owned copy of the argument's plain values.
-    type PStore;
-    /// The plain copy borrowed in the shape of the argument.
-    type PBorrow<'b>;
     /// Owned storage of the argument with gradient numbers over `S`.
     type Store<S: Lift<Self::Elem>>: Clone;
-    /// The storage borrowed in the shape of the argument.
+    /// The storage borrowed as an argument.
     type Borrow<'b, S: Lift<Self::Elem> + 'b>;
-    /// Copy the plain values.
-    fn pstore(&self) -> Self::PStore;
-    /// Borrow the plain copy as an argument.
-    fn pborrow(s: &mut Self::PStore) -> Self::PBorrow<'_>;
+    /// Whether the argument is a scalar `&mut` number (the only kind a loss can be).
+    const SCALAR_OUT: bool = false;
     /// Copy the current values into gradient numbers with zero gradient.
     fn store<S: Lift<Self::Elem>>(&self) -> Self::Store<S>;
-    /// Gradient storage from a plain copy.
-    fn store_from<S: Lift<Self::Elem>>(p: &Self::PStore) -> Self::Store<S>;
+    /// Whether `st` has this argument's shape (lengths), so [`GradArg::refresh`] can reuse it.
+    fn fits<S: Lift<Self::Elem>>(&self, _st: &Self::Store<S>) -> bool {
+        true
+    }
+    /// Overwrite `st` (of this argument's shape) with the current values, zero gradients.
+    fn refresh<S: Lift<Self::Elem>>(&self, st: &mut Self::Store<S>);
     /// Borrow the storage as an argument.
     fn borrow<S: Lift<Self::Elem>>(s: &mut Self::Store<S>) -> Self::Borrow<'_, S>;
     /// The differentiable slots of the storage (empty for integers and read-only arguments).
@@ -123,23 +126,23 @@ pub trait GradArg {
     fn restore<S: Lift<Self::Elem>>(&mut self, s: &Self::Store<S>);
 }
 
+#[inline(always)]
+fn lift_into<E: Real, S: Lift<E>>(dst: &mut [GVar<S>], src: &[E]) {
+    for (d, &e) in dst.iter_mut().zip(src) {
+        *d = GVar::from(S::lift(e));
+    }
+}
+
 impl<E: Real> GradArg for &mut E {
     type Elem = E;
-    type PStore = E;
-    type PBorrow<'b> = &'b mut E;
     type Store<S: Lift<E>> = GVar<S>;
     type Borrow<'b, S: Lift<E> + 'b> = &'b mut GVar<S>;
-    fn pstore(&self) -> E {
-        **self
-    }
-    fn pborrow(s: &mut E) -> &mut E {
-        s
-    }
+    const SCALAR_OUT: bool = true;
     fn store<S: Lift<E>>(&self) -> GVar<S> {
         GVar::from(S::lift(**self))
     }
-    fn store_from<S: Lift<E>>(p: &E) -> GVar<S> {
-        GVar::from(S::lift(*p))
+    fn refresh<S: Lift<E>>(&self, st: &mut GVar<S>) {
+        *st = GVar::from(S::lift(**self));
     }
     fn borrow<S: Lift<E>>(s: &mut GVar<S>) -> &mut GVar<S> {
         s
@@ -154,21 +157,16 @@ impl<E: Real> GradArg for &mut E {
 
 impl<E: Real> GradArg for &mut [E] {
     type Elem = E;
-    type PStore = Vec<E>;
-    type PBorrow<'b> = &'b mut [E];
     type Store<S: Lift<E>> = Vec<GVar<S>>;
     type Borrow<'b, S: Lift<E> + 'b> = &'b mut [GVar<S>];
-    fn pstore(&self) -> Vec<E> {
-        self.to_vec()
-    }
-    fn pborrow(s: &mut Vec<E>) -> &mut [E] {
-        s
-    }
     fn store<S: Lift<E>>(&self) -> Vec<GVar<S>> {
         self.iter().map(|&e| GVar::from(S::lift(e))).collect()
     }
-    fn store_from<S: Lift<E>>(p: &Vec<E>) -> Vec<GVar<S>> {
-        p.iter().map(|&e| GVar::from(S::lift(e))).collect()
+    fn fits<S: Lift<E>>(&self, st: &Vec<GVar<S>>) -> bool {
+        st.len() == self.len()
+    }
+    fn refresh<S: Lift<E>>(&self, st: &mut Vec<GVar<S>>) {
+        lift_into(st, self)
     }
     fn borrow<S: Lift<E>>(s: &mut Vec<GVar<S>>) -> &mut [GVar<S>] {
         s
@@ -183,23 +181,41 @@ impl<E: Real> GradArg for &mut [E] {
     }
 }
 
-impl<E: Real, const N: usize> GradArg for &mut [E; N] {
+impl<E: Real> GradArg for &mut Vec<E> {
     type Elem = E;
-    type PStore = [E; N];
-    type PBorrow<'b> = &'b mut [E; N];
-    type Store<S: Lift<E>> = [GVar<S>; N];
-    type Borrow<'b, S: Lift<E> + 'b> = &'b mut [GVar<S>; N];
-    fn pstore(&self) -> [E; N] {
-        **self
+    type Store<S: Lift<E>> = Vec<GVar<S>>;
+    type Borrow<'b, S: Lift<E> + 'b> = &'b mut Vec<GVar<S>>;
+    fn store<S: Lift<E>>(&self) -> Vec<GVar<S>> {
+        self.iter().map(|&e| GVar::from(S::lift(e))).collect()
     }
-    fn pborrow(s: &mut [E; N]) -> &mut [E; N] {
+    fn fits<S: Lift<E>>(&self, st: &Vec<GVar<S>>) -> bool {
+        st.len() == self.len()
+    }
+    fn refresh<S: Lift<E>>(&self, st: &mut Vec<GVar<S>>) {
+        lift_into(st, self)
+    }
+    fn borrow<S: Lift<E>>(s: &mut Vec<GVar<S>>) -> &mut Vec<GVar<S>> {
         s
     }
+    fn slots<S: Lift<E>>(s: &mut Vec<GVar<S>>) -> Slots<'_, S> {
+        Slots::Slice(s)
+    }
+    fn restore<S: Lift<E>>(&mut self, s: &Vec<GVar<S>>) {
+        for (d, v) in self.iter_mut().zip(s) {
+            *d = v.x.lower();
+        }
+    }
+}
+
+impl<E: Real, const N: usize> GradArg for &mut [E; N] {
+    type Elem = E;
+    type Store<S: Lift<E>> = [GVar<S>; N];
+    type Borrow<'b, S: Lift<E> + 'b> = &'b mut [GVar<S>; N];
     fn store<S: Lift<E>>(&self) -> [GVar<S>; N] {
         core::array::from_fn(|k| GVar::from(S::lift(self[k])))
     }
-    fn store_from<S: Lift<E>>(p: &[E; N]) -> [GVar<S>; N] {
-        core::array::from_fn(|k| GVar::from(S::lift(p[k])))
+    fn refresh<S: Lift<E>>(&self, st: &mut [GVar<S>; N]) {
+        lift_into(st, &self[..])
     }
     fn borrow<S: Lift<E>>(s: &mut [GVar<S>; N]) -> &mut [GVar<S>; N] {
         s
@@ -214,50 +230,73 @@ impl<E: Real, const N: usize> GradArg for &mut [E; N] {
     }
 }
 
-impl<E: Real> GradArg for &[E] {
+/// A read-only slice is data: passed through unchanged (not lifted to gradient numbers, no
+/// gradient, no copy) — declare such a parameter with its plain type, e.g. the points of a
+/// model as `x: &[f64]` in a function generic over its number type `T`.
+///
+/// ```
+/// use nilang::prelude::*;
+/// #[i]
+/// fn fit<T: Scalar>(out: &mut T, a: &mut T, x: &[f64])
+/// where
+///     T: nilang::instr::PlusEq2<nilang::instr::fns::Mul, T, f64>,
+/// {
+///     for i in 0..x.len() {
+///         out += a * x[i];
+///     }
+/// }
+/// let x = [1.0, 2.0, 3.0];
+/// let (_, ga, _) = nilang::gradient(&Fit, (&mut 0.0, &mut 2.0, &x[..]), 0);
+/// assert_eq!(ga.g, 6.0);
+/// ```
+impl<'a, E: Real> GradArg for &'a [E] {
     type Elem = E;
-    type PStore = Vec<E>;
-    type PBorrow<'b> = &'b [E];
-    type Store<S: Lift<E>> = Vec<GVar<S>>;
-    type Borrow<'b, S: Lift<E> + 'b> = &'b [GVar<S>];
-    fn pstore(&self) -> Vec<E> {
-        self.to_vec()
+    type Store<S: Lift<E>> = &'a [E];
+    type Borrow<'b, S: Lift<E> + 'b> = &'b [E];
+    fn store<S: Lift<E>>(&self) -> &'a [E] {
+        self
     }
-    fn pborrow(s: &mut Vec<E>) -> &[E] {
+    fn refresh<S: Lift<E>>(&self, st: &mut &'a [E]) {
+        *st = self;
+    }
+    fn borrow<'s, S: Lift<E>>(s: &'s mut &'a [E]) -> &'s [E] {
         s
     }
-    fn store<S: Lift<E>>(&self) -> Vec<GVar<S>> {
-        self.iter().map(|&e| GVar::from(S::lift(e))).collect()
-    }
-    fn store_from<S: Lift<E>>(p: &Vec<E>) -> Vec<GVar<S>> {
-        p.iter().map(|&e| GVar::from(S::lift(e))).collect()
-    }
-    fn borrow<S: Lift<E>>(s: &mut Vec<GVar<S>>) -> &[GVar<S>] {
-        s
-    }
-    fn slots<S: Lift<E>>(_: &mut Vec<GVar<S>>) -> Slots<'_, S> {
+    fn slots<'s, S: Lift<E>>(_: &'s mut &'a [E]) -> Slots<'s, S> {
         Slots::Slice(&mut [])
     }
-    fn restore<S: Lift<E>>(&mut self, _: &Vec<GVar<S>>) {}
+    fn restore<S: Lift<E>>(&mut self, _: &&'a [E]) {}
+}
+
+/// A read-only array is data, like a read-only slice: passed through unchanged.
+impl<'a, E: Real, const N: usize> GradArg for &'a [E; N] {
+    type Elem = E;
+    type Store<S: Lift<E>> = &'a [E; N];
+    type Borrow<'b, S: Lift<E> + 'b> = &'b [E; N];
+    fn store<S: Lift<E>>(&self) -> &'a [E; N] {
+        self
+    }
+    fn refresh<S: Lift<E>>(&self, st: &mut &'a [E; N]) {
+        *st = self;
+    }
+    fn borrow<'s, S: Lift<E>>(s: &'s mut &'a [E; N]) -> &'s [E; N] {
+        s
+    }
+    fn slots<'s, S: Lift<E>>(_: &'s mut &'a [E; N]) -> Slots<'s, S> {
+        Slots::Slice(&mut [])
+    }
+    fn restore<S: Lift<E>>(&mut self, _: &&'a [E; N]) {}
 }
 
 impl<E: Real> GradArg for &E {
     type Elem = E;
-    type PStore = E;
-    type PBorrow<'b> = &'b E;
     type Store<S: Lift<E>> = GVar<S>;
     type Borrow<'b, S: Lift<E> + 'b> = &'b GVar<S>;
-    fn pstore(&self) -> E {
-        **self
-    }
-    fn pborrow(s: &mut E) -> &E {
-        s
-    }
     fn store<S: Lift<E>>(&self) -> GVar<S> {
         GVar::from(S::lift(**self))
     }
-    fn store_from<S: Lift<E>>(p: &E) -> GVar<S> {
-        GVar::from(S::lift(*p))
+    fn refresh<S: Lift<E>>(&self, st: &mut GVar<S>) {
+        *st = GVar::from(S::lift(**self));
     }
     fn borrow<S: Lift<E>>(s: &mut GVar<S>) -> &GVar<S> {
         s
@@ -268,82 +307,80 @@ impl<E: Real> GradArg for &E {
     fn restore<S: Lift<E>>(&mut self, _: &GVar<S>) {}
 }
 
-macro_rules! int_arg {
-    ($($t:ty),*) => {$(
+macro_rules! passed_arg {
+    ($elem:ty; $($t:ty),*) => {$(
         impl GradArg for $t {
-            type Elem = f64;
-            type PStore = $t;
-            type PBorrow<'b> = $t;
-            type Store<S: Lift<f64>> = $t;
-            type Borrow<'b, S: Lift<f64> + 'b> = $t;
-            fn pstore(&self) -> $t { *self }
-            fn pborrow(s: &mut $t) -> $t { *s }
-            fn store<S: Lift<f64>>(&self) -> $t { *self }
-            fn store_from<S: Lift<f64>>(p: &$t) -> $t { *p }
-            fn borrow<S: Lift<f64>>(s: &mut $t) -> $t { *s }
-            fn slots<S: Lift<f64>>(_: &mut $t) -> Slots<'_, S> { Slots::Slice(&mut []) }
-            fn restore<S: Lift<f64>>(&mut self, _: &$t) {}
+            type Elem = $elem;
+            type Store<S: Lift<$elem>> = $t;
+            type Borrow<'b, S: Lift<$elem> + 'b> = $t;
+            fn store<S: Lift<$elem>>(&self) -> $t { *self }
+            fn refresh<S: Lift<$elem>>(&self, st: &mut $t) { *st = *self; }
+            fn borrow<S: Lift<$elem>>(s: &mut $t) -> $t { *s }
+            fn slots<S: Lift<$elem>>(_: &mut $t) -> Slots<'_, S> { Slots::Slice(&mut []) }
+            fn restore<S: Lift<$elem>>(&mut self, _: &$t) {}
         }
+    )*};
+}
+// by-value parameters are read-only constants: integers, flags, and plain float settings
+passed_arg!(f64; usize, isize, i32, i64, u32, u64, bool, f64);
+passed_arg!(f32; f32);
+
+macro_rules! int_mut_arg {
+    ($($t:ty),*) => {$(
         impl<'a> GradArg for &'a mut $t {
             type Elem = f64;
-            type PStore = $t;
-            type PBorrow<'b> = &'b mut $t;
             type Store<S: Lift<f64>> = $t;
             type Borrow<'b, S: Lift<f64> + 'b> = &'b mut $t;
-            fn pstore(&self) -> $t { **self }
-            fn pborrow(s: &mut $t) -> &mut $t { s }
             fn store<S: Lift<f64>>(&self) -> $t { **self }
-            fn store_from<S: Lift<f64>>(p: &$t) -> $t { *p }
+            fn refresh<S: Lift<f64>>(&self, st: &mut $t) { *st = **self; }
             fn borrow<S: Lift<f64>>(s: &mut $t) -> &mut $t { s }
             fn slots<S: Lift<f64>>(_: &mut $t) -> Slots<'_, S> { Slots::Slice(&mut []) }
             fn restore<S: Lift<f64>>(&mut self, s: &$t) { **self = *s; }
         }
     )*};
 }
-int_arg!(usize, isize, i32, i64, u32, u64, bool);
+int_mut_arg!(usize, isize, i32, i64, u32, u64, bool);
 
-/// A tuple of [`GradArg`]s: the whole argument list of a reversible function.
+/// A tuple of [`GradArg`]s: the whole argument list of a reversible function (up to 32
+/// arguments; a user struct passed as one argument holds any number of fields).
 pub trait GradArgs {
     /// The plain element type (shared by all float arguments).
     type Elem: Real;
-    /// Plain copy tuple.
-    type PStore;
-    /// Borrowed plain copy tuple.
-    type PBorrow<'b>;
     /// Storage tuple.
     type Store<S: Lift<Self::Elem>>: Clone;
     /// Borrowed storage tuple.
     type Borrow<'b, S: Lift<Self::Elem> + 'b>;
-    /// Copy every argument's plain values.
-    fn pstore(&self) -> Self::PStore;
-    /// Borrow the plain copies.
-    fn pborrow(s: &mut Self::PStore) -> Self::PBorrow<'_>;
-    /// Build the gradient storage from plain copies.
-    fn store_from<S: Lift<Self::Elem>>(p: &Self::PStore) -> Self::Store<S>;
+    /// The number of arguments.
+    const LEN: usize;
+    /// Whether argument `k` is a scalar `&mut` number (`None`: out of range).
+    fn scalar_out(k: usize) -> Option<bool>;
     /// Store every argument.
     fn store<S: Lift<Self::Elem>>(&self) -> Self::Store<S>;
+    /// Whether `st` has the arguments' shapes.
+    fn fits<S: Lift<Self::Elem>>(&self, st: &Self::Store<S>) -> bool;
+    /// Overwrite `st` with the current values, zero gradients.
+    fn refresh<S: Lift<Self::Elem>>(&self, st: &mut Self::Store<S>);
     /// Borrow every stored argument.
     fn borrow<S: Lift<Self::Elem>>(s: &mut Self::Store<S>) -> Self::Borrow<'_, S>;
     /// The differentiable slots of argument `k`.
     fn slots<S: Lift<Self::Elem>>(s: &mut Self::Store<S>, k: usize) -> Slots<'_, S>;
     /// Write stored values back into every in-out argument.
     fn restore<S: Lift<Self::Elem>>(&mut self, s: &Self::Store<S>);
-    /// The number of arguments.
-    const LEN: usize;
 }
 
 macro_rules! tuple_args {
     ($n:expr; $($i:tt $a:ident),*) => {
         impl<E: Real, $($a: GradArg<Elem = E>),*> GradArgs for ($($a,)*) {
             type Elem = E;
-            type PStore = ($($a::PStore,)*);
-            type PBorrow<'b> = ($($a::PBorrow<'b>,)*);
             type Store<S: Lift<E>> = ($($a::Store<S>,)*);
             type Borrow<'b, S: Lift<E> + 'b> = ($($a::Borrow<'b, S>,)*);
-            fn pstore(&self) -> Self::PStore { ($(self.$i.pstore(),)*) }
-            fn pborrow(s: &mut Self::PStore) -> Self::PBorrow<'_> { ($($a::pborrow(&mut s.$i),)*) }
-            fn store_from<S: Lift<E>>(p: &Self::PStore) -> Self::Store<S> { ($($a::store_from::<S>(&p.$i),)*) }
+            const LEN: usize = $n;
+            fn scalar_out(k: usize) -> Option<bool> {
+                match k { $($i => Some($a::SCALAR_OUT),)* _ => None }
+            }
             fn store<S: Lift<E>>(&self) -> Self::Store<S> { ($(self.$i.store::<S>(),)*) }
+            fn fits<S: Lift<E>>(&self, st: &Self::Store<S>) -> bool { true $(&& self.$i.fits::<S>(&st.$i))* }
+            fn refresh<S: Lift<E>>(&self, st: &mut Self::Store<S>) { $(self.$i.refresh::<S>(&mut st.$i);)* }
             fn borrow<S: Lift<E>>(s: &mut Self::Store<S>) -> Self::Borrow<'_, S> {
                 ($($a::borrow::<S>(&mut s.$i),)*)
             }
@@ -354,7 +391,6 @@ macro_rules! tuple_args {
                 }
             }
             fn restore<S: Lift<E>>(&mut self, s: &Self::Store<S>) { $(self.$i.restore::<S>(&s.$i);)* }
-            const LEN: usize = $n;
         }
     };
 }
@@ -366,6 +402,30 @@ tuple_args!(5; 0 A0, 1 A1, 2 A2, 3 A3, 4 A4);
 tuple_args!(6; 0 A0, 1 A1, 2 A2, 3 A3, 4 A4, 5 A5);
 tuple_args!(7; 0 A0, 1 A1, 2 A2, 3 A3, 4 A4, 5 A5, 6 A6);
 tuple_args!(8; 0 A0, 1 A1, 2 A2, 3 A3, 4 A4, 5 A5, 6 A6, 7 A7);
+tuple_args!(9; 0 A0, 1 A1, 2 A2, 3 A3, 4 A4, 5 A5, 6 A6, 7 A7, 8 A8);
+tuple_args!(10; 0 A0, 1 A1, 2 A2, 3 A3, 4 A4, 5 A5, 6 A6, 7 A7, 8 A8, 9 A9);
+tuple_args!(11; 0 A0, 1 A1, 2 A2, 3 A3, 4 A4, 5 A5, 6 A6, 7 A7, 8 A8, 9 A9, 10 A10);
+tuple_args!(12; 0 A0, 1 A1, 2 A2, 3 A3, 4 A4, 5 A5, 6 A6, 7 A7, 8 A8, 9 A9, 10 A10, 11 A11);
+tuple_args!(13; 0 A0, 1 A1, 2 A2, 3 A3, 4 A4, 5 A5, 6 A6, 7 A7, 8 A8, 9 A9, 10 A10, 11 A11, 12 A12);
+tuple_args!(14; 0 A0, 1 A1, 2 A2, 3 A3, 4 A4, 5 A5, 6 A6, 7 A7, 8 A8, 9 A9, 10 A10, 11 A11, 12 A12, 13 A13);
+tuple_args!(15; 0 A0, 1 A1, 2 A2, 3 A3, 4 A4, 5 A5, 6 A6, 7 A7, 8 A8, 9 A9, 10 A10, 11 A11, 12 A12, 13 A13, 14 A14);
+tuple_args!(16; 0 A0, 1 A1, 2 A2, 3 A3, 4 A4, 5 A5, 6 A6, 7 A7, 8 A8, 9 A9, 10 A10, 11 A11, 12 A12, 13 A13, 14 A14, 15 A15);
+tuple_args!(17; 0 A0, 1 A1, 2 A2, 3 A3, 4 A4, 5 A5, 6 A6, 7 A7, 8 A8, 9 A9, 10 A10, 11 A11, 12 A12, 13 A13, 14 A14, 15 A15, 16 A16);
+tuple_args!(18; 0 A0, 1 A1, 2 A2, 3 A3, 4 A4, 5 A5, 6 A6, 7 A7, 8 A8, 9 A9, 10 A10, 11 A11, 12 A12, 13 A13, 14 A14, 15 A15, 16 A16, 17 A17);
+tuple_args!(19; 0 A0, 1 A1, 2 A2, 3 A3, 4 A4, 5 A5, 6 A6, 7 A7, 8 A8, 9 A9, 10 A10, 11 A11, 12 A12, 13 A13, 14 A14, 15 A15, 16 A16, 17 A17, 18 A18);
+tuple_args!(20; 0 A0, 1 A1, 2 A2, 3 A3, 4 A4, 5 A5, 6 A6, 7 A7, 8 A8, 9 A9, 10 A10, 11 A11, 12 A12, 13 A13, 14 A14, 15 A15, 16 A16, 17 A17, 18 A18, 19 A19);
+tuple_args!(21; 0 A0, 1 A1, 2 A2, 3 A3, 4 A4, 5 A5, 6 A6, 7 A7, 8 A8, 9 A9, 10 A10, 11 A11, 12 A12, 13 A13, 14 A14, 15 A15, 16 A16, 17 A17, 18 A18, 19 A19, 20 A20);
+tuple_args!(22; 0 A0, 1 A1, 2 A2, 3 A3, 4 A4, 5 A5, 6 A6, 7 A7, 8 A8, 9 A9, 10 A10, 11 A11, 12 A12, 13 A13, 14 A14, 15 A15, 16 A16, 17 A17, 18 A18, 19 A19, 20 A20, 21 A21);
+tuple_args!(23; 0 A0, 1 A1, 2 A2, 3 A3, 4 A4, 5 A5, 6 A6, 7 A7, 8 A8, 9 A9, 10 A10, 11 A11, 12 A12, 13 A13, 14 A14, 15 A15, 16 A16, 17 A17, 18 A18, 19 A19, 20 A20, 21 A21, 22 A22);
+tuple_args!(24; 0 A0, 1 A1, 2 A2, 3 A3, 4 A4, 5 A5, 6 A6, 7 A7, 8 A8, 9 A9, 10 A10, 11 A11, 12 A12, 13 A13, 14 A14, 15 A15, 16 A16, 17 A17, 18 A18, 19 A19, 20 A20, 21 A21, 22 A22, 23 A23);
+tuple_args!(25; 0 A0, 1 A1, 2 A2, 3 A3, 4 A4, 5 A5, 6 A6, 7 A7, 8 A8, 9 A9, 10 A10, 11 A11, 12 A12, 13 A13, 14 A14, 15 A15, 16 A16, 17 A17, 18 A18, 19 A19, 20 A20, 21 A21, 22 A22, 23 A23, 24 A24);
+tuple_args!(26; 0 A0, 1 A1, 2 A2, 3 A3, 4 A4, 5 A5, 6 A6, 7 A7, 8 A8, 9 A9, 10 A10, 11 A11, 12 A12, 13 A13, 14 A14, 15 A15, 16 A16, 17 A17, 18 A18, 19 A19, 20 A20, 21 A21, 22 A22, 23 A23, 24 A24, 25 A25);
+tuple_args!(27; 0 A0, 1 A1, 2 A2, 3 A3, 4 A4, 5 A5, 6 A6, 7 A7, 8 A8, 9 A9, 10 A10, 11 A11, 12 A12, 13 A13, 14 A14, 15 A15, 16 A16, 17 A17, 18 A18, 19 A19, 20 A20, 21 A21, 22 A22, 23 A23, 24 A24, 25 A25, 26 A26);
+tuple_args!(28; 0 A0, 1 A1, 2 A2, 3 A3, 4 A4, 5 A5, 6 A6, 7 A7, 8 A8, 9 A9, 10 A10, 11 A11, 12 A12, 13 A13, 14 A14, 15 A15, 16 A16, 17 A17, 18 A18, 19 A19, 20 A20, 21 A21, 22 A22, 23 A23, 24 A24, 25 A25, 26 A26, 27 A27);
+tuple_args!(29; 0 A0, 1 A1, 2 A2, 3 A3, 4 A4, 5 A5, 6 A6, 7 A7, 8 A8, 9 A9, 10 A10, 11 A11, 12 A12, 13 A13, 14 A14, 15 A15, 16 A16, 17 A17, 18 A18, 19 A19, 20 A20, 21 A21, 22 A22, 23 A23, 24 A24, 25 A25, 26 A26, 27 A27, 28 A28);
+tuple_args!(30; 0 A0, 1 A1, 2 A2, 3 A3, 4 A4, 5 A5, 6 A6, 7 A7, 8 A8, 9 A9, 10 A10, 11 A11, 12 A12, 13 A13, 14 A14, 15 A15, 16 A16, 17 A17, 18 A18, 19 A19, 20 A20, 21 A21, 22 A22, 23 A23, 24 A24, 25 A25, 26 A26, 27 A27, 28 A28, 29 A29);
+tuple_args!(31; 0 A0, 1 A1, 2 A2, 3 A3, 4 A4, 5 A5, 6 A6, 7 A7, 8 A8, 9 A9, 10 A10, 11 A11, 12 A12, 13 A13, 14 A14, 15 A15, 16 A16, 17 A17, 18 A18, 19 A19, 20 A20, 21 A21, 22 A22, 23 A23, 24 A24, 25 A25, 26 A26, 27 A27, 28 A28, 29 A29, 30 A30);
+tuple_args!(32; 0 A0, 1 A1, 2 A2, 3 A3, 4 A4, 5 A5, 6 A6, 7 A7, 8 A8, 9 A9, 10 A10, 11 A11, 12 A12, 13 A13, 14 A14, 15 A15, 16 A16, 17 A17, 18 A18, 19 A19, 20 A20, 21 A21, 22 A22, 23 A23, 24 A24, 25 A25, 26 A26, 27 A27, 28 A28, 29 A29, 30 A30, 31 A31);
 
 impl<E: Real> Lift<E> for GVar<E> {
     #[inline(always)]
@@ -378,9 +438,98 @@ impl<E: Real> Lift<E> for GVar<E> {
     }
 }
 
-/// Let the gradient API take a user struct of scalars: `grad_struct!(Params { a, b, c })` for
-/// `struct Params<T> { a: T, b: T, c: T }` (generic over its scalar, `Clone + Copy`) implements
-/// [`GradArg`] for `&mut Params<E>`: its fields are the differentiable slots, in order.
+/// A field of a user struct for [`grad_struct!`](crate::grad_struct): a number, an array or a
+/// `Vec` of numbers, lifted to gradient numbers element by element.
+pub trait LiftField<E: Real> {
+    /// The field over gradient numbers.
+    type Lifted<S: Lift<E>>;
+    /// Lift the values (zero gradients).
+    fn lift_field<S: Lift<E>>(&self) -> Self::Lifted<S>;
+    /// Whether `st` has this field's shape.
+    fn fits_field<S: Lift<E>>(&self, st: &Self::Lifted<S>) -> bool;
+    /// Overwrite `st` with the values (zero gradients).
+    fn refresh_field<S: Lift<E>>(&self, st: &mut Self::Lifted<S>);
+    /// Write the values back.
+    fn restore_field<S: Lift<E>>(&mut self, st: &Self::Lifted<S>);
+}
+
+/// The slots of a lifted struct field (a gradient number, an array or a `Vec` of them).
+pub trait FieldSlots<S> {
+    /// Append the field's gradient numbers.
+    fn push_slots<'a>(&'a mut self, out: &mut Vec<&'a mut GVar<S>>);
+}
+impl<S> FieldSlots<S> for GVar<S> {
+    fn push_slots<'a>(&'a mut self, out: &mut Vec<&'a mut GVar<S>>) {
+        out.push(self);
+    }
+}
+impl<S, const N: usize> FieldSlots<S> for [GVar<S>; N] {
+    fn push_slots<'a>(&'a mut self, out: &mut Vec<&'a mut GVar<S>>) {
+        out.extend(self.iter_mut());
+    }
+}
+impl<S> FieldSlots<S> for Vec<GVar<S>> {
+    fn push_slots<'a>(&'a mut self, out: &mut Vec<&'a mut GVar<S>>) {
+        out.extend(self.iter_mut());
+    }
+}
+impl<E: Real> LiftField<E> for E {
+    type Lifted<S: Lift<E>> = GVar<S>;
+    fn lift_field<S: Lift<E>>(&self) -> GVar<S> {
+        GVar::from(S::lift(*self))
+    }
+    fn fits_field<S: Lift<E>>(&self, _: &GVar<S>) -> bool {
+        true
+    }
+    fn refresh_field<S: Lift<E>>(&self, st: &mut GVar<S>) {
+        *st = GVar::from(S::lift(*self));
+    }
+    fn restore_field<S: Lift<E>>(&mut self, st: &GVar<S>) {
+        *self = st.x.lower();
+    }
+}
+impl<E: Real, const N: usize> LiftField<E> for [E; N] {
+    type Lifted<S: Lift<E>> = [GVar<S>; N];
+    fn lift_field<S: Lift<E>>(&self) -> [GVar<S>; N] {
+        self.map(|e| GVar::from(S::lift(e)))
+    }
+    fn fits_field<S: Lift<E>>(&self, _: &[GVar<S>; N]) -> bool {
+        true
+    }
+    fn refresh_field<S: Lift<E>>(&self, st: &mut [GVar<S>; N]) {
+        lift_into(st, self)
+    }
+    fn restore_field<S: Lift<E>>(&mut self, st: &[GVar<S>; N]) {
+        for (d, v) in self.iter_mut().zip(st) {
+            *d = v.x.lower();
+        }
+    }
+}
+impl<E: Real> LiftField<E> for Vec<E> {
+    type Lifted<S: Lift<E>> = Vec<GVar<S>>;
+    fn lift_field<S: Lift<E>>(&self) -> Vec<GVar<S>> {
+        self.iter().map(|&e| GVar::from(S::lift(e))).collect()
+    }
+    fn fits_field<S: Lift<E>>(&self, st: &Vec<GVar<S>>) -> bool {
+        st.len() == self.len()
+    }
+    fn refresh_field<S: Lift<E>>(&self, st: &mut Vec<GVar<S>>) {
+        lift_into(st, self)
+    }
+    fn restore_field<S: Lift<E>>(&mut self, st: &Vec<GVar<S>>) {
+        for (d, v) in self.iter_mut().zip(st) {
+            *d = v.x.lower();
+        }
+    }
+}
+
+/// Let the gradient API take a user struct: `grad_struct!(Params { a, v, w } copy { n })` for
+/// `struct Params<T> { a: T, v: Vec<T>, w: [T; 3], n: usize }` (generic over its scalar)
+/// implements [`GradArg`] for `&mut Params<E>`: the fields (numbers, arrays, `Vec`s, see
+/// [`LiftField`]) are lifted element by element and are the differentiable slots, in order;
+/// the optional `copy` fields (sizes, flags) are copied. It also implements
+/// [`Fresh`](crate::instr::fresh::Fresh), so such a struct can be an ancilla workspace
+/// (`fresh!(ws)`), lifted and reset by a [`Plan`](crate::ad::Plan) like any argument.
 ///
 /// ```
 /// use nilang::prelude::*;
@@ -399,33 +548,45 @@ impl<E: Real> Lift<E> for GVar<E> {
 /// ```
 #[macro_export]
 macro_rules! grad_struct {
-    ($name:ident { $($field:ident),+ $(,)? }) => {
+    ($name:ident { $($field:ident),+ $(,)? } $(copy { $($cf:ident),* $(,)? })?) => {
         impl<E: $crate::Real> $crate::ad::GradArg for &mut $name<E> {
             type Elem = E;
-            type PStore = $name<E>;
-            type PBorrow<'b> = &'b mut $name<E>;
             type Store<S: $crate::ad::Lift<E>> = $name<$crate::GVar<S>>;
             type Borrow<'b, S: $crate::ad::Lift<E> + 'b> = &'b mut $name<$crate::GVar<S>>;
-            fn pstore(&self) -> $name<E> {
-                $name { $($field: self.$field),+ }
-            }
-            fn pborrow(s: &mut $name<E>) -> &mut $name<E> {
-                s
-            }
             fn store<S: $crate::ad::Lift<E>>(&self) -> $name<$crate::GVar<S>> {
-                $name { $($field: $crate::GVar::from(S::lift(self.$field))),+ }
+                $name {
+                    $($field: $crate::ad::LiftField::<E>::lift_field::<S>(&self.$field),)+
+                    $($($cf: self.$cf.clone(),)*)?
+                }
             }
-            fn store_from<S: $crate::ad::Lift<E>>(p: &$name<E>) -> $name<$crate::GVar<S>> {
-                $name { $($field: $crate::GVar::from(S::lift(p.$field))),+ }
+            fn fits<S: $crate::ad::Lift<E>>(&self, st: &$name<$crate::GVar<S>>) -> bool {
+                true $(&& $crate::ad::LiftField::<E>::fits_field::<S>(&self.$field, &st.$field))+
+                    $($(&& st.$cf == self.$cf)*)?
+            }
+            fn refresh<S: $crate::ad::Lift<E>>(&self, st: &mut $name<$crate::GVar<S>>) {
+                $($crate::ad::LiftField::<E>::refresh_field::<S>(&self.$field, &mut st.$field);)+
             }
             fn borrow<S: $crate::ad::Lift<E>>(s: &mut $name<$crate::GVar<S>>) -> &mut $name<$crate::GVar<S>> {
                 s
             }
             fn slots<S: $crate::ad::Lift<E>>(s: &mut $name<$crate::GVar<S>>) -> $crate::ad::Slots<'_, S> {
-                $crate::ad::Slots::Fields(vec![$(&mut s.$field),+])
+                let mut v: Vec<&mut $crate::GVar<S>> = Vec::new();
+                $($crate::ad::FieldSlots::<S>::push_slots(&mut s.$field, &mut v);)+
+                $crate::ad::Slots::Fields(v)
             }
             fn restore<S: $crate::ad::Lift<E>>(&mut self, s: &$name<$crate::GVar<S>>) {
-                $(self.$field = $crate::ad::Lift::lower(s.$field.x);)+
+                $($crate::ad::LiftField::<E>::restore_field::<S>(&mut self.$field, &s.$field);)+
+            }
+        }
+        impl<T: $crate::instr::fresh::Fresh> $crate::instr::fresh::Fresh for $name<T> {
+            fn is_fresh(&self) -> bool {
+                true $(&& self.$field.is_fresh())+
+            }
+            fn make_fresh(&mut self) {
+                $(self.$field.make_fresh();)+
+            }
+            fn make_fresh_unchecked(&mut self) {
+                $(self.$field.make_fresh_unchecked();)+
             }
         }
     };

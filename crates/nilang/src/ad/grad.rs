@@ -1,30 +1,107 @@
-//! The gradient API: gradients, the reversible `Grad`, Jacobians, Hessians, numeric checkers.
-use super::args::{GradArgs, Lift};
-use super::GVar;
+//! The gradient API: gradients, plans, the reversible `Grad`, Jacobians, Hessians, numeric
+//! checkers.
+//!
+//! **One reverse pass when the program allows it.** When the function is compute–copy–uncompute
+//! in the loss (the compiler's one-pass analysis, [`Reversible::additive`]), its state after the
+//! forward pass equals its input state except for the loss, and no adjoint depends on the
+//! loss's value: the backward pass starts from the inputs, and the value comes out as a
+//! by-product (`loss_in − loss_after_backward`). Otherwise: forward, then backward, both on
+//! the gradient numbers (the forward pass, whose adjoints are all zero, runs on the
+//! zero-adjoint fast path of every rule: values only).
+use super::args::{GradArgs, Lift, Slots};
+use super::{GVar, Lanes};
 use crate::numbers::Real;
 use crate::Reversible;
 
 /// Gradient storage of an argument list: every argument as gradient numbers.
 pub type Store<A> = <A as GradArgs>::Store<<A as GradArgs>::Elem>;
 
-fn seed_loss<S, A: GradArgs>(st: &mut A::Store<S>, loss: usize, one: S)
+/// Panic (at the caller's line) unless argument `k` exists and is a scalar `&mut` number.
+#[track_caller]
+fn check_loss<A: GradArgs>(k: usize, what: &str) {
+    match A::scalar_out(k) {
+        Some(true) => {}
+        Some(false) => panic!(
+            "nilang: the {what} (argument {k}) must be a scalar `&mut` number (a `&mut f64`, not a \
+             slice, a read-only reference or an integer)"
+        ),
+        None => panic!(
+            "nilang: the {what} is argument {k}, but the function has {} arguments (0..{})",
+            A::LEN,
+            A::LEN
+        ),
+    }
+}
+
+/// Panic (at the caller's line) unless argument `k` exists.
+#[track_caller]
+fn check_index<A: GradArgs>(k: usize, what: &str) {
+    if k >= A::LEN {
+        panic!(
+            "nilang: the {what} is argument {k}, but the function has {} arguments (0..{})",
+            A::LEN,
+            A::LEN
+        );
+    }
+}
+
+/// Whether `f` is compute–copy–uncompute in argument `k` (the compiler's one-pass analysis).
+fn one_pass<F, A, S>(f: &F, k: usize) -> bool
 where
-    S: Copy + core::ops::AddAssign + Lift<A::Elem>,
+    A: GradArgs,
+    S: Lift<A::Elem> + 'static,
+    F: for<'b> Reversible<A::Borrow<'b, S>>,
 {
-    let mut slots = A::slots::<S>(st, loss);
-    assert!(
-        slots.len() == 1,
-        "nilang: the loss (argument {loss}) must be a scalar `&mut` argument"
-    );
-    slots[0].g += one;
+    k < 64 && (<F as Reversible<A::Borrow<'static, S>>>::additive(f) >> k) & 1 == 1
+}
+
+fn slot<S, A: GradArgs>(st: &mut A::Store<S>, k: usize) -> &mut GVar<S>
+where
+    S: Lift<A::Elem>,
+{
+    match A::slots::<S>(st, k) {
+        Slots::Slice(s) => &mut s[0],
+        Slots::Fields(mut v) => v.swap_remove(0),
+    }
+}
+
+/// The backward pass on `st` (holding the inputs, zero adjoints) with the loss's adjoint
+/// seeded, as one pass (`one_pass`) or after a forward pass on `st`. Returns the loss value
+/// after the forward pass; `st` holds the inputs (up to rounding) with their gradients.
+fn backward<F, A, S>(f: &F, st: &mut A::Store<S>, loss: usize, one_pass: bool, one: S) -> S
+where
+    A: GradArgs,
+    S: Lift<A::Elem>
+        + core::ops::AddAssign
+        + core::ops::Sub<Output = S>
+        + core::ops::Add<Output = S>,
+    F: for<'b> Reversible<A::Borrow<'b, S>>,
+{
+    if one_pass {
+        let v0 = slot::<S, A>(st, loss).x;
+        slot::<S, A>(st, loss).g += one;
+        f.uncall(A::borrow(st));
+        let s = slot::<S, A>(st, loss);
+        let after = s.x;
+        s.x = v0;
+        v0 + (v0 - after)
+    } else {
+        f.call(A::borrow(st));
+        let s = slot::<S, A>(st, loss);
+        let v = s.x;
+        s.g += one;
+        f.uncall(A::borrow(st));
+        v
+    }
 }
 
 /// The gradient of argument `loss` (a scalar) with respect to every argument.
 ///
-/// Runs `f` forward on plain numbers, then its inverse on gradient numbers with the loss's
-/// adjoint seeded to one. The arguments are left as they were (the inverse restores them);
-/// the returned storage holds the inputs with their gradients in `.g`. No heap allocation for
-/// scalar arguments.
+/// One reverse pass on gradient numbers when `f` is compute–copy–uncompute in the loss;
+/// otherwise `f` runs forward first. The caller's arguments are never changed; the
+/// returned storage holds the inputs with their gradients in `.g`. No heap allocation for
+/// scalar arguments; a [`Plan`] reuses the storage of slices across calls. Panics at the
+/// caller's line, before anything runs, if `loss` is not a scalar `&mut` argument.
 ///
 /// ```
 /// use nilang::prelude::*;
@@ -37,6 +114,7 @@ where
 /// assert_eq!((gy.g, ga.g, gb.g), (1.0, 3.0, 2.0));
 /// assert_eq!((y, a, b), (0.0, 2.0, 3.0));
 /// ```
+#[track_caller]
 pub fn gradient<F, A>(f: &F, args: A, loss: usize) -> Store<A>
 where
     A: GradArgs,
@@ -56,23 +134,123 @@ where
 /// let (v, (_, gx)) = nilang::ad::value_and_gradient(&Sq, (&mut 0.0, &mut 3.0), 0);
 /// assert_eq!((v, gx.g), (9.0, 6.0));
 /// ```
+#[track_caller]
 pub fn value_and_gradient<F, A>(f: &F, args: A, loss: usize) -> (A::Elem, Store<A>)
 where
     A: GradArgs,
     F: Reversible<A> + for<'b> Reversible<A::Borrow<'b, A::Elem>>,
 {
-    let mut args = f.call(args);
+    check_loss::<A>(loss, "loss");
+    let one = one_pass::<F, A, A::Elem>(f, loss);
     let mut st = args.store::<A::Elem>();
-    let slots = A::slots::<A::Elem>(&mut st, loss);
+    let v = backward::<F, A, A::Elem>(f, &mut st, loss, one, A::Elem::one());
+    (v, st)
+}
+
+/// A reusable gradient computation: the gradient storage is allocated at the first call and
+/// reused by every later call with arguments of the same types and shapes, so repeated
+/// gradients and Jacobians allocate nothing. Workspaces (ancilla buffers passed as arguments,
+/// see [`grad_struct!`](crate::grad_struct)) are lifted along with everything else.
+///
+/// ```
+/// use nilang::prelude::*;
+/// use nilang::ad::Plan;
+/// #[i]
+/// fn sumsq<T: Scalar>(out: &mut T, x: &mut [T]) {
+///     for i in 0..x.len() {
+///         out += abs2(x[i]);
+///     }
+/// }
+/// let mut plan = Plan::new();
+/// for step in 0..3 {
+///     let mut x = vec![1.0, 2.0 + step as f64];
+///     let (v, (_, gx)) = plan.value_and_gradient(&Sumsq, (&mut 0.0, &mut x[..]), 0);
+///     assert_eq!(v, 1.0 + (2.0 + step as f64).powi(2));
+///     assert_eq!(gx[1].g, 2.0 * x[1]);
+/// }
+/// ```
+#[derive(Clone, Debug)]
+pub struct Plan<St> {
+    store: Option<St>,
+}
+
+impl<St> Default for Plan<St> {
+    fn default() -> Self {
+        Plan { store: None }
+    }
+}
+
+impl<St> Plan<St> {
+    /// An empty plan (storage is made at the first call; its type is the storage of the
+    /// arguments of the first call).
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Storage for `args` over `S`, refreshed with their values: reused when it fits.
+    fn storage<A, S>(&mut self, args: &A) -> &mut St
+    where
+        A: GradArgs<Store<S> = St>,
+        S: Lift<A::Elem>,
+    {
+        match &mut self.store {
+            Some(st) if args.fits::<S>(st) => {
+                args.refresh::<S>(st);
+            }
+            slot => *slot = Some(args.store::<S>()),
+        }
+        self.store.as_mut().expect("just made")
+    }
+
+    /// [`value_and_gradient`] with this plan's storage: the value and the storage (inputs with
+    /// their gradients in `.g`). No allocation after the first call.
+    #[track_caller]
+    pub fn value_and_gradient<F, A, E>(&mut self, f: &F, args: A, loss: usize) -> (E, &mut St)
+    where
+        E: Real,
+        A: GradArgs<Elem = E, Store<E> = St>,
+        F: Reversible<A> + for<'b> Reversible<A::Borrow<'b, E>>,
+    {
+        check_loss::<A>(loss, "loss");
+        let one = one_pass::<F, A, E>(f, loss);
+        let st = self.storage::<A, E>(&args);
+        let v = backward::<F, A, E>(f, st, loss, one, E::one());
+        (v, st)
+    }
+
+    /// The Jacobian of the (at most `N`) outputs in argument `iout` with respect to every
+    /// argument, in one backward pass with `N` adjoint lanes (see [`jacobian`]): lane `j` of
+    /// each slot's `.g` holds `∂out_j/∂slot`. No allocation after the first call.
+    #[track_caller]
+    pub fn jacobian<F, A, const N: usize>(&mut self, f: &F, args: A, iout: usize) -> &mut St
+    where
+        A: GradArgs<Elem = f64, Store<Lanes<N>> = St>,
+        F: Reversible<A> + for<'b> Reversible<A::Borrow<'b, Lanes<N>>>,
+    {
+        check_index::<A>(iout, "output");
+        let one = one_pass::<F, A, Lanes<N>>(f, iout);
+        let st = self.storage::<A, Lanes<N>>(&args);
+        if !one {
+            f.call(A::borrow(st));
+        }
+        seed_lanes::<A, N>(st, iout);
+        f.uncall(A::borrow(st));
+        st
+    }
+}
+
+/// Seed lane `j` of output slot `j` of argument `iout`.
+#[track_caller]
+fn seed_lanes<A: GradArgs<Elem = f64>, const N: usize>(st: &mut A::Store<Lanes<N>>, iout: usize) {
+    let mut outs = A::slots::<Lanes<N>>(st, iout);
+    let m = outs.len();
     assert!(
-        !slots.is_empty(),
-        "nilang: the loss (argument {loss}) must be a scalar `&mut` argument"
+        m <= N,
+        "nilang: jacobian with {N} lanes for {m} outputs: use at least {m} lanes"
     );
-    let value = slots[0].x;
-    seed_loss::<A::Elem, A>(&mut st, loss, A::Elem::one());
-    f.uncall(A::borrow::<A::Elem>(&mut st));
-    args.restore::<A::Elem>(&st);
-    (value, st)
+    for (j, s) in outs.iter_mut().enumerate() {
+        s.g.0[j] += 1.0;
+    }
 }
 
 /// The gradients of argument `k` of a gradient result, as plain numbers.
@@ -171,12 +349,39 @@ macro_rules! seed_tuple {
         }
     };
 }
+
 seed_tuple!(0 A0);
 seed_tuple!(0 A0, 1 A1);
 seed_tuple!(0 A0, 1 A1, 2 A2);
 seed_tuple!(0 A0, 1 A1, 2 A2, 3 A3);
 seed_tuple!(0 A0, 1 A1, 2 A2, 3 A3, 4 A4);
 seed_tuple!(0 A0, 1 A1, 2 A2, 3 A3, 4 A4, 5 A5);
+seed_tuple!(0 A0, 1 A1, 2 A2, 3 A3, 4 A4, 5 A5, 6 A6);
+seed_tuple!(0 A0, 1 A1, 2 A2, 3 A3, 4 A4, 5 A5, 6 A6, 7 A7);
+seed_tuple!(0 A0, 1 A1, 2 A2, 3 A3, 4 A4, 5 A5, 6 A6, 7 A7, 8 A8);
+seed_tuple!(0 A0, 1 A1, 2 A2, 3 A3, 4 A4, 5 A5, 6 A6, 7 A7, 8 A8, 9 A9);
+seed_tuple!(0 A0, 1 A1, 2 A2, 3 A3, 4 A4, 5 A5, 6 A6, 7 A7, 8 A8, 9 A9, 10 A10);
+seed_tuple!(0 A0, 1 A1, 2 A2, 3 A3, 4 A4, 5 A5, 6 A6, 7 A7, 8 A8, 9 A9, 10 A10, 11 A11);
+seed_tuple!(0 A0, 1 A1, 2 A2, 3 A3, 4 A4, 5 A5, 6 A6, 7 A7, 8 A8, 9 A9, 10 A10, 11 A11, 12 A12);
+seed_tuple!(0 A0, 1 A1, 2 A2, 3 A3, 4 A4, 5 A5, 6 A6, 7 A7, 8 A8, 9 A9, 10 A10, 11 A11, 12 A12, 13 A13);
+seed_tuple!(0 A0, 1 A1, 2 A2, 3 A3, 4 A4, 5 A5, 6 A6, 7 A7, 8 A8, 9 A9, 10 A10, 11 A11, 12 A12, 13 A13, 14 A14);
+seed_tuple!(0 A0, 1 A1, 2 A2, 3 A3, 4 A4, 5 A5, 6 A6, 7 A7, 8 A8, 9 A9, 10 A10, 11 A11, 12 A12, 13 A13, 14 A14, 15 A15);
+seed_tuple!(0 A0, 1 A1, 2 A2, 3 A3, 4 A4, 5 A5, 6 A6, 7 A7, 8 A8, 9 A9, 10 A10, 11 A11, 12 A12, 13 A13, 14 A14, 15 A15, 16 A16);
+seed_tuple!(0 A0, 1 A1, 2 A2, 3 A3, 4 A4, 5 A5, 6 A6, 7 A7, 8 A8, 9 A9, 10 A10, 11 A11, 12 A12, 13 A13, 14 A14, 15 A15, 16 A16, 17 A17);
+seed_tuple!(0 A0, 1 A1, 2 A2, 3 A3, 4 A4, 5 A5, 6 A6, 7 A7, 8 A8, 9 A9, 10 A10, 11 A11, 12 A12, 13 A13, 14 A14, 15 A15, 16 A16, 17 A17, 18 A18);
+seed_tuple!(0 A0, 1 A1, 2 A2, 3 A3, 4 A4, 5 A5, 6 A6, 7 A7, 8 A8, 9 A9, 10 A10, 11 A11, 12 A12, 13 A13, 14 A14, 15 A15, 16 A16, 17 A17, 18 A18, 19 A19);
+seed_tuple!(0 A0, 1 A1, 2 A2, 3 A3, 4 A4, 5 A5, 6 A6, 7 A7, 8 A8, 9 A9, 10 A10, 11 A11, 12 A12, 13 A13, 14 A14, 15 A15, 16 A16, 17 A17, 18 A18, 19 A19, 20 A20);
+seed_tuple!(0 A0, 1 A1, 2 A2, 3 A3, 4 A4, 5 A5, 6 A6, 7 A7, 8 A8, 9 A9, 10 A10, 11 A11, 12 A12, 13 A13, 14 A14, 15 A15, 16 A16, 17 A17, 18 A18, 19 A19, 20 A20, 21 A21);
+seed_tuple!(0 A0, 1 A1, 2 A2, 3 A3, 4 A4, 5 A5, 6 A6, 7 A7, 8 A8, 9 A9, 10 A10, 11 A11, 12 A12, 13 A13, 14 A14, 15 A15, 16 A16, 17 A17, 18 A18, 19 A19, 20 A20, 21 A21, 22 A22);
+seed_tuple!(0 A0, 1 A1, 2 A2, 3 A3, 4 A4, 5 A5, 6 A6, 7 A7, 8 A8, 9 A9, 10 A10, 11 A11, 12 A12, 13 A13, 14 A14, 15 A15, 16 A16, 17 A17, 18 A18, 19 A19, 20 A20, 21 A21, 22 A22, 23 A23);
+seed_tuple!(0 A0, 1 A1, 2 A2, 3 A3, 4 A4, 5 A5, 6 A6, 7 A7, 8 A8, 9 A9, 10 A10, 11 A11, 12 A12, 13 A13, 14 A14, 15 A15, 16 A16, 17 A17, 18 A18, 19 A19, 20 A20, 21 A21, 22 A22, 23 A23, 24 A24);
+seed_tuple!(0 A0, 1 A1, 2 A2, 3 A3, 4 A4, 5 A5, 6 A6, 7 A7, 8 A8, 9 A9, 10 A10, 11 A11, 12 A12, 13 A13, 14 A14, 15 A15, 16 A16, 17 A17, 18 A18, 19 A19, 20 A20, 21 A21, 22 A22, 23 A23, 24 A24, 25 A25);
+seed_tuple!(0 A0, 1 A1, 2 A2, 3 A3, 4 A4, 5 A5, 6 A6, 7 A7, 8 A8, 9 A9, 10 A10, 11 A11, 12 A12, 13 A13, 14 A14, 15 A15, 16 A16, 17 A17, 18 A18, 19 A19, 20 A20, 21 A21, 22 A22, 23 A23, 24 A24, 25 A25, 26 A26);
+seed_tuple!(0 A0, 1 A1, 2 A2, 3 A3, 4 A4, 5 A5, 6 A6, 7 A7, 8 A8, 9 A9, 10 A10, 11 A11, 12 A12, 13 A13, 14 A14, 15 A15, 16 A16, 17 A17, 18 A18, 19 A19, 20 A20, 21 A21, 22 A22, 23 A23, 24 A24, 25 A25, 26 A26, 27 A27);
+seed_tuple!(0 A0, 1 A1, 2 A2, 3 A3, 4 A4, 5 A5, 6 A6, 7 A7, 8 A8, 9 A9, 10 A10, 11 A11, 12 A12, 13 A13, 14 A14, 15 A15, 16 A16, 17 A17, 18 A18, 19 A19, 20 A20, 21 A21, 22 A22, 23 A23, 24 A24, 25 A25, 26 A26, 27 A27, 28 A28);
+seed_tuple!(0 A0, 1 A1, 2 A2, 3 A3, 4 A4, 5 A5, 6 A6, 7 A7, 8 A8, 9 A9, 10 A10, 11 A11, 12 A12, 13 A13, 14 A14, 15 A15, 16 A16, 17 A17, 18 A18, 19 A19, 20 A20, 21 A21, 22 A22, 23 A23, 24 A24, 25 A25, 26 A26, 27 A27, 28 A28, 29 A29);
+seed_tuple!(0 A0, 1 A1, 2 A2, 3 A3, 4 A4, 5 A5, 6 A6, 7 A7, 8 A8, 9 A9, 10 A10, 11 A11, 12 A12, 13 A13, 14 A14, 15 A15, 16 A16, 17 A17, 18 A18, 19 A19, 20 A20, 21 A21, 22 A22, 23 A23, 24 A24, 25 A25, 26 A26, 27 A27, 28 A28, 29 A29, 30 A30);
+seed_tuple!(0 A0, 1 A1, 2 A2, 3 A3, 4 A4, 5 A5, 6 A6, 7 A7, 8 A8, 9 A9, 10 A10, 11 A11, 12 A12, 13 A13, 14 A14, 15 A15, 16 A16, 17 A17, 18 A18, 19 A19, 20 A20, 21 A21, 22 A22, 23 A23, 24 A24, 25 A25, 26 A26, 27 A27, 28 A28, 29 A29, 30 A30, 31 A31);
 
 impl<F: Reversible<B>, B: SeedArgs> Reversible<B> for Grad<F> {
     fn call(&self, args: B) -> B {
@@ -194,20 +399,22 @@ impl<F: Reversible<B>, B: SeedArgs> Reversible<B> for Grad<F> {
 /// The Jacobian of argument `iout` with respect to argument `iin`, one backward pass per
 /// output: `J[j][i] = ∂out_j/∂in_i` (rows are outputs, the usual convention; NiLang returns
 /// the transpose). The arguments are left unchanged.
+#[track_caller]
 pub fn jacobian_repeat<F, A>(f: &F, args: A, iin: usize, iout: usize) -> Vec<Vec<A::Elem>>
 where
     A: GradArgs,
     F: Reversible<A> + for<'b> Reversible<A::Borrow<'b, A::Elem>>,
 {
-    let args = f.call(args);
-    let p = args.pstore();
-    let mut probe = A::store_from::<A::Elem>(&p);
-    let m = A::slots::<A::Elem>(&mut probe, iout).len();
+    check_index::<A>(iin, "input");
+    check_index::<A>(iout, "output");
+    let mut base = args.store::<A::Elem>();
+    f.call(A::borrow(&mut base));
+    let m = A::slots::<A::Elem>(&mut base.clone(), iout).len();
     let mut jac = Vec::with_capacity(m);
     for j in 0..m {
-        let mut st = A::store_from::<A::Elem>(&p);
+        let mut st = base.clone();
         A::slots::<A::Elem>(&mut st, iout)[j].g = A::Elem::one();
-        f.uncall(A::borrow::<A::Elem>(&mut st));
+        f.uncall(A::borrow(&mut st));
         jac.push(
             A::slots::<A::Elem>(&mut st, iin)
                 .iter()
@@ -215,12 +422,12 @@ where
                 .collect(),
         );
     }
-    f.uncall(args);
     jac
 }
 
 /// The Jacobian in one backward pass with vector-valued adjoints (`N` lanes, NiLang's
 /// `AutoBcast`): requires `N ≥` the number of outputs. Same layout as [`jacobian_repeat`].
+/// One pass (no forward run) when `f` is compute–copy–uncompute in argument `iout`.
 ///
 /// ```
 /// use nilang::prelude::*;
@@ -239,24 +446,22 @@ where
 /// let j = nilang::ad::jacobian::<_, _, 2>(&Polar, (&mut xy, &mut rt), 1, 0);
 /// assert!((j[0][0] - 0.3_f64.cos()).abs() < 1e-15 && (j[1][1] - 2.0 * 0.3_f64.cos()).abs() < 1e-15);
 /// ```
+#[track_caller]
 pub fn jacobian<F, A, const N: usize>(f: &F, args: A, iin: usize, iout: usize) -> Vec<Vec<f64>>
 where
     A: GradArgs<Elem = f64>,
-    F: Reversible<A> + for<'b> Reversible<A::Borrow<'b, super::Lanes<N>>>,
+    F: Reversible<A> + for<'b> Reversible<A::Borrow<'b, Lanes<N>>>,
 {
-    use super::Lanes;
-    let mut args = f.call(args);
+    check_index::<A>(iin, "input");
+    check_index::<A>(iout, "output");
+    let one = one_pass::<F, A, Lanes<N>>(f, iout);
     let mut st = args.store::<Lanes<N>>();
-    let m = A::slots::<Lanes<N>>(&mut st, iout).len();
-    assert!(
-        m <= N,
-        "nilang: jacobian with {N} lanes for {m} outputs: use at least {m} lanes"
-    );
-    for (j, s) in A::slots::<Lanes<N>>(&mut st, iout).iter_mut().enumerate() {
-        s.g.0[j] = 1.0;
+    if !one {
+        f.call(A::borrow(&mut st));
     }
-    f.uncall(A::borrow::<Lanes<N>>(&mut st));
-    args.restore::<Lanes<N>>(&st);
+    seed_lanes::<A, N>(&mut st, iout);
+    let m = A::slots::<Lanes<N>>(&mut st, iout).len();
+    f.uncall(A::borrow(&mut st));
     let ins = A::slots::<Lanes<N>>(&mut st, iin);
     (0..m)
         .map(|j| ins.iter().map(|v| v.g.0[j]).collect())
@@ -264,22 +469,26 @@ where
 }
 
 /// Hessian of the loss with respect to argument `iin`, forward-over-reverse: one gradient pass
-/// on `GVar<Dual<f64>>` per input slot. `H[k][i] = ∂²L/∂in_k∂in_i`.
+/// on `GVar<Dual<f64>>` per input slot (one reverse pass each when `f` is
+/// compute–copy–uncompute in the loss). `H[k][i] = ∂²L/∂in_k∂in_i`.
+#[track_caller]
 pub fn hessian_fwd_rev<F, A>(f: &F, args: A, loss: usize, iin: usize) -> Vec<Vec<f64>>
 where
     A: GradArgs<Elem = f64>,
     F: Reversible<A> + for<'b> Reversible<A::Borrow<'b, crate::numbers::Dual<f64>>>,
 {
     use crate::numbers::Dual;
-    let mut probe = args.store::<Dual<f64>>();
-    let n = A::slots::<Dual<f64>>(&mut probe, iin).len();
+    check_loss::<A>(loss, "loss");
+    check_index::<A>(iin, "input");
+    let one = one_pass::<F, A, Dual<f64>>(f, loss);
+    let base = args.store::<Dual<f64>>();
+    let n = A::slots::<Dual<f64>>(&mut base.clone(), iin).len();
+    let mut st = base.clone();
     (0..n)
         .map(|k| {
-            let mut st = args.store::<Dual<f64>>();
+            st.clone_from(&base);
             A::slots::<Dual<f64>>(&mut st, iin)[k].x.eps = 1.0;
-            f.call(A::borrow::<Dual<f64>>(&mut st));
-            seed_loss::<Dual<f64>, A>(&mut st, loss, Dual::new(1.0, 0.0));
-            f.uncall(A::borrow::<Dual<f64>>(&mut st));
+            backward::<F, A, Dual<f64>>(f, &mut st, loss, one, Dual::new(1.0, 0.0));
             A::slots::<Dual<f64>>(&mut st, iin)
                 .iter()
                 .map(|v| v.g.eps)
@@ -291,25 +500,28 @@ where
 /// Hessian of the loss with respect to argument `iin`, reverse-over-reverse (NiLang's
 /// `hessian_backback`): run `Grad(f)` on `GVar<GVar<f64>>`, seed the adjoint of one gradient,
 /// and run `~Grad(f)`.
+#[track_caller]
 pub fn hessian_rev_rev<F, A>(f: &F, args: A, loss: usize, iin: usize) -> Vec<Vec<f64>>
 where
     A: GradArgs<Elem = f64>,
     F: Reversible<A> + for<'b> Reversible<A::Borrow<'b, GVar<f64>>>,
 {
-    let mut probe = args.store::<GVar<f64>>();
-    let n = A::slots::<GVar<f64>>(&mut probe, iin).len();
+    check_loss::<A>(loss, "loss");
+    check_index::<A>(iin, "input");
+    let base = args.store::<GVar<f64>>();
+    let n = A::slots::<GVar<f64>>(&mut base.clone(), iin).len();
     (0..n)
         .map(|k| {
-            let mut st = args.store::<GVar<f64>>();
+            let mut st = base.clone();
             // Grad(f)
-            f.call(A::borrow::<GVar<f64>>(&mut st));
-            A::slots::<GVar<f64>>(&mut st, loss)[0].g.x += 1.0;
-            f.uncall(A::borrow::<GVar<f64>>(&mut st));
+            f.call(A::borrow(&mut st));
+            slot::<GVar<f64>, A>(&mut st, loss).g.x += 1.0;
+            f.uncall(A::borrow(&mut st));
             // seed the adjoint of gradient k, then ~Grad(f)
             A::slots::<GVar<f64>>(&mut st, iin)[k].g.g += 1.0;
-            f.call(A::borrow::<GVar<f64>>(&mut st));
-            A::slots::<GVar<f64>>(&mut st, loss)[0].g.x -= 1.0;
-            f.uncall(A::borrow::<GVar<f64>>(&mut st));
+            f.call(A::borrow(&mut st));
+            slot::<GVar<f64>, A>(&mut st, loss).g.x -= 1.0;
+            f.uncall(A::borrow(&mut st));
             A::slots::<GVar<f64>>(&mut st, iin)
                 .iter()
                 .map(|v| v.x.g)
@@ -319,35 +531,37 @@ where
 }
 
 /// The loss value after running `f` on `args` (the arguments are restored afterwards).
-pub fn loss_value<F, A>(f: &F, mut args: A, loss: usize) -> A::Elem
+#[track_caller]
+pub fn loss_value<F, A>(f: &F, args: A, loss: usize) -> A::Elem
 where
     A: GradArgs,
     F: Reversible<A> + for<'b> Reversible<A::Borrow<'b, A::Elem>>,
 {
+    check_loss::<A>(loss, "loss");
     let mut st = args.store::<A::Elem>();
-    f.call(A::borrow::<A::Elem>(&mut st));
-    let v = A::slots::<A::Elem>(&mut st, loss)[0].x;
-    f.uncall(A::borrow::<A::Elem>(&mut st));
-    args.restore::<A::Elem>(&st);
-    v
+    f.call(A::borrow(&mut st));
+    slot::<A::Elem, A>(&mut st, loss).x
 }
 
 /// Central-difference gradient of argument `loss` with respect to every differentiable slot
 /// of argument `iin`, step `delta`.
+#[track_caller]
 pub fn gradient_numeric<F, A>(f: &F, args: &A, loss: usize, iin: usize, delta: f64) -> Vec<f64>
 where
     A: GradArgs<Elem = f64>,
-    F: for<'b> Reversible<A::Borrow<'b, f64>>,
+    F: Reversible<A> + for<'b> Reversible<A::Borrow<'b, f64>>,
 {
-    let mut probe = args.store::<f64>();
-    let n = A::slots::<f64>(&mut probe, iin).len();
+    check_loss::<A>(loss, "loss");
+    check_index::<A>(iin, "input");
+    let base = args.store::<f64>();
+    let n = A::slots::<f64>(&mut base.clone(), iin).len();
     (0..n)
         .map(|k| {
             let eval = |h: f64| {
-                let mut st = args.store::<f64>();
+                let mut st = base.clone();
                 A::slots::<f64>(&mut st, iin)[k].x += h;
-                f.call(A::borrow::<f64>(&mut st));
-                A::slots::<f64>(&mut st, loss)[0].x
+                f.call(A::borrow(&mut st));
+                slot::<f64, A>(&mut st, loss).x
             };
             (eval(delta / 2.0) - eval(-delta / 2.0)) / delta
         })
@@ -356,6 +570,7 @@ where
 
 /// Compare [`gradient`] with [`gradient_numeric`] for argument `iin`: `|ad − fd| ≤ atol +
 /// rtol·|fd|` for every slot. Returns the largest violation ratio on failure.
+#[track_caller]
 pub fn check_grad<F, A>(
     f: &F,
     args: A,
@@ -395,25 +610,22 @@ where
 /// assert!((h[0][0] - 12.0).abs() < 1e-6);
 /// ```
 #[allow(clippy::needless_range_loop)]
+#[track_caller]
 pub fn hessian_numeric<F, A>(f: &F, args: A, loss: usize, iin: usize, delta: f64) -> Vec<Vec<f64>>
 where
     A: GradArgs<Elem = f64>,
     F: Reversible<A> + for<'b> Reversible<A::Borrow<'b, f64>>,
 {
+    check_loss::<A>(loss, "loss");
+    check_index::<A>(iin, "input");
+    let one = one_pass::<F, A, f64>(f, loss);
     let base = args.store::<f64>();
-    let mut probe = args.store::<f64>();
-    let n = A::slots::<f64>(&mut probe, iin).len();
-    // the gradient of `loss` w.r.t. `iin` at a perturbed point, by one forward and one reverse
-    // pass on gradient numbers
+    let n = A::slots::<f64>(&mut base.clone(), iin).len();
+    // the gradient of `loss` w.r.t. `iin` at a perturbed point, by the gradient pass(es)
     let grad_at = |k: usize, h: f64| -> Vec<f64> {
         let mut st = base.clone();
         A::slots::<f64>(&mut st, iin)[k].x += h;
-        f.call(A::borrow::<f64>(&mut st));
-        for s in A::slots::<f64>(&mut st, iin).iter_mut() {
-            s.g = 0.0;
-        }
-        A::slots::<f64>(&mut st, loss)[0].g = 1.0;
-        f.uncall(A::borrow::<f64>(&mut st));
+        backward::<F, A, f64>(f, &mut st, loss, one, 1.0);
         A::slots::<f64>(&mut st, iin).iter().map(|v| v.g).collect()
     };
     let mut h: Vec<Vec<f64>> = (0..n)

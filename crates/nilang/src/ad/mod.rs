@@ -13,12 +13,12 @@ mod promote;
 pub mod rules;
 mod scalar;
 
-pub use args::{GradArg, GradArgs, Lift, Slots, SlotsIterMut};
+pub use args::{FieldSlots, GradArg, GradArgs, Lift, LiftField, Slots, SlotsIterMut};
 pub use complex::{CPromote, ComplexOps};
 pub use grad::{
     check_grad, gradient, gradient_numeric, grads, hessian_fwd_rev, hessian_numeric,
-    hessian_rev_rev, jacobian, jacobian_repeat, loss_value, value_and_gradient, Grad, SeedArg,
-    SeedArgs, Store,
+    hessian_rev_rev, jacobian, jacobian_repeat, loss_value, value_and_gradient, Grad, Plan,
+    SeedArg, SeedArgs, Store,
 };
 pub use gvar::GVar;
 pub use lanes::Lanes;

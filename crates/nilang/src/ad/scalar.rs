@@ -10,6 +10,10 @@ use core::fmt::Debug;
 pub trait Value {
     /// The value, with every derivative part dropped.
     fn value(&self) -> f64;
+    /// Whether instructions on this type move adjoints themselves (gradient numbers, or
+    /// numbers containing them). The zero-adjoint fast path of a rule over such a type would
+    /// skip second-order adjoint work, so it is taken only where this is false.
+    const CARRIES_ADJOINTS: bool = false;
 }
 impl Value for f64 {
     #[inline(always)]
@@ -28,12 +32,14 @@ impl<T: Value> Value for crate::ad::GVar<T> {
     fn value(&self) -> f64 {
         self.x.value()
     }
+    const CARRIES_ADJOINTS: bool = true;
 }
 impl<T: Value> Value for crate::numbers::Dual<T> {
     #[inline(always)]
     fn value(&self) -> f64 {
         self.x.value()
     }
+    const CARRIES_ADJOINTS: bool = T::CARRIES_ADJOINTS;
 }
 impl<const N: usize> Value for crate::ad::Lanes<N> {
     #[inline(always)]
@@ -64,7 +70,7 @@ macro_rules! scalar_trait {
         /// ```
         pub trait Scalar:
             Copy + Debug + Default + PartialOrd + FromLiteral + AlmostSame + Negate + Value + 'static
-            + Reciprocate + Increment + Rotate<Self> + Hadamard
+            + crate::instr::fresh::Fresh + Reciprocate + Increment + Rotate<Self> + Hadamard
             $(+ PlusEq1<$u, Self>)*
             $(+ PlusEq2<$b, Self, Self>)*
             + PlusEq1<PowiN<2>, Self> + PlusEq1<PowiN<3>, Self> + PlusEq1<PowiN<4>, Self>
@@ -78,7 +84,7 @@ macro_rules! scalar_trait {
         }
         impl<T> Scalar for T where
             T: Copy + Debug + Default + PartialOrd + FromLiteral + AlmostSame + Negate + Value + 'static
-            + Reciprocate + Increment + Rotate<T> + Hadamard
+            + crate::instr::fresh::Fresh + Reciprocate + Increment + Rotate<T> + Hadamard
             $(+ PlusEq1<$u, T>)*
             $(+ PlusEq2<$b, T, T>)*
             + PlusEq1<PowiN<2>, T> + PlusEq1<PowiN<3>, T> + PlusEq1<PowiN<4>, T>

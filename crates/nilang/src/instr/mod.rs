@@ -2,6 +2,7 @@
 mod accumulate;
 pub mod basic;
 pub mod dict;
+pub mod fresh;
 mod func;
 pub mod stack;
 

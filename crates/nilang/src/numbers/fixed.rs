@@ -45,6 +45,16 @@ macro_rules! fixed_number {
                 <$t>::from_num(v)
             }
         }
+        impl crate::instr::fresh::Fresh for $t {
+            #[inline(always)]
+            fn is_fresh(&self) -> bool {
+                *self == <$t>::ZERO
+            }
+            #[inline(always)]
+            fn make_fresh(&mut self) {
+                *self = <$t>::ZERO;
+            }
+        }
         impl AlmostSame for $t {
             /// Exact: fixed-point arithmetic of a reversible program is bit-exact.
             #[inline]

@@ -219,6 +219,10 @@ fn run<S, F>(
     *x = r.states[0].take().unwrap();
 }
 
+// hand-written pairs: no one-pass analysis
+crate::additive!(bennett, bennett_inv: 0);
+crate::additive!(bennett_logged, bennett_logged_inv: 0);
+
 /// Run `n` steps of `step` from `x` with Bennett's k-ary time–space trade-off and add the
 /// result to `y` (which must be zero, i.e. `x.zero_like()`, on entry): `(0, x) → (xₙ, x)`.
 /// `k ≥ 2` is the number of segments per level.

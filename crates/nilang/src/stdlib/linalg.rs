@@ -309,6 +309,8 @@ macro_rules! primitive_pair {
         pub fn $inv<T: MatrixPrimitive>(out: &mut $Out, a: &mut [T], n: usize) {
             T::$minus(out, a, n)
         }
+        // compute–copy–uncompute in `out` (the one-pass analysis of calling `#[i]` code)
+        crate::additive!($name, $inv: 0b1);
         #[doc = concat!("[`", stringify!($name), "`] as a reversible value.")]
         #[derive(Clone, Copy, Debug, Default)]
         pub struct $S;
@@ -320,6 +322,9 @@ macro_rules! primitive_pair {
             fn uncall(&self, (out, a, n): (&'a mut $Out, &'b mut [T], usize)) -> (&'a mut $Out, &'b mut [T], usize) {
                 $inv(out, a, n);
                 (out, a, n)
+            }
+            fn additive(&self) -> u64 {
+                1
             }
         }
     };

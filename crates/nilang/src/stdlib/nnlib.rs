@@ -207,6 +207,9 @@ where
     );
 }
 
+// hand-written pair: no one-pass analysis (the fold may be anything)
+crate::additive!(i_mapfoldl, i_mapfoldl_inv: 0);
+
 /// The inverse of [`i_mapfoldl`].
 pub fn i_mapfoldl_inv<T, M, F>(_map: M, fold: &F, out: &mut T, x: &mut [T])
 where

@@ -1,0 +1,266 @@
+//! One-pass analysis: for which parameters is a function compute–copy–uncompute?
+//!
+//! A function is *additive* in its `&mut` parameter `y` when its only lasting effect is
+//! `y += g(everything else)`: `y` is written only by accumulating instructions (`+=`, `-=`)
+//! whose right-hand sides, indices and conditions do not read it, and everything else the
+//! function changes is restored by uncomputation (`routine! { R } … unroutine!()` with `R` not
+//! touching `y`). Then its output state equals its input state except for `y`, and no
+//! adjoint propagation in its inverse depends on the value of `y`: the gradient of `y` needs
+//! no forward pass; the backward pass can start from the inputs (see `nilang::gradient`).
+//!
+//! The analysis is syntactic and conservative: anything it cannot prove (a `while` loop, a
+//! method call, a stack operation, a statement that changes another variable outside a
+//! routine) makes the parameter non-additive, and the gradient API then runs forward, then
+//! backward. Calls of other `#[i]` functions use their own analysis, recorded as the constant
+//! `<name>::ADDITIVE` (bit `k`: additive in parameter `k`) of a type-namespace item named like
+//! each function (so importing the function imports it too), and the result is a constant
+//! expression evaluated by rustc.
+use crate::ir::*;
+use proc_macro2::{TokenStream, TokenTree};
+use quote::quote;
+use syn::Ident;
+
+/// A conjunction of constant boolean expressions; `None` is "false".
+type Cond = Option<Vec<TokenStream>>;
+
+fn and(a: Cond, b: Cond) -> Cond {
+    let (mut a, b) = (a?, b?);
+    a.extend(b);
+    Some(a)
+}
+
+/// Whether token stream `t` mentions the identifier `y` anywhere (conservative "reads").
+fn mentions_tokens(t: TokenStream, y: &str) -> bool {
+    t.into_iter().any(|tt| match tt {
+        TokenTree::Ident(i) => i == y,
+        TokenTree::Group(g) => mentions_tokens(g.stream(), y),
+        _ => false,
+    })
+}
+
+fn mentions_expr(e: &syn::Expr, y: &str) -> bool {
+    mentions_tokens(quote!(#e), y)
+}
+
+fn mentions_place(p: &Place, y: &str) -> bool {
+    p.root == y || indices_mention(p, y)
+}
+
+fn indices_mention(p: &Place, y: &str) -> bool {
+    p.path.iter().any(|pr| match pr {
+        Proj::Index(e) => mentions_expr(e, y),
+        Proj::Field(_) => false,
+    })
+}
+
+fn mentions_operand(o: &Operand, y: &str) -> bool {
+    match o {
+        Operand::Place(p) => mentions_place(p, y),
+        Operand::Lit { .. } => false,
+        Operand::Const { expr, .. } => mentions_expr(expr, y),
+        Operand::Tuple(v, _) => v.iter().any(|o| mentions_operand(o, y)),
+    }
+}
+
+fn mentions_arg(a: &CallArg, y: &str) -> bool {
+    match a {
+        CallArg::InOut(p) | CallArg::Name(p) => mentions_place(p, y),
+        CallArg::Read(e) => mentions_expr(e, y),
+    }
+}
+
+fn mentions_iter(it: &ForIter, y: &str) -> bool {
+    match it {
+        ForIter::Range {
+            start, end, step, ..
+        } => {
+            mentions_expr(start, y)
+                || mentions_expr(end, y)
+                || step.as_ref().is_some_and(|s| mentions_expr(s, y))
+        }
+        ForIter::Indices { slice, .. } => mentions_place(slice, y),
+    }
+}
+
+/// Whether any statement of `b` mentions `y` (reads or writes it).
+pub fn mentions_block(b: &[Stmt], y: &str) -> bool {
+    b.iter().any(|s| mentions_stmt(s, y))
+}
+
+fn mentions_stmt(s: &Stmt, y: &str) -> bool {
+    match &s.kind {
+        StmtKind::Instr(i) => {
+            mentions_operand(&i.target, y) || i.args.iter().any(|a| mentions_operand(a, y))
+        }
+        StmtKind::Call(c) => {
+            c.args.iter().any(|a| mentions_arg(a, y))
+                || matches!(&c.callee, Callee::Method { receiver, .. } if mentions_place(receiver, y))
+        }
+        StmtKind::Alloc(a) | StmtKind::Dealloc(a) => {
+            a.names.iter().any(|n| n == y) || mentions_expr(&a.value, y)
+        }
+        StmtKind::If {
+            branches,
+            otherwise,
+        } => {
+            branches.iter().any(|b| {
+                mentions_expr(&b.pre, y) || mentions_expr(&b.post, y) || mentions_block(&b.body, y)
+            }) || otherwise.as_ref().is_some_and(|o| mentions_block(o, y))
+        }
+        StmtKind::While { pre, post, body } => {
+            mentions_expr(pre, y) || mentions_expr(post, y) || mentions_block(body, y)
+        }
+        StmtKind::For { var, iter, body } => {
+            var == y || mentions_iter(iter, y) || mentions_block(body, y)
+        }
+        StmtKind::Block(b) | StmtKind::Seq(b) | StmtKind::Routine { body: b, .. } => {
+            mentions_block(b, y)
+        }
+        StmtKind::Move { dst, src } => dst == y || src == y,
+        StmtKind::Safe(_) => false,
+        StmtKind::Fresh(ps) => ps.iter().any(|p| mentions_place(p, y)),
+        StmtKind::Stack { stack, value, .. } => {
+            mentions_place(stack, y) || mentions_place(value, y)
+        }
+    }
+}
+
+/// The analysis of one function: its name (a recursive call of it in parameter `y` is assumed
+/// additive in `y`, the induction hypothesis) and the parameter analysed.
+struct Ctx<'a> {
+    fname: &'a str,
+    y: &'a str,
+    /// The index of `y` among the parameters.
+    yk: usize,
+}
+
+/// Whether the block's only lasting effect is an accumulation into `y` (see the module docs);
+/// `fname` is the function's own name and `y` its parameter number `yk`.
+pub fn additive_block(b: &[Stmt], fname: &str, y: &str, yk: usize) -> Cond {
+    Ctx { fname, y, yk }.block(b)
+}
+
+impl Ctx<'_> {
+    fn block(&self, b: &[Stmt]) -> Cond {
+        let y = self.y;
+        let mut cond = Some(vec![]);
+        for s in b {
+            let c = match &s.kind {
+                // a routine (and its matching unroutine) must not touch `y`; the parser pairs them
+                // within this block, so whatever comes between is restored by the unroutine
+                StmtKind::Routine { body, .. } => (!mentions_block(body, y)).then(Vec::new),
+                _ => self.stmt(s),
+            };
+            cond = and(cond, c);
+            cond.as_ref()?;
+        }
+        cond
+    }
+
+    fn stmt(&self, s: &Stmt) -> Cond {
+        let y = self.y;
+        match &s.kind {
+            StmtKind::Instr(i) => {
+                let Operand::Place(t) = &i.target else {
+                    return None;
+                };
+                let ok = t.root == y
+                    && matches!(i.op, AccOp::Plus | AccOp::Minus)
+                    && !indices_mention(t, y)
+                    && !i.args.iter().any(|a| mentions_operand(a, y));
+                ok.then(Vec::new)
+            }
+            StmtKind::Call(c) => self.call(c),
+            StmtKind::Alloc(a) | StmtKind::Dealloc(a) => {
+                (!a.names.iter().any(|n| n == y) && !mentions_expr(&a.value, y)).then(Vec::new)
+            }
+            StmtKind::If {
+                branches,
+                otherwise,
+            } => {
+                let mut cond = Some(vec![]);
+                for b in branches {
+                    if mentions_expr(&b.pre, y) || mentions_expr(&b.post, y) {
+                        return None;
+                    }
+                    cond = and(cond, self.block(&b.body));
+                }
+                if let Some(o) = otherwise {
+                    cond = and(cond, self.block(o));
+                }
+                cond
+            }
+            StmtKind::For { var, iter, body } => {
+                if var == y || mentions_iter(iter, y) {
+                    return None;
+                }
+                self.block(body)
+            }
+            StmtKind::Block(b) | StmtKind::Seq(b) => self.block(b),
+            StmtKind::Routine { body, .. } => (!mentions_block(body, y)).then(Vec::new),
+            StmtKind::Safe(_) => Some(vec![]),
+            // zero workspaces stay zero: only their (dropped) adjoints change
+            StmtKind::Fresh(ps) => (!ps.iter().any(|p| mentions_place(p, y))).then(Vec::new),
+            // loops with a changing condition, stacks and moves change state that is not restored
+            StmtKind::While { .. } | StmtKind::Stack { .. } | StmtKind::Move { .. } => None,
+        }
+    }
+
+    /// A call is additive in `y` when `y` is passed (as a place) to exactly one parameter `k` of a
+    /// function called by path, that function is additive in `k`, and nothing else mentions `y`.
+    fn call(&self, c: &Call) -> Cond {
+        let y = self.y;
+        let Callee::Path(p) = &c.callee else {
+            return None;
+        };
+        // associated functions (`Type::f`) have no recorded analysis
+        let segs = &p.path.segments;
+        if p.qself.is_some()
+            || segs
+                .iter()
+                .any(|s| s.ident.to_string().starts_with(|c: char| c.is_uppercase()))
+        {
+            return None;
+        }
+        let hits: Vec<usize> = (0..c.args.len())
+            .filter(|&k| mentions_arg(&c.args[k], y))
+            .collect();
+        let [k] = hits[..] else {
+            return None;
+        };
+        match &c.args[k] {
+            CallArg::InOut(pl) | CallArg::Name(pl) if pl.root == y && !indices_mention(pl, y) => {}
+            _ => return None,
+        }
+        let mut path = p.path.clone();
+        let last = path.segments.last_mut()?;
+        if segs.len() == 1 {
+            let callee = last.ident.to_string();
+            if callee == self.fname || callee == format!("{}_inv", self.fname) {
+                // recursion: additive in `y` if the body is, given that the call is (induction)
+                return (k == self.yk && pl_index_is(k, c, y)).then(Vec::new);
+            }
+        }
+        last.arguments = syn::PathArguments::None;
+        let k = k as u32;
+        Some(vec![quote!(((#path::ADDITIVE >> #k) & 1 == 1))])
+    }
+}
+
+/// Whether argument `k` of `c` is the parameter `y` itself (a recursive call passing `y` on).
+fn pl_index_is(k: usize, c: &Call, y: &str) -> bool {
+    matches!(&c.args[k], CallArg::InOut(p) | CallArg::Name(p) if p.root == y && p.path.is_empty())
+}
+
+/// The constant expression (a `u64` bit mask) of the analysis for a function with parameters
+/// `params` (`None`: not a `&mut` parameter) and body `body`.
+pub fn additive_mask(fname: &Ident, params: &[Option<Ident>], body: &[Stmt]) -> TokenStream {
+    let fname = fname.to_string();
+    let bits = params.iter().enumerate().filter_map(|(k, p)| {
+        let p = p.as_ref()?;
+        let conds = additive_block(body, &fname, &p.to_string(), k)?;
+        let k = k as u32;
+        Some(quote!(((true #(&& #conds)*) as u64) << #k))
+    });
+    quote!(0u64 #(| #bits)*)
+}
