@@ -188,13 +188,24 @@ impl Emitter {
                 StmtKind::Move { dst, .. } => self.tracked.push((dst.clone(), None)),
                 StmtKind::Instr(_) | StmtKind::Call(_) | StmtKind::Stack { .. } => {
                     let mut seen = HashSet::new();
+                    let mut hit = vec![];
                     for (n, h) in self.tracked.iter().rev() {
                         let name = n.to_string();
                         if !seen.insert(name.clone()) || !mentions(&t, &name) {
                             continue;
                         }
                         if let Some(h) = h {
-                            t.extend(quote!(#h = ::nilang::check::track(#h, &#n);));
+                            hit.push((n.clone(), h.clone()));
+                        }
+                    }
+                    // A call can move values between the ancillas it is given (a SWAP, a
+                    // dirty multiplication): their histories are shared. An instruction
+                    // writes its target only.
+                    let call = matches!(s.kind, StmtKind::Call(_));
+                    for (n, h) in &hit {
+                        t.extend(quote!(#h = ::nilang::check::track(#h, &#n);));
+                        for (m, _) in hit.iter().filter(|(m, _)| call && m != n) {
+                            t.extend(quote!(#h = ::nilang::check::track(#h, &#m);));
                         }
                     }
                 }
