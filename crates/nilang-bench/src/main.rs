@@ -26,7 +26,7 @@ fn main() {
         opts.json.as_deref().map(output::check_json_path),
         opts.plot.as_deref().map(output::check_plot_dir),
     ];
-    for e in checks.into_iter().flatten().filter_map(Result::err) {
+    if let Some(e) = checks.into_iter().flatten().find_map(Result::err) {
         eprintln!("error: {e}");
         std::process::exit(EXIT_USAGE);
     }

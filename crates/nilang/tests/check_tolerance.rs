@@ -103,7 +103,9 @@ fn roundoff_of_large_intermediates_is_not_an_error() {
     }
     assert!(t.abs() > 1e-8, "residual {t:e}");
     let mut out = 0.0;
-    let r = catch(|| drop(Roundoff.call((&mut out, &y, &z))));
+    let r = catch(|| {
+        Roundoff.call((&mut out, &y, &z));
+    });
     assert!(r.is_ok(), "{}", r.unwrap_err());
     let mut sum = 0.0f64;
     for _ in 0..3 {
@@ -114,7 +116,10 @@ fn roundoff_of_large_intermediates_is_not_an_error() {
     assert_eq!(out, sum);
     // and the inverse run
     let mut out = 0.0;
-    assert!(catch(|| drop(Roundoff.uncall((&mut out, &y, &z)))).is_ok());
+    assert!(catch(|| {
+        Roundoff.uncall((&mut out, &y, &z));
+    })
+    .is_ok());
 }
 
 /// The same shape with a mistake of relative size 1e-6 of the values that passed through.
@@ -136,7 +141,10 @@ fn roundoff_wrong(out: &mut f64, y: &f64, z: &f64) {
 fn mistakes_at_any_magnitude_are_caught_and_the_message_says_what_to_change() {
     for scale in [1e-300, 1e-150, 1.0, 1e150, 1e300] {
         let (y, z) = (12345.678 * scale / 1e8, 9876.54321);
-        let e = catch(|| drop(RoundoffWrong.call((&mut 0.0, &y, &z)))).unwrap_err();
+        let e = catch(|| {
+            RoundoffWrong.call((&mut 0.0, &y, &z));
+        })
+        .unwrap_err();
         assert_eq!(e.kind, ErrorKind::Deallocation);
         assert!(
             e.detail.contains("largest magnitude it held"),
@@ -154,12 +162,15 @@ fn mistakes_at_any_magnitude_are_caught_and_the_message_says_what_to_change() {
             rel: 1e-5,
             abs: 0.0,
         };
-        assert!(with_tolerance(wide, || catch(|| drop(
-            RoundoffWrong.call((&mut 0.0, &y, &z))
-        )))
+        assert!(with_tolerance(wide, || catch(|| {
+            RoundoffWrong.call((&mut 0.0, &y, &z));
+        }))
         .is_ok());
         // the correct program passes at the same magnitude
-        assert!(catch(|| drop(Roundoff.call((&mut 0.0, &y, &z)))).is_ok());
+        assert!(catch(|| {
+            Roundoff.call((&mut 0.0, &y, &z));
+        })
+        .is_ok());
     }
 }
 
@@ -192,11 +203,20 @@ fn routine_wrong(out: &mut f64, y: &f64) {
 #[test]
 fn routine_ancillas_are_tracked_too() {
     let (y, z) = (12345.678, 9876.54321);
-    assert!(catch(|| drop(RoundoffRoutine.call((&mut 0.0, &y, &z)))).is_ok());
-    assert!(catch(|| drop(RoundoffRoutine.uncall((&mut 0.0, &y, &z)))).is_ok());
+    assert!(catch(|| {
+        RoundoffRoutine.call((&mut 0.0, &y, &z));
+    })
+    .is_ok());
+    assert!(catch(|| {
+        RoundoffRoutine.uncall((&mut 0.0, &y, &z));
+    })
+    .is_ok());
     // caught at every magnitude: with an unknown history (scale 1) the tiny ones would pass
     for y in [1e-300, 1e-20, 1.0, 1e20, 1e300] {
-        let e = catch(|| drop(RoutineWrong.call((&mut 0.0, &y)))).unwrap_err();
+        let e = catch(|| {
+            RoutineWrong.call((&mut 0.0, &y));
+        })
+        .unwrap_err();
         assert!(
             e.detail.contains("the largest magnitude it held was"),
             "{}",
