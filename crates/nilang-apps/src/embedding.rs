@@ -88,7 +88,7 @@ pub const PAIRS: [(usize, usize); 45] = {
 };
 
 /// `d += |x_a − x_b|` (Euclidean distance of vertices `a` and `b` in `k` dimensions).
-#[i]
+#[i(nocheck)]
 pub fn i_dist<T: Scalar>(d: &mut T, x: &mut [T], k: usize, a: usize, b: usize) {
     let s = T::default();
     routine! {
@@ -103,7 +103,7 @@ pub fn i_dist<T: Scalar>(d: &mut T, x: &mut [T], k: usize, a: usize, b: usize) {
 
 /// `mean += Σ dᵢ / n`, `var += Σ (dᵢ − mean)² / (n − 1)` (the sample variance; `mean`
 /// must be zero on entry for `var` to be the variance).
-#[i]
+#[i(nocheck)]
 pub fn i_var_mean<T: Scalar>(var: &mut T, mean: &mut T, d: &mut [T]) {
     {
         let sum = T::default();
@@ -178,7 +178,7 @@ impl<T: AlmostSame> AlmostSame for Stats<T> {
 }
 
 /// The routine of the loss: `st += ` the statistics of positions `x` (`st` zero on entry).
-#[i]
+#[i(nocheck)]
 pub fn embedding_stats<T: Scalar>(st: &mut Stats<T>, x: &mut [T], k: usize) {
     for e in 0..45 {
         for c in 0..k {
@@ -193,7 +193,7 @@ pub fn embedding_stats<T: Scalar>(st: &mut Stats<T>, x: &mut [T], k: usize) {
 }
 
 /// The copy of the loss: `out += var(d(L₁)) + var(d(L₂)) + exp(relu(gap)) − 1`.
-#[i]
+#[i(nocheck)]
 pub fn embedding_penalty<T: Scalar>(out: &mut T, st: &mut Stats<T>) {
     out += st.ve;
     out += st.vn;
@@ -208,7 +208,7 @@ pub fn embedding_penalty<T: Scalar>(out: &mut T, st: &mut Stats<T>) {
 ///
 /// Compute–copy–uncompute: the statistics live in one ancilla (explicit memory, 95 numbers),
 /// so only one level of uncomputation is paid.
-#[i]
+#[i(nocheck)]
 pub fn embedding_loss<T: Scalar>(out: &mut T, x: &mut [T], k: usize) {
     let st = Stats::<T>::zero();
     routine! {

@@ -375,8 +375,11 @@ impl<T: Scalar> GmmWork<T> {
 nilang::grad_struct!(GmmWork { qd, base, xc, y, sq, main, t, lse, s, mx, sc } copy { bs });
 
 /// `out += f(p)`: the whole GMM objective as one reversible program. `alpha`, `mu`, `icf` are
-/// the parameters, `x` the points, taken in blocks of `ws.bs`; `ws` is the zero ancilla
-/// workspace, left zero up to rounding (exactly zero between blocks: `fresh!`).
+/// the parameters, `x` the points (`x.len() / d` of them), taken in blocks of `ws.bs`; `ws` is
+/// the zero ancilla workspace, left zero up to rounding (exactly zero between blocks:
+/// `fresh!`). `n` is the number of points of the whole instance and `rest` says whether the
+/// data-free terms are added: the objective of an instance split into chunks of points is the
+/// sum of the chunks' with `rest` true for exactly one of them (see [`gmm_value_grad_par`]).
 ///
 /// Compute–copy–uncompute in `out` (the compiler's one-pass analysis), so its gradient is
 /// one reverse pass; `fresh!` at the end of each block drops the adjoints the block's
@@ -395,6 +398,7 @@ pub fn gmm_objective_i<T: Scalar>(
     n: usize,
     gamma: f64,
     m: i64,
+    rest: bool,
     ws: &mut GmmWork<T>,
 ) where
     T: PlusEq2<Sub, f64, T>,
@@ -402,7 +406,7 @@ pub fn gmm_objective_i<T: Scalar>(
     routine! {
         gmm_prepare(&mut ws.qd, &mut ws.base, alpha, icf, d, k);
     }
-    for b in 0..n.div_ceil(ws.bs) {
+    for b in 0..(x.len() / d).div_ceil(ws.bs) {
         routine! {
             gmm_block(
                 &mut ws.lse,
@@ -421,31 +425,33 @@ pub fn gmm_objective_i<T: Scalar>(
                 b * ws.bs,
                 d,
                 k,
-                ws.bs.min(n - b * ws.bs),
+                ws.bs.min(x.len() / d - b * ws.bs),
             );
         }
-        for p in 0..ws.bs.min(n - b * ws.bs) {
+        for p in 0..ws.bs.min(x.len() / d - b * ws.bs) {
             out += ws.lse[p];
         }
         unroutine!();
         fresh!(ws.lse, ws.xc, ws.y, ws.sq, ws.main, ws.t, ws.s, ws.mx);
     }
-    gmm_rest(
-        out,
-        &mut ws.t,
-        &mut ws.sc[0],
-        &mut ws.sc[1],
-        &mut ws.sc[2],
-        &mut ws.sc[3],
-        &mut ws.qd,
-        alpha,
-        icf,
-        d,
-        k,
-        n,
-        gamma,
-        m,
-    );
+    if (rest, _) {
+        gmm_rest(
+            out,
+            &mut ws.t,
+            &mut ws.sc[0],
+            &mut ws.sc[1],
+            &mut ws.sc[2],
+            &mut ws.sc[3],
+            &mut ws.qd,
+            alpha,
+            icf,
+            d,
+            k,
+            n,
+            gamma,
+            m,
+        );
+    }
     unroutine!();
 }
 
@@ -505,7 +511,7 @@ impl<T: Scalar + PlusEq2<Sub, f64, T>> GmmWork<T> {
         } else {
             gmm_objective_i_inv::<T>
         };
-        f(out, alpha, mu, icf, x, d, k, n, gamma, m, w);
+        f(out, alpha, mu, icf, &x[..n * d], d, k, n, gamma, m, true, w);
     }
 }
 
@@ -536,6 +542,7 @@ type GmmStore<'a> = (
     usize,
     f64,
     i64,
+    bool,
     GmmWork<GVar<f64>>,
 );
 
@@ -584,6 +591,18 @@ impl GmmGradWork<'_> {
 /// assert!(grad.iter().zip(&g0).all(|(a, b)| adbench_close(*a, *b)));
 /// ```
 pub fn gmm_value_grad<'a>(g: &'a GmmInput, work: &mut GmmGradWork<'a>, grad: &mut [f64]) -> f64 {
+    gmm_chunk_value_grad(g, 0..g.n, true, work, grad)
+}
+
+/// The objective's terms of points `points` (with the data-free terms if `rest`) and their
+/// gradient, by the gradient API (see [`gmm_value_grad`]).
+fn gmm_chunk_value_grad<'a>(
+    g: &'a GmmInput,
+    points: core::ops::Range<usize>,
+    rest: bool,
+    work: &mut GmmGradWork<'a>,
+    grad: &mut [f64],
+) -> f64 {
     let (d, k) = (g.d, g.k);
     assert_eq!(
         grad.len(),
@@ -610,12 +629,13 @@ pub fn gmm_value_grad<'a>(g: &'a GmmInput, work: &mut GmmGradWork<'a>, grad: &mu
         &mut alpha[..],
         &mut mu[..],
         &mut icf[..],
-        &g.x[..],
+        &g.x[points.start * d..points.end * d],
         d,
         k,
         g.n,
         g.gamma,
         g.m,
+        rest,
         w,
     );
     let (value, st) = plan.value_and_gradient(&GmmObjectiveI, args, 0);
@@ -631,4 +651,79 @@ pub fn value_and_gradient(g: &GmmInput) -> (f64, Vec<f64>) {
     let mut grad = vec![0.0; g.n_params()];
     let f = gmm_value_grad(g, &mut work, &mut grad);
     (f, grad)
+}
+
+/// Points per parallel task of [`gmm_value_grad_par`] (a multiple of [`GMM_BLOCK`]).
+pub const GMM_CHUNK: usize = 1024;
+
+/// Buffers of [`gmm_value_grad_par`]: one [`GmmGradWork`] per thread of the pool and one
+/// gradient accumulator per chunk of points.
+#[derive(Debug)]
+pub struct GmmParWork<'a> {
+    works: Vec<std::sync::Mutex<GmmGradWork<'a>>>,
+    partial: Vec<Vec<f64>>,
+    values: Vec<f64>,
+}
+
+impl GmmParWork<'_> {
+    /// Buffers for instances of dimension `d`, `k` components and `n` points, for pools of at
+    /// most `threads` threads.
+    pub fn new(d: usize, k: usize, n: usize, threads: usize) -> Self {
+        let np = k * (1 + d + d * (d + 1) / 2);
+        let chunks = n.div_ceil(GMM_CHUNK).max(1);
+        GmmParWork {
+            works: (0..threads.max(1))
+                .map(|_| std::sync::Mutex::new(GmmGradWork::new(d, k)))
+                .collect(),
+            partial: vec![vec![0.0; np]; chunks],
+            values: vec![0.0; chunks],
+        }
+    }
+}
+
+/// [`gmm_value_grad`] on all threads of the current rayon pool (`pool.install(..)` chooses
+/// the pool): the points in chunks of [`GMM_CHUNK`], one gradient per chunk by the gradient API
+/// (each thread with its own plan: per-thread adjoint storage for the shared parameters), then
+/// the chunks' values and gradients summed in chunk order: the same result, bit for bit, for
+/// any number of threads. No allocation after the first call.
+///
+/// ```
+/// use nilang_apps::adbench::gmm::gmm_generate;
+/// use nilang_apps::gmm::{gmm_value_grad_par, GmmParWork};
+/// let g = gmm_generate(2, 3, 3000, 1);
+/// let mut grads = vec![];
+/// for threads in [1, 2] {
+///     let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().unwrap();
+///     let mut work = GmmParWork::new(2, 3, 3000, threads);
+///     let mut grad = vec![0.0; g.n_params()];
+///     let f = pool.install(|| gmm_value_grad_par(&g, &mut work, &mut grad));
+///     grads.push((f, grad));
+/// }
+/// assert_eq!(grads[0], grads[1]);
+/// ```
+pub fn gmm_value_grad_par<'a>(g: &'a GmmInput, work: &mut GmmParWork<'a>, grad: &mut [f64]) -> f64 {
+    use rayon::prelude::*;
+    let chunks = g.n.div_ceil(GMM_CHUNK).max(1);
+    assert!(
+        work.partial.len() == chunks && work.works.len() >= rayon::current_num_threads(),
+        "gmm_value_grad_par: work built for another n or fewer threads"
+    );
+    let works = &work.works;
+    work.partial
+        .par_iter_mut()
+        .zip(work.values.par_iter_mut())
+        .enumerate()
+        .for_each(|(c, (pg, v))| {
+            let t = rayon::current_thread_index().unwrap_or(0);
+            let mut w = works[t].lock().expect("one task per thread at a time");
+            let points = c * GMM_CHUNK..((c + 1) * GMM_CHUNK).min(g.n);
+            *v = gmm_chunk_value_grad(g, points, c == 0, &mut w, pg);
+        });
+    grad.copy_from_slice(&work.partial[0]);
+    for pg in &work.partial[1..] {
+        for (o, v) in grad.iter_mut().zip(pg) {
+            *o += v;
+        }
+    }
+    work.values.iter().sum()
 }

@@ -9,6 +9,7 @@ pub mod embedding;
 pub mod fft;
 pub mod fib;
 pub mod gmm;
+pub mod lorenz;
 pub mod nice;
 pub mod qr;
 pub mod sparse;

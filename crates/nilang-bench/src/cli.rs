@@ -2,8 +2,8 @@
 
 use std::path::PathBuf;
 
-/// The suites, in the paper's order (Tables 2-6).
-pub const SUITES: [&str; 5] = ["sparse", "bessel", "embedding", "gmm", "ba"];
+/// The suites, in the paper's order (Tables 2-6), then the reversal schedules (issue 13).
+pub const SUITES: [&str; 6] = ["sparse", "bessel", "embedding", "gmm", "ba", "schedules"];
 
 /// Run size.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -43,6 +43,7 @@ OPTIONS:
     --full              the paper's sizes (GMM up to d=64 K=200, BA ba1-ba20); slow
     --smoke             tiny sizes, one repetition per cell (CI; checks still run)
     --suite NAME...     run only these suites: sparse bessel embedding gmm ba
+                        schedules
                         (several names after one flag, or the flag repeated, or comma-separated)
     --json FILE         write one JSON record per cell
     --plot DIR          write log-log SVG plots (time against problem size) per suite

@@ -96,6 +96,7 @@ pub fn run(opts: &Options, registry: &Registry) -> RunResult {
             ("embedding", _) => 5,
             ("gmm", cli::Mode::Full) => 8,
             ("gmm", cli::Mode::Quick) => 3,
+            ("schedules", m) => suites::schedules::sizes(m).len() as u64,
             _ => 2,
         })
         .sum();
@@ -113,6 +114,7 @@ pub fn run(opts: &Options, registry: &Registry) -> RunResult {
             "embedding" => suites::embedding::run(h),
             "gmm" => suites::gmm::run(h),
             "ba" => suites::ba::run(h),
+            "schedules" => suites::schedules::run(h),
             other => unreachable!("unknown suite {other}"),
         });
     }

@@ -21,6 +21,7 @@ pub mod ir;
 pub mod one_pass;
 pub mod parse;
 pub mod primitive;
+pub mod store;
 #[cfg(test)]
 mod tests;
 

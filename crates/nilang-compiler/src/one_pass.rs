@@ -82,6 +82,29 @@ fn mentions_iter(it: &ForIter, y: &str) -> bool {
     }
 }
 
+/// Whether `b` moves values to or from the store tape (`#[store] routine!`, see `store`).
+fn uses_tape(b: &[Stmt]) -> bool {
+    b.iter().any(|s| match &s.kind {
+        StmtKind::Call(Call {
+            callee: Callee::Path(p),
+            ..
+        }) => p.path.segments.iter().any(|s| s.ident == "tape"),
+        StmtKind::If {
+            branches,
+            otherwise,
+        } => {
+            branches.iter().any(|b| uses_tape(&b.body))
+                || otherwise.as_ref().is_some_and(|o| uses_tape(o))
+        }
+        StmtKind::While { body, .. }
+        | StmtKind::For { body, .. }
+        | StmtKind::Block(body)
+        | StmtKind::Seq(body)
+        | StmtKind::Routine { body, .. } => uses_tape(body),
+        _ => false,
+    })
+}
+
 /// Whether any statement of `b` mentions `y` (reads or writes it).
 pub fn mentions_block(b: &[Stmt], y: &str) -> bool {
     b.iter().any(|s| mentions_stmt(s, y))
@@ -148,7 +171,9 @@ impl Ctx<'_> {
             let c = match &s.kind {
                 // a routine (and its matching unroutine) must not touch `y`; the parser pairs them
                 // within this block, so whatever comes between is restored by the unroutine
-                StmtKind::Routine { body, .. } => (!mentions_block(body, y)).then(Vec::new),
+                StmtKind::Routine { body, .. } => {
+                    (!mentions_block(body, y) && !uses_tape(body)).then(Vec::new)
+                }
                 _ => self.stmt(s),
             };
             cond = and(cond, c);
@@ -197,7 +222,9 @@ impl Ctx<'_> {
                 self.block(body)
             }
             StmtKind::Block(b) | StmtKind::Seq(b) => self.block(b),
-            StmtKind::Routine { body, .. } => (!mentions_block(body, y)).then(Vec::new),
+            StmtKind::Routine { body, .. } => {
+                (!mentions_block(body, y) && !uses_tape(body)).then(Vec::new)
+            }
             StmtKind::Safe(_) => Some(vec![]),
             // zero workspaces stay zero: only their (dropped) adjoints change
             StmtKind::Fresh(ps) => (!ps.iter().any(|p| mentions_place(p, y))).then(Vec::new),

@@ -245,15 +245,30 @@ impl Parser<'_> {
                 }
             }
             syn::Stmt::Macro(m) => {
-                let check = self.check_flag(&m.attrs, check);
+                let (store, attrs) = crate::store::split_store_attr(&m.attrs);
+                let check = self.check_flag(&attrs, check);
+                let before = routines.len();
                 self.mac(&m.mac, s.span(), stmt_text(s), check, out, routines);
+                if store {
+                    self.store_routine(&m.mac, s.span(), before, routines);
+                }
             }
             syn::Stmt::Expr(e, _) => {
-                let check = self.check_flag(expr_attrs(e), check);
+                let (store, attrs) = crate::store::split_store_attr(expr_attrs(e));
+                let check = self.check_flag(&attrs, check);
                 if let Expr::Macro(m) = e {
+                    let before = routines.len();
                     self.mac(&m.mac, e.span(), stmt_text(e), check, out, routines);
-                } else if let Some(st) = self.expr_stmt(e, check) {
-                    out.push(st);
+                    if store {
+                        self.store_routine(&m.mac, e.span(), before, routines);
+                    }
+                } else {
+                    if store {
+                        crate::store::misplaced(self.errors, e.span());
+                    }
+                    if let Some(st) = self.expr_stmt(e, check) {
+                        out.push(st);
+                    }
                 }
             }
             syn::Stmt::Item(i) => self.errors.push(

@@ -12,6 +12,7 @@ pub mod instr;
 pub mod numbers;
 mod reversible;
 pub mod stdlib;
+pub mod tape;
 
 pub use ad::{gradient, GVar, Scalar};
 pub use check::InvertibilityError;

@@ -39,13 +39,13 @@ pub trait Reversible<Args> {
 ///
 /// ```
 /// // `out += 2·a`, hand-written: additive in `out` (parameter 0)
-/// pub fn twice(out: &mut f64, a: &f64) { *out += 2.0 * a }
-/// pub fn twice_inv(out: &mut f64, a: &f64) { *out -= 2.0 * a }
+/// pub fn twice(out: &mut f64, a: &mut f64) { *out += 2.0 * *a }
+/// pub fn twice_inv(out: &mut f64, a: &mut f64) { *out -= 2.0 * *a }
 /// nilang::additive!(twice, twice_inv: 0b1);
 ///
 /// use nilang::prelude::*;
 /// #[i]
-/// fn uses<T: Scalar>(out: &mut f64, a: &f64) {
+/// fn uses(out: &mut f64, a: &mut f64) {
 ///     twice(out, a);
 /// }
 /// assert_eq!(uses::ADDITIVE, 0b1);

@@ -5,6 +5,7 @@ pub mod ba;
 pub mod bessel;
 pub mod embedding;
 pub mod gmm;
+pub mod schedules;
 pub mod sparse;
 
 use rand::rngs::StdRng;

@@ -12,6 +12,7 @@
 //! | [`sparse`] | [`sparse::SparseView`], `i_sparse_dot`, `i_sparse_mul` (real and complex) |
 //! | [`base`] | `i_sqdistance`, `i_dirtymul`, `i_dirtymul_int`, `i_factorial` |
 //! | [`bennett`] | Bennett's time–space trade-off for a reversible step function |
+//! | [`treeverse`] | Treeverse (binomial checkpointing): optimal gradient schedules for long step chains |
 pub mod base;
 pub mod bennett;
 pub mod blas;
@@ -19,3 +20,4 @@ pub mod linalg;
 pub mod nnlib;
 pub mod sparse;
 pub mod statistics;
+pub mod treeverse;

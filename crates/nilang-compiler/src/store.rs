@@ -1,0 +1,333 @@
+//! `#[store] routine! { ... }`: split reversal of one routine.
+//!
+//! A routine is normally uncomputed by its inverse at `unroutine!()` and recomputed when the
+//! function runs backwards (joint reversal). With `#[store]` its results are moved onto the
+//! runtime's store tape (`nilang::tape`) at `unroutine!()` instead, and taken back when the
+//! function runs backwards: the routine runs once forward and once inverted per gradient.
+//!
+//! The lowering reuses the routine machinery of [`crate::parse`]: `unroutine!()` emits the
+//! inverse of the recorded routine body, so the body recorded for a `#[store]` routine is
+//! `let a = init; …; store_inv(a, init); …`, whose inverse is
+//! `store(a, init) (reversed); dealloc!(a = init) (reversed)`. The function's inverse then
+//! contains the body itself: allocate, pop, run the main part backwards, uncompute.
+//!
+//! A `#[store]` routine may only write the ancillas it declares at its top level (its results):
+//! anything else it changed would be neither uncomputed nor stored.
+use crate::ir::*;
+use crate::parse::Parser;
+use proc_macro2::Span;
+use std::collections::HashSet;
+use syn::{Attribute, Expr};
+
+/// Split off a `#[store]` attribute: whether it was there, and the other attributes.
+pub fn split_store_attr(attrs: &[Attribute]) -> (bool, Vec<Attribute>) {
+    let mut store = false;
+    let mut rest = Vec::new();
+    for a in attrs {
+        if a.path().is_ident("store") {
+            store = true;
+        } else {
+            rest.push(a.clone());
+        }
+    }
+    (store, rest)
+}
+
+/// The ancillas written by a statement list: places that are assigned, passed `&mut`, pushed,
+/// popped or moved. Bare names passed to calls count as inputs (reversible calls of the
+/// compute pattern hand them back unchanged).
+fn written_roots(stmts: &[Stmt], out: &mut Vec<(String, Span)>) {
+    fn operand(o: &Operand, out: &mut Vec<(String, Span)>) {
+        match o {
+            Operand::Place(p) => out.push((p.root.to_string(), p.span)),
+            Operand::Tuple(v, _) => v.iter().for_each(|o| operand(o, out)),
+            _ => {}
+        }
+    }
+    for s in stmts {
+        match &s.kind {
+            StmtKind::Instr(i) => operand(&i.target, out),
+            StmtKind::Call(c) => {
+                for a in &c.args {
+                    if let CallArg::InOut(p) = a {
+                        out.push((p.root.to_string(), p.span));
+                    }
+                }
+                if let Callee::Method { receiver, .. } = &c.callee {
+                    out.push((receiver.root.to_string(), receiver.span));
+                }
+            }
+            StmtKind::If {
+                branches,
+                otherwise,
+            } => {
+                for b in branches {
+                    written_roots(&b.body, out);
+                }
+                if let Some(o) = otherwise {
+                    written_roots(o, out);
+                }
+            }
+            StmtKind::While { body, .. }
+            | StmtKind::For { body, .. }
+            | StmtKind::Block(body)
+            | StmtKind::Seq(body)
+            | StmtKind::Routine { body, .. } => written_roots(body, out),
+            StmtKind::Fresh(ps) => out.extend(ps.iter().map(|p| (p.root.to_string(), p.span))),
+            StmtKind::Stack { stack, value, .. } => {
+                out.push((stack.root.to_string(), stack.span));
+                out.push((value.root.to_string(), value.span));
+            }
+            StmtKind::Move { dst, src } => {
+                out.push((dst.to_string(), dst.span()));
+                out.push((src.to_string(), src.span()));
+            }
+            StmtKind::Alloc(_) | StmtKind::Dealloc(_) | StmtKind::Safe(_) => {}
+        }
+    }
+}
+
+/// Every name allocated in a statement list (`top`: not those of the top level itself).
+fn nested_allocs(stmts: &[Stmt], top: bool, out: &mut HashSet<String>) {
+    for s in stmts {
+        match &s.kind {
+            StmtKind::Alloc(a) if !top => out.extend(a.names.iter().map(|n| n.to_string())),
+            StmtKind::Move { dst, .. } if !top => {
+                out.insert(dst.to_string());
+            }
+            StmtKind::If {
+                branches,
+                otherwise,
+            } => {
+                for b in branches {
+                    nested_allocs(&b.body, false, out);
+                }
+                if let Some(o) = otherwise {
+                    nested_allocs(o, false, out);
+                }
+            }
+            StmtKind::While { body, .. } | StmtKind::For { body, .. } | StmtKind::Block(body) => {
+                nested_allocs(body, false, out)
+            }
+            StmtKind::Seq(body) | StmtKind::Routine { body, .. } => nested_allocs(body, top, out),
+            _ => {}
+        }
+    }
+}
+
+/// The allocations of a routine body still alive at its end (through spliced sequences, so a
+/// nested routine's ancillas, deallocated by its own `unroutine!()`, are not among them).
+fn top_allocs<'a>(stmts: &'a [Stmt], out: &mut Vec<(&'a Anc, &'a Stmt)>) {
+    for s in stmts {
+        match &s.kind {
+            StmtKind::Alloc(a) => out.push((a, s)),
+            StmtKind::Dealloc(d) => {
+                out.retain(|(a, _)| !a.names.iter().any(|n| d.names.contains(n)))
+            }
+            StmtKind::Seq(b) | StmtKind::Routine { body: b, .. } => top_allocs(b, out),
+            _ => {}
+        }
+    }
+}
+
+/// The per-name initial values of an allocation (`let (a, b) = (x, y);` splits).
+fn inits(a: &Anc) -> Option<Vec<(syn::Ident, Expr)>> {
+    if !a.tuple {
+        return Some(vec![(a.names[0].clone(), a.value.clone())]);
+    }
+    let mut v = &a.value;
+    while let Expr::Paren(p) = v {
+        v = &p.expr;
+    }
+    match v {
+        Expr::Tuple(t) if t.elems.len() == a.names.len() => Some(
+            a.names
+                .iter()
+                .cloned()
+                .zip(t.elems.iter().cloned())
+                .collect(),
+        ),
+        _ => None,
+    }
+}
+
+const MISPLACED: &str =
+    "`#[store]` applies to `routine! { ... }` only (it stores the routine's results \
+                         for the backward pass instead of uncomputing them)";
+
+/// `#[store]` on something else than a routine.
+pub fn misplaced(errors: &mut crate::errors::Errors, span: Span) {
+    errors.push(span, MISPLACED);
+}
+
+impl Parser<'_> {
+    /// Turn the routine just recorded by [`Parser::block`]'s statement loop into a `#[store]`
+    /// routine. `before` is the number of open routines before the macro was parsed.
+    pub fn store_routine(
+        &mut self,
+        mac: &syn::Macro,
+        span: Span,
+        before: usize,
+        routines: &mut [(Span, Vec<Stmt>)],
+    ) {
+        if !mac.path.is_ident("routine") {
+            misplaced(self.errors, span);
+            return;
+        }
+        if routines.len() != before + 1 {
+            return; // the routine did not parse; its errors are reported
+        }
+        let body = &routines[before].1;
+        let mut allocs = Vec::new();
+        top_allocs(body, &mut allocs);
+        // every ancilla allocated inside the routine (stored at its end or freed before)
+        let mut local = HashSet::new();
+        nested_allocs(body, false, &mut local);
+        let mut names: Vec<(syn::Ident, Expr)> = Vec::new();
+        for (a, s) in &allocs {
+            match inits(a) {
+                Some(v) => names.extend(v),
+                None => {
+                    self.errors.push(
+                        s.span,
+                        "a `#[store]` routine needs the initial value of each ancilla: write \
+                         `let (a, b) = (x, y);` or one `let` per ancilla",
+                    );
+                    return;
+                }
+            }
+        }
+        let declared: HashSet<String> = names.iter().map(|(n, _)| n.to_string()).collect();
+        let mut writes = Vec::new();
+        written_roots(body, &mut writes);
+        for (w, sp) in writes {
+            if !declared.contains(&w) && !local.contains(&w) {
+                self.errors.push(
+                    sp,
+                    format!(
+                        "a `#[store]` routine may only write the ancillas it declares, but it \
+                         writes `{w}`: its results are stored instead of uncomputed, so this \
+                         change could not be undone"
+                    ),
+                );
+                return;
+            }
+        }
+        if names.is_empty() {
+            self.errors.push(
+                span,
+                "a `#[store]` routine declares no ancillas: there is nothing to store",
+            );
+            return;
+        }
+        // the recorded body: the allocations, then the pops (inverse stores), in order
+        let mut recorded: Vec<Stmt> = allocs.iter().map(|(_, s)| (*s).clone()).collect();
+        for (n, init) in names {
+            let place = Place {
+                root: n.clone(),
+                path: Vec::new(),
+                neg: false,
+                span: n.span(),
+                end: n.span(),
+            };
+            recorded.push(Stmt {
+                kind: StmtKind::Call(Call {
+                    callee: Callee::Path(syn::parse_quote!(::nilang::tape::store)),
+                    args: vec![CallArg::InOut(place), CallArg::Read(init)],
+                    inverse: true,
+                }),
+                span,
+                text: format!("#[store] routine: keep `{n}` for the backward pass"),
+                check: true,
+            });
+        }
+        routines[before].1 = recorded;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use quote::quote;
+
+    fn compile(body: proc_macro2::TokenStream) -> String {
+        crate::compile_fn(quote!(), body).to_string()
+    }
+
+    #[test]
+    fn a_store_routine_lowers_to_tape_calls() {
+        let out = compile(quote!(
+            fn f(y: &mut f64, x: &f64) {
+                #[store]
+                routine! {
+                    let a = 0.0;
+                    a += x * 2.0;
+                }
+                y += a;
+                unroutine!();
+            }
+        ));
+        assert!(!out.contains("compile_error"), "{out}");
+        // forward: store; inverse: store_inv
+        assert!(out.contains(":: nilang :: tape :: store (& mut a"), "{out}");
+        assert!(
+            out.contains(":: nilang :: tape :: store_inv (& mut a"),
+            "{out}"
+        );
+    }
+
+    #[test]
+    fn writing_an_outer_variable_is_rejected() {
+        let out = compile(quote!(
+            fn f(y: &mut f64, x: &mut f64) {
+                #[store]
+                routine! {
+                    let a = 0.0;
+                    x += 1.0;
+                    a += x * 2.0;
+                }
+                y += a;
+                unroutine!();
+            }
+        ));
+        assert!(
+            out.contains("may only write the ancillas it declares"),
+            "{out}"
+        );
+    }
+
+    #[test]
+    fn store_elsewhere_is_rejected() {
+        let out = compile(quote!(
+            fn f(y: &mut f64, x: &f64) {
+                #[store]
+                g(y, x);
+            }
+        ));
+        assert!(out.contains("applies to `routine! { ... }` only"), "{out}");
+        let out = compile(quote!(
+            fn f(y: &mut f64, x: &f64) {
+                #[store]
+                routine! {
+                    y += x;
+                }
+                unroutine!();
+            }
+        ));
+        assert!(out.contains("may only write the ancillas"), "{out}");
+        let out = compile(quote!(
+            fn f(y: &mut f64, x: &f64) {
+                #[store]
+                routine! {
+                    let (a, b) = g();
+                    a += x;
+                }
+                y += a;
+                unroutine!();
+            }
+        ));
+        assert!(
+            out.contains("needs the initial value of each ancilla"),
+            "{out}"
+        );
+    }
+}
