@@ -1,4 +1,6 @@
-pub mod adbench;
+/// ADBench data: readers, instance types, objectives, oracle loaders (the
+/// [`nilang_adbench`] crate, shared with the benchmark).
+pub use nilang_adbench as adbench;
 pub mod ba;
 pub mod bessel;
 pub mod boxmuller;

@@ -23,8 +23,12 @@ pub struct Options {
     pub plot: Option<PathBuf>,
     /// Selected suites (all when none was named), in the order of [`SUITES`].
     pub suites: Vec<String>,
-    /// Data folder (ADBench files and oracle references); default `<workspace>/../shared/data`.
+    /// Data folder (ADBench files and oracle references); default `$NILANG_DATA`, else the
+    /// first `shared/data` found walking up from the workspace.
     pub data: Option<PathBuf>,
+    /// Only the cases with these names (`--case`; the first word of a case name, e.g.
+    /// `ba19`); empty: all.
+    pub cases: Vec<String>,
     pub help: bool,
 }
 
@@ -43,12 +47,24 @@ OPTIONS:
                         (several names after one flag, or the flag repeated, or comma-separated)
     --json FILE         write one JSON record per cell
     --plot DIR          write log-log SVG plots (time against problem size) per suite
-    --data DIR          data folder (default: ../shared/data next to the workspace,
-                        or $NILANG_BENCH_DATA)
+    --case NAME...      run only these cases of the selected suites (the first word of the
+                        case name: `ba19`, `1k`, `k=4`, ...; e.g. --suite ba --case ba19)
+    --data DIR          data folder holding adbench/ and oracle-reference/ (default:
+                        $NILANG_DATA, else the first shared/data found walking up from the
+                        workspace or the working directory)
     -h, --help          this text
 
-Every derivative is checked against a second method before it is timed; a mismatch
-exits with status 1. Cells that cannot finish within the time budget print \"-\".
+Every derivative is checked against a second method before it is timed. Cells that cannot
+finish within the time budget print \"-\". The --json and --plot paths are checked before
+the run; the JSON file is replaced atomically. A suite or case that crashes is reported and
+the others still run, print and write.
+
+EXIT STATUS:
+    0   all checks passed
+    1   a correctness check failed (numeric mismatch)
+    2   bad arguments, or a --json/--plot path that cannot be written (nothing ran)
+    3   data missing or unreadable (the message names the folder searched)
+    4   a suite or case crashed (the others' results are still printed and written)
 ";
 
 impl Options {
@@ -65,6 +81,7 @@ impl Options {
             plot: None,
             suites: Vec::new(),
             data: None,
+            cases: Vec::new(),
             help: false,
         };
         let (mut full, mut smoke) = (false, false);
@@ -89,6 +106,27 @@ impl Options {
                 "--json" => o.json = Some(inline.map_or_else(|| value(&mut i, flag), Ok)?.into()),
                 "--plot" => o.plot = Some(inline.map_or_else(|| value(&mut i, flag), Ok)?.into()),
                 "--data" => o.data = Some(inline.map_or_else(|| value(&mut i, flag), Ok)?.into()),
+                "--case" | "--cases" => {
+                    let mut names = Vec::new();
+                    if let Some(v) = inline {
+                        names.push(v);
+                    }
+                    while i + 1 < args.len() && !args[i + 1].starts_with('-') {
+                        i += 1;
+                        names.push(args[i].clone());
+                    }
+                    if names.is_empty() {
+                        return Err("--case needs at least one name".into());
+                    }
+                    o.cases.extend(
+                        names
+                            .iter()
+                            .flat_map(|n| n.split(','))
+                            .map(str::trim)
+                            .filter(|n| !n.is_empty())
+                            .map(str::to_string),
+                    );
+                }
                 "--suite" | "--suites" => {
                     let mut names = Vec::new();
                     if let Some(v) = inline {
@@ -173,6 +211,9 @@ mod tests {
         assert_eq!(o.suites, ["sparse", "ba"]);
         assert!(o.wants("ba") && !o.wants("gmm"));
         assert!(Options::parse(["-h"]).unwrap().help);
+        let o = Options::parse(["--suite", "ba", "--case", "ba19", "ba1,ba2"]).unwrap();
+        assert_eq!(o.cases, ["ba19", "ba1", "ba2"]);
+        assert!(Options::parse(["--case"]).is_err());
     }
 
     #[test]

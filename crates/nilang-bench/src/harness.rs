@@ -18,18 +18,39 @@ pub struct Harness<'r> {
     /// The data folder (`adbench/`, `oracle-reference/`).
     pub data: PathBuf,
     pub cells: Vec<Cell>,
-    /// Failed correctness checks (the run exits non-zero if any).
+    /// Failed correctness checks (the run exits with status 1 if any).
     pub failures: Vec<String>,
+    /// Missing or unreadable data (status 3 when no check failed).
+    pub data_errors: Vec<String>,
+    /// Suites or cases that crashed; the others still ran (status 4).
+    pub crashes: Vec<String>,
+    /// Which case names to run (`--case`; empty: all).
+    pub only_cases: Vec<String>,
     pub registry: &'r Registry,
     progress: ProgressBar,
 }
 
-/// The default data folder: `$NILANG_BENCH_DATA`, else `<workspace>/../shared/data`.
+/// The environment variable naming the data folder (also used by `nilang-adbench` and CI).
+pub const DATA_ENV: &str = "NILANG_DATA";
+
+/// The default data folder: `$NILANG_DATA` (the folder holding `adbench/`, or its parent),
+/// else the first `shared/data` found walking up from the workspace or the working directory
+/// (see [`nilang_adbench::oracle::try_data_dir`]); if none is found, `<workspace>/../shared/data`,
+/// which then shows up, missing, in the data errors.
 pub fn default_data_dir() -> PathBuf {
-    if let Some(d) = std::env::var_os("NILANG_BENCH_DATA") {
-        return d.into();
-    }
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/data")
+    nilang_adbench::oracle::try_data_dir().unwrap_or_else(|_| match std::env::var_os(DATA_ENV) {
+        Some(d) => d.into(),
+        None => PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/data"),
+    })
+}
+
+/// How to point the benchmark at its data, for error messages.
+pub fn data_hint(data: &std::path::Path) -> String {
+    format!(
+        "data folder searched: {} (it must hold adbench/ and oracle-reference/); point at it with \
+         --data DIR or {DATA_ENV}=DIR",
+        data.display()
+    )
 }
 
 impl<'r> Harness<'r> {
@@ -56,6 +77,9 @@ impl<'r> Harness<'r> {
             data: opts.data.clone().unwrap_or_else(default_data_dir),
             cells: Vec::new(),
             failures: Vec::new(),
+            data_errors: Vec::new(),
+            crashes: Vec::new(),
+            only_cases: opts.cases.clone(),
             registry,
             progress,
         }
@@ -76,6 +100,40 @@ impl<'r> Harness<'r> {
     pub fn finish_progress(&self) {
         self.progress.finish_and_clear();
     }
+    /// Record missing or unreadable data (`what`: the file and the error); the message says
+    /// which folder was searched and how to point at another.
+    pub fn data_error(&mut self, what: &str) {
+        let msg = format!("DATA MISSING: {what}; {}", data_hint(&self.data));
+        self.note(&msg);
+        self.data_errors.push(msg);
+    }
+
+    /// Whether the case `name` of `suite` was selected (`--case`, matched against the case
+    /// name's first word, e.g. `ba19` for `ba19 p=9125125`, or the whole name).
+    pub fn wants_case(&self, name: &str) -> bool {
+        self.only_cases.is_empty()
+            || self
+                .only_cases
+                .iter()
+                .any(|c| c == name || name.split_whitespace().next() == Some(c.as_str()))
+    }
+
+    /// Run `f` (one suite or one case); a panic is recorded as a crash under `what` and the
+    /// run goes on. Cells recorded before the panic are kept.
+    pub fn isolate(&mut self, what: &str, f: impl FnOnce(&mut Self)) {
+        let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| f(self)));
+        if let Err(payload) = r {
+            let why = payload
+                .downcast_ref::<String>()
+                .cloned()
+                .or_else(|| payload.downcast_ref::<&str>().map(|s| s.to_string()))
+                .unwrap_or_else(|| "panic".into());
+            let msg = format!("CRASHED: {what}: {why}");
+            self.note(&msg);
+            self.crashes.push(msg);
+        }
+    }
+
     /// Print a line without breaking the progress bar.
     pub fn note(&self, msg: &str) {
         self.progress.suspend(|| eprintln!("{msg}"));
@@ -164,5 +222,53 @@ impl<'r> Harness<'r> {
             }
             self.time(suite, case, size, tool, m, per, || k.run());
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_crash_is_recorded_and_earlier_cells_are_kept() {
+        let reg = Registry::default();
+        let mut h = Harness::for_tests(&reg);
+        h.isolate("suite demo", |h| {
+            h.skip("demo", "a", 1.0, "rust", Measure::O);
+            panic!("boom {}", 7);
+        });
+        h.isolate("suite fine", |h| {
+            h.skip("demo", "b", 2.0, "rust", Measure::O)
+        });
+        assert_eq!(h.crashes, ["CRASHED: suite demo: boom 7"]);
+        assert_eq!(h.cells.len(), 2);
+        assert!(h.failures.is_empty() && h.data_errors.is_empty());
+    }
+
+    #[test]
+    fn data_errors_say_where_and_how() {
+        let reg = Registry::default();
+        let mut h = Harness::for_tests(&reg);
+        h.data = PathBuf::from("/nowhere/data");
+        h.data_error("gmm: cannot load test.txt");
+        assert_eq!(h.data_errors.len(), 1);
+        let e = &h.data_errors[0];
+        assert!(
+            e.contains("/nowhere/data") && e.contains("--data DIR"),
+            "{e}"
+        );
+        assert!(e.contains("NILANG_DATA=DIR"), "{e}");
+    }
+
+    #[test]
+    fn case_selection() {
+        let reg = Registry::default();
+        let mut h = Harness::for_tests(&reg);
+        assert!(h.wants_case("ba19 p=9125125"));
+        h.only_cases = vec!["ba19".into(), "1k d=2 K=5".into()];
+        assert!(h.wants_case("ba19"));
+        assert!(h.wants_case("1k d=2 K=5"));
+        assert!(!h.wants_case("ba1"));
+        assert!(!h.wants_case("1k d=10 K=25"));
     }
 }

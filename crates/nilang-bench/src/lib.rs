@@ -14,6 +14,7 @@ pub mod cli;
 pub mod harness;
 pub mod hook;
 pub mod nilang_cells;
+pub mod output;
 pub mod real;
 pub mod report;
 pub mod suites;
@@ -42,6 +43,44 @@ pub struct RunResult {
     pub cells: Vec<Cell>,
     /// Failed correctness checks (non-empty: exit status 1).
     pub failures: Vec<String>,
+    /// Missing or unreadable data (exit status 3 when no check failed).
+    pub data_errors: Vec<String>,
+    /// Suites or cases that crashed while the others ran (exit status 4 when no check failed).
+    pub crashes: Vec<String>,
+}
+
+/// Exit status: a numeric mismatch.
+pub const EXIT_CHECK_FAILED: i32 = 1;
+/// Exit status: bad arguments or an output path that cannot be written (before the run).
+pub const EXIT_USAGE: i32 = 2;
+/// Exit status: data missing or unreadable (and no check failed).
+pub const EXIT_DATA_MISSING: i32 = 3;
+/// Exit status: a suite or case crashed (and no check failed).
+pub const EXIT_CRASHED: i32 = 4;
+
+impl RunResult {
+    /// The process exit status: a failed check first, then a crash, then missing data.
+    ///
+    /// ```
+    /// let r = nilang_bench::RunResult {
+    ///     cells: vec![],
+    ///     failures: vec![],
+    ///     data_errors: vec!["gmm: test.txt".into()],
+    ///     crashes: vec![],
+    /// };
+    /// assert_eq!(r.exit_status(), nilang_bench::EXIT_DATA_MISSING);
+    /// ```
+    pub fn exit_status(&self) -> i32 {
+        if !self.failures.is_empty() {
+            EXIT_CHECK_FAILED
+        } else if !self.crashes.is_empty() {
+            EXIT_CRASHED
+        } else if !self.data_errors.is_empty() {
+            EXIT_DATA_MISSING
+        } else {
+            0
+        }
+    }
 }
 
 /// Run the selected suites and return the cells (ratios filled in).
@@ -63,15 +102,21 @@ pub fn run(opts: &Options, registry: &Registry) -> RunResult {
         .sum();
     let mut h = Harness::new(opts, registry, steps);
     for s in &opts.suites {
-        match s.as_str() {
-            "sparse" => suites::sparse::run(&mut h),
-            "bessel" => suites::bessel::run(&mut h),
-            "embedding" => suites::embedding::run(&mut h),
-            "gmm" => suites::gmm::run(&mut h),
-            "ba" => suites::ba::run(&mut h),
-            "schedules" => suites::schedules::run(&mut h),
-            other => unreachable!("unknown suite {other}"),
+        // the ADBench suites cannot run at all without their folder: say so once
+        if matches!(s.as_str(), "gmm" | "ba") && !h.data.join("adbench").is_dir() {
+            let what = format!("{s}: no adbench/ folder under {}", h.data.display());
+            h.data_error(&what);
+            continue;
         }
+        h.isolate(&format!("suite {s}"), |h| match s.as_str() {
+            "sparse" => suites::sparse::run(h),
+            "bessel" => suites::bessel::run(h),
+            "embedding" => suites::embedding::run(h),
+            "gmm" => suites::gmm::run(h),
+            "ba" => suites::ba::run(h),
+            "schedules" => suites::schedules::run(h),
+            other => unreachable!("unknown suite {other}"),
+        });
     }
     h.finish_progress();
     let mut cells = std::mem::take(&mut h.cells);
@@ -79,5 +124,7 @@ pub fn run(opts: &Options, registry: &Registry) -> RunResult {
     RunResult {
         cells,
         failures: std::mem::take(&mut h.failures),
+        data_errors: std::mem::take(&mut h.data_errors),
+        crashes: std::mem::take(&mut h.crashes),
     }
 }

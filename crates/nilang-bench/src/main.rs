@@ -1,8 +1,10 @@
-//! `cargo run --release -p nilang-bench -- [--full] [--json FILE] [--plot DIR] [--suite NAME...] [--smoke]`
+//! `cargo run --release -p nilang-bench -- [--full] [--json FILE] [--plot DIR] [--suite NAME...] [--case NAME...] [--smoke]`
+//!
+//! Exit status: see [`nilang_bench::cli::USAGE`].
 
 use nilang_bench::alloc::CountingAlloc;
 use nilang_bench::cli::{Options, USAGE};
-use nilang_bench::report;
+use nilang_bench::{output, report, EXIT_USAGE};
 
 #[global_allocator]
 static ALLOC: CountingAlloc = CountingAlloc;
@@ -12,12 +14,21 @@ fn main() {
         Ok(o) => o,
         Err(e) => {
             eprintln!("error: {e}\n\n{USAGE}");
-            std::process::exit(2);
+            std::process::exit(EXIT_USAGE);
         }
     };
     if opts.help {
         print!("{USAGE}");
         return;
+    }
+    // output paths are checked before the run, not after it
+    let checks = [
+        opts.json.as_deref().map(output::check_json_path),
+        opts.plot.as_deref().map(output::check_plot_dir),
+    ];
+    if let Some(e) = checks.into_iter().flatten().find_map(Result::err) {
+        eprintln!("error: {e}");
+        std::process::exit(EXIT_USAGE);
     }
     let registry = nilang_bench::default_registry();
     let t0 = std::time::Instant::now();
@@ -34,11 +45,11 @@ fn main() {
             println!("{}", report::markdown_heap_table(&res.cells, s));
         }
     }
-    let mut status = 0;
+    let mut status = res.exit_status();
     if let Some(path) = &opts.json {
         if let Err(e) = report::write_json(&res.cells, path) {
             eprintln!("error: cannot write {}: {e}", path.display());
-            status = 2;
+            status = status.max(EXIT_USAGE);
         }
     }
     if let Some(dir) = &opts.plot {
@@ -50,16 +61,21 @@ fn main() {
             }
             Err(e) => {
                 eprintln!("error: plots: {e}");
-                status = 2;
+                status = status.max(EXIT_USAGE);
             }
         }
     }
-    if !res.failures.is_empty() {
-        eprintln!("\n{} correctness check(s) FAILED:", res.failures.len());
-        for f in &res.failures {
-            eprintln!("  {f}");
+    for (list, title) in [
+        (&res.data_errors, "data folder problem(s)"),
+        (&res.crashes, "suite(s) or case(s) CRASHED"),
+        (&res.failures, "correctness check(s) FAILED"),
+    ] {
+        if !list.is_empty() {
+            eprintln!("\n{} {title}:", list.len());
+            for f in list {
+                eprintln!("  {f}");
+            }
         }
-        status = 1;
     }
     std::process::exit(status);
 }

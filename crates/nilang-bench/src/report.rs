@@ -228,10 +228,10 @@ pub fn to_json(cells: &[Cell]) -> serde_json::Value {
     serde_json::to_value(cells).expect("cells serialise")
 }
 
-/// Write the JSON records to `path`.
+/// Write the JSON records to `path`, atomically (see [`crate::output::write_atomic`]).
 pub fn write_json(cells: &[Cell], path: &Path) -> std::io::Result<()> {
     let s = serde_json::to_string_pretty(&to_json(cells)).expect("cells serialise");
-    std::fs::write(path, s + "\n")
+    crate::output::write_atomic(path, (s + "\n").as_bytes())
 }
 
 /// Write one log-log SVG per suite (and measure group) into `dir`: time against problem size,

@@ -12,6 +12,13 @@ pub struct Emitter {
     pub params: HashMap<String, ParamKind>,
     pub locals: HashSet<String>,
     pub loop_vars: Vec<String>,
+    /// Scalar ancillas in scope whose magnitude history is tracked for their deallocation
+    /// check: `(name, history variable)`.
+    tracked: Vec<(syn::Ident, Option<syn::Ident>)>,
+    /// For statements spliced into an enclosing list (`inv!`, `routine!`): the statements that
+    /// follow them there, innermost last (an ancilla of a `routine!` is deallocated by the
+    /// `unroutine!()` after it).
+    rest: Vec<Vec<Stmt>>,
     counter: usize,
 }
 
@@ -25,6 +32,8 @@ impl Emitter {
             params,
             locals,
             loop_vars: vec![],
+            tracked: vec![],
+            rest: vec![],
             counter: 0,
         }
     }
@@ -139,7 +148,72 @@ impl Emitter {
 
     /// Emit a block of statements.
     pub fn block(&mut self, stmts: &[Stmt]) -> TokenStream {
-        stmts.iter().map(|s| self.stmt(s)).collect()
+        let scope = self.tracked.len();
+        let rest = std::mem::take(&mut self.rest);
+        let out = self.stmts(stmts);
+        self.rest = rest;
+        self.tracked.truncate(scope);
+        out
+    }
+
+    /// Statements spliced into the current scope. A single-name ancilla whose deallocation
+    /// later in the same statement list (or after the enclosing spliced list, as for
+    /// `routine!`/`unroutine!()`) is checked gets a history variable (the largest
+    /// magnitude it held, updated after every statement that mentions it), passed to
+    /// `check::dealloc_at`.
+    fn stmts(&mut self, stmts: &[Stmt]) -> TokenStream {
+        let mut out = quote!();
+        for (k, s) in stmts.iter().enumerate() {
+            let spliced = matches!(s.kind, StmtKind::Seq(_) | StmtKind::Routine { .. });
+            if spliced {
+                self.rest.push(stmts[k + 1..].to_vec());
+            }
+            let mut t = self.stmt(s);
+            if spliced {
+                self.rest.pop();
+            }
+            match &s.kind {
+                StmtKind::Alloc(a) if !a.tuple => {
+                    let n = &a.names[0];
+                    let found = first_dealloc(&stmts[k + 1..], n)
+                        .or_else(|| self.rest.iter().rev().find_map(|r| first_dealloc(r, n)));
+                    if found == Some(true) {
+                        let h = self.fresh("history");
+                        t.extend(quote!(#[allow(unused_mut)] let mut #h: f64 = ::nilang::check::AlmostSame::magnitude(&#n);));
+                        self.tracked.push((n.clone(), Some(h)));
+                    } else {
+                        self.tracked.push((n.clone(), None));
+                    }
+                }
+                StmtKind::Move { dst, .. } => self.tracked.push((dst.clone(), None)),
+                StmtKind::Instr(_) | StmtKind::Call(_) | StmtKind::Stack { .. } => {
+                    let mut seen = HashSet::new();
+                    let mut hit = vec![];
+                    for (n, h) in self.tracked.iter().rev() {
+                        let name = n.to_string();
+                        if !seen.insert(name.clone()) || !mentions(&t, &name) {
+                            continue;
+                        }
+                        if let Some(h) = h {
+                            hit.push((n.clone(), h.clone()));
+                        }
+                    }
+                    // A call can move values between the ancillas it is given (a SWAP, a
+                    // dirty multiplication): their histories are shared. An instruction
+                    // writes its target only.
+                    let call = matches!(s.kind, StmtKind::Call(_));
+                    for (n, h) in &hit {
+                        t.extend(quote!(#h = ::nilang::check::track(#h, &#n);));
+                        for (m, _) in hit.iter().filter(|(m, _)| call && m != n) {
+                            t.extend(quote!(#h = ::nilang::check::track(#h, &#m);));
+                        }
+                    }
+                }
+                _ => {}
+            }
+            out.extend(t);
+        }
+        out
     }
 
     fn distinct_checks(&self, places: &[&Place], s: &Stmt) -> TokenStream {
@@ -512,6 +586,11 @@ impl Emitter {
                 }
             }
             StmtKind::Dealloc(a) => {
+                let k = self
+                    .tracked
+                    .iter()
+                    .rposition(|(n, _)| !a.tuple && *n == a.names[0]);
+                let history = k.and_then(|k| self.tracked.remove(k).1);
                 if !s.check {
                     return quote!();
                 }
@@ -522,7 +601,14 @@ impl Emitter {
                     quote!(#(#names)*)
                 };
                 let v = self.anc_value(a, &x);
-                quote_spanned!(s.span=> ::nilang::check::dealloc(&#x, &(#v), #l, #text);)
+                match history {
+                    Some(h) => {
+                        quote_spanned!(s.span=> ::nilang::check::dealloc_at(&#x, &(#v), #h, #l, #text);)
+                    }
+                    None => {
+                        quote_spanned!(s.span=> ::nilang::check::dealloc(&#x, &(#v), #l, #text);)
+                    }
+                }
             }
             StmtKind::If {
                 branches,
@@ -667,7 +753,7 @@ impl Emitter {
                 let b = self.block(b);
                 quote!({ #b })
             }
-            StmtKind::Seq(b) | StmtKind::Routine { body: b, .. } => self.block(b),
+            StmtKind::Seq(b) | StmtKind::Routine { body: b, .. } => self.stmts(b),
             StmtKind::Safe(t) => quote!({ #t; }),
             StmtKind::Fresh(ps) => {
                 let mut hoist = quote!();
@@ -718,6 +804,26 @@ impl Emitter {
             }
         }
     }
+}
+
+/// The first deallocation of `name` in `stmts` (and statements spliced into them): whether it
+/// is a checked single-name one.
+fn first_dealloc(stmts: &[Stmt], name: &syn::Ident) -> Option<bool> {
+    stmts.iter().find_map(|s| match &s.kind {
+        StmtKind::Dealloc(a) if a.names.contains(name) => Some(s.check && !a.tuple),
+        // an ancilla is deallocated in its own scope: spliced statements belong to it
+        StmtKind::Seq(b) | StmtKind::Routine { body: b, .. } => first_dealloc(b, name),
+        _ => None,
+    })
+}
+
+/// Whether the tokens contain the identifier `name`.
+fn mentions(t: &TokenStream, name: &str) -> bool {
+    t.clone().into_iter().any(|tt| match tt {
+        proc_macro2::TokenTree::Ident(i) => i == name,
+        proc_macro2::TokenTree::Group(g) => mentions(&g.stream(), name),
+        _ => false,
+    })
 }
 
 /// All names allocated anywhere in a body (for classifying places as variables).

@@ -11,16 +11,7 @@ use nilang_apps::adbench::sparse::SparseJacobian;
 use nilang_apps::ba::{ba_jacobian_into, ba_objective_into};
 
 fn input(b: &BaInstance) -> BaInput {
-    BaInput {
-        n: b.n,
-        m: b.m,
-        p: b.p,
-        cams: b.cams.clone(),
-        x: b.x.clone(),
-        w: b.w.clone(),
-        feats: b.feats.clone(),
-        obs: b.obs.iter().map(|&[c, q]| (c, q)).collect(),
-    }
+    b.clone()
 }
 
 /// Residuals and Jacobian of the case's instance.

@@ -10,17 +10,7 @@ use nilang_apps::adbench::gmm::GmmInput;
 use nilang_apps::gmm::{gmm_value_grad, GmmGradWork, GmmWork};
 
 fn input(g: &GmmInstance) -> GmmInput {
-    GmmInput {
-        d: g.d,
-        k: g.k,
-        n: g.n,
-        alphas: g.alpha.clone(),
-        means: g.mu.clone(),
-        icf: g.icf.clone(),
-        x: g.x.clone(),
-        gamma: g.gamma,
-        m: g.m,
-    }
+    g.clone()
 }
 
 struct Obj {

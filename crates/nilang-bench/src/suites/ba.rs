@@ -9,66 +9,31 @@ use crate::report::Measure;
 use echidna::tape::{Tape, TapeGuard};
 use echidna::Reverse;
 use num_dual::DualSVec64;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 pub const SUITE: &str = "ba";
 pub const N_CAM: usize = 11;
 /// Inputs of one reprojection block: camera (11), point (3), weight (1).
 pub const BLOCK_IN: usize = 15;
 
-#[derive(Clone, Debug, PartialEq)]
-pub struct BaInstance {
-    pub n: usize,
-    pub m: usize,
-    pub p: usize,
-    /// n × 11.
-    pub cams: Vec<f64>,
-    /// m × 3.
-    pub x: Vec<f64>,
-    /// p.
-    pub w: Vec<f64>,
-    /// p × 2.
-    pub feats: Vec<f64>,
-    /// p × 2: (camera, point) per observation.
-    pub obs: Vec<[usize; 2]>,
+/// One BA instance: the validated ADBench reader's type.
+pub type BaInstance = nilang_adbench::BaInput;
+
+/// The benchmark's view of an instance: per-observation inputs and the Jacobian layout.
+pub trait BaLayout {
+    /// The 15 inputs of observation i: `[camera | point | weight]`.
+    fn block_inputs(&self, i: usize) -> [f64; BLOCK_IN];
+    /// Jacobian size: (3p) × (11n + 3m + p).
+    fn jac_shape(&self) -> (usize, usize);
+    /// The CSR structure (row pointers, column indices) of the Jacobian; values are written by
+    /// the tools in the same order (`31 p` of them).
+    fn jac_structure(&self) -> (Vec<usize>, Vec<u32>);
 }
 
-impl BaInstance {
-    /// Parse an ADBench BA file and replicate it.
-    pub fn parse(text: &str) -> Result<BaInstance, String> {
-        let v: Vec<f64> = text
-            .split_ascii_whitespace()
-            .map(|t| t.parse::<f64>().map_err(|e| format!("ba file: {e}")))
-            .collect::<Result<_, _>>()?;
-        if v.len() < 3 + 11 + 3 + 1 + 2 {
-            return Err("ba file too short".into());
-        }
-        let (n, m, p) = (v[0] as usize, v[1] as usize, v[2] as usize);
-        let cam = &v[3..14];
-        let pt = &v[14..17];
-        let w = v[17];
-        let feat = &v[18..20];
-        Ok(BaInstance {
-            n,
-            m,
-            p,
-            cams: (0..n).flat_map(|_| cam.iter().copied()).collect(),
-            x: (0..m).flat_map(|_| pt.iter().copied()).collect(),
-            w: vec![w; p],
-            feats: (0..p).flat_map(|_| feat.iter().copied()).collect(),
-            obs: (0..p).map(|i| [i % n, i % m]).collect(),
-        })
-    }
-
-    pub fn load(path: &Path) -> Result<BaInstance, String> {
-        let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
-        BaInstance::parse(&text)
-    }
-
-    /// The 15 inputs of observation i: `[camera | point | weight]`.
+impl BaLayout for BaInstance {
     #[inline]
-    pub fn block_inputs(&self, i: usize) -> [f64; BLOCK_IN] {
-        let [c, pt] = self.obs[i];
+    fn block_inputs(&self, i: usize) -> [f64; BLOCK_IN] {
+        let (c, pt) = self.obs[i];
         let mut b = [0.0; BLOCK_IN];
         b[..11].copy_from_slice(&self.cams[c * 11..c * 11 + 11]);
         b[11..14].copy_from_slice(&self.x[pt * 3..pt * 3 + 3]);
@@ -76,20 +41,17 @@ impl BaInstance {
         b
     }
 
-    /// Jacobian size: (3p) × (11n + 3m + p).
-    pub fn jac_shape(&self) -> (usize, usize) {
+    fn jac_shape(&self) -> (usize, usize) {
         (3 * self.p, 11 * self.n + 3 * self.m + self.p)
     }
 
-    /// The CSR structure (row pointers, column indices) of the Jacobian; values are written by
-    /// the tools in the same order (`31 p` of them).
-    pub fn jac_structure(&self) -> (Vec<usize>, Vec<u32>) {
+    fn jac_structure(&self) -> (Vec<usize>, Vec<u32>) {
         let p = self.p;
         let mut rows = Vec::with_capacity(3 * p + 1);
         let mut cols = Vec::with_capacity(31 * p);
         rows.push(0);
         for i in 0..p {
-            let [c, pt] = self.obs[i];
+            let (c, pt) = self.obs[i];
             for _ in 0..2 {
                 cols.extend((0..11).map(|j| (11 * c + j) as u32));
                 cols.extend((0..3).map(|j| (11 * self.n + 3 * pt + j) as u32));
@@ -220,7 +182,9 @@ pub struct BaCase {
     pub inst: BaInstance,
 }
 
-pub fn cases(h: &mut Harness) -> Vec<BaCase> {
+/// The instance files of the run, in order: `(label, path)`; the label (`test`, `ba1`, ...)
+/// is what `--case` selects.
+pub fn files(h: &Harness) -> Vec<(String, PathBuf)> {
     let dir = h.data.join("adbench/ba");
     let count = match h.mode {
         crate::cli::Mode::Smoke => 1,
@@ -245,30 +209,10 @@ pub fn cases(h: &mut Harness) -> Vec<BaCase> {
     names.sort();
     let mut out = Vec::new();
     if h.mode == crate::cli::Mode::Smoke {
-        match BaInstance::load(&dir.join("test.txt")) {
-            Ok(inst) => out.push(BaCase {
-                name: "test n=2 m=10 p=10".into(),
-                inst,
-            }),
-            Err(e) => h.failures.push(format!("ba: {e}")),
-        }
+        out.push(("test".to_string(), dir.join("test.txt")));
     }
     for (num, f) in names.into_iter().filter(|(k, _)| *k <= count) {
-        match BaInstance::load(&dir.join(&f)) {
-            Ok(inst) => out.push(BaCase {
-                name: format!("ba{num} p={}", inst.p),
-                inst,
-            }),
-            Err(e) => {
-                h.note(&format!("ba: {e}"));
-                h.failures.push(format!("ba: {e}"));
-            }
-        }
-    }
-    if out.is_empty() {
-        let msg = format!("ba: no instances under {}", dir.display());
-        h.note(&msg);
-        h.failures.push(msg);
+        out.push((format!("ba{num}"), dir.join(f)));
     }
     out
 }
@@ -322,46 +266,95 @@ fn oracle_test(h: &Harness) -> Option<(Vec<f64>, Vec<f64>)> {
 }
 
 pub fn run(h: &mut Harness) {
-    for case in cases(h) {
-        let need = peak_bytes(case.inst.p);
-        match available_bytes() {
-            Some(avail) if need > avail => {
-                eprintln!(
-                    "ba {}: skipped, needs about {:.1} GiB of memory ({:.1} GiB available)",
-                    case.name,
-                    need as f64 / GIB,
-                    avail as f64 / GIB
-                );
-                let size = case.inst.p as f64;
-                h.skip(SUITE, &case.name, size, "rust", Measure::O);
-                for tool in ["num-dual", "echidna"] {
-                    h.skip(SUITE, &case.name, size, tool, Measure::J);
-                }
-                for prov in h
-                    .registry
-                    .providers
-                    .iter()
-                    .map(|p| p.tool().to_string())
-                    .collect::<Vec<_>>()
-                {
-                    h.skip(SUITE, &case.name, size, &prov, Measure::O);
-                    h.skip(SUITE, &case.name, size, &prov, Measure::J);
-                }
-            }
-            _ => run_case(h, &case),
+    let files = files(h);
+    if files.is_empty() {
+        let what = format!(
+            "ba: no instances under {}",
+            h.data.join("adbench/ba").display()
+        );
+        h.data_error(&what);
+    }
+    for (label, path) in files {
+        if h.wants_case(&label) {
+            h.isolate(&format!("ba {label}"), |h| run_file(h, &label, &path));
         }
         h.step();
     }
 }
 
+/// Estimate the case's memory from its header, then load and run it, or skip it.
+fn run_file(h: &mut Harness, label: &str, path: &Path) {
+    let (n, m, p) = match BaInstance::header_from_file(path) {
+        Ok(hd) => hd,
+        Err(e) => return h.data_error(&format!("ba: {e}")),
+    };
+    let name = if label == "test" {
+        format!("test n={n} m={m} p={p}")
+    } else {
+        format!("{label} p={p}")
+    };
+    let need = peak_bytes(n, m, p);
+    if let Some(avail) = available_bytes().filter(|&a| need > a) {
+        eprintln!(
+            "ba {name}: skipped, needs about {:.1} GiB of memory ({:.1} GiB available)",
+            need as f64 / GIB,
+            avail as f64 / GIB
+        );
+        let size = p as f64;
+        h.skip(SUITE, &name, size, "rust", Measure::O);
+        for tool in ["num-dual", "echidna"] {
+            h.skip(SUITE, &name, size, tool, Measure::J);
+        }
+        for prov in h
+            .registry
+            .providers
+            .iter()
+            .map(|p| p.tool().to_string())
+            .collect::<Vec<_>>()
+        {
+            h.skip(SUITE, &name, size, &prov, Measure::O);
+            h.skip(SUITE, &name, size, &prov, Measure::J);
+        }
+        return;
+    }
+    match BaInstance::from_file(path) {
+        Ok(inst) => run_case(h, &BaCase { name, inst }),
+        Err(e) => h.data_error(&format!("ba: {e}")),
+    }
+}
+
 const GIB: f64 = (1u64 << 30) as f64;
 
-/// Peak memory of one case: the Jacobian values and column indices (31 per observation) held
-/// by the tools and their checks, about eleven such arrays at once (measured: ba19, p = 9.1 M,
-/// reached 24 GB).
-fn peak_bytes(p: usize) -> u64 {
-    (p as u64) * 31 * 8 * 11
+/// Peak memory of one case, estimated from the header before loading: the process's peak
+/// resident set is linear in the number of observations `p` (the instance, its copies in the
+/// reversible cells' kernels, the residuals, the Jacobian values of the reference tools and
+/// of every provider with their CSR layout, the copies made for the checks); cameras and
+/// points add little. Measured with `/usr/bin/time -v nilang-bench --full --suite ba --case
+/// baK` (release build, one case per process): ba1 (p = 31 843) 38.7 MB, ba5 (p = 225 911)
+/// 253.5 MB, ba14 (p = 1 255 268) 1387 MB, i.e. about 1128 bytes per observation over a
+/// 5 MB base; the constants below add about 10 %.
+///
+/// ```
+/// use nilang_bench::suites::ba::peak_bytes;
+/// // ba19: n = 4585, m = 1 324 582, p = 9 125 125: about 11.6 GB, fits a 24 GB machine
+/// let ba19 = peak_bytes(4585, 1_324_582, 9_125_125);
+/// assert!(ba19 > 10_400_000_000 && ba19 < 12_000_000_000, "{ba19}");
+/// ```
+pub fn peak_bytes(n: usize, m: usize, p: usize) -> u64 {
+    BA_BYTES_FIXED
+        + BA_BYTES_PER_CAMERA * n as u64
+        + BA_BYTES_PER_POINT * m as u64
+        + BA_BYTES_PER_OBS * p as u64
 }
+
+/// Fixed part of [`peak_bytes`] (the measured base is about 5 MB).
+pub const BA_BYTES_FIXED: u64 = 32 << 20;
+/// Bytes per camera in [`peak_bytes`] (11 f64 in the instance and its copies).
+pub const BA_BYTES_PER_CAMERA: u64 = 4 * 11 * 8;
+/// Bytes per point in [`peak_bytes`] (3 f64 in the instance and its copies).
+pub const BA_BYTES_PER_POINT: u64 = 4 * 3 * 8;
+/// Bytes per observation in [`peak_bytes`] (measured 1128, see there).
+pub const BA_BYTES_PER_OBS: u64 = 1250;
 
 /// `MemAvailable` of `/proc/meminfo`, if readable.
 fn available_bytes() -> Option<u64> {

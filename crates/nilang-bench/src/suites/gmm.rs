@@ -6,8 +6,8 @@ use crate::ad::{self, Objective};
 use crate::harness::Harness;
 use crate::real::Real;
 use crate::report::Measure;
+use nilang_adbench::gmm::icf_len;
 use rand::Rng;
-use rand_distr::{Distribution, StandardNormal};
 use std::path::Path;
 
 pub const SUITE: &str = "gmm";
@@ -15,110 +15,18 @@ pub const SUITE: &str = "gmm";
 #[allow(clippy::approx_constant)] // deliberately truncated, as ADBench
 pub const PI: f64 = 3.14159265359;
 
-/// One GMM instance (an ADBench file, or generated like `gmm-data-gen.py`).
-#[derive(Clone, Debug, PartialEq)]
-pub struct GmmInstance {
-    pub d: usize,
-    pub k: usize,
-    pub n: usize,
-    pub alpha: Vec<f64>,
-    /// K·d, component-major.
-    pub mu: Vec<f64>,
-    /// K·d(d+1)/2, component-major: `[q (d) | l (d(d−1)/2, column by column)]`.
-    pub icf: Vec<f64>,
-    /// n·d, point-major.
-    pub x: Vec<f64>,
-    pub gamma: f64,
-    pub m: i64,
+/// One GMM instance: the validated ADBench reader's type (an ADBench file, or generated like
+/// `gmm-data-gen.py` by [`nilang_adbench::gmm_generate`]).
+pub type GmmInstance = nilang_adbench::GmmInput;
+
+/// What the generic objective needs beyond the instance data.
+pub trait GmmConstant {
+    /// The constant terms: −n·d/2·log(2π) − K·C (Wishart normaliser).
+    fn constant(&self) -> f64;
 }
 
-impl GmmInstance {
-    pub fn icf_len(&self) -> usize {
-        self.d * (self.d + 1) / 2
-    }
-    pub fn n_params(&self) -> usize {
-        self.k * (1 + self.d + self.icf_len())
-    }
-    /// The flat parameter vector `[alpha | mu | icf]`.
-    pub fn params(&self) -> Vec<f64> {
-        let mut p = self.alpha.clone();
-        p.extend_from_slice(&self.mu);
-        p.extend_from_slice(&self.icf);
-        p
-    }
-
-    /// Parse ADBench's text format (`d K n`, alphas, mus, icfs, points, `gamma m`). In replicate
-    /// mode the file holds one point, used n times.
-    pub fn parse(text: &str, replicate_point: bool) -> Result<GmmInstance, String> {
-        let mut it = text.split_ascii_whitespace();
-        let mut num = |what: &str| -> Result<f64, String> {
-            it.next()
-                .ok_or_else(|| format!("gmm file ends before {what}"))?
-                .parse::<f64>()
-                .map_err(|e| format!("gmm file: {what}: {e}"))
-        };
-        let d = num("d")? as usize;
-        let k = num("K")? as usize;
-        let n = num("n")? as usize;
-        let icf_len = d * (d + 1) / 2;
-        let mut read = |count: usize, what: &str| -> Result<Vec<f64>, String> {
-            (0..count).map(|_| num(what)).collect()
-        };
-        let alpha = read(k, "alpha")?;
-        let mu = read(k * d, "mu")?;
-        let icf = read(k * icf_len, "icf")?;
-        let x = if replicate_point {
-            let one = read(d, "x")?;
-            (0..n).flat_map(|_| one.iter().copied()).collect()
-        } else {
-            read(n * d, "x")?
-        };
-        let gamma = read(1, "gamma")?[0];
-        let m = read(1, "m")?[0] as i64;
-        Ok(GmmInstance {
-            d,
-            k,
-            n,
-            alpha,
-            mu,
-            icf,
-            x,
-            gamma,
-            m,
-        })
-    }
-
-    pub fn load(path: &Path) -> Result<GmmInstance, String> {
-        let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
-        GmmInstance::parse(&text, false)
-    }
-
-    /// Generate an instance as ADBench's `gmm-data-gen.py`: alpha, icf, x ~ N(0,1), mu ~ U(0,1),
-    /// rounded to 6 decimals (it prints `%f`); gamma = 1, m = 0.
-    pub fn generate(d: usize, k: usize, n: usize, rng: &mut impl Rng) -> GmmInstance {
-        let r6 = |v: f64| (v * 1e6).round() / 1e6;
-        let normal = |count: usize, rng: &mut dyn rand::RngCore| -> Vec<f64> {
-            (0..count).map(|_| r6(StandardNormal.sample(rng))).collect()
-        };
-        let alpha = normal(k, rng);
-        let mu: Vec<f64> = (0..k * d).map(|_| r6(rng.gen::<f64>())).collect();
-        let icf = normal(k * d * (d + 1) / 2, rng);
-        let x = normal(n * d, rng);
-        GmmInstance {
-            d,
-            k,
-            n,
-            alpha,
-            mu,
-            icf,
-            x,
-            gamma: 1.0,
-            m: 0,
-        }
-    }
-
-    /// The constant terms: −n·d/2·log(2π) − K·C (Wishart normaliser).
-    pub fn constant(&self) -> f64 {
+impl GmmConstant for GmmInstance {
+    fn constant(&self) -> f64 {
         let (d, k, n) = (self.d as f64, self.k as f64, self.n as f64);
         let nn = d + self.m as f64 + 1.0;
         let log_gamma_d = |a: f64| -> f64 {
@@ -206,7 +114,7 @@ impl Objective for Gmm<'_> {
     fn eval<T: Real>(&self, p: &[T]) -> T {
         let g = self.inst;
         let (d, k, n) = (g.d, g.k, g.n);
-        let il = g.icf_len();
+        let il = icf_len(d);
         let alpha = &p[..k];
         let mu = &p[k..k + k * d];
         let icf = &p[k + k * d..];
@@ -313,17 +221,16 @@ pub fn cases(h: &mut Harness) -> Vec<GmmCase> {
     let mut out = Vec::new();
     let mut generated = Vec::new();
     let mut file = |h: &mut Harness, rel: &str, name: &str, oracle: Option<(f64, Vec<f64>)>| {
-        match GmmInstance::load(&dir.join(rel)) {
+        if !h.wants_case(name) {
+            return;
+        }
+        match GmmInstance::from_file(dir.join(rel)) {
             Ok(inst) => out.push(GmmCase {
                 name: name.into(),
                 inst,
                 oracle,
             }),
-            Err(e) => {
-                let msg = format!("gmm: cannot load {rel}: {e}");
-                h.note(&msg);
-                h.failures.push(msg);
-            }
+            Err(e) => h.data_error(&format!("gmm: cannot load {rel}: {e}")),
         }
     };
     let expected = h.data.join("adbench/expected/adbench_test_expected.json");
@@ -377,11 +284,15 @@ pub fn cases(h: &mut Harness) -> Vec<GmmCase> {
             }
         }
     }
-    for (d, k, name) in generated {
-        let mut rng = super::rng(0x6000 + (d * 1000 + k) as u64);
+    for (d, k, name) in generated.into_iter().filter(|(_, _, n)| h.wants_case(n)) {
         out.push(GmmCase {
             name: format!("{name} (generated)"),
-            inst: GmmInstance::generate(d, k, 10_000, &mut rng),
+            inst: nilang_adbench::gmm_generate(
+                d,
+                k,
+                10_000,
+                super::SEED ^ (0x6000 + (d * 1000 + k) as u64),
+            ),
             oracle: None,
         });
     }
@@ -399,7 +310,7 @@ fn tape_ops(g: &GmmInstance) -> f64 {
 
 pub fn run(h: &mut Harness) {
     for case in cases(h) {
-        run_case(h, &case);
+        h.isolate(&format!("gmm {}", case.name), |h| run_case(h, &case));
         h.step();
     }
 }
@@ -526,11 +437,12 @@ mod tests {
     #[test]
     fn parse_and_layout() {
         let txt = "2 1 2\n0.5\n0.1 0.2\n0.3 0.4 0.5\n1 2\n3 4\n1.0 0\n";
-        let g = GmmInstance::parse(txt, false).unwrap();
+        let g = GmmInstance::parse(txt).unwrap();
         assert_eq!((g.d, g.k, g.n, g.n_params()), (2, 1, 2, 6));
         assert_eq!(g.params(), vec![0.5, 0.1, 0.2, 0.3, 0.4, 0.5]);
         assert_eq!(g.x, vec![1.0, 2.0, 3.0, 4.0]);
-        let r = GmmInstance::parse("2 1 3\n0.5\n0.1 0.2\n0.3 0.4 0.5\n1 2\n1.0 0\n", true).unwrap();
+        let r = GmmInstance::parse_replicated("2 1 3\n0.5\n0.1 0.2\n0.3 0.4 0.5\n1 2\n1.0 0\n")
+            .unwrap();
         assert_eq!(r.x, vec![1.0, 2.0, 1.0, 2.0, 1.0, 2.0]);
     }
 }

@@ -117,6 +117,14 @@ impl<T: AlmostSame> AlmostSame for Tropical<T> {
     fn almost_same(&self, other: &Self) -> bool {
         self.n.almost_same(&other.n)
     }
+    #[inline]
+    fn almost_same_at(&self, other: &Self, history: f64) -> bool {
+        self.n.almost_same_at(&other.n, history)
+    }
+    #[inline]
+    fn magnitude(&self) -> f64 {
+        self.n.magnitude()
+    }
 }
 
 /// `out *= a`: `out.n += a.n`.

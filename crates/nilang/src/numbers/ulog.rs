@@ -118,6 +118,14 @@ impl<T: AlmostSame> AlmostSame for ULog<T> {
     fn almost_same(&self, other: &Self) -> bool {
         self.log.almost_same(&other.log)
     }
+    #[inline]
+    fn almost_same_at(&self, other: &Self, history: f64) -> bool {
+        self.log.almost_same_at(&other.log, history)
+    }
+    #[inline]
+    fn magnitude(&self) -> f64 {
+        self.log.magnitude()
+    }
 }
 
 /// An operand of a `*=`/`/=` instruction on [`ULog<T>`]: something with a logarithm in `T`.

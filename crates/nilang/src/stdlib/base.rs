@@ -20,6 +20,8 @@ pub fn i_sqdistance<T: Scalar>(dist: &mut T, x1: &mut [T], x2: &mut [T]) {
         dist += x1[i].powi(2);
         x1[i] += x2[i];
     }
+    // checked last too: that is first in the generated inverse
+    safe! { assert_eq!(x1.len(), x2.len(), "i_sqdistance: lengths differ"); }
 }
 
 /// The "dirty" in-place multiply `out *= x` for floats (NiLang's `i_dirtymul`):

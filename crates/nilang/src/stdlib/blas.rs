@@ -61,6 +61,8 @@ pub fn i_dot<T: Scalar>(out: &mut T, x: &mut [T], y: &mut [T]) {
     for i in 0..x.len() {
         out += x[i] * y[i];
     }
+    // checked last too: that is first in the generated inverse
+    safe! { assert_eq!(x.len(), y.len(), "i_dot: lengths differ"); }
 }
 
 /// `out += Σ |xᵢ|²`.
@@ -94,6 +96,8 @@ pub fn i_axpy<T: Scalar>(a: &mut T, x: &mut [T], y: &mut [T]) {
     for i in 0..y.len() {
         y[i] += a * x[i];
     }
+    // checked last too: that is first in the generated inverse
+    safe! { assert_eq!(x.len(), y.len(), "i_axpy: lengths differ"); }
 }
 
 /// Complex dot product `out += Σ conj(xᵢ) yᵢ` (NiLang's `i_dot` on complex vectors), computed
@@ -117,6 +121,8 @@ pub fn i_dot_complex<T: Scalar>(out: &mut Complex<T>, x: &mut [Complex<T>], y: &
         out.im += x[i].re * y[i].im;
         out.im -= x[i].im * y[i].re;
     }
+    // checked last too: that is first in the generated inverse
+    safe! { assert_eq!(x.len(), y.len(), "i_dot_complex: lengths differ"); }
 }
 
 /// `out += Σ |xᵢ|²` for a complex vector, into a real `out`.
@@ -152,6 +158,8 @@ pub fn i_gemv<T: Scalar>(y: &mut [T], a: &mut [T], x: &mut [T], m: usize, n: usi
             y[i] += a[i * n + j] * x[j];
         }
     }
+    // checked last too: that is first in the generated inverse
+    safe! { gemv_dims(y.len(), a.len(), x.len(), m, n); }
 }
 
 /// Matrix-matrix multiply-accumulate `C += A B`, `A` is `m × k`, `B` is `k × n`, `C` is `m × n`
@@ -176,6 +184,8 @@ pub fn i_gemm<T: Scalar>(c: &mut [T], a: &mut [T], b: &mut [T], m: usize, k: usi
             }
         }
     }
+    // checked last too: that is first in the generated inverse
+    safe! { gemm_dims(c.len(), a.len(), b.len(), m, k, n); }
 }
 
 /// Unitary matrix multiply by Givens rotations (NiLang's `i_umm!`): `x` is an `m × n` row-major
@@ -208,6 +218,11 @@ pub fn i_umm<T: Scalar + Rotate<T>>(x: &mut [T], theta: &mut [T], m: usize, n: u
                 );
             }
         }
+    }
+    // checked last too: that is first in the generated inverse
+    safe! {
+        assert_eq!(x.len(), m * n, "i_umm: x has {} elements, expected {m}×{n}", x.len());
+        assert_eq!(theta.len(), m * m.saturating_sub(1) / 2, "i_umm: need m(m-1)/2 angles");
     }
 }
 

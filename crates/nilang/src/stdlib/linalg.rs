@@ -42,6 +42,14 @@ pub fn i_affine<T: Scalar>(y: &mut [T], w: &mut [T], b: &mut [T], x: &mut [T]) {
             y[i] += w[i * x.len() + j] * x[j];
         }
     }
+    // checked last too: that is first in the generated inverse
+    safe! {
+        assert!(
+            w.len() == y.len() * x.len() && b.len() == y.len(),
+            "i_affine: dimension mismatch: W has {}, b has {} elements for {} outputs and {} inputs",
+            w.len(), b.len(), y.len(), x.len()
+        );
+    }
 }
 
 /// LU decomposition with partial pivoting of a row-major `n × n` matrix.

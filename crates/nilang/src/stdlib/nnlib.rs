@@ -78,6 +78,8 @@ pub fn i_softmax_crossentropy<T: Scalar>(
     for i in 0..x.len() {
         x[i] += xmax;
     }
+    // checked last too: that is first in the generated inverse
+    safe! { assert_eq!(x.len(), p.len(), "i_softmax_crossentropy: lengths differ"); }
 }
 
 /// Push the running maxima of `arr` onto `xs` and their indices onto `inds` (NiLang's

@@ -162,6 +162,8 @@ pub fn i_sparse_dot<'s, T: Scalar>(
             dealloc!(ib = b.find(a.indices[ia], j));
         }
     }
+    // checked last too: that is first in the generated inverse
+    safe! { same_shape(a, av.len(), b, bv.len()); }
 }
 
 /// Complex Frobenius dot product `r += Σᵢⱼ conj(Aᵢⱼ) Bᵢⱼ = tr(AᴴB)`, on the real and
@@ -197,6 +199,8 @@ pub fn i_sparse_dot_complex<'s, T: Scalar>(
             dealloc!(ib = b.find(a.indices[ia], j));
         }
     }
+    // checked last too: that is first in the generated inverse
+    safe! { same_shape(a, av.len(), b, bv.len()); }
 }
 
 /// Sparse matrix times dense vector(s), accumulated: `C += α A X` (NiLang's sparse `i_mul!`
@@ -233,6 +237,8 @@ pub fn i_sparse_mul<'s, T: Scalar>(
             dealloc!(ax = T::default());
         }
     }
+    // checked last too: that is first in the generated inverse
+    safe! { mul_dims(c.len(), a, av.len(), x.len(), k); }
 }
 
 /// Complex sparse matrix times dense complex vector(s): `C += α A X` (layout as in
@@ -277,4 +283,6 @@ pub fn i_sparse_mul_complex<'s, T: Scalar>(
             dealloc!((re, im) = (T::default(), T::default()));
         }
     }
+    // checked last too: that is first in the generated inverse
+    safe! { mul_dims(c.len(), a, av.len(), x.len(), k); }
 }

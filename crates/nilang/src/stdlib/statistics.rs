@@ -14,13 +14,37 @@ use crate::i;
 /// assert_eq!((mean, sum), (3.0, 9.0));
 /// i_mean_sum_inv(&mut mean, &mut sum, &mut x);
 /// assert_eq!((mean, sum), (0.0, 0.0));
+/// // the mean of nothing is an error, not NaN
+/// let e = nilang::check::catch(|| i_mean_sum(&mut mean, &mut sum, &mut [])).unwrap_err();
+/// assert_eq!(e.kind, nilang::check::ErrorKind::Argument);
+/// assert_eq!((mean, sum), (0.0, 0.0));
 /// ```
 #[i]
 pub fn i_mean_sum<T: Scalar>(mean: &mut T, sum: &mut T, x: &mut [T]) {
+    safe! { mean_needs_values(x.len()); }
     for i in 0..x.len() {
         sum += x[i];
     }
     mean += sum / cst!(T::lit(x.len() as f64));
+    // checked last too: that is first in the generated inverse
+    safe! { mean_needs_values(x.len()); }
+}
+
+fn mean_needs_values(n: usize) {
+    crate::check::require(
+        n > 0,
+        "nilang::stdlib::statistics::i_mean_sum",
+        "i_mean_sum(mean, sum, x)",
+        || {
+            "x is empty: the mean of no values is undefined (it would be NaN); pass at least one value".into()
+        },
+    );
+}
+
+fn sample_needs_two(n: usize, function: &'static str, call: &'static str) {
+    crate::check::require(n >= 2, function, call, || {
+        format!("{n} value(s): the sample (n − 1) statistic needs at least 2 (it would be NaN or infinite)")
+    });
 }
 
 /// Sample variance (`n − 1` normalisation, NiLang's `i_var_mean_sum`): `sum += Σ vᵢ`,
@@ -44,6 +68,7 @@ pub fn i_var_mean_sum<T: Scalar>(
     sum: &mut T,
     v: &mut [T],
 ) {
+    safe! { sample_needs_two(v.len(), "nilang::stdlib::statistics::i_var_mean_sum", "i_var_mean_sum(var, varsum, mean, sum, v)"); }
     i_mean_sum(mean, sum, v);
     for i in 0..v.len() {
         v[i] -= mean;
@@ -51,6 +76,8 @@ pub fn i_var_mean_sum<T: Scalar>(
         v[i] += mean;
     }
     var += varsum / cst!(T::lit(v.len() as f64 - 1.0));
+    // checked last too: that is first in the generated inverse
+    safe! { sample_needs_two(v.len(), "nilang::stdlib::statistics::i_var_mean_sum", "i_var_mean_sum(var, varsum, mean, sum, v)"); }
 }
 
 /// Pearson correlation and sample covariance of `a` and `b` (NiLang's `i_cor_cov`):
@@ -68,6 +95,7 @@ pub fn i_var_mean_sum<T: Scalar>(
 #[i]
 pub fn i_cor_cov<T: Scalar>(rho: &mut T, cov: &mut T, a: &mut [T], b: &mut [T]) {
     safe! { assert_eq!(a.len(), b.len(), "i_cor_cov: lengths differ"); }
+    safe! { sample_needs_two(a.len(), "nilang::stdlib::statistics::i_cor_cov", "i_cor_cov(rho, cov, a, b)"); }
     routine! {
         let (ma, sa, mb, sb) = (T::default(), T::default(), T::default(), T::default());
         let (va, vb, sab, vab, sd) = (T::default(), T::default(), T::default(), T::default(), T::default());
@@ -88,6 +116,9 @@ pub fn i_cor_cov<T: Scalar>(rho: &mut T, cov: &mut T, a: &mut [T], b: &mut [T]) 
     cov += sab / cst!(T::lit(a.len() as f64 - 1.0));
     rho += sab / sd;
     unroutine!();
+    // checked last too: that is first in the generated inverse
+    safe! { sample_needs_two(a.len(), "nilang::stdlib::statistics::i_cor_cov", "i_cor_cov(rho, cov, a, b)"); }
+    safe! { assert_eq!(a.len(), b.len(), "i_cor_cov: lengths differ"); }
 }
 
 /// The log-density of the normal distribution `N(μ, σ²)` at `x`:

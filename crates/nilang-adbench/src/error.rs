@@ -9,7 +9,7 @@ use std::path::PathBuf;
 /// errors, the 1-based line, column and token index plus what was expected.
 ///
 /// ```
-/// use nilang_apps::adbench::gmm::GmmInput;
+/// use nilang_adbench::gmm::GmmInput;
 /// let err = GmmInput::parse("2 3").unwrap_err();
 /// assert!(err.to_string().contains("expected n"), "{err}");
 /// ```
@@ -57,6 +57,18 @@ pub enum AdbenchError {
         file: String,
         /// A description of the inconsistency.
         message: String,
+    },
+    /// The header announces an instance larger than the size limit (checked before
+    /// allocating; see [`crate::MAX_INSTANCE_BYTES`]).
+    TooLarge {
+        /// File name, or `<string>`.
+        file: String,
+        /// The header as read, e.g. `n=2 m=10 p=1000000000000`.
+        header: String,
+        /// Bytes the instance would take in memory.
+        bytes: u128,
+        /// The limit in bytes.
+        limit: u64,
     },
     /// A reference JSON file does not have the expected structure.
     Json {
@@ -115,6 +127,16 @@ impl fmt::Display for AdbenchError {
                 "{file}:{line} (token {token}): file is truncated: expected {expected}, found end of file"
             ),
             AdbenchError::Invalid { file, message } => write!(f, "{file}: invalid data: {message}"),
+            AdbenchError::TooLarge {
+                file,
+                header,
+                bytes,
+                limit,
+            } => write!(
+                f,
+                "{file} (header, tokens 1 to 3): `{header}` announces an instance of {bytes} bytes, more than the \
+                 limit of {limit} bytes (use the `*_limited` readers for a larger limit)"
+            ),
             AdbenchError::Json { file, message } => {
                 write!(f, "{file}: unexpected JSON structure: {message}")
             }

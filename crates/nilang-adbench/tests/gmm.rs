@@ -1,13 +1,13 @@
 //! GMM: objective and hand-written gradient against ADBench's golden values and the
 //! JAX oracle, finite-difference checks, generator and writer round trips.
 
-use nilang_apps::adbench::gmm::{
+use nilang_adbench::gmm::{
     gmm_generate, gmm_gradient, gmm_objective, gmm_objective_and_gradient, GmmInput,
 };
-use nilang_apps::adbench::oracle::{
+use nilang_adbench::oracle::{
     adbench_close, adbench_rel_err, data_dir, load_expected, load_gmm_oracle,
 };
-use nilang_apps::adbench::special::{lgamma, log_gamma_d, logsumexp};
+use nilang_adbench::special::{lgamma, log_gamma_d, logsumexp};
 use rand::{Rng, SeedableRng};
 
 fn assert_all_close(what: &str, got: &[f64], want: &[f64]) {

@@ -3,7 +3,7 @@
 //! generator and the reference data used to test everything.
 //!
 //! ```
-//! use nilang_apps::adbench::{gmm, oracle};
+//! use nilang_adbench::{gmm, oracle};
 //! let g = gmm::GmmInput::from_file(oracle::data_dir().join("adbench/gmm/test.txt")).unwrap();
 //! let expected = oracle::load_expected().unwrap();
 //! assert!(oracle::adbench_close(gmm::gmm_objective(&g), expected.gmm_test.objective));
@@ -17,6 +17,10 @@ pub mod oracle;
 pub mod sparse;
 pub mod special;
 mod tokens;
+
+/// Largest in-memory instance the readers accept by default (4 GiB; ADBench's largest BA
+/// instance, ba20, takes well under 1 GiB). Checked from the header, before allocating.
+pub const MAX_INSTANCE_BYTES: u64 = 4 << 30;
 
 pub use ba::{ba_jacobian, ba_objective, ba_reproj, ba_reproj_jacobian, BaInput};
 pub use error::AdbenchError;

@@ -1,6 +1,6 @@
 //! A whitespace tokenizer that remembers positions, shared by the instance parsers.
 
-use super::error::AdbenchError;
+use crate::error::AdbenchError;
 
 /// Splits input on ASCII whitespace and turns tokens into typed values with
 /// positioned errors.
@@ -103,13 +103,15 @@ impl<'a> Tokens<'a> {
         }
     }
 
-    /// Next token as a non-negative integer.
-    pub(crate) fn usize(&mut self, what: &dyn Fn() -> String) -> Result<usize, AdbenchError> {
-        let expected = || format!("{} (a non-negative integer)", what());
+    /// Next token as a positive integer (a header count): `0`, `-2`, `2.9`, `NaN` and `1e9`
+    /// are errors naming the file, line, column and token.
+    pub(crate) fn positive(&mut self, what: &dyn Fn() -> String) -> Result<usize, AdbenchError> {
+        let expected = || format!("{} (a positive integer)", what());
         let tok = self.next_tok(&expected)?;
-        tok.text
-            .parse::<usize>()
-            .map_err(|_| self.error(&tok, expected()))
+        match tok.text.parse::<usize>() {
+            Ok(v) if v > 0 => Ok(v),
+            _ => Err(self.error(&tok, expected())),
+        }
     }
 
     /// Next token as a signed integer.
@@ -147,6 +149,27 @@ impl<'a> Tokens<'a> {
         }
         Ok(())
     }
+}
+
+/// Fails with [`AdbenchError::TooLarge`] if an instance of `values` `f64`s plus `extra` bytes
+/// exceeds `limit` bytes; checked before anything of that size is allocated.
+pub(crate) fn check_size(
+    file: &str,
+    header: String,
+    values: u128,
+    extra: u128,
+    limit: u64,
+) -> Result<(), AdbenchError> {
+    let bytes = values.saturating_mul(8).saturating_add(extra);
+    if bytes > limit as u128 {
+        return Err(AdbenchError::TooLarge {
+            file: file.to_owned(),
+            header,
+            bytes,
+            limit,
+        });
+    }
+    Ok(())
 }
 
 /// `a * b` with an [`AdbenchError::Invalid`] on overflow.

@@ -7,12 +7,12 @@ use std::path::{Path, PathBuf};
 use serde::de::DeserializeOwned;
 use serde::Deserialize;
 
-use super::error::{read_to_string, AdbenchError};
+use crate::error::{read_to_string, AdbenchError};
 
 /// ADBench's comparison metric: `|x - y| / max(1, |x| + |y|) < 1e-8`.
 ///
 /// ```
-/// use nilang_apps::adbench::oracle::adbench_close;
+/// use nilang_adbench::oracle::adbench_close;
 /// assert!(adbench_close(1e6, 1e6 + 1e-3));
 /// assert!(!adbench_close(1.0, 1.0 + 1e-7));
 /// ```
@@ -69,7 +69,7 @@ pub fn try_data_dir() -> Result<PathBuf, AdbenchError> {
 /// If the data cannot be found; use [`try_data_dir`] to handle that.
 ///
 /// ```
-/// let dir = nilang_apps::adbench::oracle::data_dir();
+/// let dir = nilang_adbench::oracle::data_dir();
 /// assert!(dir.join("adbench/README.md").is_file());
 /// ```
 pub fn data_dir() -> PathBuf {
@@ -106,7 +106,7 @@ pub struct GmmOracle {
 /// Loads `oracle-reference/<name>.json`, e.g. `load_gmm_oracle("gmm_1k_d2_K5")`.
 ///
 /// ```
-/// let o = nilang_apps::adbench::oracle::load_gmm_oracle("gmm_1k_d2_K5").unwrap();
+/// let o = nilang_adbench::oracle::load_gmm_oracle("gmm_1k_d2_K5").unwrap();
 /// assert_eq!(o.gradient.len(), 30);
 /// ```
 pub fn load_gmm_oracle(name: &str) -> Result<GmmOracle, AdbenchError> {
@@ -154,7 +154,7 @@ pub struct BaOracle {
 /// Loads `oracle-reference/ba_test.json`.
 ///
 /// ```
-/// let o = nilang_apps::adbench::oracle::load_ba_oracle().unwrap();
+/// let o = nilang_adbench::oracle::load_ba_oracle().unwrap();
 /// assert_eq!(o.jacobian.vals.len(), 310);
 /// ```
 pub fn load_ba_oracle() -> Result<BaOracle, AdbenchError> {
@@ -185,7 +185,7 @@ impl VecSummary {
     /// the reference file.
     ///
     /// ```
-    /// use nilang_apps::adbench::oracle::VecSummary;
+    /// use nilang_adbench::oracle::VecSummary;
     /// let s = VecSummary::of([3.0, -4.0]);
     /// assert_eq!((s.len, s.sum, s.l2, s.max_abs), (2, -1.0, 5.0, 4.0));
     /// ```
@@ -238,7 +238,7 @@ pub struct BaInstanceSummary {
 /// (`ba1_n49_m7776_p31843`, ...). Non-object entries (the note) are skipped.
 ///
 /// ```
-/// let s = nilang_apps::adbench::oracle::load_ba_summaries().unwrap();
+/// let s = nilang_adbench::oracle::load_ba_summaries().unwrap();
 /// assert_eq!(s["ba1_n49_m7776_p31843"].p, 31843);
 /// ```
 pub fn load_ba_summaries() -> Result<BTreeMap<String, BaInstanceSummary>, AdbenchError> {
@@ -304,7 +304,7 @@ pub struct AdbenchExpected {
 /// Loads `adbench/expected/adbench_test_expected.json`.
 ///
 /// ```
-/// let e = nilang_apps::adbench::oracle::load_expected().unwrap();
+/// let e = nilang_adbench::oracle::load_expected().unwrap();
 /// assert_eq!(e.ba_test.nnz, 310);
 /// ```
 pub fn load_expected() -> Result<AdbenchExpected, AdbenchError> {

@@ -6,9 +6,9 @@
 
 use std::path::Path;
 
-use super::error::{read_to_string, AdbenchError};
-use super::sparse::SparseJacobian;
-use super::tokens::{checked_mul, Tokens};
+use crate::error::{read_to_string, AdbenchError};
+use crate::sparse::SparseJacobian;
+use crate::tokens::{check_size, checked_mul, Tokens};
 
 /// Number of parameters of one camera: `[r (3) | c (3) | f | u0 v0 | k1 k2]`.
 pub const CAM_LEN: usize = 11;
@@ -18,7 +18,7 @@ pub const BLOCK_LEN: usize = 15;
 /// A bundle-adjustment instance with `n` cameras, `m` points and `p` observations.
 ///
 /// ```
-/// use nilang_apps::adbench::ba::BaInput;
+/// use nilang_adbench::ba::BaInput;
 /// let b = BaInput::parse("2 3 4\n0 0 0 0 0 0 1 0 0 0 0\n0 0 1\n1\n0 0").unwrap();
 /// assert_eq!(b.obs, vec![(0, 0), (1, 1), (0, 2), (1, 0)]);
 /// ```
@@ -48,7 +48,7 @@ impl BaInput {
     /// `i mod m`.
     ///
     /// ```
-    /// use nilang_apps::adbench::ba::BaInput;
+    /// use nilang_adbench::ba::BaInput;
     /// let err = BaInput::parse("2 3 4\n0 0 0").unwrap_err().to_string();
     /// assert!(err.contains("truncated"), "{err}");
     /// ```
@@ -59,7 +59,7 @@ impl BaInput {
     /// Reads and parses a file; errors name the path.
     ///
     /// ```
-    /// use nilang_apps::adbench::{ba::BaInput, oracle::data_dir};
+    /// use nilang_adbench::{ba::BaInput, oracle::data_dir};
     /// let b = BaInput::from_file(data_dir().join("adbench/ba/test.txt")).unwrap();
     /// assert_eq!((b.n, b.m, b.p), (2, 10, 10));
     /// ```
@@ -69,15 +69,67 @@ impl BaInput {
         Self::parse_named(&src, &path.display().to_string())
     }
 
+    /// The header `(n, m, p)` of a BA file, validated like [`BaInput::parse_named`] (positive
+    /// integers): enough to estimate an instance's memory before loading it.
+    ///
+    /// ```
+    /// use nilang_adbench::{ba::BaInput, oracle::data_dir};
+    /// let h = BaInput::header_from_file(data_dir().join("adbench/ba/test.txt")).unwrap();
+    /// assert_eq!(h, (2, 10, 10));
+    /// assert!(BaInput::header_named("2 0 3", "f").is_err());
+    /// ```
+    pub fn header_from_file(path: impl AsRef<Path>) -> Result<(usize, usize, usize), AdbenchError> {
+        let path = path.as_ref();
+        let src = read_to_string(path)?;
+        Self::header_named(&src, &path.display().to_string())
+    }
+
+    /// The header `(n, m, p)` of BA text, `file` naming it in errors.
+    pub fn header_named(src: &str, file: &str) -> Result<(usize, usize, usize), AdbenchError> {
+        let mut t = Tokens::new(file, src);
+        Ok((
+            t.positive(&|| "n (the number of cameras, first header value)".into())?,
+            t.positive(&|| "m (the number of points, second header value)".into())?,
+            t.positive(&|| "p (the number of observations, third header value)".into())?,
+        ))
+    }
+
     /// Parses with an explicit file name for messages.
     pub fn parse_named(src: &str, file: &str) -> Result<Self, AdbenchError> {
+        Self::parse_named_limited(src, file, crate::MAX_INSTANCE_BYTES)
+    }
+
+    /// [`BaInput::parse_named`] with an explicit size limit in bytes. The file holds one
+    /// camera, point and observation that are replicated to `n`, `m`, `p`, so the limit is
+    /// checked from the header before allocating.
+    ///
+    /// ```
+    /// use nilang_adbench::{ba::BaInput, AdbenchError};
+    /// let src = "1000000000000 10 10\n0 0 0 0 0 0 1 0 0 0 0\n0 0 1\n1\n0 0";
+    /// let e = BaInput::parse_named_limited(src, "<s>", 1 << 30).unwrap_err();
+    /// assert!(matches!(e, AdbenchError::TooLarge { .. }), "{e}");
+    /// ```
+    pub fn parse_named_limited(
+        src: &str,
+        file: &str,
+        max_bytes: u64,
+    ) -> Result<Self, AdbenchError> {
         const CAM_NAMES: [&str; CAM_LEN] = [
             "r1", "r2", "r3", "C1", "C2", "C3", "f", "u0", "v0", "k1", "k2",
         ];
         let mut t = Tokens::new(file, src);
-        let n = t.usize(&|| "n (the number of cameras, first header value)".into())?;
-        let m = t.usize(&|| "m (the number of points, second header value)".into())?;
-        let p = t.usize(&|| "p (the number of observations, third header value)".into())?;
+        let n = t.positive(&|| "n (the number of cameras, first header value)".into())?;
+        let m = t.positive(&|| "m (the number of points, second header value)".into())?;
+        let p = t.positive(&|| "p (the number of observations, third header value)".into())?;
+        let (n2, m2, p2) = (n as u128, m as u128, p as u128);
+        // cams, points, weights and features as f64, the observation pairs as 2 usize
+        check_size(
+            file,
+            format!("n={n} m={m} p={p}"),
+            CAM_LEN as u128 * n2 + 3 * m2 + 3 * p2,
+            p2 * 2 * std::mem::size_of::<usize>() as u128,
+            max_bytes,
+        )?;
         let mut cam = Vec::new();
         t.f64s(&mut cam, CAM_LEN, &|j| {
             format!("camera parameter {}", CAM_NAMES[j])
@@ -90,14 +142,6 @@ impl BaInput {
             format!("feature coordinate {}", ["x", "y"][j])
         })?;
         t.end()?;
-        if p > 0 && (n == 0 || m == 0) {
-            return Err(AdbenchError::invalid(
-                file,
-                format!(
-                    "header `{n} {m} {p}`: observations need at least one camera and one point"
-                ),
-            ));
-        }
         let cams_len = checked_mul(t.file(), n, CAM_LEN, "11*n")?;
         let x_len = checked_mul(t.file(), m, 3, "3*m")?;
         let feats_len = checked_mul(t.file(), p, 2, "2*p")?;
@@ -128,7 +172,7 @@ impl BaInput {
     /// Checks lengths, observation indices and finiteness.
     ///
     /// ```
-    /// use nilang_apps::adbench::ba::BaInput;
+    /// use nilang_adbench::ba::BaInput;
     /// let mut b = BaInput::parse("1 1 1\n0 0 0 0 0 0 1 0 0 0 0\n0 0 1\n1\n0 0").unwrap();
     /// b.obs[0] = (0, 5);
     /// assert!(b.validate().is_err());
@@ -259,7 +303,7 @@ pub fn rodrigues_rotate(r: &[f64; 3], p: &[f64; 3]) -> [f64; 3] {
 /// Reprojection error `w * (proj(cam, x) - feat)` of one observation.
 ///
 /// ```
-/// use nilang_apps::adbench::ba::ba_reproj;
+/// use nilang_adbench::ba::ba_reproj;
 /// // Identity camera (f = 1, no distortion) looking at (1, 2, 4): projects to (0.25, 0.5).
 /// let cam = [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 0.0];
 /// let e = ba_reproj(&cam, &[1.0, 2.0, 4.0], 2.0, &[0.0, 0.0]);
@@ -290,7 +334,7 @@ pub fn ba_w_err(w: f64) -> f64 {
 /// If vector lengths disagree with `n`, `m`, `p` (see [`BaInput::validate`]).
 ///
 /// ```
-/// use nilang_apps::adbench::{ba::{ba_objective, BaInput}, oracle::data_dir};
+/// use nilang_adbench::{ba::{ba_objective, BaInput}, oracle::data_dir};
 /// let b = BaInput::from_file(data_dir().join("adbench/ba/test.txt")).unwrap();
 /// let (e, z) = ba_objective(&b);
 /// assert!((e[0] + 0.269048849235189).abs() < 1e-10);
@@ -311,7 +355,7 @@ pub fn ba_objective(b: &BaInput) -> (Vec<f64>, Vec<f64>) {
 /// respect to `[cam (11) | x (3) | w]` (row `r` is residual `r`).
 ///
 /// ```
-/// use nilang_apps::adbench::ba::{ba_reproj, ba_reproj_jacobian};
+/// use nilang_adbench::ba::{ba_reproj, ba_reproj_jacobian};
 /// let cam = [0.1, -0.2, 0.3, 0.0, 0.0, -5.0, 2.0, 0.1, 0.2, 0.01, 0.001];
 /// let (e, j) = ba_reproj_jacobian(&cam, &[1.0, 2.0, 4.0], 0.5, &[0.3, 0.4]);
 /// assert_eq!(e, ba_reproj(&cam, &[1.0, 2.0, 4.0], 0.5, &[0.3, 0.4]));
@@ -442,7 +486,7 @@ fn skew(v: &[f64; 3]) -> [[f64; 3]; 3] {
 /// from the hand-written blocks (ADBench's "Manual" baseline).
 ///
 /// ```
-/// use nilang_apps::adbench::{ba::{ba_jacobian, BaInput}, oracle::data_dir};
+/// use nilang_adbench::{ba::{ba_jacobian, BaInput}, oracle::data_dir};
 /// let b = BaInput::from_file(data_dir().join("adbench/ba/test.txt")).unwrap();
 /// let j = ba_jacobian(&b);
 /// assert_eq!((j.nrows, j.ncols, j.vals.len()), (30, 62, 310));

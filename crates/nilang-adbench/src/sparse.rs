@@ -1,6 +1,6 @@
 //! The CSR sparse Jacobian in ADBench's BA layout.
 
-use super::ba::{BaInput, BLOCK_LEN, CAM_LEN};
+use crate::ba::{BaInput, BLOCK_LEN, CAM_LEN};
 
 /// A CSR matrix with ADBench's BA Jacobian layout: for observation `i < p`, rows
 /// `2i` and `2i+1` hold 15 nonzeros (the 11 columns of camera `cam_i`, the 3
@@ -8,7 +8,7 @@ use super::ba::{BaInput, BLOCK_LEN, CAM_LEN};
 /// one nonzero `-2 w_i` in column `11n + 3m + i`. `nnz = 31p`.
 ///
 /// ```
-/// use nilang_apps::adbench::{ba::BaInput, sparse::SparseJacobian};
+/// use nilang_adbench::{ba::BaInput, sparse::SparseJacobian};
 /// let b = BaInput::parse("1 1 2\n0 0 0 0 0 0 1 0 0 0 0\n0 0 1\n1\n0 0").unwrap();
 /// let mut j = SparseJacobian::with_layout(&b);
 /// assert_eq!(j.rows, vec![0, 15, 30, 45, 60, 61, 62]);

@@ -1,9 +1,9 @@
 //! Malformed inputs give positioned errors, never panics.
 
-use nilang_apps::adbench::ba::BaInput;
-use nilang_apps::adbench::gmm::{gmm_generate, GmmInput};
-use nilang_apps::adbench::oracle::{data_dir, try_data_dir};
-use nilang_apps::adbench::AdbenchError;
+use nilang_adbench::ba::BaInput;
+use nilang_adbench::gmm::{gmm_generate, GmmInput};
+use nilang_adbench::oracle::{data_dir, try_data_dir};
+use nilang_adbench::AdbenchError;
 
 const GMM_OK: &str = "2 3 1\n-0.649014\n1.181166\n-0.758453\n0.092339 0.186260\n0.345561 0.396767\n0.538817 0.419195\n0.586443 -0.851887 0.800321\n-1.509405 0.875874 -0.242790\n0.166813 -1.965419 -1.270071\n1.175171 2.029160\n1.000000 0\n";
 const BA_OK: &str = "2 10 10\n1.797201 0.590697 -0.635786 90.859550 29.361415 28.777534 211.628116 -0.284531 -14.762924 0.058931 0.069976\n4.173048 5.586898 1.403869\n0.417022\n-525.672849 161.811929\n";
@@ -83,17 +83,18 @@ fn gmm_bad_header_and_counts() {
     );
     let msg = gmm_err(&GMM_OK.replacen("2 3 1", "2 3 -1", 1));
     assert!(
-        msg.contains("n (the number of points") && msg.contains("non-negative"),
+        msg.contains("n (the number of points") && msg.contains("positive integer"),
         "{msg}"
     );
     let msg = gmm_err(&GMM_OK.replacen("2 3 1", "0 3 1", 1));
-    assert!(msg.contains("must be positive"), "{msg}");
-    // Header claims fewer points than present: the point is read as `gamma m`.
-    let msg = gmm_err(&GMM_OK.replacen("2 3 1", "2 3 0", 1));
-    assert!(
-        msg.contains("m (Wishart") && msg.contains(":11:10"),
-        "{msg}"
-    );
+    assert!(msg.contains("positive integer"), "{msg}");
+    // Header claims fewer points than present: the last point is read as `gamma m`.
+    let two = GMM_OK
+        .replacen("2 3 1", "2 3 2", 1)
+        .replace("1.175171 2.029160\n", "1.175171 2.029160\n0.5 0.5\n");
+    assert!(GmmInput::parse(&two).is_ok());
+    let msg = gmm_err(&two.replacen("2 3 2", "2 3 1", 1));
+    assert!(msg.contains("m (Wishart") && msg.contains(":12:5"), "{msg}");
     // Trailing data is an error.
     let msg = gmm_err(&format!("{GMM_OK}\n0.5\n"));
     assert!(
@@ -105,11 +106,10 @@ fn gmm_bad_header_and_counts() {
     assert!(msg.contains("x[1][") || msg.contains("truncated"), "{msg}");
     // A huge header on a tiny file fails cleanly instead of allocating.
     let msg = gmm_err("99999999999 99999999999 99999999999\n1\n");
-    assert!(
-        msg.contains("overflow") || msg.contains("truncated"),
-        "{msg}"
-    );
+    assert!(msg.contains("announces an instance of"), "{msg}");
     let msg = gmm_err("3000000 3000000 1\n1\n");
+    assert!(msg.contains("more than the limit"), "{msg}");
+    let msg = gmm_err("30 30 1\n1\n");
     assert!(msg.contains("truncated"), "{msg}");
     let msg = gmm_err(&GMM_OK.replace("1.000000 0", "1.000000 0.5"));
     assert!(
@@ -139,12 +139,17 @@ fn ba_errors() {
     let msg = ba_err(&format!("{BA_OK} 7"));
     assert!(msg.contains("end of file"), "{msg}");
     let msg = ba_err(&BA_OK.replacen("2 10 10", "0 10 10", 1));
-    assert!(msg.contains("at least one camera"), "{msg}");
+    assert!(
+        msg.contains("n (the number of cameras") && msg.contains("positive integer"),
+        "{msg}"
+    );
     let msg = ba_err(&BA_OK.replacen("2 10 10", "-2 10 10", 1));
     assert!(msg.contains("n (the number of cameras"), "{msg}");
-    // No observations is a valid (empty) problem.
-    let b = BaInput::parse(&BA_OK.replacen("2 10 10", "2 10 0", 1)).unwrap();
-    assert!(b.obs.is_empty());
+    let msg = ba_err(&BA_OK.replacen("2 10 10", "2 10 0", 1));
+    assert!(
+        msg.contains("p (the number of observations") && msg.contains("`0`"),
+        "{msg}"
+    );
 }
 
 #[test]
@@ -221,5 +226,121 @@ fn mutated_inputs_never_panic() {
                 }
             }
         }
+    }
+}
+
+/// Every bad header value, in every position of both formats: an error naming the file,
+/// line, column and token, and the value found.
+#[test]
+fn header_values_must_be_positive_integers() {
+    let gmm_names = [
+        "d (the dimension",
+        "K (the number",
+        "n (the number of points",
+    ];
+    let ba_names = [
+        "n (the number of cameras",
+        "m (the number of points",
+        "p (the number",
+    ];
+    for bad in [
+        "2.9",
+        "-2",
+        "NaN",
+        "0",
+        "1e9",
+        "+-1",
+        "0x10",
+        "18446744073709551616",
+    ] {
+        for pos in 0..3 {
+            for (base, names, is_gmm) in [(GMM_OK, gmm_names, true), (BA_OK, ba_names, false)] {
+                let mut header: Vec<&str> = base.lines().next().unwrap().split(' ').collect();
+                header[pos] = bad;
+                let src = format!("{}\n{}", header.join(" "), base.split_once('\n').unwrap().1);
+                let e = if is_gmm {
+                    GmmInput::parse_named(&src, "bad.txt", false).unwrap_err()
+                } else {
+                    BaInput::parse_named(&src, "bad.txt").unwrap_err()
+                };
+                let want_col = header[..pos].iter().map(|h| h.len() + 1).sum::<usize>() + 1;
+                match &e {
+                    AdbenchError::Parse {
+                        file,
+                        line,
+                        column,
+                        token,
+                        expected,
+                        found,
+                    } => {
+                        assert_eq!(
+                            (file.as_str(), *line, *column, *token, found.as_str()),
+                            ("bad.txt", 1, want_col, pos + 1, bad),
+                            "{e}"
+                        );
+                        assert!(expected.starts_with(names[pos]), "{e}");
+                        assert!(expected.contains("positive integer"), "{e}");
+                    }
+                    other => panic!("{bad} at {pos}: {other}"),
+                }
+                assert!(
+                    e.to_string()
+                        .starts_with(&format!("bad.txt:1:{want_col} (token {})", pos + 1)),
+                    "{e}"
+                );
+            }
+        }
+    }
+}
+
+/// A 20-byte header edit claiming 10^12 of something is refused before allocating.
+#[test]
+fn huge_headers_are_refused_before_allocating() {
+    let ba = BA_OK.replacen("2 10 10", "2 10 1000000000000", 1);
+    let e = BaInput::parse_named(&ba, "ba.txt").unwrap_err();
+    assert!(
+        matches!(&e, AdbenchError::TooLarge { file, bytes, limit, .. }
+            if file == "ba.txt" && *bytes > 10u128.pow(13) && *limit == nilang_adbench::MAX_INSTANCE_BYTES),
+        "{e}"
+    );
+    assert!(e.to_string().contains("n=2 m=10 p=1000000000000"), "{e}");
+    let ba = BA_OK.replacen("2 10 10", "1000000000000 10 10", 1);
+    assert!(matches!(
+        BaInput::parse(&ba),
+        Err(AdbenchError::TooLarge { .. })
+    ));
+    let gmm = GMM_OK.replacen("2 3 1", "2 3 1000000000000", 1);
+    assert!(matches!(
+        GmmInput::parse_named(&gmm, "g", true),
+        Err(AdbenchError::TooLarge { .. })
+    ));
+    // the limit is the caller's: the same header passes a larger one (a small instance)
+    let ba = BA_OK.replacen("2 10 10", "2 10 1000", 1);
+    assert!(BaInput::parse_named_limited(&ba, "b", 1000).is_err());
+    assert_eq!(
+        BaInput::parse_named_limited(&ba, "b", 1 << 20).unwrap().p,
+        1000
+    );
+}
+
+#[test]
+fn trailing_data_and_non_finite_values_are_rejected() {
+    for tail in ["0", "x", "nan", "1e5"] {
+        let msg = ba_err(&format!("{BA_OK}{tail}\n"));
+        assert!(msg.contains("end of file") && msg.contains(":6:1"), "{msg}");
+        let msg = gmm_err(&format!("{GMM_OK}{tail}\n"));
+        assert!(
+            msg.contains("end of file") && msg.contains(":13:1"),
+            "{msg}"
+        );
+    }
+    for bad in ["nan", "NaN", "inf", "-inf", "1e309", "-1e400"] {
+        let msg = ba_err(&BA_OK.replace("4.173048", bad));
+        assert!(
+            msg.contains("point coordinate X1") && msg.contains("finite"),
+            "{msg}"
+        );
+        let msg = gmm_err(&GMM_OK.replace("1.000000 0", &format!("{bad} 0")));
+        assert!(msg.contains("gamma") && msg.contains("finite"), "{msg}");
     }
 }

@@ -2,14 +2,14 @@
 //! values, the JAX oracle (full CSR for `test.txt`, summaries for `ba1`/`ba2`), and
 //! finite differences.
 
-use nilang_apps::adbench::ba::{
+use nilang_adbench::ba::{
     ba_jacobian, ba_jacobian_into, ba_objective, ba_reproj, ba_reproj_jacobian, BaInput,
 };
-use nilang_apps::adbench::oracle::{
+use nilang_adbench::oracle::{
     adbench_close, adbench_rel_err, data_dir, load_ba_oracle, load_ba_summaries, load_expected,
     VecSummary,
 };
-use nilang_apps::adbench::sparse::SparseJacobian;
+use nilang_adbench::sparse::SparseJacobian;
 use rand::{Rng, SeedableRng};
 
 fn assert_all_close(what: &str, got: &[f64], want: &[f64]) {

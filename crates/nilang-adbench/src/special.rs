@@ -9,7 +9,7 @@ pub const ADBENCH_PI: f64 = 3.14159265359;
 /// about an ulp); `+inf` at the poles `0, -1, -2, ...`.
 ///
 /// ```
-/// use nilang_apps::adbench::special::lgamma;
+/// use nilang_adbench::special::lgamma;
 /// assert!((lgamma(0.5) - std::f64::consts::PI.sqrt().ln()).abs() < 1e-15);
 /// assert!((lgamma(5.0) - 24f64.ln()).abs() < 1e-14);
 /// ```
@@ -23,7 +23,7 @@ pub fn lgamma(x: f64) -> f64 {
 /// with ADBench's truncated [`ADBENCH_PI`].
 ///
 /// ```
-/// use nilang_apps::adbench::special::{lgamma, log_gamma_d};
+/// use nilang_adbench::special::{lgamma, log_gamma_d};
 /// assert_eq!(log_gamma_d(1, 2.5), lgamma(2.5));
 /// ```
 pub fn log_gamma_d(d: usize, a: f64) -> f64 {
@@ -39,7 +39,7 @@ pub fn log_gamma_d(d: usize, a: f64) -> f64 {
 /// empty slice.
 ///
 /// ```
-/// use nilang_apps::adbench::special::logsumexp;
+/// use nilang_adbench::special::logsumexp;
 /// assert!((logsumexp(&[1000.0, 1000.0]) - (1000.0 + 2f64.ln())).abs() < 1e-12);
 /// ```
 #[inline]

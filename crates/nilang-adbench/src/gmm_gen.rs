@@ -4,7 +4,7 @@ use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 use rand_distr::StandardNormal;
 
-use super::gmm::{icf_len, GmmInput};
+use crate::gmm::{icf_len, GmmInput};
 
 /// Rounds to 6 decimals the way a `%.6f` print followed by a re-read does, so the
 /// in-memory instance equals what [`GmmInput::write`] prints and reads back.
@@ -24,7 +24,7 @@ fn normal(rng: &mut StdRng, len: usize) -> Vec<f64> {
 /// numpy's, so the numbers differ from ADBench's files; the distributions agree).
 ///
 /// ```
-/// use nilang_apps::adbench::gmm::gmm_generate;
+/// use nilang_adbench::gmm::gmm_generate;
 /// let g = gmm_generate(2, 5, 100, 42);
 /// assert_eq!((g.icf.len(), g.x.len()), (15, 200));
 /// assert_eq!(g, gmm_generate(2, 5, 100, 42));

@@ -7,9 +7,9 @@
 use std::fmt::Write as _;
 use std::path::Path;
 
-use super::error::{read_to_string, AdbenchError};
-use super::special::{log_gamma_d, logsumexp, ADBENCH_PI};
-use super::tokens::{checked_mul, Tokens};
+use crate::error::{read_to_string, AdbenchError};
+use crate::special::{log_gamma_d, logsumexp, ADBENCH_PI};
+use crate::tokens::{check_size, checked_mul, Tokens};
 
 /// One GMM instance: parameters (`alphas`, `means`, `icf`), data `x` and the
 /// Wishart hyper-parameters `gamma`, `m`.
@@ -19,7 +19,7 @@ use super::tokens::{checked_mul, Tokens};
 /// `[q (d log-diagonal entries) | l (d(d-1)/2 strictly-lower entries, column by column)]`.
 ///
 /// ```
-/// use nilang_apps::adbench::gmm::GmmInput;
+/// use nilang_adbench::gmm::GmmInput;
 /// let src = "1 1 1\n0\n0\n0\n0\n1 0\n";
 /// let g = GmmInput::parse(src).unwrap();
 /// assert_eq!((g.d, g.k, g.n), (1, 1, 1));
@@ -65,7 +65,7 @@ impl GmmInput {
     /// counts must match the header, and nothing may follow `gamma m`.
     ///
     /// ```
-    /// use nilang_apps::adbench::gmm::GmmInput;
+    /// use nilang_adbench::gmm::GmmInput;
     /// assert!(GmmInput::parse("1 1 1\n0\n0\n0\nnan\n1 0").is_err());
     /// ```
     pub fn parse(src: &str) -> Result<Self, AdbenchError> {
@@ -81,7 +81,7 @@ impl GmmInput {
     /// Reads and parses a file; errors name the path.
     ///
     /// ```
-    /// use nilang_apps::adbench::{gmm::GmmInput, oracle::data_dir};
+    /// use nilang_adbench::{gmm::GmmInput, oracle::data_dir};
     /// let g = GmmInput::from_file(data_dir().join("adbench/gmm/test.txt")).unwrap();
     /// assert_eq!((g.d, g.k, g.n), (2, 3, 1));
     /// ```
@@ -94,16 +94,37 @@ impl GmmInput {
     /// Parses with an explicit file name for messages; `replicate` selects the
     /// `-rep` variant.
     pub fn parse_named(src: &str, file: &str, replicate: bool) -> Result<Self, AdbenchError> {
+        Self::parse_named_limited(src, file, replicate, crate::MAX_INSTANCE_BYTES)
+    }
+
+    /// [`GmmInput::parse_named`] with an explicit size limit in bytes, checked from the
+    /// header before allocating.
+    ///
+    /// ```
+    /// use nilang_adbench::{gmm::GmmInput, AdbenchError};
+    /// let e = GmmInput::parse_named_limited("2 3 1000000000000\n", "<s>", true, 1 << 30);
+    /// assert!(matches!(e, Err(AdbenchError::TooLarge { .. })));
+    /// ```
+    pub fn parse_named_limited(
+        src: &str,
+        file: &str,
+        replicate: bool,
+        max_bytes: u64,
+    ) -> Result<Self, AdbenchError> {
         let mut t = Tokens::new(file, src);
-        let d = t.usize(&|| "d (the dimension, first header value)".into())?;
-        let k = t.usize(&|| "K (the number of components, second header value)".into())?;
-        let n = t.usize(&|| "n (the number of points, third header value)".into())?;
-        if d == 0 || k == 0 {
-            return Err(AdbenchError::invalid(
-                file,
-                format!("header `{d} {k} {n}`: d and K must be positive"),
-            ));
-        }
+        let d = t.positive(&|| "d (the dimension, first header value)".into())?;
+        let k = t.positive(&|| "K (the number of components, second header value)".into())?;
+        let n = t.positive(&|| "n (the number of points, third header value)".into())?;
+        let (d2, k2, n2) = (d as u128, k as u128, n as u128);
+        check_size(
+            file,
+            format!("d={d} K={k} n={n}"),
+            // d, K, n < 2^64, so every product fits in u128 except K * d(d+1)/2: saturate
+            k2.saturating_mul(1 + d2 + d2 * (d2 + 1) / 2)
+                .saturating_add(n2 * d2),
+            0,
+            max_bytes,
+        )?;
         let tri = d
             .checked_add(1)
             .and_then(|d1| d1.checked_mul(d))
@@ -123,13 +144,11 @@ impl GmmInput {
         t.f64s(&mut icf, kt, &|j| format!("icf[{}][{}]", j / tri, j % tri))?;
         let mut x = Vec::new();
         if replicate {
-            if n > 0 {
-                t.f64s(&mut x, d, &|j| format!("x[0][{j}] (replicated point)"))?;
-                let point = x.clone();
-                x.reserve(nd.saturating_sub(d));
-                for _ in 1..n {
-                    x.extend_from_slice(&point);
-                }
+            t.f64s(&mut x, d, &|j| format!("x[0][{j}] (replicated point)"))?;
+            let point = x.clone();
+            x.reserve(nd.saturating_sub(d));
+            for _ in 1..n {
+                x.extend_from_slice(&point);
             }
         } else {
             t.f64s(&mut x, nd, &|j| format!("x[{}][{}]", j / d, j % d))?;
@@ -159,7 +178,7 @@ impl GmmInput {
     /// Checks that all lengths agree with `d`, `k`, `n` and that all values are finite.
     ///
     /// ```
-    /// use nilang_apps::adbench::gmm::gmm_generate;
+    /// use nilang_adbench::gmm::gmm_generate;
     /// let mut g = gmm_generate(2, 3, 4, 0);
     /// assert!(g.validate().is_ok());
     /// g.means.pop();
@@ -217,7 +236,7 @@ impl GmmInput {
     /// The parameters in ADBench's flat layout `[alphas | means | icf]`.
     ///
     /// ```
-    /// use nilang_apps::adbench::gmm::gmm_generate;
+    /// use nilang_adbench::gmm::gmm_generate;
     /// let mut g = gmm_generate(2, 3, 4, 0);
     /// let p = g.params();
     /// g.set_params(&p);
@@ -253,7 +272,7 @@ impl GmmInput {
     /// other values use the shortest round-trip form, so `parse(write())` is lossless.
     ///
     /// ```
-    /// use nilang_apps::adbench::gmm::{gmm_generate, GmmInput};
+    /// use nilang_adbench::gmm::{gmm_generate, GmmInput};
     /// let g = gmm_generate(3, 2, 5, 7);
     /// assert_eq!(GmmInput::parse(&g.write()).unwrap(), g);
     /// ```
@@ -338,7 +357,7 @@ fn data_free_terms(g: &GmmInput) -> f64 {
 /// If the vector lengths disagree with `d`, `k`, `n` (use [`GmmInput::validate`]).
 ///
 /// ```
-/// use nilang_apps::adbench::{gmm::{gmm_objective, GmmInput}, oracle::data_dir};
+/// use nilang_adbench::{gmm::{gmm_objective, GmmInput}, oracle::data_dir};
 /// let g = GmmInput::from_file(data_dir().join("adbench/gmm/test.txt")).unwrap();
 /// assert!((gmm_objective(&g) - 8.07380408004975791).abs() < 1e-12);
 /// ```
@@ -400,7 +419,7 @@ pub fn gmm_objective(g: &GmmInput) -> f64 {
 /// If the vector lengths disagree with `d`, `k`, `n`.
 ///
 /// ```
-/// use nilang_apps::adbench::gmm::{gmm_generate, gmm_objective, gmm_objective_and_gradient};
+/// use nilang_adbench::gmm::{gmm_generate, gmm_objective, gmm_objective_and_gradient};
 /// let g = gmm_generate(2, 3, 10, 1);
 /// let (f, grad) = gmm_objective_and_gradient(&g);
 /// assert!((f - gmm_objective(&g)).abs() < 1e-9 * f.abs().max(1.0));
@@ -517,7 +536,7 @@ pub fn gmm_objective_and_gradient(g: &GmmInput) -> (f64, Vec<f64>) {
 /// `[alpha (K) | mu (K*d) | icf (K*d(d+1)/2)]`.
 ///
 /// ```
-/// use nilang_apps::adbench::{gmm::{gmm_gradient, GmmInput}, oracle::data_dir};
+/// use nilang_adbench::{gmm::{gmm_gradient, GmmInput}, oracle::data_dir};
 /// let g = GmmInput::from_file(data_dir().join("adbench/gmm/test.txt")).unwrap();
 /// let grad = gmm_gradient(&g);
 /// assert!((grad[0] - 0.10866285550865246).abs() < 1e-12);
@@ -526,4 +545,4 @@ pub fn gmm_gradient(g: &GmmInput) -> Vec<f64> {
     gmm_objective_and_gradient(g).1
 }
 
-pub use super::gmm_gen::gmm_generate;
+pub use crate::gmm_gen::gmm_generate;

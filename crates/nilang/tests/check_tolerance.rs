@@ -1,0 +1,395 @@
+//! Invertibility checks that cannot be fooled (issue 10, item 1): non-finite values never pass,
+//! the float tolerance is relative to the largest magnitude an ancilla held, and the tolerance
+//! setting is per thread and scoped.
+use nilang::check::{
+    catch, float_close, float_close_at, tolerance, with_tolerance, ErrorKind, Tolerance,
+    ToleranceGuard,
+};
+use nilang::prelude::*;
+use proptest::prelude::*;
+
+/// A deliberately wrong uncompute: `exp(a)` is added, `exp(b)` subtracted.
+#[i]
+fn wrong_uncompute<T: Scalar>(out: &mut T, a: &T, b: &T) {
+    let t = T::default();
+    t += exp(a);
+    out += t;
+    t -= exp(b);
+    dealloc!(t = T::default());
+}
+
+fn wrong(a: f64, b: f64) -> Result<f64, nilang::InvertibilityError> {
+    catch(|| {
+        let mut out = 0.0;
+        WrongUncompute.call((&mut out, &a, &b));
+        out
+    })
+}
+
+#[test]
+fn infinity_never_passes_a_deallocation_check() {
+    for a in [10.0, 1000.0] {
+        let e = wrong(a, a + 0.5).unwrap_err();
+        assert_eq!(e.kind, ErrorKind::Deallocation);
+        assert!(e.detail.contains("expected 0.0"), "{}", e.detail);
+    }
+    // at a = 1000, exp overflows: t = inf - inf = NaN; with b small, t = inf
+    let e = wrong(1000.0, 1001.0).unwrap_err();
+    assert!(e.detail.starts_with("ancilla holds NaN"), "{}", e.detail);
+    let e = wrong(1000.0, 1.0).unwrap_err();
+    assert!(e.detail.starts_with("ancilla holds inf"), "{}", e.detail);
+    // the correct uncompute passes; at a = b = 1000 it cannot: inf - inf is NaN, which is not
+    // a restored zero, so that is reported too
+    assert!(wrong(3.0, 3.0).is_ok());
+    assert!(wrong(1000.0, 1000.0).is_err());
+}
+
+#[test]
+fn infinity_is_caught_under_gradient() {
+    for a in [10.0, 1000.0] {
+        let r = catch(|| nilang::gradient(&WrongUncompute, (&mut 0.0, &a, &(a + 0.5)), 0));
+        assert_eq!(r.unwrap_err().kind, ErrorKind::Deallocation, "a = {a}");
+    }
+    // and the correct program differentiates
+    let (g, _, _) = nilang::gradient(&WrongUncompute, (&mut 0.0, &2.0, &2.0), 0);
+    assert_eq!(g.g, 1.0);
+}
+
+#[test]
+fn comparison_rules_for_non_finite_values() {
+    assert!(!float_close(f64::NAN, f64::NAN));
+    assert!(!float_close(f64::NAN, 0.0));
+    assert!(float_close(f64::INFINITY, f64::INFINITY));
+    assert!(float_close(f64::NEG_INFINITY, f64::NEG_INFINITY));
+    assert!(!float_close(f64::INFINITY, f64::NEG_INFINITY));
+    assert!(!float_close(f64::INFINITY, f64::MAX));
+    assert!(!float_close_at(f64::INFINITY, 0.0, f64::MAX));
+    // a history that went through infinity does not widen the tolerance
+    assert_eq!(nilang::check::track(1.0, &f64::INFINITY), 1.0);
+    assert!(!with_tolerance(Tolerance { rel: 1.0, abs: 1.0 }, || {
+        float_close(f64::NAN, f64::NAN)
+    }));
+    // f32 too
+    use nilang::check::AlmostSame;
+    assert!(!f32::NAN.almost_same(&f32::NAN));
+    assert!(f32::INFINITY.almost_same(&f32::INFINITY));
+    assert!(!f32::INFINITY.almost_same(&f32::MAX));
+}
+
+/// Three iterations of `t += y*z`, the result used, three of `t -= y*z`.
+#[i]
+fn roundoff(out: &mut f64, y: &f64, z: &f64) {
+    let t = 0.0;
+    for _k in 0..3 {
+        t += y * z;
+    }
+    out += t;
+    for _k in 0..3 {
+        t -= y * z;
+    }
+    dealloc!(t = 0.0);
+}
+
+#[test]
+fn roundoff_of_large_intermediates_is_not_an_error() {
+    let (y, z) = (12345.678, 9876.54321);
+    // the residual really is there and larger than the old absolute tolerance 1e-8
+    let mut t = 0.0f64;
+    for _ in 0..3 {
+        t += y * z;
+    }
+    for _ in 0..3 {
+        t -= y * z;
+    }
+    assert!(t.abs() > 1e-8, "residual {t:e}");
+    let mut out = 0.0;
+    let r = catch(|| {
+        Roundoff.call((&mut out, &y, &z));
+    });
+    assert!(r.is_ok(), "{}", r.unwrap_err());
+    let mut sum = 0.0f64;
+    for _ in 0..3 {
+        sum += y * z;
+    }
+    let mut out = 0.0;
+    Roundoff.call((&mut out, &y, &z));
+    assert_eq!(out, sum);
+    // and the inverse run
+    let mut out = 0.0;
+    assert!(catch(|| {
+        Roundoff.uncall((&mut out, &y, &z));
+    })
+    .is_ok());
+}
+
+/// The same shape with a mistake of relative size 1e-6 of the values that passed through.
+#[i]
+fn roundoff_wrong(out: &mut f64, y: &f64, z: &f64) {
+    let t = 0.0;
+    for _k in 0..3 {
+        t += y * z;
+    }
+    out += t;
+    for _k in 0..3 {
+        t -= y * z;
+    }
+    t += y * z * 1e-6;
+    dealloc!(t = 0.0);
+}
+
+#[test]
+fn mistakes_at_any_magnitude_are_caught_and_the_message_says_what_to_change() {
+    for scale in [1e-300, 1e-150, 1.0, 1e150, 1e300] {
+        let (y, z) = (12345.678 * scale / 1e8, 9876.54321);
+        let e = catch(|| {
+            RoundoffWrong.call((&mut 0.0, &y, &z));
+        })
+        .unwrap_err();
+        assert_eq!(e.kind, ErrorKind::Deallocation);
+        assert!(
+            e.detail.contains("largest magnitude it held"),
+            "{}",
+            e.detail
+        );
+        assert!(
+            e.detail.contains("nilang::check::with_tolerance"),
+            "{}",
+            e.detail
+        );
+        assert!(e.detail.contains("#[nocheck]"), "{}", e.detail);
+        // ...and within a wider tolerance it passes
+        let wide = Tolerance {
+            rel: 1e-5,
+            abs: 0.0,
+        };
+        assert!(with_tolerance(wide, || catch(|| {
+            RoundoffWrong.call((&mut 0.0, &y, &z));
+        }))
+        .is_ok());
+        // the correct program passes at the same magnitude
+        assert!(catch(|| {
+            Roundoff.call((&mut 0.0, &y, &z));
+        })
+        .is_ok());
+    }
+}
+
+/// The round-off case as compute–copy–uncompute: the ancilla lives from `routine!` to
+/// `unroutine!()`, and its history is tracked across both.
+#[i]
+fn roundoff_routine(out: &mut f64, y: &f64, z: &f64) {
+    routine! {
+        let t = 0.0;
+        for _k in 0..3 {
+            t += y * z;
+        }
+    }
+    out += t;
+    unroutine!();
+}
+
+/// A mistake between `routine!` and `unroutine!()`: `t` is changed by `y * 1e-6`.
+#[i]
+fn routine_wrong(out: &mut f64, y: &f64) {
+    routine! {
+        let t = 0.0;
+        t += y;
+    }
+    t += y * 1e-6;
+    out += t;
+    unroutine!();
+}
+
+#[test]
+fn routine_ancillas_are_tracked_too() {
+    let (y, z) = (12345.678, 9876.54321);
+    assert!(catch(|| {
+        RoundoffRoutine.call((&mut 0.0, &y, &z));
+    })
+    .is_ok());
+    assert!(catch(|| {
+        RoundoffRoutine.uncall((&mut 0.0, &y, &z));
+    })
+    .is_ok());
+    // caught at every magnitude: with an unknown history (scale 1) the tiny ones would pass
+    for y in [1e-300, 1e-20, 1.0, 1e20, 1e300] {
+        let e = catch(|| {
+            RoutineWrong.call((&mut 0.0, &y));
+        })
+        .unwrap_err();
+        assert!(
+            e.detail.contains("the largest magnitude it held was"),
+            "{}",
+            e.detail
+        );
+    }
+}
+
+#[test]
+fn tolerance_is_per_thread_and_never_torn() {
+    let threads: Vec<_> = (1..=4)
+        .map(|k| {
+            std::thread::spawn(move || {
+                let mine = Tolerance {
+                    rel: k as f64 * 1e-3,
+                    abs: k as f64 * 1e-6,
+                };
+                for i in 0..20_000 {
+                    if i % 2 == 0 {
+                        with_tolerance(mine, || {
+                            assert_eq!(tolerance(), mine);
+                            // 1 vs 1 + rel/2 passes under mine, fails under the default
+                            assert!(float_close(1.0, 1.0 + mine.rel / 2.0));
+                        });
+                    } else {
+                        nilang::check::set_tolerance(mine.abs, mine.rel);
+                        assert_eq!(tolerance(), mine);
+                        nilang::check::set_tolerance(0.0, 1e-8);
+                    }
+                    assert_eq!(tolerance(), Tolerance::DEFAULT);
+                    assert!(!float_close(1.0, 1.0 + mine.rel / 2.0));
+                }
+            })
+        })
+        .collect();
+    for t in threads {
+        t.join().unwrap();
+    }
+}
+
+#[test]
+fn the_guard_restores_the_tolerance_when_unwinding() {
+    let r = std::panic::catch_unwind(|| {
+        let _g = ToleranceGuard::set(Tolerance { rel: 0.5, abs: 0.0 });
+        assert_eq!(tolerance().rel, 0.5);
+        panic!("boom");
+    });
+    assert!(r.is_err());
+    assert_eq!(tolerance(), Tolerance::DEFAULT);
+}
+
+// ---- property test: random programs over magnitudes 1e-300 .. 1e300 ----
+
+const NX: usize = 6;
+const NY: usize = 5;
+/// `[opcode, x index, y index]`.
+type Op = [usize; 3];
+
+/// One accumulation into the ancilla `t`.
+#[i]
+fn acc(t: &mut f64, x: &[f64; NX], y: &[f64; NY], op: usize, a: usize, b: usize) {
+    if op == 0 {
+        t += x[a];
+    } else if op == 1 {
+        t -= x[a];
+    } else if op == 2 {
+        t += x[a] * y[b];
+    } else if op == 3 {
+        t -= x[a] * y[b];
+    } else if op == 4 {
+        t += x[a] / y[b];
+    } else if op == 5 {
+        t -= x[a] / y[b];
+    } else {
+        NEG(t);
+    }
+}
+
+/// Compute into an ancilla with `fwd`, use it, uncompute with the inverse of `undo` (a correct
+/// program has `undo == fwd`).
+#[i]
+fn run(out: &mut f64, x: &[f64; NX], y: &[f64; NY], fwd: &[Op], undo: &[Op]) {
+    let t = 0.0;
+    for k in 0..fwd.len() {
+        acc(&mut t, &x, &y, fwd[k][0], fwd[k][1], fwd[k][2]);
+    }
+    out += t;
+    inv! {
+        for k in 0..undo.len() {
+            acc(&mut t, &x, &y, undo[k][0], undo[k][1], undo[k][2]);
+        }
+    }
+    dealloc!(t = 0.0);
+}
+
+/// The value an accumulation adds to `t` (None for `NEG`).
+fn contribution(op: Op, x: &[f64; NX], y: &[f64; NY]) -> Option<f64> {
+    let [o, a, b] = op;
+    Some(match o {
+        0 => x[a],
+        1 => -x[a],
+        2 => x[a] * y[b],
+        3 => -(x[a] * y[b]),
+        4 => x[a] / y[b],
+        5 => -(x[a] / y[b]),
+        _ => return None,
+    })
+}
+
+/// Values: a power of ten `p` from 1e-300 to 1e300 per program; `x` odd integers times `p`
+/// times powers of two, `y` powers of two. Two contributions are then equal in exact arithmetic
+/// exactly when they are bit-identical, and distinct ones differ by at least 1/16 relatively,
+/// so that a changed instruction is either a no-op on the values or a change far above the
+/// tolerance.
+fn values() -> impl Strategy<Value = ([f64; NX], [f64; NY])> {
+    (
+        -300i32..=300,
+        proptest::array::uniform6((0u32..8, -4i32..=4, any::<bool>())),
+        proptest::array::uniform5(-2i32..=2),
+    )
+        .prop_map(|(e, xs, ys)| {
+            let p = 10f64.powi(e);
+            let x = xs.map(|(k, d, neg)| {
+                let v = ((2 * k + 1) as f64 * p) * 2f64.powi(d);
+                if neg {
+                    -v
+                } else {
+                    v
+                }
+            });
+            (x, ys.map(|j| 2f64.powi(j)))
+        })
+}
+
+fn program() -> impl Strategy<Value = Vec<Op>> {
+    proptest::collection::vec(
+        prop_oneof![6 => (0usize..6, 0..NX, 0..NY), 1 => Just((6usize, 0, 0))]
+            .prop_map(|(o, a, b)| [o, a, b]),
+        1..24,
+    )
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 2000, ..ProptestConfig::default() })]
+
+    #[test]
+    fn correct_programs_never_raise_a_false_error((x, y) in values(), prog in program()) {
+        let mut out = 0.0;
+        let r = catch(|| { Run.call((&mut out, &x, &y, &prog[..], &prog[..])); });
+        prop_assert!(r.is_ok(), "{}", r.unwrap_err());
+        let r = catch(|| { Run.uncall((&mut out, &x, &y, &prog[..], &prog[..])); });
+        prop_assert!(r.is_ok(), "{}", r.unwrap_err());
+    }
+
+    #[test]
+    fn wrong_programs_are_caught_unless_the_change_is_a_no_op(
+        (x, y) in values(),
+        prog in program(),
+        pick in any::<prop::sample::Index>(),
+        new in (0usize..6, 0..NX, 0..NY),
+    ) {
+        let k = pick.index(prog.len());
+        prop_assume!(prog[k][0] != 6);
+        let mut undo = prog.clone();
+        undo[k] = [new.0, new.1, new.2];
+        let was = contribution(prog[k], &x, &y).unwrap();
+        let now = contribution(undo[k], &x, &y).unwrap();
+        let r = catch(|| { Run.call((&mut 0.0, &x, &y, &prog[..], &undo[..])); });
+        if was == now {
+            prop_assert!(r.is_ok(), "a no-op change raised {}", r.unwrap_err());
+        } else {
+            let e = r.expect_err("a changed instruction was not caught");
+            prop_assert_eq!(e.kind, ErrorKind::Deallocation);
+        }
+    }
+}
