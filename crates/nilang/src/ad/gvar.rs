@@ -53,6 +53,14 @@ impl<T: AlmostSame> AlmostSame for GVar<T> {
     fn almost_same(&self, other: &Self) -> bool {
         self.x.almost_same(&other.x)
     }
+    #[inline]
+    fn almost_same_at(&self, other: &Self, history: f64) -> bool {
+        self.x.almost_same_at(&other.x, history)
+    }
+    #[inline]
+    fn magnitude(&self) -> f64 {
+        self.x.magnitude()
+    }
 }
 impl<T: FromLiteral + Default> FromLiteral for GVar<T> {
     #[inline(always)]

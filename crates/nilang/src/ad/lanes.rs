@@ -114,6 +114,15 @@ impl<const N: usize> AlmostSame for Lanes<N> {
     fn almost_same(&self, o: &Self) -> bool {
         self.0.almost_same(&o.0)
     }
+    fn almost_same_at(&self, o: &Self, history: f64) -> bool {
+        self.0
+            .iter()
+            .zip(&o.0)
+            .all(|(a, b)| a.almost_same_at(b, history))
+    }
+    fn magnitude(&self) -> f64 {
+        self.0.iter().fold(0.0, |m, a| m.max(a.magnitude()))
+    }
 }
 impl<const N: usize> Lift<f64> for Lanes<N> {
     fn lift(e: f64) -> Self {
