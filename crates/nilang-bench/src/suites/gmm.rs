@@ -322,6 +322,16 @@ fn run_case(h: &mut Harness, c: &GmmCase) {
     let name = c.name.as_str();
     let size = np as f64;
     let f = obj.eval(&p);
+    // rust-O is the fastest plain objective we have: `nilang_adbench::gmm::gmm_objective`
+    // (row-packed L, one dot product per row, no AD types); the generic `Gmm::eval` above is
+    // what num-dual and echidna differentiate
+    let f_plain = nilang_adbench::gmm::gmm_objective(&c.inst);
+    h.check(
+        &format!("gmm {name}: rust-O vs the generic objective"),
+        &[f_plain],
+        &[f],
+        1e-10,
+    );
     let limit = h.budget.time_limit;
     // Reference gradient: echidna (if the tape fits), checked against the oracle or finite
     // differences on a few coordinates; num-dual checked against it.
@@ -394,7 +404,7 @@ fn run_case(h: &mut Harness, c: &GmmCase) {
         }
     };
     h.time(SUITE, name, size, "rust", Measure::O, 1.0, || {
-        obj.eval(std::hint::black_box(&p))
+        nilang_adbench::gmm::gmm_objective(std::hint::black_box(&c.inst))
     });
     if ok_n {
         h.time(SUITE, name, size, "num-dual", Measure::G, 1.0, || {
