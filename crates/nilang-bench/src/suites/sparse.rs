@@ -62,6 +62,27 @@ pub fn dot(a: &Csc<f64>, b: &Csc<f64>) -> f64 {
     dot_generic(a, b, &a.nzval, &b.nzval)
 }
 
+/// `tr(AᵀB)` by scatter–gather (the best plain version, and the algorithm of the reversible
+/// program): each column of `B` is scattered into the zero work vector `w` (length `m`),
+/// gathered against `A`'s column, and cleared again. No branches on the sparsity pattern.
+pub fn dot_scatter(a: &Csc<f64>, b: &Csc<f64>, w: &mut [f64]) -> f64 {
+    assert!(a.m == b.m && a.n == b.n && w.len() == a.m, "dimension mismatch");
+    let mut r = 0.0;
+    for j in 0..a.n {
+        let (qb, qa) = (b.colptr[j]..b.colptr[j + 1], a.colptr[j]..a.colptr[j + 1]);
+        for q in qb.clone() {
+            w[b.rowval[q]] = b.nzval[q];
+        }
+        for p in qa {
+            r += a.nzval[p] * w[a.rowval[p]];
+        }
+        for q in qb {
+            w[b.rowval[q]] = 0.0;
+        }
+    }
+    r
+}
+
 /// [`dot`] over A's and B's values, generic over the scalar (`f64` for the plain objective,
 /// echidna's numbers for its gradient).
 #[inline]
@@ -107,6 +128,34 @@ pub fn dot_backward(a: &Csc<f64>, b: &Csc<f64>, g: f64, out: &mut [f64]) {
                 ia += 1;
                 ib += 1;
             }
+        }
+    }
+}
+
+/// [`dot_backward`] by scatter–gather with the zero work vector `w` (length `m`): each
+/// column of `B` scattered and gathered at `A`'s rows, then `A`'s at `B`'s. Every entry is
+/// written (zero off the common pattern).
+pub fn dot_backward_scatter(a: &Csc<f64>, b: &Csc<f64>, g: f64, out: &mut [f64], w: &mut [f64]) {
+    let (ga, gb) = out.split_at_mut(a.nnz());
+    for j in 0..a.n {
+        let (qa, qb) = (a.colptr[j]..a.colptr[j + 1], b.colptr[j]..b.colptr[j + 1]);
+        for q in qb.clone() {
+            w[b.rowval[q]] = b.nzval[q];
+        }
+        for p in qa.clone() {
+            ga[p] = g * w[a.rowval[p]];
+        }
+        for q in qb.clone() {
+            w[b.rowval[q]] = 0.0;
+        }
+        for p in qa.clone() {
+            w[a.rowval[p]] = a.nzval[p];
+        }
+        for q in qb {
+            gb[q] = g * w[b.rowval[q]];
+        }
+        for p in qa {
+            w[a.rowval[p]] = 0.0;
         }
     }
 }
@@ -270,10 +319,24 @@ fn run_dot(h: &mut Harness, c: &SparseCase) {
     };
     let ge = ech_grad(&v);
     let ok = h.check("sparse dot: manual-B vs echidna", &man, &ge, 1e-12);
-    h.time(SUITE, name, size, "rust", Measure::O, 1.0, || dot(a, b));
+    // rust-O: the faster of the two plain versions is scatter–gather (3–4× the merge loop)
+    let mut w = vec![0.0; a.m];
+    h.check(
+        "sparse dot: scatter-gather vs merge loop",
+        &[dot_scatter(a, b, &mut w)],
+        &[f],
+        1e-12,
+    );
+    h.time(SUITE, name, size, "rust", Measure::O, 1.0, || {
+        dot_scatter(a, b, &mut w)
+    });
     if ok {
+        // the faster hand-written backward pass, checked against the merge-loop one
+        let mut man2 = vec![0.0; man.len()];
+        dot_backward_scatter(a, b, 1.0, &mut man2, &mut w);
+        h.check("sparse dot: manual-B scatter vs merge", &man2, &man, 1e-12);
         h.time(SUITE, name, size, "manual", Measure::B, 1.0, || {
-            dot_backward(a, b, 1.0, &mut man)
+            dot_backward_scatter(a, b, 1.0, &mut man2, &mut w)
         });
         // echidna cannot separate the backward pass from the recording: forward + backward.
         h.time(SUITE, name, size, "echidna", Measure::G, 1.0, || {
