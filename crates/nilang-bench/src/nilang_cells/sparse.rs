@@ -51,9 +51,9 @@ fn dot(case: &SparseCase) -> Vec<Kernel<'_>> {
     let mut r0 = 0.0;
     i_sparse_dot(
         &mut r0,
-        &pa,
+        pa,
         &mut a.nzval.clone(),
-        &pb,
+        pb,
         &mut b.nzval.clone(),
         &mut vec![0.0; m],
     );
