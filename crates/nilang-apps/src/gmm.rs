@@ -342,8 +342,15 @@ pub struct GmmWork<T> {
     pub s: Vec<T>,
     /// Per point of a block: `max(main)`, `bs`.
     pub mx: Vec<T>,
-    /// Scalars of the data-free terms: `[sa, la, mxa, fro]`.
-    pub sc: Vec<T>,
+    /// Scalars of the data-free terms: `Σ exp(α − max)`, `logsumexp(α)`, `max(α)`, the
+    /// Frobenius sum of the prior.
+    pub sa: T,
+    /// See `sa`.
+    pub la: T,
+    /// See `sa`.
+    pub mxa: T,
+    /// See `sa`.
+    pub fro: T,
 }
 
 impl<T: Scalar> GmmWork<T> {
@@ -367,12 +374,15 @@ impl<T: Scalar> GmmWork<T> {
             lse: vec![T::default(); bs],
             s: vec![T::default(); bs],
             mx: vec![T::default(); bs],
-            sc: vec![T::default(); 4],
+            sa: T::default(),
+            la: T::default(),
+            mxa: T::default(),
+            fro: T::default(),
         }
     }
 }
 
-nilang::grad_struct!(GmmWork { qd, base, xc, y, sq, main, t, lse, s, mx, sc } copy { bs });
+nilang::grad_struct!(GmmWork { qd, base, xc, y, sq, main, t, lse, s, mx, sa, la, mxa, fro } copy { bs });
 
 /// `out += f(p)`: the whole GMM objective as one reversible program. `alpha`, `mu`, `icf` are
 /// the parameters, `x` the points (`x.len() / d` of them), taken in blocks of `ws.bs`; `ws` is
@@ -438,10 +448,10 @@ pub fn gmm_objective_i<T: Scalar>(
         gmm_rest(
             out,
             &mut ws.t,
-            &mut ws.sc[0],
-            &mut ws.sc[1],
-            &mut ws.sc[2],
-            &mut ws.sc[3],
+            &mut ws.sa,
+            &mut ws.la,
+            &mut ws.mxa,
+            &mut ws.fro,
             &mut ws.qd,
             alpha,
             icf,

@@ -29,6 +29,9 @@ pub struct Options {
     /// Only the cases with these names (`--case`; the first word of a case name, e.g.
     /// `ba19`); empty: all.
     pub cases: Vec<String>,
+    /// Threads of the parallel cells (`--threads N`; default: all cores). The parallel cells
+    /// run with 1 thread and, when N > 1, with N threads (tools `nilang-t1`, `nilang-tN`).
+    pub threads: usize,
     pub help: bool,
 }
 
@@ -49,6 +52,9 @@ OPTIONS:
     --plot DIR          write log-log SVG plots (time against problem size) per suite
     --case NAME...      run only these cases of the selected suites (the first word of the
                         case name: `ba19`, `1k`, `k=4`, ...; e.g. --suite ba --case ba19)
+    --threads N         threads of the parallel cells (default: all cores): GMM gradient and
+                        BA Jacobian with 1 and N threads (tools nilang-t1, nilang-tN), the
+                        same result for any N
     --data DIR          data folder holding adbench/ and oracle-reference/ (default:
                         $NILANG_DATA, else the first shared/data found walking up from the
                         workspace or the working directory)
@@ -82,6 +88,7 @@ impl Options {
             suites: Vec::new(),
             data: None,
             cases: Vec::new(),
+            threads: std::thread::available_parallelism().map_or(1, |n| n.get()),
             help: false,
         };
         let (mut full, mut smoke) = (false, false);
@@ -106,6 +113,16 @@ impl Options {
                 "--json" => o.json = Some(inline.map_or_else(|| value(&mut i, flag), Ok)?.into()),
                 "--plot" => o.plot = Some(inline.map_or_else(|| value(&mut i, flag), Ok)?.into()),
                 "--data" => o.data = Some(inline.map_or_else(|| value(&mut i, flag), Ok)?.into()),
+                "--threads" => {
+                    let v = inline.map_or_else(|| value(&mut i, flag), Ok)?;
+                    o.threads = v
+                        .parse::<usize>()
+                        .ok()
+                        .filter(|&n| (1..=1024).contains(&n))
+                        .ok_or_else(|| {
+                            format!("--threads needs a number of threads (1..1024), got `{v}`")
+                        })?;
+                }
                 "--case" | "--cases" => {
                     let mut names = Vec::new();
                     if let Some(v) = inline {

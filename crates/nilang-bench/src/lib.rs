@@ -33,8 +33,18 @@ use report::Cell;
 /// The providers of the default binary. The lead adds the reversible implementation here:
 /// `reg.add(Box::new(MyNilangCells));` (see [`hook`]).
 pub fn default_registry() -> Registry {
+    registry_with_threads(1)
+}
+
+/// [`default_registry`] plus the parallel cells (`nilang-t1` and, for `threads > 1`,
+/// `nilang-t{threads}`).
+pub fn registry_with_threads(threads: usize) -> Registry {
     let mut reg = Registry::default();
     reg.add(Box::new(nilang_cells::Nilang));
+    reg.add(Box::new(nilang_cells::Parallel::new(1)));
+    if threads > 1 {
+        reg.add(Box::new(nilang_cells::Parallel::new(threads)));
+    }
     reg
 }
 

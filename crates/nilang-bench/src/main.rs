@@ -30,7 +30,7 @@ fn main() {
         eprintln!("error: {e}");
         std::process::exit(EXIT_USAGE);
     }
-    let registry = nilang_bench::default_registry();
+    let registry = nilang_bench::registry_with_threads(opts.threads);
     let t0 = std::time::Instant::now();
     let res = nilang_bench::run(&opts, &registry);
     println!(

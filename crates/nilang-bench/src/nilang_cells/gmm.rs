@@ -60,9 +60,7 @@ impl Obj {
 
 /// Call, call + uncall and gradient of the case's instance.
 pub fn kernels(case: &GmmCase) -> Vec<Kernel<'_>> {
-    // the plan keeps a reference to the points: the instance lives as long as the process
-    // (one per benchmark case)
-    let g: &'static GmmInput = Box::leak(Box::new(input(&case.inst)));
+    let g: &GmmInput = &case.inst;
     let np = g.n_params();
     let work = GmmGradWork::new(g.d, g.k);
     vec![
@@ -88,7 +86,7 @@ pub fn kernels(case: &GmmCase) -> Vec<Kernel<'_>> {
         Kernel::with_state(
             Measure::G,
             (work, vec![0.0; np]),
-            move |s: &mut (GmmGradWork<'static>, Vec<f64>)| {
+            move |s: &mut (GmmGradWork<'_>, Vec<f64>)| {
                 gmm_value_grad(g, &mut s.0, &mut s.1);
             },
             |s| s.1.clone(),

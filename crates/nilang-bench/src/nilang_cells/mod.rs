@@ -8,7 +8,10 @@ mod ba;
 mod bessel;
 mod embedding;
 mod gmm;
+mod parallel;
 mod sparse;
+
+pub use parallel::Parallel;
 
 /// NiLang.rs: the reversible programs of `nilang-apps`, their inverses and gradients.
 pub struct Nilang;
