@@ -447,6 +447,14 @@ impl Emitter {
                 .cloned();
             args.push(match (inout, a) {
                 (Some(p), _) => self.pass(&p, &shared, &mut pre, &mut post),
+                // a read-only reference parameter is passed as written: the reference itself
+                (None, CallArg::Name(p))
+                    if self.params.get(&p.root.to_string()) == Some(&ParamKind::ReadRef)
+                        && !self.loop_vars.contains(&p.root.to_string()) =>
+                {
+                    let root = &p.root;
+                    quote!(#root)
+                }
                 (None, CallArg::Name(p)) => {
                     let root = &p.root;
                     self.expr(&syn::parse_quote!(#root))
@@ -522,7 +530,12 @@ impl Emitter {
                     quote!(#(#names)*)
                 };
                 let v = self.anc_value(a, &x);
-                quote_spanned!(s.span=> ::nilang::check::dealloc(&#x, &(#v), #l, #text);)
+                // `AlmostSame` when the type has it, else `PartialEq` (see `nilang::instr::dealloc`)
+                quote_spanned!(s.span=> {
+                    #[allow(unused_imports)]
+                    use ::nilang::instr::dealloc::{ViaAlmostSame as _, ViaPartialEq as _};
+                    (&::nilang::instr::dealloc::Probe(&#x)).nilang_dealloc(&(#v), #l, #text);
+                })
             }
             StmtKind::If {
                 branches,
@@ -592,6 +605,12 @@ impl Emitter {
                     quote!(while #pre { #body })
                 }
             }
+            StmtKind::DoLoop {
+                from,
+                first,
+                until,
+                second,
+            } => self.do_loop(from, first, until, second, s),
             StmtKind::For { var, iter, body } => {
                 self.loop_vars.push(var.to_string());
                 let out = match iter {
@@ -747,6 +766,10 @@ pub fn collect_locals(stmts: &[Stmt], out: &mut HashSet<String>) {
             | StmtKind::Block(body)
             | StmtKind::Seq(body)
             | StmtKind::Routine { body, .. } => collect_locals(body, out),
+            StmtKind::DoLoop { first, second, .. } => {
+                collect_locals(first, out);
+                collect_locals(second, out);
+            }
             _ => {}
         }
     }

@@ -1,6 +1,7 @@
 //! Instructions: function markers, accumulating instructions, primitive instructions, stacks.
 mod accumulate;
 pub mod basic;
+pub mod dealloc;
 pub mod dict;
 pub mod fresh;
 mod func;
