@@ -5,6 +5,7 @@ pub mod dealloc;
 pub mod dict;
 pub mod fresh;
 mod func;
+mod int_pow;
 pub mod stack;
 
 pub use accumulate::*;
