@@ -137,6 +137,7 @@ impl Emitter {
         second: &[Stmt],
         s: &Stmt,
     ) -> TokenStream {
+        let cx = self.condition_context(&[from, until]);
         let a = self.expr(from);
         let c = self.expr(until);
         let s1 = self.block(first);
@@ -155,12 +156,12 @@ impl Emitter {
              only when the loop starts)"
         );
         quote! {
-            if !(#a) { ::nilang::check::fail(::nilang::check::ErrorKind::WhileCondition, #l, #text, ::std::string::String::from(#entry)); }
+            if !(#a) { ::nilang::check::fail(::nilang::check::ErrorKind::WhileCondition, #l, #text, ::std::string::String::from(#entry) + &#cx); }
             loop {
                 { #s1 }
                 if #c { break; }
                 { #s2 }
-                if #a { ::nilang::check::fail(::nilang::check::ErrorKind::WhileCondition, #l, #text, ::std::string::String::from(#again)); }
+                if #a { ::nilang::check::fail(::nilang::check::ErrorKind::WhileCondition, #l, #text, ::std::string::String::from(#again) + &#cx); }
             }
         }
     }

@@ -12,6 +12,8 @@ pub struct Emitter {
     pub params: HashMap<String, ParamKind>,
     pub locals: HashSet<String>,
     pub loop_vars: Vec<String>,
+    /// The name of the inverse function when emitting its body (runtime messages say so).
+    pub inverse_of: Option<String>,
     counter: usize,
 }
 
@@ -25,6 +27,7 @@ impl Emitter {
             params,
             locals,
             loop_vars: vec![],
+            inverse_of: None,
             counter: 0,
         }
     }
@@ -55,6 +58,10 @@ impl Emitter {
             Some(_) => false,
             None => self.locals.contains(name),
         }
+    }
+
+    pub(crate) fn is_variable_name(&self, name: &str) -> bool {
+        self.is_variable(name)
     }
 
     fn is_variable(&self, name: &str) -> bool {
@@ -130,7 +137,8 @@ impl Emitter {
                 Proj::Field(m) => quote!(#t.#m),
                 Proj::Index(e) => {
                     let e = self.expr(e);
-                    quote!(#t[#e])
+                    // the user's span: an out-of-bounds panic points at their statement
+                    quote_spanned!(p.span=> #t[#e])
                 }
             };
         }
@@ -547,6 +555,10 @@ impl Emitter {
                     .iter()
                     .map(|b| crate::parse::stmt_text(&b.post))
                     .collect();
+                let contexts: Vec<TokenStream> = branches
+                    .iter()
+                    .map(|b| self.condition_context(&[&b.pre, &b.post]))
+                    .collect();
                 let post_check = |k: Option<usize>| -> TokenStream {
                     if !s.check {
                         return quote!();
@@ -560,12 +572,14 @@ impl Emitter {
                             k.map(|k| format!("branch {}", k + 1)).unwrap_or_else(|| "the else branch".into()),
                             post_texts[j]
                         );
-                        c.extend(quote!(if #p { ::nilang::check::fail(::nilang::check::ErrorKind::IfPostcondition, #l, #text, ::std::string::String::from(#msg)); }));
+                        let cx = &contexts[j];
+                        c.extend(quote!(if #p { ::nilang::check::fail(::nilang::check::ErrorKind::IfPostcondition, #l, #text, ::std::string::String::from(#msg) + &#cx); }));
                     }
                     if let Some(k) = k {
                         let p = &posts[k];
                         let msg = format!("post-condition `{}` is false after its branch ran (it must equal the pre-condition)", post_texts[k]);
-                        c.extend(quote!(if !(#p) { ::nilang::check::fail(::nilang::check::ErrorKind::IfPostcondition, #l, #text, ::std::string::String::from(#msg)); }));
+                        let cx = &contexts[k];
+                        c.extend(quote!(if !(#p) { ::nilang::check::fail(::nilang::check::ErrorKind::IfPostcondition, #l, #text, ::std::string::String::from(#msg) + &#cx); }));
                     }
                     c
                 };
@@ -590,15 +604,16 @@ impl Emitter {
                 out
             }
             StmtKind::While { pre, post, body } => {
+                let cx = self.condition_context(&[pre, post]);
                 let pre = self.expr(pre);
                 let postx = self.expr(post);
                 let body = self.block(body);
                 if s.check {
                     quote! {
-                        if #postx { ::nilang::check::fail(::nilang::check::ErrorKind::WhileCondition, #l, #text, ::std::string::String::from("post-condition holds at loop entry (it must be false before the first iteration)")); }
+                        if #postx { ::nilang::check::fail(::nilang::check::ErrorKind::WhileCondition, #l, #text, ::std::string::String::from("post-condition holds at loop entry (it must be false before the first iteration)") + &#cx); }
                         while #pre {
                             #body
-                            if !(#postx) { ::nilang::check::fail(::nilang::check::ErrorKind::WhileCondition, #l, #text, ::std::string::String::from("post-condition is false after an iteration (it must be true after every iteration)")); }
+                            if !(#postx) { ::nilang::check::fail(::nilang::check::ErrorKind::WhileCondition, #l, #text, ::std::string::String::from("post-condition is false after an iteration (it must be true after every iteration)") + &#cx); }
                         }
                     }
                 } else {

@@ -164,6 +164,7 @@ pub fn compile_fn(attr: TokenStream, item: TokenStream) -> TokenStream {
     }
     .block(&f.block.stmts, check);
     Analyzer::new(params.clone(), &mut errors).function(&body);
+    crate::diag::unbounded_generics(sig, &body, &mut errors);
     if !errors.is_empty() {
         return errors.to_compile_errors();
     }
@@ -172,7 +173,9 @@ pub fn compile_fn(attr: TokenStream, item: TokenStream) -> TokenStream {
     let mut locals = HashSet::new();
     collect_locals(&body, &mut locals);
     let fwd = Emitter::new(params.clone(), locals.clone()).block(&body);
-    let inv = Emitter::new(params, locals).block(&inverse);
+    let mut inv_emitter = Emitter::new(params, locals);
+    inv_emitter.inverse_of = Some(format!("{name}_inv", name = sig.ident));
+    let inv = inv_emitter.block(&inverse);
 
     let attrs = &f.attrs;
     let vis = &f.vis;

@@ -16,31 +16,37 @@ macro_rules! int_pow {
         impl Func<($t,)> for Abs2 {
             type Out = $t;
             #[inline(always)]
+            #[track_caller]
             fn eval(a: ($t,)) -> $t { a.0 * a.0 }
         }
         impl<const N: i32> Func<($t,)> for PowiN<N> {
             type Out = $t;
             #[inline(always)]
+            #[track_caller]
             fn eval(a: ($t,)) -> $t { a.0.pow(exponent(N)) }
         }
         impl Func<($t, i32)> for Powi {
             type Out = $t;
             #[inline(always)]
+            #[track_caller]
             fn eval((a, n): ($t, i32)) -> $t { a.pow(exponent(n)) }
         }
         impl Func<(Wrapping<$t>,)> for Abs2 {
             type Out = Wrapping<$t>;
             #[inline(always)]
+            #[track_caller]
             fn eval(a: (Wrapping<$t>,)) -> Wrapping<$t> { a.0 * a.0 }
         }
         impl<const N: i32> Func<(Wrapping<$t>,)> for PowiN<N> {
             type Out = Wrapping<$t>;
             #[inline(always)]
+            #[track_caller]
             fn eval(a: (Wrapping<$t>,)) -> Wrapping<$t> { Wrapping(a.0 .0.wrapping_pow(exponent(N))) }
         }
         impl Func<(Wrapping<$t>, i32)> for Powi {
             type Out = Wrapping<$t>;
             #[inline(always)]
+            #[track_caller]
             fn eval((a, n): (Wrapping<$t>, i32)) -> Wrapping<$t> { Wrapping(a.0.wrapping_pow(exponent(n))) }
         }
     )*};

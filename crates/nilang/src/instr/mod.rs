@@ -6,6 +6,7 @@ pub mod dict;
 pub mod fresh;
 mod func;
 mod int_pow;
+pub mod show;
 pub mod stack;
 
 pub use accumulate::*;
