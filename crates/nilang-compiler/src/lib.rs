@@ -13,6 +13,7 @@
 //! [`compile_fn`] runs the pipeline for `#[i] fn ...`; [`compile_primitive`] handles
 //! `#[primitive] fn ...`.
 pub mod analyze;
+pub mod derive;
 mod diag;
 mod do_loop;
 pub mod emit;

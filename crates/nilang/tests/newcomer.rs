@@ -129,3 +129,50 @@ fn explicit_crate_path() {
     renamed::twice_inv(&mut y, 3.0);
     assert_eq!(y, 1.0);
 }
+
+// `#[derive(AlmostSame)]`: the float tolerance on float fields (a `PartialEq` check would fail
+// after a rounding residue), generic structs and enums
+#[derive(Clone, Copy, Debug, Default, AlmostSame)]
+struct State<T> {
+    x: T,
+    n: i64,
+}
+
+#[derive(Clone, Copy, Debug, AlmostSame)]
+enum Mode {
+    Off,
+    On(f64),
+}
+
+#[test]
+fn derived_almost_same() {
+    use nilang::check::AlmostSame;
+    let a = State { x: 0.1 + 0.2, n: 3 };
+    let b = State { x: 0.3, n: 3 };
+    assert!(a.almost_same(&b));
+    assert!(!a.almost_same(&State { x: 0.3, n: 4 }));
+    assert!(!a.almost_same(&State { x: 0.31, n: 3 }));
+    assert!(Mode::On(0.1 + 0.2).almost_same(&Mode::On(0.3)));
+    assert!(!Mode::On(0.3).almost_same(&Mode::Off));
+    assert!(Mode::Off.almost_same(&Mode::Off));
+}
+
+#[i]
+fn via_state(out: &mut f64, x: f64) {
+    let s = State::<f64>::default();
+    s.x += x * 3.0;
+    s.n += 1;
+    out += abs2(s.x);
+    s.n -= 1;
+    s.x -= x * 3.0;
+    dealloc!(s = State::<f64>::default());
+}
+
+#[test]
+fn struct_ancilla_with_derived_almost_same() {
+    let mut out = 0.0;
+    via_state(&mut out, 0.1);
+    assert!((out - 0.09).abs() < 1e-15);
+    via_state_inv(&mut out, 0.1);
+    assert!(out.abs() < 1e-15);
+}
