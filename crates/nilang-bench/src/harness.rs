@@ -1,5 +1,5 @@
 //! The harness: times cells, counts their heap use, runs the correctness checks, drives the
-//! progress bar, and asks the registered [`CellProvider`]s for their kernels.
+//! progress bar, and asks the registered [`CellProvider`](crate::hook::CellProvider)s for their kernels.
 
 use crate::alloc;
 use crate::check;

@@ -117,7 +117,7 @@ pub fn bench<T>(budget: &Budget, mut f: impl FnMut() -> T) -> Option<Stats> {
     Some(bench_after_probe(budget, first, f))
 }
 
-/// Like [`bench`], for a caller that already ran (and timed) one call: `first`.
+/// Like [`bench`](fn@bench), for a caller that already ran (and timed) one call: `first`.
 pub fn bench_after_probe<T>(budget: &Budget, first: Duration, mut f: impl FnMut() -> T) -> Stats {
     // Warm up (the first call counts as one warm-up call).
     for _ in 1..budget.warmup {

@@ -471,6 +471,17 @@ impl<'e> Analyzer<'e> {
                 self.check_reads(post);
                 self.scope(body, "the `while` body");
             }
+            StmtKind::DoLoop {
+                from,
+                first,
+                until,
+                second,
+            } => {
+                self.check_reads(from);
+                self.check_reads(until);
+                self.scope(first, "the part of the loop before `if c { break }`");
+                self.scope(second, "the part of the loop after `if c { break }`");
+            }
             StmtKind::For { var, iter, body } => {
                 match iter {
                     ForIter::Range {

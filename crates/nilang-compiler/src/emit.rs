@@ -19,6 +19,8 @@ pub struct Emitter {
     /// follow them there, innermost last (an ancilla of a `routine!` is deallocated by the
     /// `unroutine!()` after it).
     rest: Vec<Vec<Stmt>>,
+    /// The name of the inverse function when emitting its body (runtime messages say so).
+    pub inverse_of: Option<String>,
     counter: usize,
 }
 
@@ -34,6 +36,7 @@ impl Emitter {
             loop_vars: vec![],
             tracked: vec![],
             rest: vec![],
+            inverse_of: None,
             counter: 0,
         }
     }
@@ -64,6 +67,10 @@ impl Emitter {
             Some(_) => false,
             None => self.locals.contains(name),
         }
+    }
+
+    pub(crate) fn is_variable_name(&self, name: &str) -> bool {
+        self.is_variable(name)
     }
 
     fn is_variable(&self, name: &str) -> bool {
@@ -139,7 +146,8 @@ impl Emitter {
                 Proj::Field(m) => quote!(#t.#m),
                 Proj::Index(e) => {
                     let e = self.expr(e);
-                    quote!(#t[#e])
+                    // the user's span: an out-of-bounds panic points at their statement
+                    quote_spanned!(p.span=> #t[#e])
                 }
             };
         }
@@ -179,7 +187,11 @@ impl Emitter {
                         .or_else(|| self.rest.iter().rev().find_map(|r| first_dealloc(r, n)));
                     if found == Some(true) {
                         let h = self.fresh("history");
-                        t.extend(quote!(#[allow(unused_mut)] let mut #h: f64 = ::nilang::check::AlmostSame::magnitude(&#n);));
+                        t.extend(quote!(#[allow(unused_mut)] let mut #h: f64 = {
+                            #[allow(unused_imports)]
+                            use ::nilang::instr::dealloc::{ViaAlmostSame as _, ViaPartialEq as _};
+                            (&::nilang::instr::dealloc::Probe(&#n)).nilang_magnitude()
+                        };));
                         self.tracked.push((n.clone(), Some(h)));
                     } else {
                         self.tracked.push((n.clone(), None));
@@ -203,9 +215,17 @@ impl Emitter {
                     // writes its target only.
                     let call = matches!(s.kind, StmtKind::Call(_));
                     for (n, h) in &hit {
-                        t.extend(quote!(#h = ::nilang::check::track(#h, &#n);));
+                        t.extend(quote!(#h = {
+                            #[allow(unused_imports)]
+                            use ::nilang::instr::dealloc::{ViaAlmostSame as _, ViaPartialEq as _};
+                            (&::nilang::instr::dealloc::Probe(&#n)).nilang_track(#h)
+                        };));
                         for (m, _) in hit.iter().filter(|(m, _)| call && m != n) {
-                            t.extend(quote!(#h = ::nilang::check::track(#h, &#m);));
+                            t.extend(quote!(#h = {
+                                #[allow(unused_imports)]
+                                use ::nilang::instr::dealloc::{ViaAlmostSame as _, ViaPartialEq as _};
+                                (&::nilang::instr::dealloc::Probe(&#m)).nilang_track(#h)
+                            };));
                         }
                     }
                 }
@@ -521,6 +541,14 @@ impl Emitter {
                 .cloned();
             args.push(match (inout, a) {
                 (Some(p), _) => self.pass(&p, &shared, &mut pre, &mut post),
+                // a read-only reference parameter is passed as written: the reference itself
+                (None, CallArg::Name(p))
+                    if self.params.get(&p.root.to_string()) == Some(&ParamKind::ReadRef)
+                        && !self.loop_vars.contains(&p.root.to_string()) =>
+                {
+                    let root = &p.root;
+                    quote!(#root)
+                }
                 (None, CallArg::Name(p)) => {
                     let root = &p.root;
                     self.expr(&syn::parse_quote!(#root))
@@ -601,13 +629,18 @@ impl Emitter {
                     quote!(#(#names)*)
                 };
                 let v = self.anc_value(a, &x);
+                // `AlmostSame` when the type has it, else `PartialEq` (see `nilang::instr::dealloc`)
                 match history {
-                    Some(h) => {
-                        quote_spanned!(s.span=> ::nilang::check::dealloc_at(&#x, &(#v), #h, #l, #text);)
-                    }
-                    None => {
-                        quote_spanned!(s.span=> ::nilang::check::dealloc(&#x, &(#v), #l, #text);)
-                    }
+                    Some(h) => quote_spanned!(s.span=> {
+                        #[allow(unused_imports)]
+                        use ::nilang::instr::dealloc::{ViaAlmostSame as _, ViaPartialEq as _};
+                        (&::nilang::instr::dealloc::Probe(&#x)).nilang_dealloc_at(&(#v), #h, #l, #text);
+                    }),
+                    None => quote_spanned!(s.span=> {
+                        #[allow(unused_imports)]
+                        use ::nilang::instr::dealloc::{ViaAlmostSame as _, ViaPartialEq as _};
+                        (&::nilang::instr::dealloc::Probe(&#x)).nilang_dealloc(&(#v), #l, #text);
+                    }),
                 }
             }
             StmtKind::If {
@@ -619,6 +652,10 @@ impl Emitter {
                 let post_texts: Vec<String> = branches
                     .iter()
                     .map(|b| crate::parse::stmt_text(&b.post))
+                    .collect();
+                let contexts: Vec<TokenStream> = branches
+                    .iter()
+                    .map(|b| self.condition_context(&[&b.pre, &b.post]))
                     .collect();
                 let post_check = |k: Option<usize>| -> TokenStream {
                     if !s.check {
@@ -633,12 +670,14 @@ impl Emitter {
                             k.map(|k| format!("branch {}", k + 1)).unwrap_or_else(|| "the else branch".into()),
                             post_texts[j]
                         );
-                        c.extend(quote!(if #p { ::nilang::check::fail(::nilang::check::ErrorKind::IfPostcondition, #l, #text, ::std::string::String::from(#msg)); }));
+                        let cx = &contexts[j];
+                        c.extend(quote!(if #p { ::nilang::check::fail(::nilang::check::ErrorKind::IfPostcondition, #l, #text, ::std::string::String::from(#msg) + &#cx); }));
                     }
                     if let Some(k) = k {
                         let p = &posts[k];
                         let msg = format!("post-condition `{}` is false after its branch ran (it must equal the pre-condition)", post_texts[k]);
-                        c.extend(quote!(if !(#p) { ::nilang::check::fail(::nilang::check::ErrorKind::IfPostcondition, #l, #text, ::std::string::String::from(#msg)); }));
+                        let cx = &contexts[k];
+                        c.extend(quote!(if !(#p) { ::nilang::check::fail(::nilang::check::ErrorKind::IfPostcondition, #l, #text, ::std::string::String::from(#msg) + &#cx); }));
                     }
                     c
                 };
@@ -663,21 +702,28 @@ impl Emitter {
                 out
             }
             StmtKind::While { pre, post, body } => {
+                let cx = self.condition_context(&[pre, post]);
                 let pre = self.expr(pre);
                 let postx = self.expr(post);
                 let body = self.block(body);
                 if s.check {
                     quote! {
-                        if #postx { ::nilang::check::fail(::nilang::check::ErrorKind::WhileCondition, #l, #text, ::std::string::String::from("post-condition holds at loop entry (it must be false before the first iteration)")); }
+                        if #postx { ::nilang::check::fail(::nilang::check::ErrorKind::WhileCondition, #l, #text, ::std::string::String::from("post-condition holds at loop entry (it must be false before the first iteration)") + &#cx); }
                         while #pre {
                             #body
-                            if !(#postx) { ::nilang::check::fail(::nilang::check::ErrorKind::WhileCondition, #l, #text, ::std::string::String::from("post-condition is false after an iteration (it must be true after every iteration)")); }
+                            if !(#postx) { ::nilang::check::fail(::nilang::check::ErrorKind::WhileCondition, #l, #text, ::std::string::String::from("post-condition is false after an iteration (it must be true after every iteration)") + &#cx); }
                         }
                     }
                 } else {
                     quote!(while #pre { #body })
                 }
             }
+            StmtKind::DoLoop {
+                from,
+                first,
+                until,
+                second,
+            } => self.do_loop(from, first, until, second, s),
             StmtKind::For { var, iter, body } => {
                 self.loop_vars.push(var.to_string());
                 let out = match iter {
@@ -853,6 +899,10 @@ pub fn collect_locals(stmts: &[Stmt], out: &mut HashSet<String>) {
             | StmtKind::Block(body)
             | StmtKind::Seq(body)
             | StmtKind::Routine { body, .. } => collect_locals(body, out),
+            StmtKind::DoLoop { first, second, .. } => {
+                collect_locals(first, out);
+                collect_locals(second, out);
+            }
             _ => {}
         }
     }

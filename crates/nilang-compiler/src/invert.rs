@@ -61,6 +61,17 @@ pub fn invert_stmt(s: &Stmt) -> Stmt {
             },
             body: invert_block(body),
         },
+        StmtKind::DoLoop {
+            from,
+            first,
+            until,
+            second,
+        } => StmtKind::DoLoop {
+            from: until.clone(),
+            first: invert_block(first),
+            until: from.clone(),
+            second: invert_block(second),
+        },
         StmtKind::Block(b) => StmtKind::Block(invert_block(b)),
         StmtKind::Seq(b) => StmtKind::Seq(invert_block(b)),
         StmtKind::Routine { body, undo } => StmtKind::Routine {

@@ -212,6 +212,16 @@ pub enum StmtKind {
         iter: ForIter,
         body: Vec<Stmt>,
     },
+    /// Janus's do-first loop `from a do s1 loop s2 until c`, written
+    /// `#[from(a)] loop { s1; if c { break } s2 }`: `a` holds at entry, `s1` runs, the loop
+    /// ends when `c` holds after `s1`, else `s2` runs and `a` must be false again. The inverse
+    /// is `from c do ~s1 loop ~s2 until a`.
+    DoLoop {
+        from: Expr,
+        first: Vec<Stmt>,
+        until: Expr,
+        second: Vec<Stmt>,
+    },
     /// A plain nested block (its own ancilla scope).
     Block(Vec<Stmt>),
     /// Statements spliced into the enclosing block (inverse blocks `inv! { ... }`).

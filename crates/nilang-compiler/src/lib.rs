@@ -13,11 +13,16 @@
 //! [`compile_fn`] runs the pipeline for `#[i] fn ...`; [`compile_primitive`] handles
 //! `#[primitive] fn ...`.
 pub mod analyze;
+pub mod derive;
+mod diag;
+mod do_loop;
 pub mod emit;
 pub mod errors;
 pub mod function;
 pub mod invert;
 pub mod ir;
+pub mod krate;
+mod messages;
 pub mod one_pass;
 pub mod parse;
 pub mod primitive;

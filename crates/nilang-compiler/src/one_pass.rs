@@ -133,6 +133,17 @@ fn mentions_stmt(s: &Stmt, y: &str) -> bool {
         StmtKind::While { pre, post, body } => {
             mentions_expr(pre, y) || mentions_expr(post, y) || mentions_block(body, y)
         }
+        StmtKind::DoLoop {
+            from,
+            first,
+            until,
+            second,
+        } => {
+            mentions_expr(from, y)
+                || mentions_expr(until, y)
+                || mentions_block(first, y)
+                || mentions_block(second, y)
+        }
         StmtKind::For { var, iter, body } => {
             var == y || mentions_iter(iter, y) || mentions_block(body, y)
         }
@@ -229,7 +240,10 @@ impl Ctx<'_> {
             // zero workspaces stay zero: only their (dropped) adjoints change
             StmtKind::Fresh(ps) => (!ps.iter().any(|p| mentions_place(p, y))).then(Vec::new),
             // loops with a changing condition, stacks and moves change state that is not restored
-            StmtKind::While { .. } | StmtKind::Stack { .. } | StmtKind::Move { .. } => None,
+            StmtKind::While { .. }
+            | StmtKind::DoLoop { .. }
+            | StmtKind::Stack { .. }
+            | StmtKind::Move { .. } => None,
         }
     }
 

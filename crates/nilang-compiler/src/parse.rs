@@ -79,6 +79,7 @@ fn expr_attrs(e: &Expr) -> &[Attribute] {
         Expr::MethodCall(x) => &x.attrs,
         Expr::If(x) => &x.attrs,
         Expr::While(x) => &x.attrs,
+        Expr::Loop(x) => &x.attrs,
         Expr::ForLoop(x) => &x.attrs,
         Expr::Block(x) => &x.attrs,
         Expr::Macro(x) => &x.attrs,
@@ -671,6 +672,7 @@ impl Parser<'_> {
                 }
                 StmtKind::Block(self.block(&b.block.stmts, check))
             }
+            Expr::Loop(l) => self.do_loop(l, check)?,
             Expr::Unsafe(u) => {
                 self.errors.push(u.span(), "`unsafe` blocks are not allowed; use `safe! { ... }` for irreversible side effects");
                 return None;
@@ -862,6 +864,10 @@ impl Parser<'_> {
                     self.errors.push(c.func.span(), "expected a function name");
                     return None;
                 };
+                if is_constructor(&p.path) {
+                    // `Wrapping(i)`, `Some(x)`, `Complex::new`-less constructors: a constant value
+                    return Some((FuncRef::Builtin("Identity"), vec![operand_of(e)]));
+                }
                 let args: Vec<Operand> = c.args.iter().map(operand_of).collect();
                 let name = p.path.get_ident().map(|i| i.to_string());
                 match name.as_deref().and_then(|n| builtin(n, args.len())) {
@@ -918,6 +924,22 @@ impl Parser<'_> {
         }
         Some((func, args))
     }
+}
+
+/// Whether a called path is a tuple-struct or enum-variant constructor (`Wrapping`, `Some`,
+/// `E::Value`): its last segment is camel case (starts upper-case, has a lower-case letter;
+/// functions and `#[primitive]`s are snake case) and no segment has generic arguments
+/// (`PowiN::<N>(x)` and a marker type parameter `F(x)` are functions).
+pub fn is_constructor(p: &Path) -> bool {
+    let Some(last) = p.segments.last() else {
+        return false;
+    };
+    let name = last.ident.to_string();
+    name.chars().next().is_some_and(|c| c.is_uppercase())
+        && name.chars().any(|c| c.is_lowercase())
+        && p.segments
+            .iter()
+            .all(|s| matches!(s.arguments, syn::PathArguments::None))
 }
 
 /// The place read by a read-only call argument `&place`, if it is one.
@@ -1018,6 +1040,10 @@ fn substitute_places(body: &mut [Stmt], var: &syn::Ident, slice: &Place, idx: &s
                 | StmtKind::Block(body)
                 | StmtKind::Seq(body)
                 | StmtKind::Routine { body, .. } => walk(body, fix),
+                StmtKind::DoLoop { first, second, .. } => {
+                    walk(first, fix);
+                    walk(second, fix);
+                }
                 StmtKind::Stack { stack, value, .. } => {
                     fix(stack);
                     fix(value);

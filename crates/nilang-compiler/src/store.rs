@@ -74,6 +74,10 @@ fn written_roots(stmts: &[Stmt], out: &mut Vec<(String, Span)>) {
             | StmtKind::Seq(body)
             | StmtKind::Routine { body, .. } => written_roots(body, out),
             StmtKind::Fresh(ps) => out.extend(ps.iter().map(|p| (p.root.to_string(), p.span))),
+            StmtKind::DoLoop { first, second, .. } => {
+                written_roots(first, out);
+                written_roots(second, out);
+            }
             StmtKind::Stack { stack, value, .. } => {
                 out.push((stack.root.to_string(), stack.span));
                 out.push((value.root.to_string(), value.span));
@@ -108,6 +112,10 @@ fn nested_allocs(stmts: &[Stmt], top: bool, out: &mut HashSet<String>) {
             }
             StmtKind::While { body, .. } | StmtKind::For { body, .. } | StmtKind::Block(body) => {
                 nested_allocs(body, false, out)
+            }
+            StmtKind::DoLoop { first, second, .. } => {
+                nested_allocs(first, false, out);
+                nested_allocs(second, false, out);
             }
             StmtKind::Seq(body) | StmtKind::Routine { body, .. } => nested_allocs(body, top, out),
             _ => {}

@@ -9,6 +9,13 @@ pub fn i(attr: TokenStream, item: TokenStream) -> TokenStream {
     nilang_compiler::compile_fn(attr.into(), item.into()).into()
 }
 
+/// `#[derive(AlmostSame)]`: field-wise `nilang::check::AlmostSame` (struct ancillas checked
+/// at deallocation with the float tolerance on their float fields).
+#[proc_macro_derive(AlmostSame)]
+pub fn derive_almost_same(item: TokenStream) -> TokenStream {
+    nilang_compiler::derive::almost_same(item.into()).into()
+}
+
 /// Register a pure function for use in instructions (`y += f(x)`); with `grad = df` (returning
 /// the partial derivatives) it becomes differentiable.
 #[proc_macro_attribute]

@@ -21,7 +21,7 @@ pub use instr::basic::{
     ROT_inv, SUB_CONST_inv, SWAP_inv, ADD_CONST, CONJ, DEC, FLIP, HADAMARD, INC, INV, IROT, NEG,
     ROT, SUB_CONST, SWAP,
 };
-pub use nilang_macros::{i, primitive};
+pub use nilang_macros::{i, primitive, AlmostSame};
 pub use numbers::{Dual, Fixed32, Fixed43, Real, Tropical, ULog};
 pub use reversible::Reversible;
 
@@ -31,5 +31,5 @@ pub mod prelude {
     pub use crate::check::InvertibilityError;
     pub use crate::instr::basic::*;
     pub use crate::numbers::{arg, complex, conj, Dual, Fixed32, Fixed43, Real, Tropical, ULog};
-    pub use crate::{i, primitive, Reversible};
+    pub use crate::{i, primitive, AlmostSame, Reversible};
 }

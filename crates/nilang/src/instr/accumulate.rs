@@ -31,6 +31,12 @@ impl<T> Plain for core::num::Wrapping<T> where core::num::Wrapping<T>: Copy + Ad
 /// PlusEq1::<Sin, _>::plus_eq(&mut y, &mut x);
 /// assert_eq!(y, 1.0 + 0.5_f64.sin());
 /// ```
+#[diagnostic::on_unimplemented(
+    message = "no instruction `{Self} += {F}({A})`",
+    label = "`{Self} += {F}({A})` is not defined for these number types",
+    note = "in a generic function, bound the number type: `T: nilang::Scalar` (all `+=` functions on floats, `GVar`, `Dual`, ...), or the instruction itself, e.g. `T: nilang::instr::PlusEq1<F, ..>`",
+    note = "a function of your own on a right-hand side must be declared `#[nilang::primitive]`; a value computed from constants can be wrapped in `cst!(..)`"
+)]
 pub trait PlusEq1<F, A> {
     /// `self += f(a)`.
     fn plus_eq(&mut self, a: &mut A);
@@ -38,6 +44,12 @@ pub trait PlusEq1<F, A> {
     fn minus_eq(&mut self, a: &mut A);
 }
 /// `y += f(a, b)` / `y -= f(a, b)`.
+#[diagnostic::on_unimplemented(
+    message = "no instruction `{Self} += {F}({A}, {B})`",
+    label = "`{Self} += {F}({A}, {B})` is not defined for these number types",
+    note = "in a generic function, bound the number type: `T: nilang::Scalar` (all `+=` functions on floats, `GVar`, `Dual`, ...), or the instruction itself, e.g. `T: nilang::instr::PlusEq2<F, ..>`",
+    note = "a function of your own on a right-hand side must be declared `#[nilang::primitive]`; a value computed from constants can be wrapped in `cst!(..)`"
+)]
 pub trait PlusEq2<F, A, B> {
     /// `self += f(a, b)`.
     fn plus_eq(&mut self, a: &mut A, b: &mut B);
@@ -45,6 +57,12 @@ pub trait PlusEq2<F, A, B> {
     fn minus_eq(&mut self, a: &mut A, b: &mut B);
 }
 /// `y += f(a, b, c)` / `y -= f(a, b, c)`.
+#[diagnostic::on_unimplemented(
+    message = "no instruction `{Self} += {F}({A}, {B}, {C})`",
+    label = "`{Self} += {F}({A}, {B}, {C})` is not defined for these number types",
+    note = "in a generic function, bound the number type: `T: nilang::Scalar` (all `+=` functions on floats, `GVar`, `Dual`, ...), or the instruction itself, e.g. `T: nilang::instr::PlusEq3<F, ..>`",
+    note = "a function of your own on a right-hand side must be declared `#[nilang::primitive]`; a value computed from constants can be wrapped in `cst!(..)`"
+)]
 pub trait PlusEq3<F, A, B, C> {
     /// `self += f(a, b, c)`.
     fn plus_eq(&mut self, a: &mut A, b: &mut B, c: &mut C);
@@ -52,17 +70,35 @@ pub trait PlusEq3<F, A, B, C> {
     fn minus_eq(&mut self, a: &mut A, b: &mut B, c: &mut C);
 }
 /// `y ^= f(a)` (self-inverse).
+#[diagnostic::on_unimplemented(
+    message = "no instruction `{Self} ^= {F}({A})`",
+    label = "`{Self} ^= {F}({A})` is not defined for these number types",
+    note = "in a generic function, bound the number type: `T: nilang::Scalar` (all `+=` functions on floats, `GVar`, `Dual`, ...), or the instruction itself, e.g. `T: nilang::instr::XorEq1<F, ..>`",
+    note = "a function of your own on a right-hand side must be declared `#[nilang::primitive]`; a value computed from constants can be wrapped in `cst!(..)`"
+)]
 pub trait XorEq1<F, A> {
     /// `self ^= f(a)`.
     fn xor_eq(&mut self, a: &mut A);
 }
 /// `y ^= f(a, b)` (self-inverse).
+#[diagnostic::on_unimplemented(
+    message = "no instruction `{Self} ^= {F}({A}, {B})`",
+    label = "`{Self} ^= {F}({A}, {B})` is not defined for these number types",
+    note = "in a generic function, bound the number type: `T: nilang::Scalar` (all `+=` functions on floats, `GVar`, `Dual`, ...), or the instruction itself, e.g. `T: nilang::instr::XorEq2<F, ..>`",
+    note = "a function of your own on a right-hand side must be declared `#[nilang::primitive]`; a value computed from constants can be wrapped in `cst!(..)`"
+)]
 pub trait XorEq2<F, A, B> {
     /// `self ^= f(a, b)`.
     fn xor_eq(&mut self, a: &mut A, b: &mut B);
 }
 /// `y *= f(a)` / `y /= f(a)`: exact only for number types where multiplication is invertible
 /// without rounding (log numbers, tropical numbers).
+#[diagnostic::on_unimplemented(
+    message = "no instruction `{Self} *= {F}({A})`",
+    label = "`{Self} *= {F}({A})` is not defined for these number types",
+    note = "in a generic function, bound the number type: `T: nilang::Scalar` (all `+=` functions on floats, `GVar`, `Dual`, ...), or the instruction itself, e.g. `T: nilang::instr::MulEq1<F, ..>`",
+    note = "a function of your own on a right-hand side must be declared `#[nilang::primitive]`; a value computed from constants can be wrapped in `cst!(..)`"
+)]
 pub trait MulEq1<F, A> {
     /// `self *= f(a)`.
     fn mul_eq(&mut self, a: &mut A);
@@ -70,6 +106,12 @@ pub trait MulEq1<F, A> {
     fn div_eq(&mut self, a: &mut A);
 }
 /// `y *= f(a, b)` / `y /= f(a, b)`.
+#[diagnostic::on_unimplemented(
+    message = "no instruction `{Self} *= {F}({A}, {B})`",
+    label = "`{Self} *= {F}({A}, {B})` is not defined for these number types",
+    note = "in a generic function, bound the number type: `T: nilang::Scalar` (all `+=` functions on floats, `GVar`, `Dual`, ...), or the instruction itself, e.g. `T: nilang::instr::MulEq2<F, ..>`",
+    note = "a function of your own on a right-hand side must be declared `#[nilang::primitive]`; a value computed from constants can be wrapped in `cst!(..)`"
+)]
 pub trait MulEq2<F, A, B> {
     /// `self *= f(a, b)`.
     fn mul_eq(&mut self, a: &mut A, b: &mut B);
@@ -79,30 +121,36 @@ pub trait MulEq2<F, A, B> {
 
 impl<T: Plain, F: Func<(A,), Out = T>, A: Copy> PlusEq1<F, A> for T {
     #[inline(always)]
+    #[track_caller]
     fn plus_eq(&mut self, a: &mut A) {
         *self += F::eval((*a,));
     }
     #[inline(always)]
+    #[track_caller]
     fn minus_eq(&mut self, a: &mut A) {
         *self -= F::eval((*a,));
     }
 }
 impl<T: Plain, F: Func<(A, B), Out = T>, A: Copy, B: Copy> PlusEq2<F, A, B> for T {
     #[inline(always)]
+    #[track_caller]
     fn plus_eq(&mut self, a: &mut A, b: &mut B) {
         *self += F::eval((*a, *b));
     }
     #[inline(always)]
+    #[track_caller]
     fn minus_eq(&mut self, a: &mut A, b: &mut B) {
         *self -= F::eval((*a, *b));
     }
 }
 impl<T: Plain, F: Func<(A, B, C), Out = T>, A: Copy, B: Copy, C: Copy> PlusEq3<F, A, B, C> for T {
     #[inline(always)]
+    #[track_caller]
     fn plus_eq(&mut self, a: &mut A, b: &mut B, c: &mut C) {
         *self += F::eval((*a, *b, *c));
     }
     #[inline(always)]
+    #[track_caller]
     fn minus_eq(&mut self, a: &mut A, b: &mut B, c: &mut C) {
         *self -= F::eval((*a, *b, *c));
     }
@@ -110,12 +158,14 @@ impl<T: Plain, F: Func<(A, B, C), Out = T>, A: Copy, B: Copy, C: Copy> PlusEq3<F
 /// Tuple targets: `(s, c) += sincos(x)`.
 impl<T: Plain, F: Func<(A,), Out = (T, T)>, A: Copy> PlusEq1<F, A> for (T, T) {
     #[inline(always)]
+    #[track_caller]
     fn plus_eq(&mut self, a: &mut A) {
         let (u, v) = F::eval((*a,));
         self.0 += u;
         self.1 += v;
     }
     #[inline(always)]
+    #[track_caller]
     fn minus_eq(&mut self, a: &mut A) {
         let (u, v) = F::eval((*a,));
         self.0 -= u;
@@ -124,12 +174,14 @@ impl<T: Plain, F: Func<(A,), Out = (T, T)>, A: Copy> PlusEq1<F, A> for (T, T) {
 }
 impl<T: Copy + BitXorAssign, F: Func<(A,), Out = T>, A: Copy> XorEq1<F, A> for T {
     #[inline(always)]
+    #[track_caller]
     fn xor_eq(&mut self, a: &mut A) {
         *self ^= F::eval((*a,));
     }
 }
 impl<T: Copy + BitXorAssign, F: Func<(A, B), Out = T>, A: Copy, B: Copy> XorEq2<F, A, B> for T {
     #[inline(always)]
+    #[track_caller]
     fn xor_eq(&mut self, a: &mut A, b: &mut B) {
         *self ^= F::eval((*a, *b));
     }

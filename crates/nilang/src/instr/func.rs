@@ -49,6 +49,7 @@ pub mod fns {
     impl Func<(bool, bool)> for And {
         type Out = bool;
         #[inline(always)]
+        #[track_caller]
         fn eval((a, b): (bool, bool)) -> bool {
             a && b
         }
@@ -56,6 +57,7 @@ pub mod fns {
     impl Func<(bool, bool)> for Or {
         type Out = bool;
         #[inline(always)]
+        #[track_caller]
         fn eval((a, b): (bool, bool)) -> bool {
             a || b
         }
@@ -63,6 +65,7 @@ pub mod fns {
     impl<A: ops::Not> Func<(A,)> for Not {
         type Out = A::Output;
         #[inline(always)]
+        #[track_caller]
         fn eval(a: (A,)) -> A::Output {
             !a.0
         }
@@ -71,6 +74,7 @@ pub mod fns {
     impl<A> Func<(A,)> for Identity {
         type Out = A;
         #[inline(always)]
+        #[track_caller]
         fn eval(a: (A,)) -> A {
             a.0
         }
@@ -80,6 +84,7 @@ pub mod fns {
             impl<A: ops::$tr<B>, B> Func<(A, B)> for $m {
                 type Out = A::Output;
                 #[inline(always)]
+                #[track_caller]
                 fn eval((a, b): (A, B)) -> A::Output {
                     a $op b
                 }
@@ -95,6 +100,7 @@ pub mod fns {
     impl<A: ops::Neg> Func<(A,)> for Neg {
         type Out = A::Output;
         #[inline(always)]
+        #[track_caller]
         fn eval(a: (A,)) -> A::Output {
             -a.0
         }
@@ -104,6 +110,7 @@ pub mod fns {
             impl<T: Real> Func<(T,)> for $m {
                 type Out = T;
                 #[inline(always)]
+                #[track_caller]
                 fn eval(a: (T,)) -> T {
                     a.0.$f()
                 }
@@ -118,6 +125,7 @@ pub mod fns {
             impl<T: Real> Func<(T, T)> for $m {
                 type Out = T;
                 #[inline(always)]
+                #[track_caller]
                 fn eval((a, b): (T, T)) -> T {
                     a.$f(b)
                 }
@@ -128,6 +136,7 @@ pub mod fns {
     impl<T: Real> Func<(T,)> for Abs2 {
         type Out = T;
         #[inline(always)]
+        #[track_caller]
         fn eval(a: (T,)) -> T {
             a.0 * a.0
         }
@@ -135,6 +144,7 @@ pub mod fns {
     impl<T: Real> Func<(T, T)> for SqDiff {
         type Out = T;
         #[inline(always)]
+        #[track_caller]
         fn eval((a, b): (T, T)) -> T {
             let d = a - b;
             d * d
@@ -143,6 +153,7 @@ pub mod fns {
     impl<T: Real> Func<(T, i32)> for Powi {
         type Out = T;
         #[inline(always)]
+        #[track_caller]
         fn eval((a, n): (T, i32)) -> T {
             a.powi(n)
         }
@@ -153,6 +164,7 @@ pub mod fns {
     impl<T: Real, const N: i32> Func<(T,)> for PowiN<N> {
         type Out = T;
         #[inline(always)]
+        #[track_caller]
         fn eval(a: (T,)) -> T {
             a.0.powi(N)
         }
@@ -160,6 +172,7 @@ pub mod fns {
     impl<T: Real> Func<(T,)> for SinCos {
         type Out = (T, T);
         #[inline(always)]
+        #[track_caller]
         fn eval(a: (T,)) -> (T, T) {
             (a.0.sin(), a.0.cos())
         }

@@ -1,9 +1,12 @@
 //! Instructions: function markers, accumulating instructions, primitive instructions, stacks.
 mod accumulate;
 pub mod basic;
+pub mod dealloc;
 pub mod dict;
 pub mod fresh;
 mod func;
+mod int_pow;
+pub mod show;
 pub mod stack;
 
 pub use accumulate::*;

@@ -4,12 +4,15 @@
 //!
 //! A sparse matrix is split into its read-only structure, a [`SparseView`] (column pointers,
 //! row indices, shape), and its values, a `&mut [T]` slice that the functions differentiate.
-//! Both come from a [`sprs::CsMat`] (`SparseView::of(&m)` and a copy `m.data().to_vec()`), and
-//! [`SparseView::to_csmat`] builds a `CsMat` back from the structure and (gradient) values.
+//! Both come from a `sprs::CsMat` (`SparseView::of(&m)` and a copy `m.data().to_vec()`), and
+//! `SparseView::to_csmat` builds a `CsMat` back from the structure and (gradient) values
+//! (these two with the `sprs` feature of `nilang`, on by default; without it, build a
+//! [`SparseView`] from its fields).
 use crate::ad::Scalar;
 use crate::i;
 use core::ops::Deref;
 use num_complex::Complex;
+#[cfg(feature = "sprs")]
 use sprs::CsMatBase;
 
 /// The structure of a CSC sparse matrix: `indptr[j]..indptr[j+1]` are the positions of
@@ -56,6 +59,7 @@ impl<'a> SparseView<'a> {
     /// let v = nilang::stdlib::sparse::SparseView::of(&m);
     /// assert_eq!((v.nrows, v.ncols, v.indices), (2, 2, &[1, 0][..]));
     /// ```
+    #[cfg(feature = "sprs")]
     pub fn of<N, IS, DS, PS>(m: &'a CsMatBase<N, usize, PS, IS, DS, usize>) -> Self
     where
         PS: Deref<Target = [usize]>,
@@ -93,6 +97,7 @@ impl<'a> SparseView<'a> {
         }
     }
     /// A `sprs` CSC matrix with this structure and the given values (e.g. gradients).
+    #[cfg(feature = "sprs")]
     pub fn to_csmat<N: Clone>(&self, values: &[N]) -> sprs::CsMat<N> {
         assert_eq!(
             values.len(),
