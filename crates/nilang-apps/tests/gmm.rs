@@ -121,7 +121,7 @@ fn inverse_restores_inputs() {
             .chain(&w.lse)
             .chain(&w.s)
             .chain(&w.mx)
-            .chain(&w.sc)
+            .chain([&w.sa, &w.la, &w.mxa, &w.fro])
     {
         assert!(v.abs() < 1e-9);
     }

@@ -166,7 +166,29 @@ pub fn compile_fn(attr: TokenStream, item: TokenStream) -> TokenStream {
     Analyzer::new(params.clone(), &mut errors).function(&body);
     crate::diag::unbounded_generics(sig, &body, &mut errors);
     if !errors.is_empty() {
-        return errors.to_compile_errors();
+        // the errors, and the items the function would have generated, as stubs: uses of
+        // `f`, `f_inv`, `F` elsewhere then report nothing more than the real errors
+        let stub = quote!(::core::unreachable!("this `#[i]` function did not compile"));
+        let typed = sig
+            .inputs
+            .iter()
+            .filter(|a| matches!(a, syn::FnArg::Typed(_)))
+            .count();
+        let items = items(
+            &f,
+            &opts,
+            has_receiver,
+            (names.len() == typed).then_some(&names[..]),
+            &stub,
+            &stub,
+            &quote!(0u64),
+        );
+        let mut out = errors.to_compile_errors();
+        out.extend(crate::krate::rewrite(
+            items,
+            &crate::krate::resolve(opts.krate.as_ref()),
+        ));
+        return out;
     }
     let additive = crate::one_pass::additive_mask(&sig.ident, &inout_names, &body);
     let inverse = invert_block(&body);
@@ -177,6 +199,23 @@ pub fn compile_fn(attr: TokenStream, item: TokenStream) -> TokenStream {
     inv_emitter.inverse_of = Some(format!("{name}_inv", name = sig.ident));
     let inv = inv_emitter.block(&inverse);
 
+    let out = items(&f, &opts, has_receiver, Some(&names), &fwd, &inv, &additive);
+    crate::krate::rewrite(out, &crate::krate::resolve(opts.krate.as_ref()))
+}
+
+/// Everything `#[i]` generates for `f`: the forward and inverse functions with these bodies,
+/// the one-pass marker with this mask, and the `Reversible` value (when `names` are the plain
+/// parameter names).
+fn items(
+    f: &syn::ItemFn,
+    opts: &Options,
+    has_receiver: bool,
+    names: Option<&[syn::Ident]>,
+    fwd: &TokenStream,
+    inv: &TokenStream,
+    additive: &TokenStream,
+) -> TokenStream {
+    let sig = &f.sig;
     let attrs = &f.attrs;
     let vis = &f.vis;
     let name = &sig.ident;
@@ -206,10 +245,10 @@ pub fn compile_fn(attr: TokenStream, item: TokenStream) -> TokenStream {
             impl #inv_name { #[doc(hidden)] pub const ADDITIVE: u64 = #name::ADDITIVE; }
         });
     }
-    if !has_receiver && !opts.norev {
-        out.extend(reversible_value(&f, &names, opts.rev));
+    if let (false, false, Some(names)) = (has_receiver, opts.norev, names) {
+        out.extend(reversible_value(f, names, opts.rev.clone()));
     }
-    crate::krate::rewrite(out, &crate::krate::resolve(opts.krate.as_ref()))
+    out
 }
 
 /// The `Reversible` value: a unit struct named after the function.
