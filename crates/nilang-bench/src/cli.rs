@@ -29,6 +29,8 @@ pub struct Options {
     /// Only the cases with these names (`--case`; the first word of a case name, e.g.
     /// `ba19`); empty: all.
     pub cases: Vec<String>,
+    /// `--peers`: also run the JAX peer (`jax-*`, `jax-mt-*` cells).
+    pub peers: bool,
     pub help: bool,
 }
 
@@ -52,6 +54,8 @@ OPTIONS:
     --data DIR          data folder holding adbench/ and oracle-reference/ (default:
                         $NILANG_DATA, else the first shared/data found walking up from the
                         workspace or the working directory)
+    --peers             also time our JAX versions (jax: one thread, jax-mt: all cores);
+                        needs `pip install -r peers/requirements.txt`
     -h, --help          this text
 
 Every derivative is checked against a second method before it is timed. Cells that cannot
@@ -82,6 +86,7 @@ impl Options {
             suites: Vec::new(),
             data: None,
             cases: Vec::new(),
+            peers: false,
             help: false,
         };
         let (mut full, mut smoke) = (false, false);
@@ -102,6 +107,7 @@ impl Options {
             match flag {
                 "--full" => full = true,
                 "--smoke" => smoke = true,
+                "--peers" => o.peers = true,
                 "-h" | "--help" => o.help = true,
                 "--json" => o.json = Some(inline.map_or_else(|| value(&mut i, flag), Ok)?.into()),
                 "--plot" => o.plot = Some(inline.map_or_else(|| value(&mut i, flag), Ok)?.into()),

@@ -66,7 +66,10 @@ pub fn dot(a: &Csc<f64>, b: &Csc<f64>) -> f64 {
 /// program): each column of `B` is scattered into the zero work vector `w` (length `m`),
 /// gathered against `A`'s column, and cleared again. No branches on the sparsity pattern.
 pub fn dot_scatter(a: &Csc<f64>, b: &Csc<f64>, w: &mut [f64]) -> f64 {
-    assert!(a.m == b.m && a.n == b.n && w.len() == a.m, "dimension mismatch");
+    assert!(
+        a.m == b.m && a.n == b.n && w.len() == a.m,
+        "dimension mismatch"
+    );
     let mut r = 0.0;
     for j in 0..a.n {
         let (qb, qa) = (b.colptr[j]..b.colptr[j + 1], a.colptr[j]..a.colptr[j + 1]);
