@@ -17,6 +17,8 @@ that order). A reply is one JSON line, followed likewise by the bytes of the arr
   [median, min, max] or null}}` (seconds per call; null: over the time limit)
 * `{"cmd": "quit"}`
 
+A missing JAX is reported as `{"ok": false, "error": ...}` to the first request.
+
 Environment: `NILANG_PEER_THREADS=1` (set by the harness for the one-thread peer) restricts
 XLA to one thread; it must be set before JAX is imported, so it is read here at start-up.
 """
@@ -27,6 +29,8 @@ import sys
 import time
 
 ONE_THREAD = os.environ.get("NILANG_PEER_THREADS", "all") == "1"
+# Test hook: add this to every derivative returned for the check (a deliberate mismatch).
+PERTURB = float(os.environ.get("NILANG_PEER_PERTURB", "0"))
 if ONE_THREAD:
     os.environ["XLA_FLAGS"] = (
         os.environ.get("XLA_FLAGS", "")
@@ -37,10 +41,15 @@ if ONE_THREAD:
 os.environ.setdefault("JAX_PLATFORMS", "cpu")
 os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "3")
 
-import numpy as np  # noqa: E402
-import jax  # noqa: E402
-import jax.numpy as jnp  # noqa: E402
-from jax.scipy.special import logsumexp  # noqa: E402
+try:
+    import numpy as np
+    import jax
+    import jax.numpy as jnp
+    from jax.scipy.special import logsumexp
+except ImportError as e:  # one line for the harness instead of a traceback
+    sys.stdin.buffer.readline()
+    sys.stdout.write(json.dumps({"ok": False, "error": f"{type(e).__name__}: {e}"}) + "\n")
+    sys.exit(0)
 
 jax.config.update("jax_enable_x64", True)
 
@@ -326,6 +335,8 @@ def main():
                 results, t0 = [], time.perf_counter()
                 for measure, (f, args) in fns.items():
                     r = np.asarray(call(f, args), dtype=np.float64).reshape(-1)
+                    if measure != "O":
+                        r = r + PERTURB
                     results.append((measure, r))
                 reply(out, {"ok": True, "compile_and_first_s": time.perf_counter() - t0}, results)
             elif cmd == "time":
