@@ -20,7 +20,10 @@ that order). A reply is one JSON line, followed likewise by the bytes of the arr
 A missing JAX is reported as `{"ok": false, "error": ...}` to the first request.
 
 Environment: `NILANG_PEER_THREADS=1` (set by the harness for the one-thread peer) restricts
-XLA to one thread; it must be set before JAX is imported, so it is read here at start-up.
+XLA to one thread. `XLA_FLAGS=--xla_cpu_multi_thread_eigen=false intra_op_parallelism_threads=1`
+alone does not do it with JAX 0.10 (measured: two `tf_XLAEigen` threads busy in a matmul), so the
+process is also bound to one CPU while JAX starts its CPU client, whose thread pools are sized
+from the CPU mask, and unbound afterwards (measured: one busy thread, free to run on any core).
 """
 
 import json
@@ -52,6 +55,23 @@ except ImportError as e:  # one line for the harness instead of a traceback
     sys.exit(0)
 
 jax.config.update("jax_enable_x64", True)
+
+
+def _start_client():
+    """Start JAX's CPU client (and its thread pools); one thread if ONE_THREAD."""
+    cpus = os.sched_getaffinity(0) if hasattr(os, "sched_getaffinity") else None
+    if ONE_THREAD and cpus:
+        os.sched_setaffinity(0, {min(cpus)})
+    jax.block_until_ready(jax.jit(lambda a: a @ a)(jnp.ones((64, 64))))
+    if ONE_THREAD and cpus:
+        for tid in os.listdir("/proc/self/task"):
+            try:
+                os.sched_setaffinity(int(tid), cpus)
+            except OSError:
+                pass
+
+
+_start_client()
 
 # ----------------------------------------------------------------------------------------------
 # GMM (ADBench; shared/data/adbench/README.md). p = [alpha (K) | mu (K d) | icf (K d(d+1)/2)].
