@@ -37,10 +37,23 @@ fn jax_cells_are_checked_timed_and_recorded() {
     let json = std::env::temp_dir().join(format!("nilang-bench-jax-{}.json", std::process::id()));
     let json_s = json.to_str().unwrap();
     let (status, stdout, stderr) = bench(
-        &["--smoke", "--peers", "--suite", "bessel", "embedding", "gmm", "ba", "--json", json_s],
+        &[
+            "--smoke",
+            "--peers",
+            "--suite",
+            "bessel",
+            "embedding",
+            "gmm",
+            "ba",
+            "--json",
+            json_s,
+        ],
         None,
     );
-    assert!(status.success(), "exit {status:?}\nstdout:\n{stdout}\nstderr:\n{stderr}");
+    assert!(
+        status.success(),
+        "exit {status:?}\nstdout:\n{stdout}\nstderr:\n{stderr}"
+    );
     assert!(stdout.contains("| jax-O | jax-G |"), "{stdout}");
     let v: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
@@ -73,9 +86,17 @@ fn a_wrong_jax_derivative_fails_the_run() {
     if !jax_available() {
         return;
     }
-    let (status, stdout, stderr) = bench(&["--smoke", "--peers", "--suite", "bessel"], Some("1e-3"));
-    assert_eq!(status.code(), Some(1), "stdout:\n{stdout}\nstderr:\n{stderr}");
-    assert!(stderr.contains("CHECK FAILED: bessel/J2(1.0): jax-G vs reference"), "{stderr}");
+    let (status, stdout, stderr) =
+        bench(&["--smoke", "--peers", "--suite", "bessel"], Some("1e-3"));
+    assert_eq!(
+        status.code(),
+        Some(1),
+        "stdout:\n{stdout}\nstderr:\n{stderr}"
+    );
+    assert!(
+        stderr.contains("CHECK FAILED: bessel/J2(1.0): jax-G vs reference"),
+        "{stderr}"
+    );
     assert!(stderr.contains("jax-mt-G vs reference"), "{stderr}");
     // The objective is still timed; the wrong derivative is not.
     assert!(stdout.contains("| jax-O | jax-G |"), "{stdout}");

@@ -231,7 +231,9 @@ fn run_case(
             let what = format!("{suite}/{case}: {tool}-{name} vs reference");
             let ok = match (reference(m), sampled) {
                 (Some(want), _) => h.check(&what, &got, &want, tol),
-                (None, Some((sm, idx, want))) if *sm == m && got.len() > idx.iter().max().copied().unwrap_or(0) => {
+                (None, Some((sm, idx, want)))
+                    if *sm == m && got.len() > idx.iter().max().copied().unwrap_or(0) =>
+                {
                     let sel: Vec<f64> = idx.iter().map(|&i| got[i]).collect();
                     h.check(&format!("{what} (sampled dual partials)"), &sel, want, tol)
                 }
@@ -298,7 +300,10 @@ pub fn gmm(h: &mut Harness, c: &GmmCase, reference: Reference<'_, '_>) {
     let sampled = reference(Measure::G).is_none().then(|| {
         let obj = crate::suites::gmm::Gmm::new(g);
         let idx: Vec<usize> = (0..6).map(|i| (i * 7919 + 3) % p.len()).collect();
-        let want = idx.iter().map(|&i| crate::ad::nd_partial(&obj, &p, i)).collect();
+        let want = idx
+            .iter()
+            .map(|&i| crate::ad::nd_partial(&obj, &p, i))
+            .collect();
         (Measure::G, idx, want)
     });
     let arrays: [(&str, &[f64]); 2] = [("p", &p), ("x", &g.x)];
