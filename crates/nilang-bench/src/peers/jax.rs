@@ -218,9 +218,9 @@ fn run_case(
         let results = match p.ask(head, arrays) {
             Ok(r) => r.arrays,
             Err(e) => {
-                let msg = format!("{suite}/{case}: {e}");
+                let msg = format!("CRASHED: {suite}/{case}: {e}");
                 h.note(&msg);
-                h.failures.push(msg);
+                h.crashes.push(msg);
                 failed.push(i);
                 continue;
             }
@@ -269,14 +269,15 @@ fn run_case(
                 }
             }
             Err(e) => {
-                let msg = format!("{suite}/{case}: {e}");
+                let msg = format!("CRASHED: {suite}/{case}: {e}");
                 h.note(&msg);
-                h.failures.push(msg);
+                h.crashes.push(msg);
                 failed.push(i);
             }
         }
     }
-    // A peer that failed to answer is not asked again.
+    // A peer that failed (a Python exception, e.g. out of memory, is a crash of that case's
+    // peer cells: "-" and exit status 4) is asked again only if its process is still alive.
     for i in failed.into_iter().rev() {
         if peers.procs[i].child.try_wait().ok().flatten().is_some() {
             peers.procs.remove(i);
