@@ -32,6 +32,8 @@ pub struct Options {
     /// Threads of the parallel cells (`--threads N`; default: all cores). The parallel cells
     /// run with 1 thread and, when N > 1, with N threads (tools `nilang-t1`, `nilang-tN`).
     pub threads: usize,
+    /// `--peers`: also run the JAX peer (`jax-*`, `jax-mt-*` cells).
+    pub peers: bool,
     pub help: bool,
 }
 
@@ -58,6 +60,8 @@ OPTIONS:
     --data DIR          data folder holding adbench/ and oracle-reference/ (default:
                         $NILANG_DATA, else the first shared/data found walking up from the
                         workspace or the working directory)
+    --peers             also time our JAX versions (jax: one thread, jax-mt: all cores);
+                        needs `pip install -r peers/requirements.txt`
     -h, --help          this text
 
 Every derivative is checked against a second method before it is timed. Cells that cannot
@@ -89,6 +93,7 @@ impl Options {
             data: None,
             cases: Vec::new(),
             threads: std::thread::available_parallelism().map_or(1, |n| n.get()),
+            peers: false,
             help: false,
         };
         let (mut full, mut smoke) = (false, false);
@@ -109,6 +114,7 @@ impl Options {
             match flag {
                 "--full" => full = true,
                 "--smoke" => smoke = true,
+                "--peers" => o.peers = true,
                 "-h" | "--help" => o.help = true,
                 "--json" => o.json = Some(inline.map_or_else(|| value(&mut i, flag), Ok)?.into()),
                 "--plot" => o.plot = Some(inline.map_or_else(|| value(&mut i, flag), Ok)?.into()),

@@ -27,6 +27,8 @@ pub struct Harness<'r> {
     /// Which case names to run (`--case`; empty: all).
     pub only_cases: Vec<String>,
     pub registry: &'r Registry,
+    /// The JAX peer processes (`--peers`).
+    pub jax: crate::peers::jax::JaxPeers,
     progress: ProgressBar,
 }
 
@@ -81,6 +83,7 @@ impl<'r> Harness<'r> {
             crashes: Vec::new(),
             only_cases: opts.cases.clone(),
             registry,
+            jax: crate::peers::jax::JaxPeers::start(opts.peers),
             progress,
         }
     }

@@ -15,6 +15,7 @@ pub mod harness;
 pub mod hook;
 pub mod nilang_cells;
 pub mod output;
+pub mod peers;
 pub mod real;
 pub mod report;
 pub mod suites;

@@ -113,7 +113,9 @@ fn tool_rank(tool: &str) -> usize {
         "manual" => 2,
         "num-dual" => 3,
         "echidna" => 4,
-        _ => 5,
+        "jax" => 5,
+        "jax-mt" => 6,
+        _ => 7,
     }
 }
 

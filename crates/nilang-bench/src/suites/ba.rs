@@ -442,6 +442,7 @@ fn run_case(h: &mut Harness, c: &BaCase) {
         let ks = prov.ba(c);
         h.external(SUITE, name, size, 1.0, prov.tool(), ks, &reference, 1e-8);
     }
+    crate::peers::jax::ba(h, c, &reference);
 }
 
 #[cfg(test)]

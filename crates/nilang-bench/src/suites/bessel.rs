@@ -160,6 +160,7 @@ fn run_case(h: &mut Harness, c: &BesselCase) {
                 let ks = p.bessel(c);
                 h.external(SUITE, name, 1.0, 1.0, p.tool(), ks, &reference, 1e-10);
             }
+            crate::peers::jax::bessel(h, c, &reference);
         }
         Some(zs) => {
             let n = zs.len();
@@ -222,6 +223,7 @@ fn run_case(h: &mut Harness, c: &BesselCase) {
                 let ks = p.bessel(c);
                 h.external(SUITE, name, per, per, p.tool(), ks, &reference, 1e-10);
             }
+            crate::peers::jax::bessel(h, c, &reference);
         }
     }
 }

@@ -291,6 +291,7 @@ fn run_case(h: &mut Harness, c: &EmbeddingCase) {
         let ks = prov.embedding(c);
         h.external(SUITE, name, size, 1.0, prov.tool(), ks, &reference, 1e-8);
     }
+    crate::peers::jax::embedding(h, c, &reference);
 }
 
 #[cfg(test)]

@@ -431,6 +431,7 @@ fn run_case(h: &mut Harness, c: &GmmCase) {
         let ks = prov.gmm(c);
         h.external(SUITE, name, size, 1.0, prov.tool(), ks, &reference, 1e-8);
     }
+    crate::peers::jax::gmm(h, c, &reference);
 }
 
 #[cfg(test)]

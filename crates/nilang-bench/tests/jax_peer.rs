@@ -1,0 +1,103 @@
+//! The JAX peer (`--peers`): runs only where `python3 -c "import jax"` works (or
+//! `$NILANG_PYTHON`), and skips with a message otherwise (CI has no JAX).
+
+use std::process::Command;
+
+fn jax_available() -> bool {
+    let py = std::env::var("NILANG_PYTHON").unwrap_or_else(|_| "python3".into());
+    let ok = Command::new(&py)
+        .args(["-c", "import jax"])
+        .output()
+        .is_ok_and(|o| o.status.success());
+    if !ok {
+        eprintln!("skipped: JAX is not importable by {py} (pip install -r peers/requirements.txt)");
+    }
+    ok
+}
+
+fn bench(args: &[&str], perturb: Option<&str>) -> (std::process::ExitStatus, String, String) {
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_nilang-bench"));
+    cmd.args(args);
+    if let Some(p) = perturb {
+        cmd.env("NILANG_PEER_PERTURB", p);
+    }
+    let out = cmd.output().expect("run nilang-bench");
+    (
+        out.status,
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+#[test]
+fn jax_cells_are_checked_timed_and_recorded() {
+    if !jax_available() {
+        return;
+    }
+    let json = std::env::temp_dir().join(format!("nilang-bench-jax-{}.json", std::process::id()));
+    let json_s = json.to_str().unwrap();
+    let (status, stdout, stderr) = bench(
+        &[
+            "--smoke",
+            "--peers",
+            "--suite",
+            "bessel",
+            "embedding",
+            "gmm",
+            "ba",
+            "--json",
+            json_s,
+        ],
+        None,
+    );
+    assert!(
+        status.success(),
+        "exit {status:?}\nstdout:\n{stdout}\nstderr:\n{stderr}"
+    );
+    assert!(stdout.contains("| jax-O | jax-G |"), "{stdout}");
+    let v: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+    let _ = std::fs::remove_file(&json);
+    let cells = v.as_array().unwrap();
+    for tool in ["jax", "jax-mt"] {
+        for (suite, measures) in [
+            ("bessel", &["O", "G"][..]),
+            ("embedding", &["O", "G", "H"][..]),
+            ("gmm", &["O", "G"][..]),
+            ("ba", &["O", "J"][..]),
+        ] {
+            for m in measures {
+                let c: Vec<_> = cells
+                    .iter()
+                    .filter(|c| c["suite"] == suite && c["tool"] == tool && c["measure"] == *m)
+                    .collect();
+                assert!(!c.is_empty(), "no {tool}-{m} cell in {suite}");
+                for c in c {
+                    assert!(c["median_s"].as_f64().is_some_and(|t| t > 0.0), "{c}");
+                    assert!(c["ratio"].as_f64().is_some(), "{c}");
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn a_wrong_jax_derivative_fails_the_run() {
+    if !jax_available() {
+        return;
+    }
+    let (status, stdout, stderr) =
+        bench(&["--smoke", "--peers", "--suite", "bessel"], Some("1e-3"));
+    assert_eq!(
+        status.code(),
+        Some(1),
+        "stdout:\n{stdout}\nstderr:\n{stderr}"
+    );
+    assert!(
+        stderr.contains("CHECK FAILED: bessel/J2(1.0): jax-G vs reference"),
+        "{stderr}"
+    );
+    assert!(stderr.contains("jax-mt-G vs reference"), "{stderr}");
+    // The objective is still timed; the wrong derivative is not.
+    assert!(stdout.contains("| jax-O | jax-G |"), "{stdout}");
+}
