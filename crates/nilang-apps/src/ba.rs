@@ -14,8 +14,7 @@
 //! **Jacobian** ([`ba_block`]): the 2×15 block of one observation by reverse mode in one
 //! backward pass with two adjoint lanes (`GVar<Lanes<2>>`: lane `j` carries the adjoint of
 //! `e_j`), by the gradient API's plan: [`ba_reproj_i`] is compute–copy–uncompute in `e`, so
-//! no forward pass runs, and the routine's recomputation, whose ancillas have zero adjoints,
-//! runs on the zero-adjoint fast path (values only). [`ba_jacobian_into`] assembles the blocks into
+//! no forward pass runs. [`ba_jacobian_into`] assembles the blocks into
 //! ADBench's CSR layout without allocating.
 use crate::adbench::ba::{BaInput, BLOCK_LEN, CAM_LEN};
 use crate::adbench::sparse::SparseJacobian;

@@ -30,11 +30,11 @@
 //!
 //! **Gradient** ([`gmm_value_grad`]): one call of the gradient API. The program is
 //! compute–copy–uncompute in `out`, so the compiler marks it for one reverse pass (no forward
-//! pass); inside that pass each block's routine is recomputed while its workspace adjoints are
-//! zero (`fresh!` at the end of every block), so it runs on the zero-adjoint fast path of the
-//! rules (values only), and the workspace is lifted and reused by the plan. The data points
-//! stay plain `f64` throughout (a read-only slice is passed through; a `GVar` target accepts
-//! `f64` operands).
+//! pass), and the plan lifts the parameters and the workspace once per call, without
+//! allocating. `fresh!` at the end of every block drops the adjoints the workspace carried, so
+//! each block's recomputation starts from zero adjoints: no cancelling adjoint work piles up
+//! over the blocks (the gradient stays exact to rounding). The data points stay plain `f64`
+//! throughout (a read-only slice is passed through; a `GVar` target accepts `f64` operands).
 use crate::adbench::gmm::GmmInput;
 use crate::adbench::special::{log_gamma_d, ADBENCH_PI};
 use nilang::ad::Plan;
@@ -393,8 +393,7 @@ nilang::grad_struct!(GmmWork { qd, base, xc, y, sq, main, t, lse, s, mx, sa, la,
 ///
 /// Compute–copy–uncompute in `out` (the compiler's one-pass analysis), so its gradient is
 /// one reverse pass; `fresh!` at the end of each block drops the adjoints the block's
-/// workspace carried, so the next block's routine is recomputed on the zero-adjoint fast
-/// path (values only).
+/// workspace carried, so the next block's routine is recomputed from zero adjoints.
 #[i(nocheck)]
 #[allow(clippy::too_many_arguments)]
 pub fn gmm_objective_i<T: Scalar>(

@@ -6,8 +6,7 @@
 //! forward pass equals its input state except for the loss, and no adjoint depends on the
 //! loss's value: the backward pass starts from the inputs, and the value comes out as a
 //! by-product (`loss_in − loss_after_backward`). Otherwise: forward, then backward, both on
-//! the gradient numbers (the forward pass, whose adjoints are all zero, runs on the
-//! zero-adjoint fast path of every rule: values only).
+//! the gradient numbers.
 use super::args::{GradArgs, Lift, Slots};
 use super::{GVar, Lanes};
 use crate::numbers::Real;

@@ -8,8 +8,6 @@ pub trait Promote<T> {
     fn promote(&self) -> GVar<T>;
     /// Write the (possibly updated) gradient number back.
     fn restore(&mut self, v: GVar<T>);
-    /// The operand's value (its primal part).
-    fn primal(&self) -> T;
 }
 impl<T: Scalar> Promote<T> for GVar<T> {
     #[inline(always)]
@@ -19,10 +17,6 @@ impl<T: Scalar> Promote<T> for GVar<T> {
     #[inline(always)]
     fn restore(&mut self, v: GVar<T>) {
         *self = v;
-    }
-    #[inline(always)]
-    fn primal(&self) -> T {
-        self.x
     }
 }
 impl<T: Scalar> Promote<T> for T {
@@ -36,9 +30,5 @@ impl<T: Scalar> Promote<T> for T {
     #[inline(always)]
     fn restore(&mut self, v: GVar<T>) {
         *self = v.x;
-    }
-    #[inline(always)]
-    fn primal(&self) -> T {
-        *self
     }
 }

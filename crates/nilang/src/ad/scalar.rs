@@ -10,10 +10,6 @@ use core::fmt::Debug;
 pub trait Value {
     /// The value, with every derivative part dropped.
     fn value(&self) -> f64;
-    /// Whether instructions on this type move adjoints themselves (gradient numbers, or
-    /// numbers containing them). The zero-adjoint fast path of a rule over such a type would
-    /// skip second-order adjoint work, so it is taken only where this is false.
-    const CARRIES_ADJOINTS: bool = false;
 }
 impl Value for f64 {
     #[inline(always)]
@@ -32,14 +28,12 @@ impl<T: Value> Value for crate::ad::GVar<T> {
     fn value(&self) -> f64 {
         self.x.value()
     }
-    const CARRIES_ADJOINTS: bool = true;
 }
 impl<T: Value> Value for crate::numbers::Dual<T> {
     #[inline(always)]
     fn value(&self) -> f64 {
         self.x.value()
     }
-    const CARRIES_ADJOINTS: bool = T::CARRIES_ADJOINTS;
 }
 impl<const N: usize> Value for crate::ad::Lanes<N> {
     #[inline(always)]

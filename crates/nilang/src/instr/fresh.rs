@@ -6,7 +6,8 @@
 //! zero (with checks on) and sets every number in it, adjoints included, to exact zero. It is
 //! its own inverse. In a gradient program it does what deallocating and reallocating an
 //! ancilla does: the adjoint a zero workspace carries is dropped, so the next routine that
-//! computes into it starts from zero adjoints (and runs on the zero-adjoint fast path).
+//! computes into it starts from zero adjoints (no cancelling adjoint work piles up over the
+//! iterations).
 use crate::check::{fail, AlmostSame, ErrorKind};
 use core::fmt::Debug;
 

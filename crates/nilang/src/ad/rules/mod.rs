@@ -37,30 +37,17 @@ pub trait Rule3<T> {
 // are spelled out per operand mix (rather than generic over `A: Promote<T>`) so that other
 // operand types (a complex operand of `abs` into a real target, see `ad::complex`) can have
 // their own impls without overlapping these.
-// Zero-adjoint fast path: when the target's adjoint is zero (a fresh ancilla, as in every
-// routine recomputed by a backward pass), a rule moves no adjoint (`ā += ȳ·f'(a)` adds zero),
-// so only the value is updated, on the primal number type: no derivative is evaluated. The
-// value is the one the full rule computes, bit for bit. Not over gradient numbers of gradient
-// numbers: there the rule's own instructions move second-order adjoints.
 macro_rules! plus_eq1 {
     ($($A:ty),*) => {$(
-        impl<T: Scalar + PlusEq1<F, T>, F: Rule1<T>> PlusEq1<F, $A> for GVar<T> {
+        impl<T: Scalar, F: Rule1<T>> PlusEq1<F, $A> for GVar<T> {
             #[inline(always)]
             fn plus_eq(&mut self, a: &mut $A) {
-                if !T::CARRIES_ADJOINTS && self.g == T::default() {
-                    <T as PlusEq1<F, T>>::plus_eq(&mut self.x, &mut a.primal());
-                    return;
-                }
                 let mut ga = a.promote();
                 F::plus(self, &mut ga);
                 a.restore(ga);
             }
             #[inline(always)]
             fn minus_eq(&mut self, a: &mut $A) {
-                if !T::CARRIES_ADJOINTS && self.g == T::default() {
-                    <T as PlusEq1<F, T>>::minus_eq(&mut self.x, &mut a.primal());
-                    return;
-                }
                 let mut ga = a.promote();
                 F::minus(self, &mut ga);
                 a.restore(ga);
@@ -71,13 +58,9 @@ macro_rules! plus_eq1 {
 plus_eq1!(GVar<T>, T);
 macro_rules! plus_eq2 {
     ($(($A:ty, $B:ty)),*) => {$(
-        impl<T: Scalar + PlusEq2<F, T, T>, F: Rule2<T>> PlusEq2<F, $A, $B> for GVar<T> {
+        impl<T: Scalar, F: Rule2<T>> PlusEq2<F, $A, $B> for GVar<T> {
             #[inline(always)]
             fn plus_eq(&mut self, a: &mut $A, b: &mut $B) {
-                if !T::CARRIES_ADJOINTS && self.g == T::default() {
-                    <T as PlusEq2<F, T, T>>::plus_eq(&mut self.x, &mut a.primal(), &mut b.primal());
-                    return;
-                }
                 let (mut ga, mut gb) = (a.promote(), b.promote());
                 F::plus(self, &mut ga, &mut gb);
                 a.restore(ga);
@@ -85,10 +68,6 @@ macro_rules! plus_eq2 {
             }
             #[inline(always)]
             fn minus_eq(&mut self, a: &mut $A, b: &mut $B) {
-                if !T::CARRIES_ADJOINTS && self.g == T::default() {
-                    <T as PlusEq2<F, T, T>>::minus_eq(&mut self.x, &mut a.primal(), &mut b.primal());
-                    return;
-                }
                 let (mut ga, mut gb) = (a.promote(), b.promote());
                 F::minus(self, &mut ga, &mut gb);
                 a.restore(ga);
@@ -100,13 +79,9 @@ macro_rules! plus_eq2 {
 plus_eq2!((GVar<T>, GVar<T>), (GVar<T>, T), (T, GVar<T>), (T, T));
 macro_rules! plus_eq3 {
     ($(($A:ty, $B:ty, $C:ty)),*) => {$(
-        impl<T: Scalar + PlusEq3<F, T, T, T>, F: Rule3<T>> PlusEq3<F, $A, $B, $C> for GVar<T> {
+        impl<T: Scalar, F: Rule3<T>> PlusEq3<F, $A, $B, $C> for GVar<T> {
             #[inline(always)]
             fn plus_eq(&mut self, a: &mut $A, b: &mut $B, c: &mut $C) {
-                if !T::CARRIES_ADJOINTS && self.g == T::default() {
-                    <T as PlusEq3<F, T, T, T>>::plus_eq(&mut self.x, &mut a.primal(), &mut b.primal(), &mut c.primal());
-                    return;
-                }
                 let (mut ga, mut gb, mut gc) = (a.promote(), b.promote(), c.promote());
                 F::plus(self, &mut ga, &mut gb, &mut gc);
                 a.restore(ga);
@@ -115,10 +90,6 @@ macro_rules! plus_eq3 {
             }
             #[inline(always)]
             fn minus_eq(&mut self, a: &mut $A, b: &mut $B, c: &mut $C) {
-                if !T::CARRIES_ADJOINTS && self.g == T::default() {
-                    <T as PlusEq3<F, T, T, T>>::minus_eq(&mut self.x, &mut a.primal(), &mut b.primal(), &mut c.primal());
-                    return;
-                }
                 let (mut ga, mut gb, mut gc) = (a.promote(), b.promote(), c.promote());
                 F::minus(self, &mut ga, &mut gb, &mut gc);
                 a.restore(ga);
