@@ -130,43 +130,12 @@ impl Options {
                         })?;
                 }
                 "--case" | "--cases" => {
-                    let mut names = Vec::new();
-                    if let Some(v) = inline {
-                        names.push(v);
-                    }
-                    while i + 1 < args.len() && !args[i + 1].starts_with('-') {
-                        i += 1;
-                        names.push(args[i].clone());
-                    }
-                    if names.is_empty() {
-                        return Err("--case needs at least one name".into());
-                    }
-                    o.cases.extend(
-                        names
-                            .iter()
-                            .flat_map(|n| n.split(','))
-                            .map(str::trim)
-                            .filter(|n| !n.is_empty())
-                            .map(str::to_string),
-                    );
+                    o.cases
+                        .extend(names_after(&args, &mut i, inline, "--case")?);
                 }
                 "--suite" | "--suites" => {
-                    let mut names = Vec::new();
-                    if let Some(v) = inline {
-                        names.push(v);
-                    }
-                    while i + 1 < args.len() && !args[i + 1].starts_with('-') {
-                        i += 1;
-                        names.push(args[i].clone());
-                    }
-                    if names.is_empty() {
-                        return Err("--suite needs at least one name".into());
-                    }
-                    for n in names.iter().flat_map(|n| n.split(',')) {
-                        let n = n.trim();
-                        if n.is_empty() {
-                            continue;
-                        }
+                    for n in names_after(&args, &mut i, inline, "--suite")? {
+                        let n = n.as_str();
                         if !SUITES.contains(&n) {
                             return Err(format!(
                                 "unknown suite `{n}` (known: {})",
@@ -205,6 +174,32 @@ impl Options {
     pub fn wants(&self, suite: &str) -> bool {
         self.suites.iter().any(|s| s == suite)
     }
+}
+
+/// The names after a list flag (`--suite a b`, `--suite a,b`, `--suite=a`): every following
+/// argument up to the next flag, split at commas; at least one.
+fn names_after(
+    args: &[String],
+    i: &mut usize,
+    inline: Option<String>,
+    flag: &str,
+) -> Result<Vec<String>, String> {
+    let mut raw: Vec<String> = inline.into_iter().collect();
+    while *i + 1 < args.len() && !args[*i + 1].starts_with('-') {
+        *i += 1;
+        raw.push(args[*i].clone());
+    }
+    let names: Vec<String> = raw
+        .iter()
+        .flat_map(|n| n.split(','))
+        .map(str::trim)
+        .filter(|n| !n.is_empty())
+        .map(str::to_string)
+        .collect();
+    if names.is_empty() {
+        return Err(format!("{flag} needs at least one name"));
+    }
+    Ok(names)
 }
 
 #[cfg(test)]

@@ -133,6 +133,13 @@ fn lift_into<E: Real, S: Lift<E>>(dst: &mut [GVar<S>], src: &[E]) {
     }
 }
 
+#[inline(always)]
+fn lower_into<E: Real, S: Lift<E>>(dst: &mut [E], src: &[GVar<S>]) {
+    for (d, v) in dst.iter_mut().zip(src) {
+        *d = v.x.lower();
+    }
+}
+
 impl<E: Real> GradArg for &mut E {
     type Elem = E;
     type Store<S: Lift<E>> = GVar<S>;
@@ -155,57 +162,35 @@ impl<E: Real> GradArg for &mut E {
     }
 }
 
-impl<E: Real> GradArg for &mut [E] {
-    type Elem = E;
-    type Store<S: Lift<E>> = Vec<GVar<S>>;
-    type Borrow<'b, S: Lift<E> + 'b> = &'b mut [GVar<S>];
-    fn store<S: Lift<E>>(&self) -> Vec<GVar<S>> {
-        self.iter().map(|&e| GVar::from(S::lift(e))).collect()
-    }
-    fn fits<S: Lift<E>>(&self, st: &Vec<GVar<S>>) -> bool {
-        st.len() == self.len()
-    }
-    fn refresh<S: Lift<E>>(&self, st: &mut Vec<GVar<S>>) {
-        lift_into(st, self)
-    }
-    fn borrow<S: Lift<E>>(s: &mut Vec<GVar<S>>) -> &mut [GVar<S>] {
-        s
-    }
-    fn slots<S: Lift<E>>(s: &mut Vec<GVar<S>>) -> Slots<'_, S> {
-        Slots::Slice(s)
-    }
-    fn restore<S: Lift<E>>(&mut self, s: &Vec<GVar<S>>) {
-        for (d, v) in self.iter_mut().zip(s) {
-            *d = v.x.lower();
+/// `&mut [E]` and `&mut Vec<E>`: lifted into a `Vec` of gradient numbers.
+macro_rules! lifted_vec_arg {
+    ($($arg:ty => $borrow:ty),*) => {$(
+        impl<E: Real> GradArg for $arg {
+            type Elem = E;
+            type Store<S: Lift<E>> = Vec<GVar<S>>;
+            type Borrow<'b, S: Lift<E> + 'b> = &'b mut $borrow;
+            fn store<S: Lift<E>>(&self) -> Vec<GVar<S>> {
+                self.iter().map(|&e| GVar::from(S::lift(e))).collect()
+            }
+            fn fits<S: Lift<E>>(&self, st: &Vec<GVar<S>>) -> bool {
+                st.len() == self.len()
+            }
+            fn refresh<S: Lift<E>>(&self, st: &mut Vec<GVar<S>>) {
+                lift_into(st, self)
+            }
+            fn borrow<S: Lift<E>>(s: &mut Vec<GVar<S>>) -> &mut $borrow {
+                s
+            }
+            fn slots<S: Lift<E>>(s: &mut Vec<GVar<S>>) -> Slots<'_, S> {
+                Slots::Slice(s)
+            }
+            fn restore<S: Lift<E>>(&mut self, s: &Vec<GVar<S>>) {
+                lower_into(self, s)
+            }
         }
-    }
+    )*};
 }
-
-impl<E: Real> GradArg for &mut Vec<E> {
-    type Elem = E;
-    type Store<S: Lift<E>> = Vec<GVar<S>>;
-    type Borrow<'b, S: Lift<E> + 'b> = &'b mut Vec<GVar<S>>;
-    fn store<S: Lift<E>>(&self) -> Vec<GVar<S>> {
-        self.iter().map(|&e| GVar::from(S::lift(e))).collect()
-    }
-    fn fits<S: Lift<E>>(&self, st: &Vec<GVar<S>>) -> bool {
-        st.len() == self.len()
-    }
-    fn refresh<S: Lift<E>>(&self, st: &mut Vec<GVar<S>>) {
-        lift_into(st, self)
-    }
-    fn borrow<S: Lift<E>>(s: &mut Vec<GVar<S>>) -> &mut Vec<GVar<S>> {
-        s
-    }
-    fn slots<S: Lift<E>>(s: &mut Vec<GVar<S>>) -> Slots<'_, S> {
-        Slots::Slice(s)
-    }
-    fn restore<S: Lift<E>>(&mut self, s: &Vec<GVar<S>>) {
-        for (d, v) in self.iter_mut().zip(s) {
-            *d = v.x.lower();
-        }
-    }
-}
+lifted_vec_arg!(&mut [E] => [GVar<S>], &mut Vec<E> => Vec<GVar<S>>);
 
 impl<E: Real, const N: usize> GradArg for &mut [E; N] {
     type Elem = E;
@@ -224,9 +209,7 @@ impl<E: Real, const N: usize> GradArg for &mut [E; N] {
         Slots::Slice(s)
     }
     fn restore<S: Lift<E>>(&mut self, s: &[GVar<S>; N]) {
-        for (d, v) in self.iter_mut().zip(s) {
-            *d = v.x.lower();
-        }
+        lower_into(&mut self[..], s)
     }
 }
 
@@ -500,9 +483,7 @@ impl<E: Real, const N: usize> LiftField<E> for [E; N] {
         lift_into(st, self)
     }
     fn restore_field<S: Lift<E>>(&mut self, st: &[GVar<S>; N]) {
-        for (d, v) in self.iter_mut().zip(st) {
-            *d = v.x.lower();
-        }
+        lower_into(self, st)
     }
 }
 impl<E: Real> LiftField<E> for Vec<E> {
@@ -517,9 +498,7 @@ impl<E: Real> LiftField<E> for Vec<E> {
         lift_into(st, self)
     }
     fn restore_field<S: Lift<E>>(&mut self, st: &Vec<GVar<S>>) {
-        for (d, v) in self.iter_mut().zip(st) {
-            *d = v.x.lower();
-        }
+        lower_into(self, st)
     }
 }
 

@@ -39,30 +39,24 @@ macro_rules! fresh_scalar {
         }
     )*};
 }
-impl Fresh for f64 {
-    #[inline(always)]
-    fn is_fresh(&self) -> bool {
-        self.almost_same(&0.0)
-    }
-    #[inline(always)]
-    fn make_fresh(&mut self) {
-        *self = 0.0;
-    }
-    #[inline(always)]
-    fn make_fresh_unchecked(&mut self) {}
+macro_rules! fresh_float {
+    ($($t:ty),*) => {$(
+        impl Fresh for $t {
+            #[inline(always)]
+            fn is_fresh(&self) -> bool {
+                self.almost_same(&0.0)
+            }
+            #[inline(always)]
+            fn make_fresh(&mut self) {
+                *self = 0.0;
+            }
+            /// Already zero up to rounding, and no adjoint to drop: nothing to do.
+            #[inline(always)]
+            fn make_fresh_unchecked(&mut self) {}
+        }
+    )*};
 }
-impl Fresh for f32 {
-    #[inline(always)]
-    fn is_fresh(&self) -> bool {
-        self.almost_same(&0.0)
-    }
-    #[inline(always)]
-    fn make_fresh(&mut self) {
-        *self = 0.0;
-    }
-    #[inline(always)]
-    fn make_fresh_unchecked(&mut self) {}
-}
+fresh_float!(f32, f64);
 fresh_scalar!(
     [] i8, [] i16, [] i32, [] i64, [] i128, [] isize, [] u8, [] u16, [] u32,
     [] u64, [] u128, [] usize,
