@@ -28,6 +28,9 @@ pub enum ErrorKind {
     /// too few values for a sample variance); raised before anything is modified, in both
     /// directions.
     Argument,
+    /// Slices whose lengths must agree do not (raised by [`same_len!`](crate::same_len) and by
+    /// the standard library's dimension checks, before anything is modified).
+    Length,
     /// Anything else.
     Other,
 }
@@ -536,6 +539,94 @@ pub fn require(
     if !ok {
         fail(ErrorKind::Argument, function, call, detail())
     }
+}
+
+/// Raise an [`ErrorKind::Length`] error unless `ok`: slice lengths that must agree (a
+/// function's dimension precondition, checked before anything is modified; the standard
+/// library checks at the start and at the end of a body, so the generated inverse checks
+/// first too).
+///
+/// ```
+/// use nilang::check::{catch, dimensions, ErrorKind};
+/// let e = catch(|| dimensions(false, "i_dot", "i_dot(out, x, y)", || "x has 2, y has 3 elements".into()))
+///     .unwrap_err();
+/// assert_eq!((e.kind, e.statement), (ErrorKind::Length, "i_dot(out, x, y)"));
+/// ```
+#[inline]
+pub fn dimensions(
+    ok: bool,
+    function: &'static str,
+    call: &'static str,
+    detail: impl FnOnce() -> String,
+) {
+    if !ok {
+        fail(ErrorKind::Length, function, call, detail())
+    }
+}
+
+/// Raise an [`ErrorKind::Length`] error unless all `lens` (name, length) agree; the detail
+/// lists every length. Used by [`same_len!`](crate::same_len) and the standard library.
+///
+/// ```
+/// use nilang::check::{catch, equal_lengths};
+/// let e = catch(|| equal_lengths("i_dot", "i_dot(out, x, y)", &[("x", 2), ("y", 3)])).unwrap_err();
+/// assert_eq!(e.detail, "lengths differ: x.len() = 2, y.len() = 3");
+/// ```
+#[inline]
+pub fn equal_lengths(location: &'static str, statement: &'static str, lens: &[(&str, usize)]) {
+    if lens.iter().any(|&(_, l)| l != lens[0].1) {
+        lengths_differ(location, statement, lens)
+    }
+}
+
+/// The error of [`equal_lengths`]: every name with its length.
+#[doc(hidden)]
+#[cold]
+#[inline(never)]
+pub fn lengths_differ(
+    location: &'static str,
+    statement: &'static str,
+    lens: &[(&str, usize)],
+) -> ! {
+    let list: Vec<String> = lens
+        .iter()
+        .map(|(n, l)| format!("{n}.len() = {l}"))
+        .collect();
+    fail(
+        ErrorKind::Length,
+        location,
+        statement,
+        format!("lengths differ: {}", list.join(", ")),
+    )
+}
+
+/// Check that slices (anything with `.len()`) have equal lengths; otherwise raise a typed
+/// [`ErrorKind::Length`] error naming the source location, the statement and every length.
+///
+/// In an `#[i]` function, write it in `safe! { ... }` at the start of the body (and at the
+/// end, so that the generated inverse checks before it modifies anything).
+///
+/// ```
+/// use nilang::check::{catch, ErrorKind};
+/// let (x, y) = (vec![1.0, 2.0], vec![1.0; 3]);
+/// let e = catch(|| nilang::same_len!(x, y)).unwrap_err();
+/// assert_eq!(e.kind, ErrorKind::Length);
+/// assert_eq!(e.statement, "same_len!(x, y)");
+/// assert_eq!(e.detail, "lengths differ: x.len() = 2, y.len() = 3");
+/// assert!(catch(|| nilang::same_len!(x, x)).is_ok());
+/// ```
+#[macro_export]
+macro_rules! same_len {
+    ($first:expr $(, $rest:expr)+ $(,)?) => {{
+        let __nilang_first = $first.len();
+        if false $(|| $rest.len() != __nilang_first)+ {
+            $crate::check::lengths_differ(
+                ::core::concat!(::core::file!(), ":", ::core::line!(), ":", ::core::column!()),
+                ::core::concat!("same_len!(", ::core::stringify!($first) $(, ", ", ::core::stringify!($rest))+, ")"),
+                &[(::core::stringify!($first), __nilang_first) $(, (::core::stringify!($rest), $rest.len()))+],
+            )
+        }
+    }};
 }
 
 /// Check that loop bounds are unchanged (`for` statements).

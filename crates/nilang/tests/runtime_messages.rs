@@ -147,3 +147,35 @@ fn do_loop_failures_show_values_and_direction() {
         e.detail
     );
 }
+
+/// `same_len!` in a user's `#[i]` function: a typed error naming the user's statement and
+/// every length, raised before anything is modified, in both directions.
+#[nilang::i]
+fn dot_checked(out: &mut f64, x: &mut [f64], y: &mut [f64]) {
+    safe! { nilang::same_len!(x, y); }
+    for i in 0..x.len() {
+        out += x[i] * y[i];
+    }
+    safe! { nilang::same_len!(x, y); }
+}
+
+#[test]
+fn mismatched_slice_lengths_are_a_typed_error() {
+    use nilang::check::{catch, ErrorKind};
+    let (mut out, mut x, mut y) = (1.0, vec![1.0, 2.0], vec![3.0, 4.0, 5.0]);
+    let e = catch(|| dot_checked(&mut out, &mut x, &mut y)).unwrap_err();
+    assert_eq!(e.kind, ErrorKind::Length);
+    assert_eq!(e.statement, "same_len!(x, y)");
+    assert_eq!(e.detail, "lengths differ: x.len() = 2, y.len() = 3");
+    assert!(
+        e.location.contains("runtime_messages.rs:"),
+        "{}",
+        e.location
+    );
+    let e = catch(|| dot_checked_inv(&mut out, &mut x, &mut y)).unwrap_err();
+    assert_eq!(e.kind, ErrorKind::Length);
+    assert_eq!(out, 1.0);
+    y.pop();
+    dot_checked(&mut out, &mut x, &mut y);
+    assert_eq!(out, 12.0);
+}

@@ -8,55 +8,60 @@ use nilang::stdlib::linalg::i_affine_inv;
 use nilang::stdlib::statistics::{
     i_cor_cov, i_cor_cov_inv, i_mean_sum, i_mean_sum_inv, i_var_mean_sum, i_var_mean_sum_inv,
 };
-use std::panic::{catch_unwind, AssertUnwindSafe};
 
-/// Runs `f`, which must panic with a message containing `msg`.
+/// Runs `f`, which must raise a typed [`ErrorKind::Length`] error whose message contains `msg`.
 fn panics_with(msg: &str, f: impl FnOnce()) {
-    let prev = std::panic::take_hook();
-    std::panic::set_hook(Box::new(|_| {}));
-    let r = catch_unwind(AssertUnwindSafe(f));
-    std::panic::set_hook(prev);
-    let payload = r.expect_err("must panic");
-    let text = payload
-        .downcast_ref::<String>()
-        .cloned()
-        .or_else(|| payload.downcast_ref::<&str>().map(|s| s.to_string()))
-        .unwrap_or_default();
-    assert!(text.contains(msg), "panic `{text}` lacks `{msg}`");
+    let e = catch(f).expect_err("must raise a length error");
+    assert_eq!(e.kind, ErrorKind::Length, "{e}");
+    let text = e.to_string();
+    assert!(text.contains(msg), "error `{text}` lacks `{msg}`");
 }
 
 #[test]
 fn inverses_check_lengths_before_modifying_anything() {
     // y is longer than x: the inverse loop alone would run without an index error
     let (mut out, mut x, mut y) = (5.0, vec![1.0, 2.0], vec![3.0, 4.0, 5.0]);
-    panics_with("i_dot: lengths differ", || {
-        i_dot_inv(&mut out, &mut x, &mut y);
-    });
+    panics_with(
+        "`i_dot(out, x, y)`: lengths differ: x.len() = 2, y.len() = 3",
+        || {
+            i_dot_inv(&mut out, &mut x, &mut y);
+        },
+    );
     assert_eq!(out, 5.0);
 
     let (mut a, mut x, mut y) = (2.0, vec![1.0, 2.0], vec![3.0, 4.0, 5.0]);
-    panics_with("i_axpy: lengths differ", || {
-        i_axpy_inv(&mut a, &mut x, &mut y);
-    });
+    panics_with(
+        "`i_axpy(a, x, y)`: lengths differ: x.len() = 2, y.len() = 3",
+        || {
+            i_axpy_inv(&mut a, &mut x, &mut y);
+        },
+    );
     assert_eq!(y, [3.0, 4.0, 5.0]);
 
     let (mut d, mut x1, mut x2) = (1.0, vec![1.0, 2.0], vec![3.0, 4.0, 5.0]);
-    panics_with("i_sqdistance: lengths differ", || {
+    panics_with("lengths differ: x1.len() = 2, x2.len() = 3", || {
         i_sqdistance_inv(&mut d, &mut x1, &mut x2);
     });
     assert_eq!(d, 1.0);
 
     // y has 2 entries, A is 2x2, x has 3: wrong
     let (mut y, mut a, mut x) = (vec![1.0, 1.0], vec![1.0; 4], vec![1.0; 3]);
-    panics_with("i_gemv", || i_gemv_inv(&mut y, &mut a, &mut x, 2, 2));
+    panics_with(
+        "i_gemv: dimension mismatch: y has 2, A has 4, x has 3 elements for m=2, n=2",
+        || i_gemv_inv(&mut y, &mut a, &mut x, 2, 2),
+    );
     assert_eq!(y, [1.0, 1.0]);
 
     let (mut c, mut a, mut b) = (vec![1.0; 4], vec![1.0; 4], vec![1.0; 5]);
-    panics_with("i_gemm", || i_gemm_inv(&mut c, &mut a, &mut b, 2, 2, 2));
+    panics_with("B has 5 elements for m=2, k=2, n=2", || {
+        i_gemm_inv(&mut c, &mut a, &mut b, 2, 2, 2)
+    });
     assert_eq!(c, [1.0; 4]);
 
     let (mut x, mut theta) = (vec![1.0, 0.0, 0.0], vec![0.1; 2]);
-    panics_with("i_umm", || i_umm_inv(&mut x, &mut theta, 3, 1));
+    panics_with("theta has 2 (expected m(m-1)/2 = 3)", || {
+        i_umm_inv(&mut x, &mut theta, 3, 1)
+    });
     assert_eq!(x, [1.0, 0.0, 0.0]);
 
     let (mut y, mut w, mut b, mut x) = (vec![1.0; 2], vec![1.0; 3], vec![0.0; 2], vec![1.0; 2]);
@@ -66,9 +71,10 @@ fn inverses_check_lengths_before_modifying_anything() {
     assert_eq!(y, [1.0, 1.0]);
 
     let (mut rho, mut cov, mut a, mut b) = (0.0, 0.0, vec![1.0, 2.0], vec![1.0, 2.0, 3.0]);
-    panics_with("i_cor_cov: lengths differ", || {
-        i_cor_cov_inv(&mut rho, &mut cov, &mut a, &mut b)
-    });
+    panics_with(
+        "`i_cor_cov(rho, cov, a, b)`: lengths differ: a.len() = 2, b.len() = 3",
+        || i_cor_cov_inv(&mut rho, &mut cov, &mut a, &mut b),
+    );
     assert_eq!((rho, cov), (0.0, 0.0));
 }
 

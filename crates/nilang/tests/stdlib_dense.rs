@@ -265,10 +265,12 @@ fn gemv_gemm_values_inverse_gradients() {
 }
 
 #[test]
-#[should_panic(expected = "dimension mismatch")]
 fn gemv_dimension_mismatch_is_reported() {
     let (mut y, mut a, mut x) = (vec![0.0; 2], vec![0.0; 5], vec![0.0; 3]);
-    i_gemv(&mut y, &mut a, &mut x, 2, 3);
+    let e = nilang::check::catch(|| i_gemv(&mut y, &mut a, &mut x, 2, 3)).unwrap_err();
+    assert_eq!(e.kind, nilang::check::ErrorKind::Length);
+    assert_eq!(e.statement, "i_gemv(y, a, x, m, n)");
+    assert!(e.detail.contains("A has 5"), "{}", e.detail);
 }
 
 /// NiLang's `naive_umm!` applied to each column.

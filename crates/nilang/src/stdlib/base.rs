@@ -14,14 +14,14 @@ use crate::instr::basic::{INC_inv, SWAP_inv, INC, SWAP};
 /// ```
 #[i]
 pub fn i_sqdistance<T: Scalar>(dist: &mut T, x1: &mut [T], x2: &mut [T]) {
-    safe! { assert_eq!(x1.len(), x2.len(), "i_sqdistance: lengths differ"); }
+    safe! { crate::check::equal_lengths("nilang::stdlib::base::i_sqdistance", "i_sqdistance(out, x1, x2)", &[("x1", x1.len()), ("x2", x2.len())]); }
     for i in 0..x1.len() {
         x1[i] -= x2[i];
         dist += x1[i].powi(2);
         x1[i] += x2[i];
     }
     // checked last too: that is first in the generated inverse
-    safe! { assert_eq!(x1.len(), x2.len(), "i_sqdistance: lengths differ"); }
+    safe! { crate::check::equal_lengths("nilang::stdlib::base::i_sqdistance", "i_sqdistance(out, x1, x2)", &[("x1", x1.len()), ("x2", x2.len())]); }
 }
 
 /// The "dirty" in-place multiply `out *= x` for floats (NiLang's `i_dirtymul`):

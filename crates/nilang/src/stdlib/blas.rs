@@ -57,12 +57,12 @@ pub fn i_sum_map<T: Scalar + PlusEq1<F, T>, F: Copy>(out: &mut T, f: F, x: &mut 
 /// ```
 #[i]
 pub fn i_dot<T: Scalar>(out: &mut T, x: &mut [T], y: &mut [T]) {
-    safe! { assert_eq!(x.len(), y.len(), "i_dot: lengths differ"); }
+    safe! { crate::check::equal_lengths("nilang::stdlib::blas::i_dot", "i_dot(out, x, y)", &[("x", x.len()), ("y", y.len())]); }
     for i in 0..x.len() {
         out += x[i] * y[i];
     }
     // checked last too: that is first in the generated inverse
-    safe! { assert_eq!(x.len(), y.len(), "i_dot: lengths differ"); }
+    safe! { crate::check::equal_lengths("nilang::stdlib::blas::i_dot", "i_dot(out, x, y)", &[("x", x.len()), ("y", y.len())]); }
 }
 
 /// `out += Σ |xᵢ|²`.
@@ -92,12 +92,12 @@ pub fn i_norm2<T: Scalar>(out: &mut T, x: &mut [T]) {
 /// ```
 #[i]
 pub fn i_axpy<T: Scalar>(a: &mut T, x: &mut [T], y: &mut [T]) {
-    safe! { assert_eq!(x.len(), y.len(), "i_axpy: lengths differ"); }
+    safe! { crate::check::equal_lengths("nilang::stdlib::blas::i_axpy", "i_axpy(a, x, y)", &[("x", x.len()), ("y", y.len())]); }
     for i in 0..y.len() {
         y[i] += a * x[i];
     }
     // checked last too: that is first in the generated inverse
-    safe! { assert_eq!(x.len(), y.len(), "i_axpy: lengths differ"); }
+    safe! { crate::check::equal_lengths("nilang::stdlib::blas::i_axpy", "i_axpy(a, x, y)", &[("x", x.len()), ("y", y.len())]); }
 }
 
 /// Complex dot product `out += Σ conj(xᵢ) yᵢ` (NiLang's `i_dot` on complex vectors), computed
@@ -114,7 +114,7 @@ pub fn i_axpy<T: Scalar>(a: &mut T, x: &mut [T], y: &mut [T]) {
 /// ```
 #[i]
 pub fn i_dot_complex<T: Scalar>(out: &mut Complex<T>, x: &mut [Complex<T>], y: &mut [Complex<T>]) {
-    safe! { assert_eq!(x.len(), y.len(), "i_dot_complex: lengths differ"); }
+    safe! { crate::check::equal_lengths("nilang::stdlib::blas::i_dot_complex", "i_dot_complex(out, x, y)", &[("x", x.len()), ("y", y.len())]); }
     for i in 0..x.len() {
         out.re += x[i].re * y[i].re;
         out.re += x[i].im * y[i].im;
@@ -122,7 +122,7 @@ pub fn i_dot_complex<T: Scalar>(out: &mut Complex<T>, x: &mut [Complex<T>], y: &
         out.im -= x[i].im * y[i].re;
     }
     // checked last too: that is first in the generated inverse
-    safe! { assert_eq!(x.len(), y.len(), "i_dot_complex: lengths differ"); }
+    safe! { crate::check::equal_lengths("nilang::stdlib::blas::i_dot_complex", "i_dot_complex(out, x, y)", &[("x", x.len()), ("y", y.len())]); }
 }
 
 /// `out += Σ |xᵢ|²` for a complex vector, into a real `out`.
@@ -205,8 +205,7 @@ pub fn i_gemm<T: Scalar>(c: &mut [T], a: &mut [T], b: &mut [T], m: usize, k: usi
 #[i]
 pub fn i_umm<T: Scalar + Rotate<T>>(x: &mut [T], theta: &mut [T], m: usize, n: usize) {
     safe! {
-        assert_eq!(x.len(), m * n, "i_umm: x has {} elements, expected {m}×{n}", x.len());
-        assert_eq!(theta.len(), m * m.saturating_sub(1) / 2, "i_umm: need m(m-1)/2 angles");
+        umm_dims(x.len(), theta.len(), m, n);
     }
     for l in 0..n {
         for j in 0..m {
@@ -221,8 +220,7 @@ pub fn i_umm<T: Scalar + Rotate<T>>(x: &mut [T], theta: &mut [T], m: usize, n: u
     }
     // checked last too: that is first in the generated inverse
     safe! {
-        assert_eq!(x.len(), m * n, "i_umm: x has {} elements, expected {m}×{n}", x.len());
-        assert_eq!(theta.len(), m * m.saturating_sub(1) / 2, "i_umm: need m(m-1)/2 angles");
+        umm_dims(x.len(), theta.len(), m, n);
     }
 }
 
@@ -233,18 +231,35 @@ fn umm_index(m: usize, j: usize, i: usize) -> usize {
     j * (m - 1) - j * j.saturating_sub(1) / 2 + (m - 2 - i)
 }
 
-#[track_caller]
-fn gemv_dims(ly: usize, la: usize, lx: usize, m: usize, n: usize) {
-    assert!(
-        ly == m && la == m * n && lx == n,
-        "i_gemv: dimension mismatch: y has {ly}, A has {la}, x has {lx} elements for m={m}, n={n}"
+fn umm_dims(lx: usize, lt: usize, m: usize, n: usize) {
+    crate::check::dimensions(
+        lx == m * n && lt == m * m.saturating_sub(1) / 2,
+        "nilang::stdlib::blas::i_umm",
+        "i_umm(x, theta, m, n)",
+        || {
+            format!("i_umm: dimension mismatch: x has {lx} elements (expected m·n = {}), theta has {lt} (expected m(m-1)/2 = {}) for m={m}, n={n}", m * n, m * m.saturating_sub(1) / 2)
+        },
     );
 }
 
-#[track_caller]
+fn gemv_dims(ly: usize, la: usize, lx: usize, m: usize, n: usize) {
+    crate::check::dimensions(
+        ly == m && la == m * n && lx == n,
+        "nilang::stdlib::blas::i_gemv",
+        "i_gemv(y, a, x, m, n)",
+        || {
+            format!("i_gemv: dimension mismatch: y has {ly}, A has {la}, x has {lx} elements for m={m}, n={n}")
+        },
+    );
+}
+
 fn gemm_dims(lc: usize, la: usize, lb: usize, m: usize, k: usize, n: usize) {
-    assert!(
+    crate::check::dimensions(
         lc == m * n && la == m * k && lb == k * n,
-        "i_gemm: dimension mismatch: C has {lc}, A has {la}, B has {lb} elements for m={m}, k={k}, n={n}"
+        "nilang::stdlib::blas::i_gemm",
+        "i_gemm(c, a, b, m, k, n)",
+        || {
+            format!("i_gemm: dimension mismatch: C has {lc}, A has {la}, B has {lb} elements for m={m}, k={k}, n={n}")
+        },
     );
 }

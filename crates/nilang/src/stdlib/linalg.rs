@@ -30,10 +30,14 @@ use num_traits::Float;
 #[i(nocheck)]
 pub fn i_affine<T: Scalar>(y: &mut [T], w: &mut [T], b: &mut [T], x: &mut [T]) {
     safe! {
-        assert!(
+        crate::check::dimensions(
             w.len() == y.len() * x.len() && b.len() == y.len(),
-            "i_affine: dimension mismatch: W has {}, b has {} elements for {} outputs and {} inputs",
-            w.len(), b.len(), y.len(), x.len()
+            "nilang::stdlib::linalg::i_affine",
+            "i_affine(y, w, b, x)",
+            || format!(
+                "i_affine: dimension mismatch: W has {}, b has {} elements for {} outputs and {} inputs",
+                w.len(), b.len(), y.len(), x.len()
+            ),
         );
     }
     for i in 0..y.len() {
@@ -44,10 +48,14 @@ pub fn i_affine<T: Scalar>(y: &mut [T], w: &mut [T], b: &mut [T], x: &mut [T]) {
     }
     // checked last too: that is first in the generated inverse
     safe! {
-        assert!(
+        crate::check::dimensions(
             w.len() == y.len() * x.len() && b.len() == y.len(),
-            "i_affine: dimension mismatch: W has {}, b has {} elements for {} outputs and {} inputs",
-            w.len(), b.len(), y.len(), x.len()
+            "nilang::stdlib::linalg::i_affine",
+            "i_affine(y, w, b, x)",
+            || format!(
+                "i_affine: dimension mismatch: W has {}, b has {} elements for {} outputs and {} inputs",
+                w.len(), b.len(), y.len(), x.len()
+            ),
         );
     }
 }

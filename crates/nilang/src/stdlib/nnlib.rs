@@ -57,7 +57,7 @@ pub fn i_softmax_crossentropy<T: Scalar>(
     z: &mut T,
     out: &mut T,
 ) {
-    safe! { assert_eq!(x.len(), p.len(), "i_softmax_crossentropy: lengths differ"); }
+    safe! { crate::check::equal_lengths("nilang::stdlib::nnlib::i_softmax_crossentropy", "i_softmax_crossentropy(x, p, imax, xmax, z, out)", &[("x", x.len()), ("p", p.len())]); }
     imax += cst!(argmax(&x[..]));
     xmax += x[imax];
     for i in 0..x.len() {
@@ -79,7 +79,7 @@ pub fn i_softmax_crossentropy<T: Scalar>(
         x[i] += xmax;
     }
     // checked last too: that is first in the generated inverse
-    safe! { assert_eq!(x.len(), p.len(), "i_softmax_crossentropy: lengths differ"); }
+    safe! { crate::check::equal_lengths("nilang::stdlib::nnlib::i_softmax_crossentropy", "i_softmax_crossentropy(x, p, imax, xmax, z, out)", &[("x", x.len()), ("p", p.len())]); }
 }
 
 /// Push the running maxima of `arr` onto `xs` and their indices onto `inds` (NiLang's

@@ -94,7 +94,7 @@ pub fn i_var_mean_sum<T: Scalar>(
 /// ```
 #[i]
 pub fn i_cor_cov<T: Scalar>(rho: &mut T, cov: &mut T, a: &mut [T], b: &mut [T]) {
-    safe! { assert_eq!(a.len(), b.len(), "i_cor_cov: lengths differ"); }
+    safe! { crate::check::equal_lengths("nilang::stdlib::statistics::i_cor_cov", "i_cor_cov(rho, cov, a, b)", &[("a", a.len()), ("b", b.len())]); }
     safe! { sample_needs_two(a.len(), "nilang::stdlib::statistics::i_cor_cov", "i_cor_cov(rho, cov, a, b)"); }
     routine! {
         let (ma, sa, mb, sb) = (T::default(), T::default(), T::default(), T::default());
@@ -118,7 +118,7 @@ pub fn i_cor_cov<T: Scalar>(rho: &mut T, cov: &mut T, a: &mut [T], b: &mut [T]) 
     unroutine!();
     // checked last too: that is first in the generated inverse
     safe! { sample_needs_two(a.len(), "nilang::stdlib::statistics::i_cor_cov", "i_cor_cov(rho, cov, a, b)"); }
-    safe! { assert_eq!(a.len(), b.len(), "i_cor_cov: lengths differ"); }
+    safe! { crate::check::equal_lengths("nilang::stdlib::statistics::i_cor_cov", "i_cor_cov(rho, cov, a, b)", &[("a", a.len()), ("b", b.len())]); }
 }
 
 /// The log-density of the normal distribution `N(μ, σ²)` at `x`:
