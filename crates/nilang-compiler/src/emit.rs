@@ -21,6 +21,11 @@ pub struct Emitter {
     rest: Vec<Vec<Stmt>>,
     /// The name of the inverse function when emitting its body (runtime messages say so).
     pub inverse_of: Option<String>,
+    /// Value-only emission (see `primal`): `Some(flag)` while emitting statements whose
+    /// targets carry no adjoint when the constant `flag` holds (`true`: always).
+    primal: Option<TokenStream>,
+    /// Whether routines writing only places without adjoint are emitted value-only.
+    pub primal_routines: bool,
     counter: usize,
 }
 
@@ -37,8 +42,36 @@ impl Emitter {
             tracked: vec![],
             rest: vec![],
             inverse_of: None,
+            primal: None,
+            primal_routines: true,
             counter: 0,
         }
+    }
+
+    /// An emitter of the value-only variant `f::__primal`: every instruction value-only.
+    pub fn primal(params: HashMap<String, ParamKind>, locals: HashSet<String>) -> Self {
+        let mut e = Emitter::new(params, locals);
+        e.primal = Some(quote!(true));
+        e
+    }
+
+    /// A routine (`undo` false) at `stmts[k]` whose every write goes to places without
+    /// adjoint: the flag variable (declared by the returned statement) under which it is
+    /// emitted value-only.
+    fn primal_routine(&mut self, stmts: &[Stmt], k: usize) -> Option<(TokenStream, TokenStream)> {
+        let StmtKind::Routine { body, undo: false } = &stmts[k].kind else {
+            return None;
+        };
+        if self.primal.is_some() || !self.primal_routines {
+            return None;
+        }
+        let is_var = |n: &str| self.is_variable(n);
+        let inout = |n: &str| self.params.get(n) == Some(&ParamKind::InOut);
+        let mut d = crate::primal::no_adjoint_before(stmts, k, &is_var);
+        let conds = crate::primal::writes_only_no_adjoint(body, &mut d, &inout, &is_var)?;
+        let flag = self.fresh("primal");
+        let decl = quote!(#[allow(non_snake_case)] let #flag: bool = true #(&& #conds)*;);
+        Some((decl, quote!(#flag)))
     }
 
     fn fresh(&mut self, base: &str) -> syn::Ident {
@@ -176,7 +209,16 @@ impl Emitter {
             if spliced {
                 self.rest.push(stmts[k + 1..].to_vec());
             }
-            let mut t = self.stmt(s);
+            let primal = self.primal_routine(stmts, k);
+            let mut t = match primal {
+                Some((decl, flag)) => {
+                    self.primal = Some(flag);
+                    let body = self.stmt(s);
+                    self.primal = None;
+                    quote!(#decl #body)
+                }
+                None => self.stmt(s),
+            };
             if spliced {
                 self.rest.pop();
             }
@@ -455,10 +497,21 @@ impl Emitter {
             }
             FuncRef::User(p) => quote!(#p),
         };
-        let holes = (0..n).map(|_| quote!(_));
-        let call = quote_spanned! {s.span=>
+        let holes: Vec<TokenStream> = (0..n).map(|_| quote!(_)).collect();
+        let mut call = quote_spanned! {s.span=>
             <_ as ::nilang::instr::#tr<#f, #(#holes),*>>::#method(#target, #(#args),*);
         };
+        if let (Some(flag), AccOp::Plus | AccOp::Minus) = (&self.primal, i.op) {
+            let pm = format_ident!("{}_primal", method, span = s.span);
+            let primal = quote_spanned! {s.span=>
+                <_ as ::nilang::instr::#tr<#f, #(#holes),*>>::#pm(#target, #(#args),*);
+            };
+            call = if flag.to_string() == "true" {
+                primal
+            } else {
+                quote!(if #flag { #primal } else { #call })
+            };
+        }
         quote!({ #checks #pre #call #post })
     }
 
@@ -565,7 +618,19 @@ impl Emitter {
                         last.ident = format_ident!("{}_inv", last.ident, span = last.ident.span());
                     }
                 }
-                quote_spanned!(s.span=> #p(#(#args),*);)
+                match (&self.primal, crate::primal::primal_callee(c)) {
+                    (Some(flag), Some(marker)) if flag.to_string() == "true" => {
+                        quote_spanned!(s.span=> #marker::__primal(#p, (#(#args,)*));)
+                    }
+                    (Some(flag), Some(marker)) => quote_spanned! {s.span=>
+                        if #flag {
+                            #marker::__primal(#p, (#(#args,)*));
+                        } else {
+                            #p(#(#args),*);
+                        }
+                    },
+                    _ => quote_spanned!(s.span=> #p(#(#args),*);),
+                }
             }
             Callee::Method {
                 receiver,

@@ -25,6 +25,7 @@ pub mod krate;
 mod messages;
 pub mod one_pass;
 pub mod parse;
+pub mod primal;
 pub mod primitive;
 pub mod store;
 #[cfg(test)]

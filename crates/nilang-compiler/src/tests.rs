@@ -32,8 +32,9 @@ fn dealloc_parses_its_assignment() {
 #[test]
 fn tuple_target_negation_view_is_written_back_negated() {
     let out = expand("fn f(x: &mut f64, y: &mut f64, t: &f64) { (-x, y) += sincos(t); }");
-    // read negated and written back negated
-    assert_eq!(out.matches(":: nilang :: NEG").count(), 4, "{out}");
+    // read negated and written back negated (in the forward, the inverse and the value-only
+    // variant)
+    assert_eq!(out.matches(":: nilang :: NEG").count(), 6, "{out}");
 }
 
 #[test]
@@ -107,4 +108,33 @@ fn read_arguments_of_an_in_out_root_are_copied_and_checked() {
     // the same element in-out and read: a static error
     let e = errors("fn f(s: &mut [i64; 4], a: usize) { g(&mut s[a], &s[a]); }");
     assert!(e.iter().any(|m| m.contains("appears twice")), "{e:?}");
+}
+
+#[test]
+fn routines_into_fresh_ancillas_recompute_value_only() {
+    // the inverse recomputes the routine before undoing the copy: its writes go to a fresh
+    // ancilla, so it is emitted with value-only instructions, and the callee's value-only
+    // variant is called under the callee's `WRITES` analysis
+    let src = "fn f<T: Scalar>(y: &mut T, x: &mut T) {
+        routine! { let t = T::default(); t += exp(x); g(&mut t, x); }
+        y += t;
+        unroutine!();
+    }";
+    let out = expand(src);
+    assert_eq!(errors(src), Vec::<String>::new());
+    assert!(out.contains("plus_eq_primal"), "{out}");
+    assert!(out.contains("g :: __primal"), "{out}");
+    assert!(out.contains("g :: WRITES & 2u64"), "{out}");
+    // the analysis: `y` and `x`... `x` only through `g`
+    assert!(out.contains("pub const WRITES : u64"), "{out}");
+    // a routine writing a parameter is emitted as it is
+    let src = "fn h(y: &mut f64, x: &mut f64) { routine! { x += 1.0; } y += x; unroutine!(); }";
+    let out = expand(src);
+    let inv = out
+        .split("fn h_inv")
+        .nth(1)
+        .and_then(|s| s.split("enum h").next())
+        .unwrap_or_default();
+    assert!(inv.contains("minus_eq"), "{out}");
+    assert!(!inv.contains("plus_eq_primal"), "{out}");
 }

@@ -23,6 +23,8 @@ pub use instr::basic::{
 };
 pub use nilang_macros::{i, primitive, AlmostSame};
 pub use numbers::{Dual, Fixed32, Fixed43, Real, Tropical, ULog};
+#[doc(hidden)]
+pub use reversible::CallTuple;
 pub use reversible::Reversible;
 
 /// Everything a reversible program usually needs: `use nilang::prelude::*;`.

@@ -30,12 +30,72 @@ pub trait Reversible<Args> {
     fn additive(&self) -> u64 {
         0
     }
+    /// Run the function forward when no number it writes carries an adjoint (the forward
+    /// pass of a gradient, before the loss is seeded): `#[i]` generates a variant whose
+    /// instructions move values only (on gradient numbers, no zero adjoint is propagated).
+    /// The default is [`Reversible::call`].
+    fn call_primal(&self, args: Args) -> Args {
+        self.call(args)
+    }
 }
 
-/// Declare the one-pass analysis of a hand-written reversible pair `f`/`f_inv` (what `#[i]`
-/// generates for its functions): bit `k` of the mask says that `f` is compute–copy–uncompute
-/// in parameter `k` (its only lasting effect is `args.k += g(other arguments)`). `#[i]` code
-/// that calls `f` with its loss in the copy part of a routine needs this; `0` is always safe.
+/// A function called with its arguments as one tuple: how the value-only variant of a
+/// hand-written pair declared with [`additive!`](crate::additive) runs the function itself.
+#[doc(hidden)]
+pub trait CallTuple<A> {
+    /// `self(args.0, args.1, ..)`.
+    fn call_tuple(self, args: A);
+}
+macro_rules! call_tuple {
+    ($($a:ident)*) => {
+        impl<Func: FnOnce($($a),*), $($a),*> CallTuple<($($a,)*)> for Func {
+            #[inline(always)]
+            #[allow(non_snake_case)]
+            fn call_tuple(self, ($($a,)*): ($($a,)*)) {
+                self($($a),*)
+            }
+        }
+    };
+}
+call_tuple!();
+call_tuple!(A0);
+call_tuple!(A0 A1);
+call_tuple!(A0 A1 A2);
+call_tuple!(A0 A1 A2 A3);
+call_tuple!(A0 A1 A2 A3 A4);
+call_tuple!(A0 A1 A2 A3 A4 A5);
+call_tuple!(A0 A1 A2 A3 A4 A5 A6);
+call_tuple!(A0 A1 A2 A3 A4 A5 A6 A7);
+call_tuple!(A0 A1 A2 A3 A4 A5 A6 A7 A8);
+call_tuple!(A0 A1 A2 A3 A4 A5 A6 A7 A8 A9);
+call_tuple!(A0 A1 A2 A3 A4 A5 A6 A7 A8 A9 A10);
+call_tuple!(A0 A1 A2 A3 A4 A5 A6 A7 A8 A9 A10 A11);
+call_tuple!(A0 A1 A2 A3 A4 A5 A6 A7 A8 A9 A10 A11 A12);
+call_tuple!(A0 A1 A2 A3 A4 A5 A6 A7 A8 A9 A10 A11 A12 A13);
+call_tuple!(A0 A1 A2 A3 A4 A5 A6 A7 A8 A9 A10 A11 A12 A13 A14);
+call_tuple!(A0 A1 A2 A3 A4 A5 A6 A7 A8 A9 A10 A11 A12 A13 A14 A15);
+call_tuple!(A0 A1 A2 A3 A4 A5 A6 A7 A8 A9 A10 A11 A12 A13 A14 A15 A16);
+call_tuple!(A0 A1 A2 A3 A4 A5 A6 A7 A8 A9 A10 A11 A12 A13 A14 A15 A16 A17);
+call_tuple!(A0 A1 A2 A3 A4 A5 A6 A7 A8 A9 A10 A11 A12 A13 A14 A15 A16 A17 A18);
+call_tuple!(A0 A1 A2 A3 A4 A5 A6 A7 A8 A9 A10 A11 A12 A13 A14 A15 A16 A17 A18 A19);
+call_tuple!(A0 A1 A2 A3 A4 A5 A6 A7 A8 A9 A10 A11 A12 A13 A14 A15 A16 A17 A18 A19 A20);
+call_tuple!(A0 A1 A2 A3 A4 A5 A6 A7 A8 A9 A10 A11 A12 A13 A14 A15 A16 A17 A18 A19 A20 A21);
+call_tuple!(A0 A1 A2 A3 A4 A5 A6 A7 A8 A9 A10 A11 A12 A13 A14 A15 A16 A17 A18 A19 A20 A21 A22);
+call_tuple!(A0 A1 A2 A3 A4 A5 A6 A7 A8 A9 A10 A11 A12 A13 A14 A15 A16 A17 A18 A19 A20 A21 A22 A23);
+call_tuple!(A0 A1 A2 A3 A4 A5 A6 A7 A8 A9 A10 A11 A12 A13 A14 A15 A16 A17 A18 A19 A20 A21 A22 A23 A24);
+call_tuple!(A0 A1 A2 A3 A4 A5 A6 A7 A8 A9 A10 A11 A12 A13 A14 A15 A16 A17 A18 A19 A20 A21 A22 A23 A24 A25);
+call_tuple!(A0 A1 A2 A3 A4 A5 A6 A7 A8 A9 A10 A11 A12 A13 A14 A15 A16 A17 A18 A19 A20 A21 A22 A23 A24 A25 A26);
+call_tuple!(A0 A1 A2 A3 A4 A5 A6 A7 A8 A9 A10 A11 A12 A13 A14 A15 A16 A17 A18 A19 A20 A21 A22 A23 A24 A25 A26 A27);
+call_tuple!(A0 A1 A2 A3 A4 A5 A6 A7 A8 A9 A10 A11 A12 A13 A14 A15 A16 A17 A18 A19 A20 A21 A22 A23 A24 A25 A26 A27 A28);
+call_tuple!(A0 A1 A2 A3 A4 A5 A6 A7 A8 A9 A10 A11 A12 A13 A14 A15 A16 A17 A18 A19 A20 A21 A22 A23 A24 A25 A26 A27 A28 A29);
+call_tuple!(A0 A1 A2 A3 A4 A5 A6 A7 A8 A9 A10 A11 A12 A13 A14 A15 A16 A17 A18 A19 A20 A21 A22 A23 A24 A25 A26 A27 A28 A29 A30);
+call_tuple!(A0 A1 A2 A3 A4 A5 A6 A7 A8 A9 A10 A11 A12 A13 A14 A15 A16 A17 A18 A19 A20 A21 A22 A23 A24 A25 A26 A27 A28 A29 A30 A31);
+
+/// Declare a hand-written reversible pair `f`/`f_inv` to `#[i]` code that calls it, with the
+/// analyses `#[i]` generates for its own functions: bit `k` of the mask says that `f` is
+/// compute–copy–uncompute in parameter `k` (its only lasting effect is `args.k += g(other
+/// arguments)`; `0` is always safe); it may write every parameter (`WRITES`), and its
+/// value-only variant is the function itself. `#[i]` code calling `f` needs this.
 ///
 /// ```
 /// // `out += 2·a`, hand-written: additive in `out` (parameter 0)
@@ -59,6 +119,14 @@ macro_rules! additive {
         impl $f {
             #[doc(hidden)]
             pub const ADDITIVE: u64 = $mask;
+            #[doc(hidden)]
+            pub const WRITES: u64 = u64::MAX;
+            /// No value-only variant: the function itself.
+            #[doc(hidden)]
+            #[inline(always)]
+            pub fn __primal<F: $crate::CallTuple<A>, A>(f: F, args: A) {
+                f.call_tuple(args)
+            }
         }
         #[doc(hidden)]
         #[allow(non_camel_case_types, dead_code)]
@@ -66,6 +134,8 @@ macro_rules! additive {
         impl $f_inv {
             #[doc(hidden)]
             pub const ADDITIVE: u64 = $mask;
+            #[doc(hidden)]
+            pub const WRITES: u64 = u64::MAX;
         }
     };
 }

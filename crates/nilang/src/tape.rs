@@ -199,3 +199,7 @@ pub fn store_inv<X: TapeValue>(x: &mut X, init: X) {
     let _ = init;
     *x = X::pop_tape();
 }
+
+// `#[store]` routines call the pair from generated code: its analyses (never one-pass; it may
+// write `x`) and its value-only variant (itself)
+crate::additive!(store, store_inv: 0);

@@ -85,7 +85,7 @@ where
         s.x = v0;
         v0 + (v0 - after)
     } else {
-        f.call(A::borrow(st));
+        f.call_primal(A::borrow(st));
         let s = slot::<S, A>(st, loss);
         let v = s.x;
         s.g += one;
@@ -249,7 +249,7 @@ impl<St> Plan<St> {
         let one = one_pass::<F, A, E>(f, iout);
         let st = self.refreshed::<A, E>(&args);
         if !one {
-            f.call(A::borrow(st));
+            f.call_primal(A::borrow(st));
         }
         let mut outs = A::slots::<E>(st, iout);
         assert_eq!(
@@ -279,7 +279,7 @@ impl<St> Plan<St> {
         let one = one_pass::<F, A, Lanes<N>>(f, iout);
         let st = self.refreshed::<A, Lanes<N>>(&args);
         if !one {
-            f.call(A::borrow(st));
+            f.call_primal(A::borrow(st));
         }
         seed_lanes::<A, N>(st, iout);
         f.uncall(A::borrow(st));
@@ -505,7 +505,7 @@ where
     let one = one_pass::<F, A, Lanes<N>>(f, iout);
     let mut st = args.store::<Lanes<N>>();
     if !one {
-        f.call(A::borrow(&mut st));
+        f.call_primal(A::borrow(&mut st));
     }
     seed_lanes::<A, N>(&mut st, iout);
     let m = A::slots::<Lanes<N>>(&mut st, iout).len();

@@ -8,6 +8,9 @@ pub trait Promote<T> {
     fn promote(&self) -> GVar<T>;
     /// Write the (possibly updated) gradient number back.
     fn restore(&mut self, v: GVar<T>);
+    /// The operand's value, in place (for value-only instructions: no copy of the adjoint is
+    /// read or written back).
+    fn value_mut(&mut self) -> &mut T;
 }
 impl<T: Scalar> Promote<T> for GVar<T> {
     #[inline(always)]
@@ -17,6 +20,10 @@ impl<T: Scalar> Promote<T> for GVar<T> {
     #[inline(always)]
     fn restore(&mut self, v: GVar<T>) {
         *self = v;
+    }
+    #[inline(always)]
+    fn value_mut(&mut self) -> &mut T {
+        &mut self.x
     }
 }
 impl<T: Scalar> Promote<T> for T {
@@ -30,5 +37,9 @@ impl<T: Scalar> Promote<T> for T {
     #[inline(always)]
     fn restore(&mut self, v: GVar<T>) {
         *self = v.x;
+    }
+    #[inline(always)]
+    fn value_mut(&mut self) -> &mut T {
+        self
     }
 }

@@ -10,6 +10,10 @@ use core::fmt::Debug;
 pub trait Value {
     /// The value, with every derivative part dropped.
     fn value(&self) -> f64;
+    /// Whether the number carries adjoints (a [`GVar`](crate::GVar) at some level): then an
+    /// instruction on a gradient number of it moves second-order adjoints even where the
+    /// first-order adjoint is zero, and value-only instructions do not apply.
+    const HAS_ADJOINT: bool = false;
 }
 impl Value for f64 {
     #[inline(always)]
@@ -24,12 +28,14 @@ impl Value for f32 {
     }
 }
 impl<T: Value> Value for crate::ad::GVar<T> {
+    const HAS_ADJOINT: bool = true;
     #[inline(always)]
     fn value(&self) -> f64 {
         self.x.value()
     }
 }
 impl<T: Value> Value for crate::numbers::Dual<T> {
+    const HAS_ADJOINT: bool = T::HAS_ADJOINT;
     #[inline(always)]
     fn value(&self) -> f64 {
         self.x.value()

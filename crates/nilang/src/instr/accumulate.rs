@@ -42,6 +42,19 @@ pub trait PlusEq1<F, A> {
     fn plus_eq(&mut self, a: &mut A);
     /// `self -= f(a)`.
     fn minus_eq(&mut self, a: &mut A);
+    /// `self += f(a)` where `self` carries no adjoint (a fresh ancilla, a `fresh!`
+    /// workspace, any number in the forward pass of a gradient): on gradient numbers only the
+    /// value moves. The compiler emits it for routines recomputed on fresh ancillas; the
+    /// default is the instruction itself.
+    #[inline(always)]
+    fn plus_eq_primal(&mut self, a: &mut A) {
+        self.plus_eq(a)
+    }
+    /// `self -= f(a)` where `self` carries no adjoint (see [`Self::plus_eq_primal`]).
+    #[inline(always)]
+    fn minus_eq_primal(&mut self, a: &mut A) {
+        self.minus_eq(a)
+    }
 }
 /// `y += f(a, b)` / `y -= f(a, b)`.
 #[diagnostic::on_unimplemented(
@@ -55,6 +68,19 @@ pub trait PlusEq2<F, A, B> {
     fn plus_eq(&mut self, a: &mut A, b: &mut B);
     /// `self -= f(a, b)`.
     fn minus_eq(&mut self, a: &mut A, b: &mut B);
+    /// `self += f(a, b)` where `self` carries no adjoint (a fresh ancilla, a `fresh!`
+    /// workspace, any number in the forward pass of a gradient): on gradient numbers only the
+    /// value moves. The compiler emits it for routines recomputed on fresh ancillas; the
+    /// default is the instruction itself.
+    #[inline(always)]
+    fn plus_eq_primal(&mut self, a: &mut A, b: &mut B) {
+        self.plus_eq(a, b)
+    }
+    /// `self -= f(a, b)` where `self` carries no adjoint (see [`Self::plus_eq_primal`]).
+    #[inline(always)]
+    fn minus_eq_primal(&mut self, a: &mut A, b: &mut B) {
+        self.minus_eq(a, b)
+    }
 }
 /// `y += f(a, b, c)` / `y -= f(a, b, c)`.
 #[diagnostic::on_unimplemented(
@@ -68,6 +94,19 @@ pub trait PlusEq3<F, A, B, C> {
     fn plus_eq(&mut self, a: &mut A, b: &mut B, c: &mut C);
     /// `self -= f(a, b, c)`.
     fn minus_eq(&mut self, a: &mut A, b: &mut B, c: &mut C);
+    /// `self += f(a, b, c)` where `self` carries no adjoint (a fresh ancilla, a `fresh!`
+    /// workspace, any number in the forward pass of a gradient): on gradient numbers only the
+    /// value moves. The compiler emits it for routines recomputed on fresh ancillas; the
+    /// default is the instruction itself.
+    #[inline(always)]
+    fn plus_eq_primal(&mut self, a: &mut A, b: &mut B, c: &mut C) {
+        self.plus_eq(a, b, c)
+    }
+    /// `self -= f(a, b, c)` where `self` carries no adjoint (see [`Self::plus_eq_primal`]).
+    #[inline(always)]
+    fn minus_eq_primal(&mut self, a: &mut A, b: &mut B, c: &mut C) {
+        self.minus_eq(a, b, c)
+    }
 }
 /// `y ^= f(a)` (self-inverse).
 #[diagnostic::on_unimplemented(

@@ -6,7 +6,7 @@ use super::{Rule1, Rule2};
 use crate::ad::{GVar, Scalar};
 use crate::i;
 use crate::instr::fns::*;
-use crate::instr::PlusEq1;
+use crate::instr::{PlusEq1, PlusEq2};
 
 macro_rules! rule1 {
     ($F:ty, $minus:ident, $plus:ident) => {
@@ -18,6 +18,15 @@ macro_rules! rule1 {
             #[inline(always)]
             fn minus(y: &mut GVar<T>, a: &mut GVar<T>) {
                 $minus(y, a)
+            }
+            const VALUE: bool = true;
+            #[inline(always)]
+            fn plus_value(y: &mut T, a: &mut T) {
+                <T as PlusEq1<$F, T>>::plus_eq(y, a)
+            }
+            #[inline(always)]
+            fn minus_value(y: &mut T, a: &mut T) {
+                <T as PlusEq1<$F, T>>::minus_eq(y, a)
             }
         }
     };
@@ -32,6 +41,15 @@ macro_rules! rule2 {
             #[inline(always)]
             fn minus(y: &mut GVar<T>, a: &mut GVar<T>, b: &mut GVar<T>) {
                 $minus(y, a, b)
+            }
+            const VALUE: bool = true;
+            #[inline(always)]
+            fn plus_value(y: &mut T, a: &mut T, b: &mut T) {
+                <T as PlusEq2<$F, T, T>>::plus_eq(y, a, b)
+            }
+            #[inline(always)]
+            fn minus_value(y: &mut T, a: &mut T, b: &mut T) {
+                <T as PlusEq2<$F, T, T>>::minus_eq(y, a, b)
             }
         }
     };
@@ -382,6 +400,15 @@ impl<T: Scalar + PlusEq1<PowiN<N>, T>, const N: i32> Rule1<T> for PowiN<N> {
     #[inline(always)]
     fn minus(y: &mut GVar<T>, a: &mut GVar<T>) {
         powin_rule::<T, N>(y, a)
+    }
+    const VALUE: bool = true;
+    #[inline(always)]
+    fn plus_value(y: &mut T, a: &mut T) {
+        <T as PlusEq1<PowiN<N>, T>>::plus_eq(y, a)
+    }
+    #[inline(always)]
+    fn minus_value(y: &mut T, a: &mut T) {
+        <T as PlusEq1<PowiN<N>, T>>::minus_eq(y, a)
     }
 }
 

@@ -17,6 +17,19 @@ pub trait Rule1<T> {
     fn plus(y: &mut GVar<T>, a: &mut GVar<T>);
     /// `y -= f(a)` on gradient numbers (adjoint propagation `ā += ȳ f'(a)`).
     fn minus(y: &mut GVar<T>, a: &mut GVar<T>);
+    /// Whether [`Self::plus_value`]/[`Self::minus_value`] compute the function on values
+    /// (the elementary functions do); otherwise value-only instructions run the full rule.
+    const VALUE: bool = false;
+    /// `y += f(..)` on values: what a gradient instruction does when `y`'s adjoint is zero.
+    #[inline(always)]
+    fn plus_value(y: &mut T, a: &mut T) {
+        let _ = (y, a);
+    }
+    /// `y -= f(..)` on values (see [`Self::plus_value`]).
+    #[inline(always)]
+    fn minus_value(y: &mut T, a: &mut T) {
+        let _ = (y, a);
+    }
 }
 /// The backward rule of a two-argument function marker.
 pub trait Rule2<T> {
@@ -24,6 +37,19 @@ pub trait Rule2<T> {
     fn plus(y: &mut GVar<T>, a: &mut GVar<T>, b: &mut GVar<T>);
     /// `y -= f(a, b)` on gradient numbers.
     fn minus(y: &mut GVar<T>, a: &mut GVar<T>, b: &mut GVar<T>);
+    /// Whether [`Self::plus_value`]/[`Self::minus_value`] compute the function on values
+    /// (the elementary functions do); otherwise value-only instructions run the full rule.
+    const VALUE: bool = false;
+    /// `y += f(..)` on values: what a gradient instruction does when `y`'s adjoint is zero.
+    #[inline(always)]
+    fn plus_value(y: &mut T, a: &mut T, b: &mut T) {
+        let _ = (y, a, b);
+    }
+    /// `y -= f(..)` on values (see [`Self::plus_value`]).
+    #[inline(always)]
+    fn minus_value(y: &mut T, a: &mut T, b: &mut T) {
+        let _ = (y, a, b);
+    }
 }
 /// The backward rule of a three-argument function marker.
 pub trait Rule3<T> {
@@ -31,6 +57,19 @@ pub trait Rule3<T> {
     fn plus(y: &mut GVar<T>, a: &mut GVar<T>, b: &mut GVar<T>, c: &mut GVar<T>);
     /// `y -= f(a, b, c)` on gradient numbers.
     fn minus(y: &mut GVar<T>, a: &mut GVar<T>, b: &mut GVar<T>, c: &mut GVar<T>);
+    /// Whether [`Self::plus_value`]/[`Self::minus_value`] compute the function on values
+    /// (the elementary functions do); otherwise value-only instructions run the full rule.
+    const VALUE: bool = false;
+    /// `y += f(..)` on values: what a gradient instruction does when `y`'s adjoint is zero.
+    #[inline(always)]
+    fn plus_value(y: &mut T, a: &mut T, b: &mut T, c: &mut T) {
+        let _ = (y, a, b, c);
+    }
+    /// `y -= f(..)` on values (see [`Self::plus_value`]).
+    #[inline(always)]
+    fn minus_value(y: &mut T, a: &mut T, b: &mut T, c: &mut T) {
+        let _ = (y, a, b, c);
+    }
 }
 
 // Operands are gradient numbers `GVar<T>` or plain constants `T` (see [`Promote`]). The impls
@@ -52,6 +91,22 @@ macro_rules! plus_eq1 {
                 F::minus(self, &mut ga);
                 a.restore(ga);
             }
+            #[inline(always)]
+            fn plus_eq_primal(&mut self, a: &mut $A) {
+                if F::VALUE && !T::HAS_ADJOINT {
+                    F::plus_value(&mut self.x, a.value_mut())
+                } else {
+                    <Self as PlusEq1<F, $A>>::plus_eq(self, a)
+                }
+            }
+            #[inline(always)]
+            fn minus_eq_primal(&mut self, a: &mut $A) {
+                if F::VALUE && !T::HAS_ADJOINT {
+                    F::minus_value(&mut self.x, a.value_mut())
+                } else {
+                    <Self as PlusEq1<F, $A>>::minus_eq(self, a)
+                }
+            }
         }
     )*};
 }
@@ -72,6 +127,22 @@ macro_rules! plus_eq2 {
                 F::minus(self, &mut ga, &mut gb);
                 a.restore(ga);
                 b.restore(gb);
+            }
+            #[inline(always)]
+            fn plus_eq_primal(&mut self, a: &mut $A, b: &mut $B) {
+                if F::VALUE && !T::HAS_ADJOINT {
+                    F::plus_value(&mut self.x, a.value_mut(), b.value_mut())
+                } else {
+                    <Self as PlusEq2<F, $A, $B>>::plus_eq(self, a, b)
+                }
+            }
+            #[inline(always)]
+            fn minus_eq_primal(&mut self, a: &mut $A, b: &mut $B) {
+                if F::VALUE && !T::HAS_ADJOINT {
+                    F::minus_value(&mut self.x, a.value_mut(), b.value_mut())
+                } else {
+                    <Self as PlusEq2<F, $A, $B>>::minus_eq(self, a, b)
+                }
             }
         }
     )*};
@@ -95,6 +166,22 @@ macro_rules! plus_eq3 {
                 a.restore(ga);
                 b.restore(gb);
                 c.restore(gc);
+            }
+            #[inline(always)]
+            fn plus_eq_primal(&mut self, a: &mut $A, b: &mut $B, c: &mut $C) {
+                if F::VALUE && !T::HAS_ADJOINT {
+                    F::plus_value(&mut self.x, a.value_mut(), b.value_mut(), c.value_mut())
+                } else {
+                    <Self as PlusEq3<F, $A, $B, $C>>::plus_eq(self, a, b, c)
+                }
+            }
+            #[inline(always)]
+            fn minus_eq_primal(&mut self, a: &mut $A, b: &mut $B, c: &mut $C) {
+                if F::VALUE && !T::HAS_ADJOINT {
+                    F::minus_value(&mut self.x, a.value_mut(), b.value_mut(), c.value_mut())
+                } else {
+                    <Self as PlusEq3<F, $A, $B, $C>>::minus_eq(self, a, b, c)
+                }
             }
         }
     )*};

@@ -1,0 +1,396 @@
+//! Value-only ("primal") recomputation: where an instruction's target carries no adjoint.
+//!
+//! On gradient numbers, the forward direction of `y += f(a)` moves `ȳ·f'(a)` out of `a`'s
+//! adjoint. When `ȳ` is zero that is wasted work (the whole backward rule evaluated to add
+//! zero), and the instruction may run on the values only (`plus_eq_primal`). Two places are
+//! known to have no adjoint, whatever the caller does:
+//!
+//! - an ancilla allocated from a constant (`let t = T::default()`) and a workspace right
+//!   after `fresh!(ws)` (which drops its adjoints), until something else touches them;
+//! - every number, during the forward pass of a gradient (no loss seeded yet).
+//!
+//! So a routine (`routine! { R }`, and in the inverse the recomputation of a routine before
+//! its copy is undone) whose every write goes to such places is emitted with value-only
+//! instructions, and its calls of other `#[i]` functions go to their value-only variants
+//! `g::__primal`. Whether a callee writes an argument is its recorded analysis `g::WRITES`
+//! (bit `k`: parameter `k` may be written), a constant, so the choice is a constant
+//! condition that rustc folds. Each function's value-only variant `f::__primal` (every
+//! instruction value-only) serves the gradient API's forward pass
+//! (`Reversible::call_primal`) and its callers.
+//!
+//! Value-only instructions skip only adjoint work that adds zero, so results are identical
+//! to the ordinary instructions (bit for bit: the values are computed by the same
+//! operations). On numbers whose adjoints carry adjoints (`GVar<GVar<_>>`), the instructions
+//! fall back to the full rule (`Value::HAS_ADJOINT`).
+use crate::ir::*;
+use crate::one_pass::mentions_block;
+use proc_macro2::TokenStream;
+use quote::quote;
+use syn::Ident;
+
+/// A place whose numbers carry no adjoint: a root variable and leading fields (`ws.lse`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct NoAdjoint {
+    root: String,
+    fields: Vec<String>,
+}
+
+/// The leading field names of a place, up to its first index.
+fn leading_fields(p: &Place) -> Vec<String> {
+    p.path
+        .iter()
+        .map_while(|pr| match pr {
+            Proj::Field(m) => Some(quote!(#m).to_string()),
+            Proj::Index(_) => None,
+        })
+        .collect()
+}
+
+/// Whether place `p` lies in one of the places `d`.
+pub fn covered(d: &[NoAdjoint], p: &Place) -> bool {
+    let root = p.root.to_string();
+    let fields = leading_fields(p);
+    d.iter()
+        .any(|n| n.root == root && fields.starts_with(&n.fields))
+}
+
+/// Whether expression tokens mention any of the variables (by `is_var`).
+fn mentions_var(t: TokenStream, is_var: &dyn Fn(&str) -> bool) -> bool {
+    t.into_iter().any(|tt| match tt {
+        proc_macro2::TokenTree::Ident(i) => is_var(&i.to_string()),
+        proc_macro2::TokenTree::Group(g) => mentions_var(g.stream(), is_var),
+        _ => false,
+    })
+}
+
+/// The places without adjoint just before statement `k` of `stmts`: ancillas allocated from
+/// constants and places named by `fresh!`, not mentioned by a statement since.
+pub fn no_adjoint_before(
+    stmts: &[Stmt],
+    k: usize,
+    is_var: &dyn Fn(&str) -> bool,
+) -> Vec<NoAdjoint> {
+    let mut d = vec![];
+    for j in (0..k).rev() {
+        let since = &stmts[j + 1..k];
+        match &stmts[j].kind {
+            StmtKind::Alloc(a) => {
+                let v = &a.value;
+                if mentions_var(quote!(#v), is_var) {
+                    continue;
+                }
+                for n in &a.names {
+                    let n = n.to_string();
+                    if !mentions_block(since, &n) {
+                        d.push(NoAdjoint {
+                            root: n,
+                            fields: vec![],
+                        });
+                    }
+                }
+            }
+            StmtKind::Fresh(ps) => {
+                for p in ps {
+                    let root = p.root.to_string();
+                    let fields = leading_fields(p);
+                    if fields.len() == p.path.len() && !mentions_block(since, &root) {
+                        d.push(NoAdjoint { root, fields });
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+    d
+}
+
+/// A callee called by path that may have a recorded analysis: not a built-in instruction or
+/// an associated function (an upper-case segment), no `<T as Tr>::` form.
+fn analysed_callee(p: &syn::ExprPath) -> bool {
+    p.qself.is_none()
+        && !p
+            .path
+            .segments
+            .iter()
+            .any(|s| s.ident.to_string().starts_with(|c: char| c.is_uppercase()))
+}
+
+/// The type-namespace item of a callee (its path without generic arguments, `_inv` for an
+/// inverse call).
+fn marker_path(p: &syn::ExprPath, inverse: bool) -> syn::Path {
+    let mut path = p.path.clone();
+    if let Some(last) = path.segments.last_mut() {
+        last.arguments = syn::PathArguments::None;
+        if inverse {
+            last.ident = quote::format_ident!("{}_inv", last.ident, span = last.ident.span());
+        }
+    }
+    path
+}
+
+/// The value-only variant `g::__primal((args..))` applies to this call: a forward call by
+/// path of a function without explicit generic arguments.
+pub fn primal_callee(c: &Call) -> Option<syn::Path> {
+    let Callee::Path(p) = &c.callee else {
+        return None;
+    };
+    let plain = p
+        .path
+        .segments
+        .iter()
+        .all(|s| matches!(s.arguments, syn::PathArguments::None));
+    (analysed_callee(p) && !c.inverse && plain).then(|| marker_path(p, false))
+}
+
+/// The condition (a conjunction of constant expressions; `None`: no) under which every write
+/// of `body` goes to places without adjoint, `d` being those at its start (ancillas allocated
+/// in `body` are added). `inout` says which parameter names are passed in-out by name.
+pub fn writes_only_no_adjoint(
+    body: &[Stmt],
+    d: &mut Vec<NoAdjoint>,
+    inout: &dyn Fn(&str) -> bool,
+    is_var: &dyn Fn(&str) -> bool,
+) -> Option<Vec<TokenStream>> {
+    let mut conds = vec![];
+    for s in body {
+        match &s.kind {
+            StmtKind::Instr(i) => {
+                let ok = match &i.target {
+                    Operand::Place(p) => covered(d, p),
+                    Operand::Tuple(v, _) => v
+                        .iter()
+                        .all(|o| matches!(o, Operand::Place(p) if covered(d, p))),
+                    _ => false,
+                };
+                if !ok {
+                    return None;
+                }
+            }
+            StmtKind::Call(c) => conds.extend(call_cond(c, d, inout)?),
+            StmtKind::Alloc(a) => {
+                let v = &a.value;
+                if !mentions_var(quote!(#v), is_var) {
+                    d.extend(a.names.iter().map(|n| NoAdjoint {
+                        root: n.to_string(),
+                        fields: vec![],
+                    }));
+                }
+            }
+            StmtKind::Dealloc(_) | StmtKind::Safe(_) => {}
+            StmtKind::Fresh(ps) => {
+                for p in ps {
+                    if leading_fields(p).len() == p.path.len() {
+                        d.push(NoAdjoint {
+                            root: p.root.to_string(),
+                            fields: leading_fields(p),
+                        });
+                    }
+                }
+            }
+            StmtKind::If {
+                branches,
+                otherwise,
+            } => {
+                for b in branches {
+                    conds.extend(writes_only_no_adjoint(
+                        &b.body,
+                        &mut d.clone(),
+                        inout,
+                        is_var,
+                    )?);
+                }
+                if let Some(o) = otherwise {
+                    conds.extend(writes_only_no_adjoint(o, &mut d.clone(), inout, is_var)?);
+                }
+            }
+            StmtKind::While { body, .. } | StmtKind::For { body, .. } | StmtKind::Block(body) => {
+                conds.extend(writes_only_no_adjoint(body, &mut d.clone(), inout, is_var)?)
+            }
+            StmtKind::DoLoop { first, second, .. } => {
+                let mut inner = d.clone();
+                conds.extend(writes_only_no_adjoint(first, &mut inner, inout, is_var)?);
+                conds.extend(writes_only_no_adjoint(second, &mut inner, inout, is_var)?);
+            }
+            // spliced into this scope: their ancillas stay visible
+            StmtKind::Seq(b) | StmtKind::Routine { body: b, .. } => {
+                conds.extend(writes_only_no_adjoint(b, d, inout, is_var)?)
+            }
+            StmtKind::Move { dst, src } => {
+                let src = src.to_string();
+                if !d.iter().any(|n| n.root == src && n.fields.is_empty()) {
+                    return None;
+                }
+                d.push(NoAdjoint {
+                    root: dst.to_string(),
+                    fields: vec![],
+                });
+            }
+            StmtKind::Stack { stack, value, .. } => {
+                if !covered(d, stack) || !covered(d, value) {
+                    return None;
+                }
+            }
+        }
+    }
+    Some(conds)
+}
+
+/// The condition for a call: every argument the callee may write lies in `d`.
+fn call_cond(c: &Call, d: &[NoAdjoint], inout: &dyn Fn(&str) -> bool) -> Option<Vec<TokenStream>> {
+    let analysed = match &c.callee {
+        Callee::Path(p) if analysed_callee(p) => Some(marker_path(p, c.inverse)),
+        Callee::Path(_) => None,
+        Callee::Method { receiver, .. } => {
+            if !covered(d, receiver) {
+                return None;
+            }
+            None
+        }
+    };
+    let mut mask = 0u64;
+    for (j, a) in c.args.iter().enumerate() {
+        let ok = match (a.inout_place(inout), a) {
+            (Some(p), _) => covered(d, p),
+            // a value passed by copy: written only in the callee's copy (whose adjoint is the
+            // original's)
+            (None, CallArg::Name(p)) => covered(d, p),
+            (None, CallArg::Read(e)) => crate::parse::read_place(e).is_some_and(|p| covered(d, &p)),
+            (None, CallArg::InOut(p)) => covered(d, p),
+        };
+        if !ok {
+            match &analysed {
+                // an instruction or method writes its in-out arguments
+                None if a.inout_place(inout).is_some() => return None,
+                None => {}
+                Some(_) if j >= 64 => return None,
+                Some(_) => mask |= 1 << j,
+            }
+        }
+    }
+    match analysed {
+        Some(path) if mask != 0 => Some(vec![quote!(((#path::WRITES & #mask) == 0))]),
+        _ => Some(vec![]),
+    }
+}
+
+/// A disjunction of constant boolean expressions; `None` is "true".
+type Maybe = Option<Vec<TokenStream>>;
+
+fn or(a: Maybe, b: Maybe) -> Maybe {
+    let (mut a, b) = (a?, b?);
+    a.extend(b);
+    Some(a)
+}
+
+/// Whether `body` may write variable `y` (its numbers, in place): `None` yes, else a
+/// disjunction of constant conditions on callees' analyses (empty: no). `fname` is the
+/// function's own name (a recursive call counts as writing).
+fn may_write(body: &[Stmt], y: &str, fname: &str, inout: &dyn Fn(&str) -> bool) -> Maybe {
+    let mut acc: Maybe = Some(vec![]);
+    for s in body {
+        let w: Maybe = match &s.kind {
+            StmtKind::Instr(i) => {
+                let hit = match &i.target {
+                    Operand::Place(p) => p.root == y,
+                    Operand::Tuple(v, _) => v
+                        .iter()
+                        .any(|o| matches!(o, Operand::Place(p) if p.root == y)),
+                    _ => false,
+                };
+                if hit {
+                    None
+                } else {
+                    Some(vec![])
+                }
+            }
+            StmtKind::Call(c) => {
+                let analysed = match &c.callee {
+                    Callee::Path(p) if analysed_callee(p) => {
+                        let own = p.path.segments.len() == 1
+                            && (p.path.segments[0].ident == fname
+                                || p.path.segments[0].ident == format!("{fname}_inv"));
+                        (!own).then(|| marker_path(p, c.inverse))
+                    }
+                    Callee::Method { receiver, .. } if receiver.root == y => return None,
+                    _ => None,
+                };
+                let mut w = Some(vec![]);
+                for (j, a) in c.args.iter().enumerate() {
+                    let Some(p) = a.inout_place(inout) else {
+                        continue;
+                    };
+                    if p.root != y {
+                        continue;
+                    }
+                    w = match &analysed {
+                        Some(path) if j < 64 => {
+                            let j = j as u32;
+                            or(w, Some(vec![quote!(((#path::WRITES >> #j) & 1 == 1))]))
+                        }
+                        _ => None,
+                    };
+                }
+                w
+            }
+            StmtKind::Alloc(_) | StmtKind::Dealloc(_) | StmtKind::Safe(_) => Some(vec![]),
+            StmtKind::If {
+                branches,
+                otherwise,
+            } => {
+                let mut w = Some(vec![]);
+                for b in branches {
+                    w = or(w, may_write(&b.body, y, fname, inout));
+                }
+                if let Some(o) = otherwise {
+                    w = or(w, may_write(o, y, fname, inout));
+                }
+                w
+            }
+            StmtKind::While { body, .. }
+            | StmtKind::For { body, .. }
+            | StmtKind::Block(body)
+            | StmtKind::Seq(body)
+            | StmtKind::Routine { body, .. } => may_write(body, y, fname, inout),
+            StmtKind::DoLoop { first, second, .. } => or(
+                may_write(first, y, fname, inout),
+                may_write(second, y, fname, inout),
+            ),
+            StmtKind::Move { dst, src } => (dst != y && src != y).then(Vec::new),
+            StmtKind::Fresh(ps) => (!ps.iter().any(|p| p.root == y)).then(Vec::new),
+            StmtKind::Stack { stack, value, .. } => {
+                (stack.root != y && value.root != y).then(Vec::new)
+            }
+        };
+        acc = or(acc, w);
+        acc.as_ref()?;
+    }
+    acc
+}
+
+/// The constant expression (a `u64` bit mask) of `f::WRITES`: bit `k` set when parameter `k`
+/// (of `params`, the typed parameters in order) may be written by the function.
+pub fn writes_mask(
+    fname: &Ident,
+    params: &[Ident],
+    inout: &dyn Fn(&str) -> bool,
+    body: &[Stmt],
+) -> TokenStream {
+    let fname = fname.to_string();
+    let bits = params
+        .iter()
+        .enumerate()
+        .filter(|(k, _)| *k < 64)
+        .map(|(k, p)| {
+            let k = k as u32;
+            match may_write(body, &p.to_string(), &fname, inout) {
+                None => quote!((1u64 << #k)),
+                Some(c) => quote!((((false #(|| #c)*) as u64) << #k)),
+            }
+        });
+    let over = if params.len() > 64 {
+        quote!(| u64::MAX)
+    } else {
+        quote!()
+    };
+    quote!(0u64 #(| #bits)* #over)
+}
