@@ -302,7 +302,7 @@ impl<'e> Analyzer<'e> {
                             "`{}` appears twice in one {what} (shared read/write): the statement \
                              would not be invertible and its gradient would be wrong; copy one \
                              use into an ancilla first",
-                            crate::parse::stmt_text(&place_tokens(b))
+                            crate::syntax::stmt_text(&place_tokens(b))
                         ),
                     ),
                     Relation::Contains => self.errors.push_range(
@@ -311,8 +311,8 @@ impl<'e> Analyzer<'e> {
                         format!(
                             "`{}` and `{}` overlap in one {what} (one contains the other): shared \
                              read/write is not invertible; copy one of them into an ancilla first",
-                            crate::parse::stmt_text(&place_tokens(a)),
-                            crate::parse::stmt_text(&place_tokens(b))
+                            crate::syntax::stmt_text(&place_tokens(a)),
+                            crate::syntax::stmt_text(&place_tokens(b))
                         ),
                     ),
                     _ => {}
@@ -415,7 +415,7 @@ impl<'e> Analyzer<'e> {
                     .args
                     .iter()
                     .filter_map(|a| match a {
-                        CallArg::Read(e) => crate::parse::read_place(e),
+                        CallArg::Read(e) => crate::syntax::read_place(e),
                         _ => None,
                     })
                     .filter(|p| self.is_variable(&p.root.to_string()))
@@ -505,7 +505,8 @@ impl<'e> Analyzer<'e> {
                     self.stmt(s);
                 }
             }
-            StmtKind::Safe(_) => {}
+            // lowered before analysis
+            StmtKind::Safe(_) | StmtKind::Surface(_) => {}
             StmtKind::Fresh(ps) => {
                 for p in ps {
                     self.check_use(p);

@@ -79,6 +79,8 @@ pub fn invert_stmt(s: &Stmt) -> Stmt {
             undo: !undo,
         },
         StmtKind::Safe(t) => StmtKind::Safe(t.clone()),
+        // lowered before inversion
+        StmtKind::Surface(x) => StmtKind::Surface(x.clone()),
         StmtKind::Fresh(p) => StmtKind::Fresh(p.clone()),
         StmtKind::Move { dst, src } => StmtKind::Move {
             dst: src.clone(),

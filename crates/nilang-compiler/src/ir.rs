@@ -249,6 +249,25 @@ pub enum StmtKind {
         stack: Place,
         value: Place,
     },
+    /// Surface syntax as parsed, before [`crate::lower`] rewrites it (no later stage sees it).
+    Surface(Surface),
+}
+
+/// Statements as written that the lowering stage ([`crate::lower`]) rewrites.
+#[derive(Clone, Debug)]
+pub enum Surface {
+    /// `inv! { ... }`: lowered to [`StmtKind::Seq`] of the inverted statements.
+    Inv(Vec<Stmt>),
+    /// `#[store] routine! { ... }`: lowered to [`StmtKind::Routine`]; its `unroutine!()` pushes
+    /// the results onto the store tape instead of uncomputing them (see [`crate::lower::store`]).
+    StoreRoutine(Vec<Stmt>),
+    /// `unroutine!()`: lowered to the inverse of the open routine before it in the same block.
+    Unroutine,
+}
+
+/// The index variable of a slice loop `for x in xs` (the element `x` is `xs[index]`).
+pub fn slice_index(var: &Ident) -> Ident {
+    quote::format_ident!("__nilang_i_{}", var, span = var.span())
 }
 
 /// A statement with its source span, text and whether runtime checks are on for it.

@@ -151,7 +151,7 @@ fn mentions_stmt(s: &Stmt, y: &str) -> bool {
             mentions_block(b, y)
         }
         StmtKind::Move { dst, src } => dst == y || src == y,
-        StmtKind::Safe(_) => false,
+        StmtKind::Safe(_) | StmtKind::Surface(_) => false,
         StmtKind::Fresh(ps) => ps.iter().any(|p| mentions_place(p, y)),
         StmtKind::Stack { stack, value, .. } => {
             mentions_place(stack, y) || mentions_place(value, y)
@@ -243,7 +243,8 @@ impl Ctx<'_> {
             StmtKind::While { .. }
             | StmtKind::DoLoop { .. }
             | StmtKind::Stack { .. }
-            | StmtKind::Move { .. } => None,
+            | StmtKind::Move { .. }
+            | StmtKind::Surface(_) => None,
         }
     }
 

@@ -5,7 +5,7 @@
 //! runtime's store tape (`nilang::tape`) at `unroutine!()` instead, and taken back when the
 //! function runs backwards: the routine runs once forward and once inverted per gradient.
 //!
-//! The lowering reuses the routine machinery of [`crate::parse`]: `unroutine!()` emits the
+//! The lowering reuses the routine machinery of [`crate::lower`]: `unroutine!()` emits the
 //! inverse of the recorded routine body, so the body recorded for a `#[store]` routine is
 //! `let a = init; …; store_inv(a, init); …`, whose inverse is
 //! `store(a, init) (reversed); dealloc!(a = init) (reversed)`. The function's inverse then
@@ -13,8 +13,8 @@
 //!
 //! A `#[store]` routine may only write the ancillas it declares at its top level (its results):
 //! anything else it changed would be neither uncomputed nor stored.
+use crate::errors::Errors;
 use crate::ir::*;
-use crate::parse::Parser;
 use proc_macro2::Span;
 use std::collections::HashSet;
 use syn::{Attribute, Expr};
@@ -86,7 +86,10 @@ fn written_roots(stmts: &[Stmt], out: &mut Vec<(String, Span)>) {
                 out.push((dst.to_string(), dst.span()));
                 out.push((src.to_string(), src.span()));
             }
-            StmtKind::Alloc(_) | StmtKind::Dealloc(_) | StmtKind::Safe(_) => {}
+            StmtKind::Alloc(_)
+            | StmtKind::Dealloc(_)
+            | StmtKind::Safe(_)
+            | StmtKind::Surface(_) => {}
         }
     }
 }
@@ -164,93 +167,77 @@ const MISPLACED: &str =
                          for the backward pass instead of uncomputing them)";
 
 /// `#[store]` on something else than a routine.
-pub fn misplaced(errors: &mut crate::errors::Errors, span: Span) {
+pub fn misplaced(errors: &mut Errors, span: Span) {
     errors.push(span, MISPLACED);
 }
 
-impl Parser<'_> {
-    /// Turn the routine just recorded by [`Parser::block`]'s statement loop into a `#[store]`
-    /// routine. `before` is the number of open routines before the macro was parsed.
-    pub fn store_routine(
-        &mut self,
-        mac: &syn::Macro,
-        span: Span,
-        before: usize,
-        routines: &mut [(Span, Vec<Stmt>)],
-    ) {
-        if !mac.path.is_ident("routine") {
-            misplaced(self.errors, span);
-            return;
-        }
-        if routines.len() != before + 1 {
-            return; // the routine did not parse; its errors are reported
-        }
-        let body = &routines[before].1;
-        let mut allocs = Vec::new();
-        top_allocs(body, &mut allocs);
-        // every ancilla allocated inside the routine (stored at its end or freed before)
-        let mut local = HashSet::new();
-        nested_allocs(body, false, &mut local);
-        let mut names: Vec<(syn::Ident, Expr)> = Vec::new();
-        for (a, s) in &allocs {
-            match inits(a) {
-                Some(v) => names.extend(v),
-                None => {
-                    self.errors.push(
-                        s.span,
-                        "a `#[store]` routine needs the initial value of each ancilla: write \
-                         `let (a, b) = (x, y);` or one `let` per ancilla",
-                    );
-                    return;
-                }
-            }
-        }
-        let declared: HashSet<String> = names.iter().map(|(n, _)| n.to_string()).collect();
-        let mut writes = Vec::new();
-        written_roots(body, &mut writes);
-        for (w, sp) in writes {
-            if !declared.contains(&w) && !local.contains(&w) {
-                self.errors.push(
-                    sp,
-                    format!(
-                        "a `#[store]` routine may only write the ancillas it declares, but it \
-                         writes `{w}`: its results are stored instead of uncomputed, so this \
-                         change could not be undone"
-                    ),
+/// The body recorded for the `unroutine!()` of the `#[store]` routine `body` at `span` (its
+/// inverse stores the results), or `None` after reporting why it cannot be stored.
+pub fn recorded_body(body: &[Stmt], span: Span, errors: &mut Errors) -> Option<Vec<Stmt>> {
+    let mut allocs = Vec::new();
+    top_allocs(body, &mut allocs);
+    // every ancilla allocated inside the routine (stored at its end or freed before)
+    let mut local = HashSet::new();
+    nested_allocs(body, false, &mut local);
+    let mut names: Vec<(syn::Ident, Expr)> = Vec::new();
+    for (a, s) in &allocs {
+        match inits(a) {
+            Some(v) => names.extend(v),
+            None => {
+                errors.push(
+                    s.span,
+                    "a `#[store]` routine needs the initial value of each ancilla: write \
+                     `let (a, b) = (x, y);` or one `let` per ancilla",
                 );
-                return;
+                return None;
             }
         }
-        if names.is_empty() {
-            self.errors.push(
-                span,
-                "a `#[store]` routine declares no ancillas: there is nothing to store",
-            );
-            return;
-        }
-        // the recorded body: the allocations, then the pops (inverse stores), in order
-        let mut recorded: Vec<Stmt> = allocs.iter().map(|(_, s)| (*s).clone()).collect();
-        for (n, init) in names {
-            let place = Place {
-                root: n.clone(),
-                path: Vec::new(),
-                neg: false,
-                span: n.span(),
-                end: n.span(),
-            };
-            recorded.push(Stmt {
-                kind: StmtKind::Call(Call {
-                    callee: Callee::Path(syn::parse_quote!(::nilang::tape::store)),
-                    args: vec![CallArg::InOut(place), CallArg::Read(init)],
-                    inverse: true,
-                }),
-                span,
-                text: format!("#[store] routine: keep `{n}` for the backward pass"),
-                check: true,
-            });
-        }
-        routines[before].1 = recorded;
     }
+    let declared: HashSet<String> = names.iter().map(|(n, _)| n.to_string()).collect();
+    let mut writes = Vec::new();
+    written_roots(body, &mut writes);
+    for (w, sp) in writes {
+        if !declared.contains(&w) && !local.contains(&w) {
+            errors.push(
+                sp,
+                format!(
+                    "a `#[store]` routine may only write the ancillas it declares, but it \
+                     writes `{w}`: its results are stored instead of uncomputed, so this \
+                     change could not be undone"
+                ),
+            );
+            return None;
+        }
+    }
+    if names.is_empty() {
+        errors.push(
+            span,
+            "a `#[store]` routine declares no ancillas: there is nothing to store",
+        );
+        return None;
+    }
+    // the recorded body: the allocations, then the pops (inverse stores), in order
+    let mut recorded: Vec<Stmt> = allocs.iter().map(|(_, s)| (*s).clone()).collect();
+    for (n, init) in names {
+        let place = Place {
+            root: n.clone(),
+            path: Vec::new(),
+            neg: false,
+            span: n.span(),
+            end: n.span(),
+        };
+        recorded.push(Stmt {
+            kind: StmtKind::Call(Call {
+                callee: Callee::Path(syn::parse_quote!(::nilang::tape::store)),
+                args: vec![CallArg::InOut(place), CallArg::Read(init)],
+                inverse: true,
+            }),
+            span,
+            text: format!("#[store] routine: keep `{n}` for the backward pass"),
+            check: true,
+        });
+    }
+    Some(recorded)
 }
 
 #[cfg(test)]
