@@ -135,6 +135,16 @@ pub struct Call {
     pub inverse: bool,
 }
 
+impl Call {
+    /// The places read by its read-only `&place` arguments.
+    pub fn read_places(&self) -> impl Iterator<Item = Place> + '_ {
+        self.args.iter().filter_map(|a| match a {
+            CallArg::Read(e) => crate::syntax::read_place(e),
+            _ => None,
+        })
+    }
+}
+
 /// `let x = value;` (allocation) or `dealloc!(x = value)` (deallocation).
 #[derive(Clone, Debug)]
 pub struct Anc {
@@ -169,6 +179,16 @@ pub enum ForIter {
     },
     /// Over the indices of a slice place (`for x in xs`, with `x` replaced by `xs[i]`).
     Indices { slice: Place, rev: bool },
+}
+
+impl ForIter {
+    /// The same iteration in the opposite order (`.rev()`; the inverse loop).
+    pub fn reversed(mut self) -> ForIter {
+        match &mut self {
+            ForIter::Range { rev, .. } | ForIter::Indices { rev, .. } => *rev = !*rev,
+        }
+        self
+    }
 }
 
 /// Stack operations.

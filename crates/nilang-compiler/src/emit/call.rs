@@ -59,12 +59,7 @@ impl Emitter {
         // and checked to be other elements than the in-out ones
         let inout_roots: HashSet<String> = vars.iter().map(|p| p.root.to_string()).collect();
         let reads: Vec<Place> = c
-            .args
-            .iter()
-            .filter_map(|a| match a {
-                CallArg::Read(e) => crate::syntax::read_place(e),
-                _ => None,
-            })
+            .read_places()
             .filter(|p| inout_roots.contains(&p.root.to_string()))
             .collect();
         let mut all = vars.clone();

@@ -15,6 +15,7 @@
 //! Runtime messages of conditions are built in [`messages`].
 use crate::analyze::ParamKind;
 use crate::ir::*;
+use crate::visit::{walk_block, walk_stmt, Visit};
 use proc_macro2::{Span, TokenStream};
 use quote::{format_ident, quote, quote_spanned};
 use std::collections::{HashMap, HashSet};
@@ -300,46 +301,46 @@ impl Emitter {
 /// The first deallocation of `name` in `stmts` (and statements spliced into them): whether it
 /// is a checked single-name one.
 fn first_dealloc(stmts: &[Stmt], name: &syn::Ident) -> Option<bool> {
-    stmts.iter().find_map(|s| match &s.kind {
-        StmtKind::Dealloc(a) if a.names.contains(name) => Some(s.check && !a.tuple),
-        // an ancilla is deallocated in its own scope: spliced statements belong to it
-        StmtKind::Seq(b) | StmtKind::Routine { body: b, .. } => first_dealloc(b, name),
-        _ => None,
-    })
+    struct First<'a> {
+        name: &'a syn::Ident,
+        found: Option<bool>,
+    }
+    impl<'ir> Visit<'ir> for First<'_> {
+        // an ancilla is deallocated in its own scope: spliced statements belong to it, nested
+        // blocks do not
+        fn visit_block(&mut self, _: &'ir [Stmt]) {}
+        fn visit_stmt(&mut self, s: &'ir Stmt) {
+            match &s.kind {
+                _ if self.found.is_some() => {}
+                StmtKind::Dealloc(a) if a.names.contains(self.name) => {
+                    self.found = Some(s.check && !a.tuple)
+                }
+                _ => walk_stmt(self, s),
+            }
+        }
+    }
+    let mut v = First { name, found: None };
+    walk_block(&mut v, stmts);
+    v.found
 }
 
 /// All names allocated anywhere in a body (for classifying places as variables).
 pub fn collect_locals(stmts: &[Stmt], out: &mut HashSet<String>) {
-    for s in stmts {
-        match &s.kind {
-            StmtKind::Alloc(a) | StmtKind::Dealloc(a) => {
-                out.extend(a.names.iter().map(|n| n.to_string()))
-            }
-            StmtKind::Move { dst, src } => {
-                out.insert(dst.to_string());
-                out.insert(src.to_string());
-            }
-            StmtKind::If {
-                branches,
-                otherwise,
-            } => {
-                for b in branches {
-                    collect_locals(&b.body, out);
+    struct Locals<'o>(&'o mut HashSet<String>);
+    impl<'ir> Visit<'ir> for Locals<'_> {
+        fn visit_stmt(&mut self, s: &'ir Stmt) {
+            match &s.kind {
+                StmtKind::Alloc(a) | StmtKind::Dealloc(a) => {
+                    self.0.extend(a.names.iter().map(|n| n.to_string()))
                 }
-                if let Some(o) = otherwise {
-                    collect_locals(o, out);
+                StmtKind::Move { dst, src } => {
+                    self.0.insert(dst.to_string());
+                    self.0.insert(src.to_string());
                 }
+                _ => {}
             }
-            StmtKind::While { body, .. }
-            | StmtKind::For { body, .. }
-            | StmtKind::Block(body)
-            | StmtKind::Seq(body)
-            | StmtKind::Routine { body, .. } => collect_locals(body, out),
-            StmtKind::DoLoop { first, second, .. } => {
-                collect_locals(first, out);
-                collect_locals(second, out);
-            }
-            _ => {}
+            walk_stmt(self, s);
         }
     }
+    walk_block(&mut Locals(out), stmts);
 }

@@ -15,6 +15,7 @@
 //! anything else it changed would be neither uncomputed nor stored.
 use crate::errors::Errors;
 use crate::ir::*;
+use crate::visit::{walk_block, walk_stmt, Visit};
 use proc_macro2::Span;
 use std::collections::HashSet;
 use syn::{Attribute, Expr};
@@ -36,109 +37,81 @@ pub fn split_store_attr(attrs: &[Attribute]) -> (bool, Vec<Attribute>) {
 /// The ancillas written by a statement list: places that are assigned, passed `&mut`, pushed,
 /// popped or moved. Bare names passed to calls count as inputs (reversible calls of the
 /// compute pattern hand them back unchanged).
-fn written_roots(stmts: &[Stmt], out: &mut Vec<(String, Span)>) {
-    fn operand(o: &Operand, out: &mut Vec<(String, Span)>) {
-        match o {
-            Operand::Place(p) => out.push((p.root.to_string(), p.span)),
-            Operand::Tuple(v, _) => v.iter().for_each(|o| operand(o, out)),
-            _ => {}
-        }
-    }
-    for s in stmts {
-        match &s.kind {
-            StmtKind::Instr(i) => operand(&i.target, out),
-            StmtKind::Call(c) => {
-                for a in &c.args {
-                    if let CallArg::InOut(p) = a {
-                        out.push((p.root.to_string(), p.span));
+fn written_roots(stmts: &[Stmt]) -> Vec<(String, Span)> {
+    struct Written(Vec<(String, Span)>);
+    impl<'ir> Visit<'ir> for Written {
+        fn visit_stmt(&mut self, s: &'ir Stmt) {
+            match &s.kind {
+                StmtKind::Instr(i) => self.visit_operand(&i.target),
+                StmtKind::Call(c) => {
+                    for a in &c.args {
+                        if let CallArg::InOut(p) = a {
+                            self.visit_place(p);
+                        }
+                    }
+                    if let Callee::Method { receiver, .. } = &c.callee {
+                        self.visit_place(receiver);
                     }
                 }
-                if let Callee::Method { receiver, .. } = &c.callee {
-                    out.push((receiver.root.to_string(), receiver.span));
+                StmtKind::Move { dst, src } => {
+                    self.0.push((dst.to_string(), dst.span()));
+                    self.0.push((src.to_string(), src.span()));
                 }
+                // the slice looped over is read
+                StmtKind::For { body, .. } => self.visit_block(body),
+                // the places of `fresh!` and of stack operations; nested statements
+                _ => walk_stmt(self, s),
             }
-            StmtKind::If {
-                branches,
-                otherwise,
-            } => {
-                for b in branches {
-                    written_roots(&b.body, out);
-                }
-                if let Some(o) = otherwise {
-                    written_roots(o, out);
-                }
-            }
-            StmtKind::While { body, .. }
-            | StmtKind::For { body, .. }
-            | StmtKind::Block(body)
-            | StmtKind::Seq(body)
-            | StmtKind::Routine { body, .. } => written_roots(body, out),
-            StmtKind::Fresh(ps) => out.extend(ps.iter().map(|p| (p.root.to_string(), p.span))),
-            StmtKind::DoLoop { first, second, .. } => {
-                written_roots(first, out);
-                written_roots(second, out);
-            }
-            StmtKind::Stack { stack, value, .. } => {
-                out.push((stack.root.to_string(), stack.span));
-                out.push((value.root.to_string(), value.span));
-            }
-            StmtKind::Move { dst, src } => {
-                out.push((dst.to_string(), dst.span()));
-                out.push((src.to_string(), src.span()));
-            }
-            StmtKind::Alloc(_)
-            | StmtKind::Dealloc(_)
-            | StmtKind::Safe(_)
-            | StmtKind::Surface(_) => {}
+        }
+        fn visit_place(&mut self, p: &'ir Place) {
+            self.0.push((p.root.to_string(), p.span));
         }
     }
+    let mut v = Written(vec![]);
+    walk_block(&mut v, stmts);
+    v.0
 }
 
-/// Every name allocated in a statement list (`top`: not those of the top level itself).
-fn nested_allocs(stmts: &[Stmt], top: bool, out: &mut HashSet<String>) {
-    for s in stmts {
-        match &s.kind {
-            StmtKind::Alloc(a) if !top => out.extend(a.names.iter().map(|n| n.to_string())),
-            StmtKind::Move { dst, .. } if !top => {
-                out.insert(dst.to_string());
-            }
-            StmtKind::If {
-                branches,
-                otherwise,
-            } => {
-                for b in branches {
-                    nested_allocs(&b.body, false, out);
+/// Every name allocated in a statement list, at any depth.
+fn allocated_names(stmts: &[Stmt]) -> HashSet<String> {
+    struct Allocs(HashSet<String>);
+    impl<'ir> Visit<'ir> for Allocs {
+        fn visit_stmt(&mut self, s: &'ir Stmt) {
+            match &s.kind {
+                StmtKind::Alloc(a) => self.0.extend(a.names.iter().map(|n| n.to_string())),
+                StmtKind::Move { dst, .. } => {
+                    self.0.insert(dst.to_string());
                 }
-                if let Some(o) = otherwise {
-                    nested_allocs(o, false, out);
-                }
+                _ => {}
             }
-            StmtKind::While { body, .. } | StmtKind::For { body, .. } | StmtKind::Block(body) => {
-                nested_allocs(body, false, out)
-            }
-            StmtKind::DoLoop { first, second, .. } => {
-                nested_allocs(first, false, out);
-                nested_allocs(second, false, out);
-            }
-            StmtKind::Seq(body) | StmtKind::Routine { body, .. } => nested_allocs(body, top, out),
-            _ => {}
+            walk_stmt(self, s);
         }
     }
+    let mut v = Allocs(HashSet::new());
+    walk_block(&mut v, stmts);
+    v.0
 }
 
 /// The allocations of a routine body still alive at its end (through spliced sequences, so a
 /// nested routine's ancillas, deallocated by its own `unroutine!()`, are not among them).
-fn top_allocs<'a>(stmts: &'a [Stmt], out: &mut Vec<(&'a Anc, &'a Stmt)>) {
-    for s in stmts {
-        match &s.kind {
-            StmtKind::Alloc(a) => out.push((a, s)),
-            StmtKind::Dealloc(d) => {
-                out.retain(|(a, _)| !a.names.iter().any(|n| d.names.contains(n)))
+fn top_allocs(stmts: &[Stmt]) -> Vec<(&Anc, &Stmt)> {
+    struct Top<'a>(Vec<(&'a Anc, &'a Stmt)>);
+    impl<'a> Visit<'a> for Top<'a> {
+        // the ancillas of a nested scope are its own
+        fn visit_block(&mut self, _: &'a [Stmt]) {}
+        fn visit_stmt(&mut self, s: &'a Stmt) {
+            match &s.kind {
+                StmtKind::Alloc(a) => self.0.push((a, s)),
+                StmtKind::Dealloc(d) => self
+                    .0
+                    .retain(|(a, _)| !a.names.iter().any(|n| d.names.contains(n))),
+                _ => walk_stmt(self, s),
             }
-            StmtKind::Seq(b) | StmtKind::Routine { body: b, .. } => top_allocs(b, out),
-            _ => {}
         }
     }
+    let mut v = Top(vec![]);
+    walk_block(&mut v, stmts);
+    v.0
 }
 
 /// The per-name initial values of an allocation (`let (a, b) = (x, y);` splits).
@@ -174,11 +147,9 @@ pub fn misplaced(errors: &mut Errors, span: Span) {
 /// The body recorded for the `unroutine!()` of the `#[store]` routine `body` at `span` (its
 /// inverse stores the results), or `None` after reporting why it cannot be stored.
 pub fn recorded_body(body: &[Stmt], span: Span, errors: &mut Errors) -> Option<Vec<Stmt>> {
-    let mut allocs = Vec::new();
-    top_allocs(body, &mut allocs);
+    let allocs = top_allocs(body);
     // every ancilla allocated inside the routine (stored at its end or freed before)
-    let mut local = HashSet::new();
-    nested_allocs(body, false, &mut local);
+    let local = allocated_names(body);
     let mut names: Vec<(syn::Ident, Expr)> = Vec::new();
     for (a, s) in &allocs {
         match inits(a) {
@@ -194,9 +165,7 @@ pub fn recorded_body(body: &[Stmt], span: Span, errors: &mut Errors) -> Option<V
         }
     }
     let declared: HashSet<String> = names.iter().map(|(n, _)| n.to_string()).collect();
-    let mut writes = Vec::new();
-    written_roots(body, &mut writes);
-    for (w, sp) in writes {
+    for (w, sp) in written_roots(body) {
         if !declared.contains(&w) && !local.contains(&w) {
             errors.push(
                 sp,

@@ -47,22 +47,7 @@ impl Parser<'_> {
             }
             Expr::Paren(p) => self.for_iter(&p.expr),
             Expr::MethodCall(m) if m.method == "rev" && m.args.is_empty() => {
-                match self.for_iter(&m.receiver)? {
-                    ForIter::Range {
-                        start,
-                        end,
-                        inclusive,
-                        step,
-                        rev,
-                    } => Some(ForIter::Range {
-                        start,
-                        end,
-                        inclusive,
-                        step,
-                        rev: !rev,
-                    }),
-                    ForIter::Indices { slice, rev } => Some(ForIter::Indices { slice, rev: !rev }),
-                }
+                Some(self.for_iter(&m.receiver)?.reversed())
             }
             Expr::MethodCall(m) if m.method == "step_by" && m.args.len() == 1 => {
                 match self.for_iter(&m.receiver)? {
