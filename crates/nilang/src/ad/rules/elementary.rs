@@ -75,37 +75,47 @@ fn mul_rule<T: Scalar>(y: &mut GVar<T>, a: &mut GVar<T>, b: &mut GVar<T>) {
 }
 rule2!(Mul, mul_rule, mul_rule_inv);
 
-/// The one reversible rule of a one-argument elementary function, instantiated from a table of
-/// (function, derivative) rows.
+/// The one reversible rule of an elementary function, instantiated from tables of (function,
+/// derivative) rows.
 ///
-/// `y -= f(a)` runs as: compute `fx = f(a.x)` and the derivative `d` (from `a.x` and `fx`) in a
-/// routine, `y.x -= fx` (the routine's value: `f` is evaluated once, and once more to
-/// uncompute), the adjoint update `ā ±= ȳ ∘ d`, uncompute. `#[i]` writes the inverse (the
-/// `y += f(a)` direction); the routine keeps it reversible over every [`Scalar`] (so
-/// `GVar<GVar<_>>` has second derivatives). The names `y`, `a`, `fx`, `d` are given once at the
-/// top (macro hygiene: the rows use them).
-macro_rules! elementary_rules {
-    (|$y:ident, $a:ident, $fx:ident, $d:ident| $($F:ident $f:ident { $($deriv:tt)* } { $($adjoint:tt)* })*) => {$(
+/// `y -= f(a, ..)` runs as: compute `fx = f(a.x, ..)` and what the adjoints need (the
+/// derivative) in a routine, `y.x -= fx` (the routine's value: `f` is evaluated once, and once
+/// more to uncompute), the adjoint updates, uncompute. `#[i]` writes the inverse (the
+/// `y += f(a, ..)` direction); the routine keeps it reversible over every [`Scalar`] (so
+/// `GVar<GVar<_>>` has second derivatives). The names of the parameters, of `fx` (and, for one
+/// argument, of the derivative `d`) are given once at the top of a table (macro hygiene: the
+/// rows use them).
+macro_rules! rules {
+    // one argument: a row is `F f { d = f'(x) from a.x and fx } { ā update }`
+    (|$y:ident, $a:ident; $fx:ident, $d:ident| $($F:ident $f:ident { $($deriv:tt)* } { $($adjoint:tt)* })*) => {$(
+        rules!(@rule ($y: &mut GVar<T>, $a: &mut GVar<T>) $y $fx rule1 $F [$f($a.x)]
+            { let $d = T::default(); $($deriv)* } { $($adjoint)* });
+    )*};
+    // two arguments: a row is `F [f(a.x, b.x)] { what the adjoints need } { ā, b̄ updates }`
+    (|$y:ident, $a:ident, $b:ident; $fx:ident| $($F:ident [$($f:tt)*] { $($routine:tt)* } { $($adjoint:tt)* })*) => {$(
+        rules!(@rule ($y: &mut GVar<T>, $a: &mut GVar<T>, $b: &mut GVar<T>) $y $fx rule2 $F
+            [$($f)*] { $($routine)* } { $($adjoint)* });
+    )*};
+    (@rule $params:tt $y:ident $fx:ident $impl:ident $F:ident [$($f:tt)*] { $($routine:tt)* } { $($adjoint:tt)* }) => {
         const _: () = {
             #[i(nocheck, norev)]
-            fn rule<T: Scalar>($y: &mut GVar<T>, $a: &mut GVar<T>) {
+            fn rule<T: Scalar> $params {
                 routine! {
                     let $fx = T::default();
-                    $fx += $f($a.x);
-                    let $d = T::default();
-                    $($deriv)*
+                    $fx += $($f)*;
+                    $($routine)*
                 }
                 $y.x -= $fx;
                 $($adjoint)*
                 unroutine!();
             }
-            rule1!($F, rule, rule_inv);
+            $impl!($F, rule, rule_inv);
         };
-    )*};
+    };
 }
 
 #[rustfmt::skip]
-elementary_rules! { |y, a, fx, d|
+rules! { |y, a; fx, d|
     // f     d = f'(x) from x = a.x and fx = f(x)                            ā ±= ȳ ∘ d
     Sin   sin    { d += cos(a.x); }                                            { a.g += y.g * d; }
     Cos   cos    { d += sin(a.x); }                                            { a.g -= y.g * d; }
@@ -124,29 +134,8 @@ elementary_rules! { |y, a, fx, d|
     Sqrt  sqrt   { d += fx * 2.0; }                  { if d > T::default() { a.g += y.g / d; } }
 }
 
-/// The same for two-argument functions: `fx = f(a.x, b.x)` and what the adjoints need are
-/// computed in a routine, `y.x -= fx`, the adjoint updates, uncompute.
-macro_rules! binary_rules {
-    (|$y:ident, $a:ident, $b:ident, $fx:ident| $($F:ident [$($f:tt)*] { $($routine:tt)* } { $($adjoint:tt)* })*) => {$(
-        const _: () = {
-            #[i(nocheck, norev)]
-            fn rule<T: Scalar>($y: &mut GVar<T>, $a: &mut GVar<T>, $b: &mut GVar<T>) {
-                routine! {
-                    let $fx = T::default();
-                    $fx += $($f)*;
-                    $($routine)*
-                }
-                $y.x -= $fx;
-                $($adjoint)*
-                unroutine!();
-            }
-            rule2!($F, rule, rule_inv);
-        };
-    )*};
-}
-
 #[rustfmt::skip]
-binary_rules! { |y, a, b, fx|
+rules! { |y, a, b; fx|
     // f = …               what the adjoints need                               ā, b̄ updates
     Div   [a.x / b.x]       { let t = T::default(); t += y.g * fx; }             { a.g += y.g / b.x; b.g -= t / b.x; }
     Hypot [hypot(a.x, b.x)] { let t = T::default(); t += y.g / fx; }             { a.g += t * a.x; b.g += t * b.x; }
