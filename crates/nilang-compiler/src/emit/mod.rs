@@ -3,16 +3,16 @@
 //!
 //! | statement | file |
 //! | --- | --- |
-//! | instructions | [`instr`] (operand passing: [`operands`]) |
-//! | calls | [`call`] |
-//! | `let`, `dealloc!`, `take!` | [`ancilla`] |
-//! | `if (pre, post)` | [`if_else`] |
-//! | `while (pre, post)` | [`while_loop`] |
-//! | `for` | [`for_loop`] |
-//! | `#[from(a)] loop { .. }` | [`do_loop`] |
-//! | stack operations, `fresh!` | [`stack`] |
+//! | instructions | `instr.rs` (operand passing: `operands.rs`) |
+//! | calls | `call.rs` |
+//! | `let`, `dealloc!`, `take!` | `ancilla.rs` |
+//! | `if (pre, post)` | `if_else.rs` |
+//! | `while (pre, post)` | `while_loop.rs` |
+//! | `for` | `for_loop.rs` |
+//! | `#[from(a)] loop { .. }` | `do_loop.rs` |
+//! | stack operations, `fresh!` | `stack.rs` |
 //!
-//! Runtime messages of conditions are built in [`messages`].
+//! Runtime messages of conditions are built in `messages.rs`.
 use crate::analyze::ParamKind;
 use crate::ir::*;
 use crate::visit::{walk_block, walk_stmt, Visit};

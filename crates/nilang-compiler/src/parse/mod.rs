@@ -5,14 +5,14 @@
 //!
 //! | statement | file |
 //! | --- | --- |
-//! | `y += f(x)` (instructions) | [`instr`] |
-//! | `f(&mut x, ..)`, `x.f(..)` (calls) | [`call`] |
-//! | `let x = v;`, `let a = take!(x);`, `dealloc!(x = v)` | [`ancilla`] |
-//! | `if (pre, post) { .. } else { .. }` | [`if_else`] |
-//! | `while (pre, post) { .. }`, `#[from(a)] while c { .. }` | [`while_loop`] |
-//! | `for i in a..b { .. }`, `for x in xs { .. }` | [`for_loop`] |
-//! | `#[from(a)] loop { s1; if c { break } s2 }` | [`do_loop`] |
-//! | `inv!`, `routine!`, `unroutine!()`, `safe!`, `fresh!`, stack operations | [`macros`] |
+//! | `y += f(x)` (instructions) | `instr.rs` |
+//! | `f(&mut x, ..)`, `x.f(..)` (calls) | `call.rs` |
+//! | `let x = v;`, `let a = take!(x);`, `dealloc!(x = v)` | `ancilla.rs` |
+//! | `if (pre, post) { .. } else { .. }` | `if_else.rs` |
+//! | `while (pre, post) { .. }`, `#[from(a)] while c { .. }` | `while_loop.rs` |
+//! | `for i in a..b { .. }`, `for x in xs { .. }` | `for_loop.rs` |
+//! | `#[from(a)] loop { s1; if c { break } s2 }` | `do_loop.rs` |
+//! | `inv!`, `routine!`, `unroutine!()`, `safe!`, `fresh!`, stack operations | `macros.rs` |
 use crate::errors::Errors;
 use crate::ir::*;
 use syn::spanned::Spanned;
