@@ -108,3 +108,14 @@ fn read_arguments_of_an_in_out_root_are_copied_and_checked() {
     let e = errors("fn f(s: &mut [i64; 4], a: usize) { g(&mut s[a], &s[a]); }");
     assert!(e.iter().any(|m| m.contains("appears twice")), "{e:?}");
 }
+
+#[test]
+fn nested_slice_loops_substitute_the_inner_slice() {
+    // the inner loop iterates over the element of the outer one: `m[i_row]`, not `row`
+    let out = expand("fn f(m: &mut Vec<Vec<i64>>) { for row in m { for x in row { x += 1; } } }");
+    assert!(out.contains("(* m) [__nilang_i_row] . len ()"), "{out}");
+    assert!(
+        out.contains("(* m) [__nilang_i_row] [__nilang_i_x]"),
+        "{out}"
+    );
+}
