@@ -205,36 +205,10 @@ impl<'e> Analyzer<'e> {
     /// Identifiers in a constant operand or an ancilla value must not be variables whose value
     /// changes (in-out parameters, ancillas): their gradient would be silently lost.
     fn check_const(&mut self, e: &syn::Expr, what: &str) {
-        struct V<'a, 'b> {
-            a: &'a Analyzer<'b>,
-            bad: Vec<(String, Span)>,
-        }
-        impl<'ast> Visit<'ast> for V<'_, '_> {
-            fn visit_expr_method_call(&mut self, m: &'ast syn::ExprMethodCall) {
-                let shape = [
-                    "len", "is_empty", "nrows", "ncols", "shape", "dim", "capacity",
-                ];
-                if shape.contains(&m.method.to_string().as_str()) && m.args.is_empty() {
-                    return;
-                }
-                syn::visit::visit_expr_method_call(self, m);
-            }
-            fn visit_expr_path(&mut self, p: &'ast syn::ExprPath) {
-                if let Some(id) = p.path.get_ident() {
-                    let n = id.to_string();
-                    if self.a.is_writable_root(&n) {
-                        self.bad.push((n, id.span()));
-                    }
-                }
-            }
-            fn visit_macro(&mut self, _: &'ast syn::Macro) {}
-        }
-        let mut v = V {
-            a: self,
-            bad: vec![],
-        };
-        v.visit_expr(e);
-        let bad = v.bad;
+        let bad: Vec<(String, Span)> = read_names(e, true)
+            .into_iter()
+            .filter(|(n, _)| self.is_writable_root(n))
+            .collect();
         for (n, span) in bad {
             let advice = if what.starts_with("an ancilla") {
                 format!(
@@ -258,30 +232,13 @@ impl<'e> Analyzer<'e> {
     }
 
     fn check_reads(&mut self, e: &syn::Expr) {
-        struct V<'a, 'b> {
-            a: &'a Analyzer<'b>,
-            dead: Vec<(String, Span)>,
-        }
-        impl<'ast> Visit<'ast> for V<'_, '_> {
-            fn visit_expr_path(&mut self, p: &'ast syn::ExprPath) {
-                if let Some(id) = p.path.get_ident() {
-                    let n = id.to_string();
-                    if matches!(self.a.locals.get(&n), Some((Status::Dead, _)))
-                        && !self.a.params.contains_key(&n)
-                        && !self.a.loop_vars.contains(&n)
-                    {
-                        self.dead.push((n, id.span()));
-                    }
-                }
-            }
-            fn visit_macro(&mut self, _: &'ast syn::Macro) {}
-        }
-        let mut v = V {
-            a: self,
-            dead: vec![],
-        };
-        v.visit_expr(e);
-        for (n, s) in v.dead {
+        let dead = read_names(e, false).into_iter().filter(|(n, _)| {
+            matches!(self.locals.get(n), Some((Status::Dead, _)))
+                && !self.params.contains_key(n)
+                && !self.loop_vars.contains(n)
+        });
+        let dead: Vec<(String, Span)> = dead.collect();
+        for (n, s) in dead {
             self.errors
                 .push(s, format!("`{n}` is used after it was deallocated"));
         }
@@ -302,7 +259,7 @@ impl<'e> Analyzer<'e> {
                             "`{}` appears twice in one {what} (shared read/write): the statement \
                              would not be invertible and its gradient would be wrong; copy one \
                              use into an ancilla first",
-                            crate::parse::stmt_text(&place_tokens(b))
+                            crate::syntax::stmt_text(&place_tokens(b))
                         ),
                     ),
                     Relation::Contains => self.errors.push_range(
@@ -311,8 +268,8 @@ impl<'e> Analyzer<'e> {
                         format!(
                             "`{}` and `{}` overlap in one {what} (one contains the other): shared \
                              read/write is not invertible; copy one of them into an ancilla first",
-                            crate::parse::stmt_text(&place_tokens(a)),
-                            crate::parse::stmt_text(&place_tokens(b))
+                            crate::syntax::stmt_text(&place_tokens(a)),
+                            crate::syntax::stmt_text(&place_tokens(b))
                         ),
                     ),
                     _ => {}
@@ -412,12 +369,7 @@ impl<'e> Analyzer<'e> {
                     places.push(receiver);
                 }
                 let reads: Vec<Place> = c
-                    .args
-                    .iter()
-                    .filter_map(|a| match a {
-                        CallArg::Read(e) => crate::parse::read_place(e),
-                        _ => None,
-                    })
+                    .read_places()
                     .filter(|p| self.is_variable(&p.root.to_string()))
                     .collect();
                 for a in &c.args {
@@ -505,7 +457,8 @@ impl<'e> Analyzer<'e> {
                     self.stmt(s);
                 }
             }
-            StmtKind::Safe(_) => {}
+            // lowered before analysis
+            StmtKind::Safe(_) | StmtKind::Surface(_) => {}
             StmtKind::Fresh(ps) => {
                 for p in ps {
                     self.check_use(p);
@@ -527,6 +480,41 @@ impl<'e> Analyzer<'e> {
             }
         }
     }
+}
+
+/// The single-identifier paths an expression reads (not inside macros), in order; with
+/// `skip_shape`, not those only asked for their shape (`v.len()`, `m.nrows()`, ...).
+fn read_names(e: &syn::Expr, skip_shape: bool) -> Vec<(String, Span)> {
+    struct Names {
+        skip_shape: bool,
+        out: Vec<(String, Span)>,
+    }
+    impl<'ast> Visit<'ast> for Names {
+        fn visit_expr_method_call(&mut self, m: &'ast syn::ExprMethodCall) {
+            let shape = [
+                "len", "is_empty", "nrows", "ncols", "shape", "dim", "capacity",
+            ];
+            if self.skip_shape
+                && shape.contains(&m.method.to_string().as_str())
+                && m.args.is_empty()
+            {
+                return;
+            }
+            syn::visit::visit_expr_method_call(self, m);
+        }
+        fn visit_expr_path(&mut self, p: &'ast syn::ExprPath) {
+            if let Some(id) = p.path.get_ident() {
+                self.out.push((id.to_string(), id.span()));
+            }
+        }
+        fn visit_macro(&mut self, _: &'ast syn::Macro) {}
+    }
+    let mut v = Names {
+        skip_shape,
+        out: vec![],
+    };
+    v.visit_expr(e);
+    v.out
 }
 
 /// Tokens of a place as written (for messages).

@@ -1,54 +1,28 @@
 //! Diagnostics for mistakes that would otherwise surface as rustc errors about generated code.
+use crate::analyze::operand_places;
 use crate::errors::Errors;
 use crate::ir::*;
-use quote::ToTokens;
+use crate::syntax::mentions_name;
+use crate::visit::{walk_block, walk_stmt, Visit};
 use std::collections::HashMap;
 
 /// The roots of the targets of every instruction in `body` (nested blocks included).
-fn instr_targets(body: &[Stmt], out: &mut Vec<(String, proc_macro2::Span)>) {
-    fn operand(o: &Operand, out: &mut Vec<(String, proc_macro2::Span)>) {
-        match o {
-            Operand::Place(p) => out.push((p.root.to_string(), p.span)),
-            Operand::Tuple(t, _) => t.iter().for_each(|o| operand(o, out)),
-            _ => {}
+fn instr_targets(body: &[Stmt]) -> Vec<(String, proc_macro2::Span)> {
+    struct Targets(Vec<(String, proc_macro2::Span)>);
+    impl<'ir> Visit<'ir> for Targets {
+        fn visit_stmt(&mut self, s: &'ir Stmt) {
+            if let StmtKind::Instr(i) = &s.kind {
+                let mut places = vec![];
+                operand_places(&i.target, &mut places);
+                self.0
+                    .extend(places.iter().map(|p| (p.root.to_string(), p.span)));
+            }
+            walk_stmt(self, s);
         }
     }
-    for s in body {
-        match &s.kind {
-            StmtKind::Instr(i) => operand(&i.target, out),
-            StmtKind::If {
-                branches,
-                otherwise,
-            } => {
-                branches.iter().for_each(|b| instr_targets(&b.body, out));
-                if let Some(o) = otherwise {
-                    instr_targets(o, out);
-                }
-            }
-            StmtKind::While { body, .. }
-            | StmtKind::For { body, .. }
-            | StmtKind::Block(body)
-            | StmtKind::Seq(body)
-            | StmtKind::Routine { body, .. } => instr_targets(body, out),
-            StmtKind::DoLoop { first, second, .. } => {
-                instr_targets(first, out);
-                instr_targets(second, out);
-            }
-            _ => {}
-        }
-    }
-}
-
-/// Whether the tokens of `t` mention the identifier `name`.
-fn mentions(t: &impl ToTokens, name: &str) -> bool {
-    fn walk(t: proc_macro2::TokenStream, name: &str) -> bool {
-        t.into_iter().any(|tt| match tt {
-            proc_macro2::TokenTree::Ident(i) => i == name,
-            proc_macro2::TokenTree::Group(g) => walk(g.stream(), name),
-            _ => false,
-        })
-    }
-    walk(t.to_token_stream(), name)
+    let mut v = Targets(vec![]);
+    walk_block(&mut v, body);
+    v.0
 }
 
 /// A type parameter without any bound whose values are the target of an instruction
@@ -71,7 +45,7 @@ pub fn unbounded_generics(sig: &syn::Signature, body: &[Stmt], errors: &mut Erro
         .type_params()
         .filter(|t| {
             let n = t.ident.to_string();
-            t.bounds.is_empty() && !bounded_tys.iter().any(|b| mentions(*b, &n))
+            t.bounds.is_empty() && !bounded_tys.iter().any(|b| mentions_name(*b, &n))
         })
         .collect();
     if unbounded.is_empty() {
@@ -88,13 +62,14 @@ pub fn unbounded_generics(sig: &syn::Signature, body: &[Stmt], errors: &mut Erro
             _ => None,
         })
         .collect();
-    let mut targets = vec![];
-    instr_targets(body, &mut targets);
+    let targets = instr_targets(body);
     for tp in unbounded {
         let name = tp.ident.to_string();
-        let used = targets
-            .iter()
-            .find(|(root, _)| param_types.get(root).is_some_and(|ty| mentions(*ty, &name)));
+        let used = targets.iter().find(|(root, _)| {
+            param_types
+                .get(root)
+                .is_some_and(|ty| mentions_name(*ty, &name))
+        });
         if let Some((root, _)) = used {
             errors.push(
                 tp.ident.span(),

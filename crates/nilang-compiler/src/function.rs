@@ -159,10 +159,11 @@ pub fn compile_fn(attr: TokenStream, item: TokenStream) -> TokenStream {
         }
     }
     let check = !opts.nocheck;
-    let body = Parser {
+    let mut body = Parser {
         errors: &mut errors,
     }
     .block(&f.block.stmts, check);
+    crate::lower::lower(&mut body, &mut errors);
     Analyzer::new(params.clone(), &mut errors).function(&body);
     crate::diag::unbounded_generics(sig, &body, &mut errors);
     if !errors.is_empty() {

@@ -40,25 +40,7 @@ pub fn invert_stmt(s: &Stmt) -> Stmt {
         },
         StmtKind::For { var, iter, body } => StmtKind::For {
             var: var.clone(),
-            iter: match iter {
-                ForIter::Range {
-                    start,
-                    end,
-                    inclusive,
-                    step,
-                    rev,
-                } => ForIter::Range {
-                    start: start.clone(),
-                    end: end.clone(),
-                    inclusive: *inclusive,
-                    step: step.clone(),
-                    rev: !rev,
-                },
-                ForIter::Indices { slice, rev } => ForIter::Indices {
-                    slice: slice.clone(),
-                    rev: !rev,
-                },
-            },
+            iter: iter.clone().reversed(),
             body: invert_block(body),
         },
         StmtKind::DoLoop {
@@ -79,6 +61,8 @@ pub fn invert_stmt(s: &Stmt) -> Stmt {
             undo: !undo,
         },
         StmtKind::Safe(t) => StmtKind::Safe(t.clone()),
+        // lowered before inversion
+        StmtKind::Surface(x) => StmtKind::Surface(x.clone()),
         StmtKind::Fresh(p) => StmtKind::Fresh(p.clone()),
         StmtKind::Move { dst, src } => StmtKind::Move {
             dst: src.clone(),

@@ -135,6 +135,16 @@ pub struct Call {
     pub inverse: bool,
 }
 
+impl Call {
+    /// The places read by its read-only `&place` arguments.
+    pub fn read_places(&self) -> impl Iterator<Item = Place> + '_ {
+        self.args.iter().filter_map(|a| match a {
+            CallArg::Read(e) => crate::syntax::read_place(e),
+            _ => None,
+        })
+    }
+}
+
 /// `let x = value;` (allocation) or `dealloc!(x = value)` (deallocation).
 #[derive(Clone, Debug)]
 pub struct Anc {
@@ -169,6 +179,16 @@ pub enum ForIter {
     },
     /// Over the indices of a slice place (`for x in xs`, with `x` replaced by `xs[i]`).
     Indices { slice: Place, rev: bool },
+}
+
+impl ForIter {
+    /// The same iteration in the opposite order (`.rev()`; the inverse loop).
+    pub fn reversed(mut self) -> ForIter {
+        match &mut self {
+            ForIter::Range { rev, .. } | ForIter::Indices { rev, .. } => *rev = !*rev,
+        }
+        self
+    }
 }
 
 /// Stack operations.
@@ -249,6 +269,25 @@ pub enum StmtKind {
         stack: Place,
         value: Place,
     },
+    /// Surface syntax as parsed, before [`crate::lower`] rewrites it (no later stage sees it).
+    Surface(Surface),
+}
+
+/// Statements as written that the lowering stage ([`crate::lower`]) rewrites.
+#[derive(Clone, Debug)]
+pub enum Surface {
+    /// `inv! { ... }`: lowered to [`StmtKind::Seq`] of the inverted statements.
+    Inv(Vec<Stmt>),
+    /// `#[store] routine! { ... }`: lowered to [`StmtKind::Routine`]; its `unroutine!()` pushes
+    /// the results onto the store tape instead of uncomputing them (see [`crate::lower::store`]).
+    StoreRoutine(Vec<Stmt>),
+    /// `unroutine!()`: lowered to the inverse of the open routine before it in the same block.
+    Unroutine,
+}
+
+/// The index variable of a slice loop `for x in xs` (the element `x` is `xs[index]`).
+pub fn slice_index(var: &Ident) -> Ident {
+    quote::format_ident!("__nilang_i_{}", var, span = var.span())
 }
 
 /// A statement with its source span, text and whether runtime checks are on for it.

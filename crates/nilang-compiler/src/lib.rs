@@ -2,34 +2,38 @@
 //!
 //! A plain pipeline, usable without a proc-macro context (so it can be unit-tested and fuzzed):
 //!
-//! 1. [`parse`]: a `syn` function body to the [`ir`], resolving `routine!`/`unroutine!()` and
-//!    `inv! { ... }` blocks;
-//! 2. [`analyze`]: static checks (ancilla balance per scope, read-only parameters, shared
+//! 1. [`parse`]: a `syn` function body to the [`ir`], statements as written;
+//! 2. [`lower`]: the surface forms rewritten (`routine!`/`unroutine!()` paired, `inv! { ... }`
+//!    inverted, slice loops and literal `powi` exponents substituted);
+//! 3. [`analyze`]: static checks (ancilla balance per scope, read-only parameters, shared
 //!    read/write, constant operands), every error collected with its span;
-//! 3. [`one_pass`]: for which parameters the function is compute–copy–uncompute (the
+//! 4. [`one_pass`]: for which parameters the function is compute–copy–uncompute (the
 //!    gradient API then needs no forward pass); [`invert`]: the inverse program;
-//! 4. [`emit`]: Rust tokens for the forward and the inverse function, with runtime checks.
+//! 5. [`emit`]: Rust tokens for the forward and the inverse function, with runtime checks.
+//!
+//! Passes walk the IR with [`visit`]. `docs/architecture.md` follows one construct through
+//! every stage.
 //!
 //! [`compile_fn`] runs the pipeline for `#[i] fn ...`; [`compile_primitive`] handles
 //! `#[primitive] fn ...`.
 pub mod analyze;
 pub mod derive;
 mod diag;
-mod do_loop;
 pub mod emit;
 pub mod errors;
 pub mod function;
 pub mod invert;
 pub mod ir;
 pub mod krate;
-mod messages;
+pub mod lower;
 pub mod one_pass;
 pub mod parse;
 pub mod primal;
 pub mod primitive;
-pub mod store;
+pub mod syntax;
 #[cfg(test)]
 mod tests;
+pub mod visit;
 
 use proc_macro2::TokenStream;
 

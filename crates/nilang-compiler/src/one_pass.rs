@@ -16,7 +16,8 @@
 //! each function (so importing the function imports it too), and the result is a constant
 //! expression evaluated by rustc.
 use crate::ir::*;
-use proc_macro2::{TokenStream, TokenTree};
+use crate::visit::{walk_block, walk_stmt, Visit};
+use proc_macro2::TokenStream;
 use quote::quote;
 use syn::Ident;
 
@@ -29,17 +30,8 @@ fn and(a: Cond, b: Cond) -> Cond {
     Some(a)
 }
 
-/// Whether token stream `t` mentions the identifier `y` anywhere (conservative "reads").
-fn mentions_tokens(t: TokenStream, y: &str) -> bool {
-    t.into_iter().any(|tt| match tt {
-        TokenTree::Ident(i) => i == y,
-        TokenTree::Group(g) => mentions_tokens(g.stream(), y),
-        _ => false,
-    })
-}
-
 fn mentions_expr(e: &syn::Expr, y: &str) -> bool {
-    mentions_tokens(quote!(#e), y)
+    crate::syntax::mentions_name(e, y)
 }
 
 fn mentions_place(p: &Place, y: &str) -> bool {
@@ -84,78 +76,57 @@ fn mentions_iter(it: &ForIter, y: &str) -> bool {
 
 /// Whether `b` moves values to or from the store tape (`#[store] routine!`, see `store`).
 fn uses_tape(b: &[Stmt]) -> bool {
-    b.iter().any(|s| match &s.kind {
-        StmtKind::Call(Call {
-            callee: Callee::Path(p),
-            ..
-        }) => p.path.segments.iter().any(|s| s.ident == "tape"),
-        StmtKind::If {
-            branches,
-            otherwise,
-        } => {
-            branches.iter().any(|b| uses_tape(&b.body))
-                || otherwise.as_ref().is_some_and(|o| uses_tape(o))
+    struct Tape(bool);
+    impl<'ir> Visit<'ir> for Tape {
+        fn visit_stmt(&mut self, s: &'ir Stmt) {
+            match &s.kind {
+                StmtKind::Call(Call {
+                    callee: Callee::Path(p),
+                    ..
+                }) if p.path.segments.iter().any(|s| s.ident == "tape") => self.0 = true,
+                _ => walk_stmt(self, s),
+            }
         }
-        StmtKind::While { body, .. }
-        | StmtKind::For { body, .. }
-        | StmtKind::Block(body)
-        | StmtKind::Seq(body)
-        | StmtKind::Routine { body, .. } => uses_tape(body),
-        _ => false,
-    })
+    }
+    let mut v = Tape(false);
+    walk_block(&mut v, b);
+    v.0
 }
 
 /// Whether any statement of `b` mentions `y` (reads or writes it).
 pub fn mentions_block(b: &[Stmt], y: &str) -> bool {
-    b.iter().any(|s| mentions_stmt(s, y))
+    let mut v = Mentions { y, found: false };
+    walk_block(&mut v, b);
+    v.found
 }
 
-fn mentions_stmt(s: &Stmt, y: &str) -> bool {
-    match &s.kind {
-        StmtKind::Instr(i) => {
-            mentions_operand(&i.target, y) || i.args.iter().any(|a| mentions_operand(a, y))
+/// Finds a mention of `y`: a place, an expression, a name allocated, moved or looped over.
+struct Mentions<'a> {
+    y: &'a str,
+    found: bool,
+}
+
+impl<'ir> Visit<'ir> for Mentions<'_> {
+    fn visit_stmt(&mut self, s: &'ir Stmt) {
+        let y = self.y;
+        self.found |= match &s.kind {
+            StmtKind::Alloc(a) | StmtKind::Dealloc(a) => a.names.iter().any(|n| n == y),
+            StmtKind::For { var, .. } => var == y,
+            StmtKind::Move { dst, src } => dst == y || src == y,
+            _ => false,
+        };
+        if !self.found {
+            walk_stmt(self, s);
         }
-        StmtKind::Call(c) => {
-            c.args.iter().any(|a| mentions_arg(a, y))
-                || matches!(&c.callee, Callee::Method { receiver, .. } if mentions_place(receiver, y))
-        }
-        StmtKind::Alloc(a) | StmtKind::Dealloc(a) => {
-            a.names.iter().any(|n| n == y) || mentions_expr(&a.value, y)
-        }
-        StmtKind::If {
-            branches,
-            otherwise,
-        } => {
-            branches.iter().any(|b| {
-                mentions_expr(&b.pre, y) || mentions_expr(&b.post, y) || mentions_block(&b.body, y)
-            }) || otherwise.as_ref().is_some_and(|o| mentions_block(o, y))
-        }
-        StmtKind::While { pre, post, body } => {
-            mentions_expr(pre, y) || mentions_expr(post, y) || mentions_block(body, y)
-        }
-        StmtKind::DoLoop {
-            from,
-            first,
-            until,
-            second,
-        } => {
-            mentions_expr(from, y)
-                || mentions_expr(until, y)
-                || mentions_block(first, y)
-                || mentions_block(second, y)
-        }
-        StmtKind::For { var, iter, body } => {
-            var == y || mentions_iter(iter, y) || mentions_block(body, y)
-        }
-        StmtKind::Block(b) | StmtKind::Seq(b) | StmtKind::Routine { body: b, .. } => {
-            mentions_block(b, y)
-        }
-        StmtKind::Move { dst, src } => dst == y || src == y,
-        StmtKind::Safe(_) => false,
-        StmtKind::Fresh(ps) => ps.iter().any(|p| mentions_place(p, y)),
-        StmtKind::Stack { stack, value, .. } => {
-            mentions_place(stack, y) || mentions_place(value, y)
-        }
+    }
+    fn visit_operand(&mut self, o: &'ir Operand) {
+        self.found |= mentions_operand(o, self.y);
+    }
+    fn visit_place(&mut self, p: &'ir Place) {
+        self.found |= mentions_place(p, self.y);
+    }
+    fn visit_expr(&mut self, e: &'ir syn::Expr) {
+        self.found |= mentions_expr(e, self.y);
     }
 }
 
@@ -243,7 +214,8 @@ impl Ctx<'_> {
             StmtKind::While { .. }
             | StmtKind::DoLoop { .. }
             | StmtKind::Stack { .. }
-            | StmtKind::Move { .. } => None,
+            | StmtKind::Move { .. }
+            | StmtKind::Surface(_) => None,
         }
     }
 

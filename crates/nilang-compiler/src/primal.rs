@@ -230,6 +230,8 @@ pub fn writes_only_no_adjoint(
                     return None;
                 }
             }
+            // lowered away before emission; unknown here
+            StmtKind::Surface(_) => return None,
         }
     }
     Some(conds)
@@ -360,6 +362,7 @@ fn may_write(body: &[Stmt], y: &str, fname: &str, inout: &dyn Fn(&str) -> bool) 
             StmtKind::Stack { stack, value, .. } => {
                 (stack.root != y && value.root != y).then(Vec::new)
             }
+            StmtKind::Surface(_) => None,
         };
         acc = or(acc, w);
         acc.as_ref()?;

@@ -138,3 +138,14 @@ fn routines_into_fresh_ancillas_recompute_value_only() {
     assert!(inv.contains("minus_eq"), "{out}");
     assert!(!inv.contains("plus_eq_primal"), "{out}");
 }
+
+#[test]
+fn nested_slice_loops_substitute_the_inner_slice() {
+    // the inner loop iterates over the element of the outer one: `m[i_row]`, not `row`
+    let out = expand("fn f(m: &mut Vec<Vec<i64>>) { for row in m { for x in row { x += 1; } } }");
+    assert!(out.contains("(* m) [__nilang_i_row] . len ()"), "{out}");
+    assert!(
+        out.contains("(* m) [__nilang_i_row] [__nilang_i_x]"),
+        "{out}"
+    );
+}

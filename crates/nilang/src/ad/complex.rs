@@ -31,59 +31,36 @@ use crate::instr::{PlusEq1, PlusEq2};
 use crate::numbers::conj;
 use num_complex::Complex;
 
-/// The complex instructions on `Self` with real numbers `R`, as one bound for generic
-/// programs: `C: ComplexOps<R>` holds for `Complex<f64>` (with `R = f64`) and for
-/// `Complex<GVar<f64>>` (with `R = GVar<f64>`).
-///
-/// ```
-/// use nilang::prelude::*;
-/// use nilang::ad::ComplexOps;
-/// #[i]
-/// fn f<C: ComplexOps<R>, R>(y: &mut C, a: &mut C, r: &mut R) {
-///     y += a * r;
-///     y += exp(a);
-/// }
-/// ```
-pub trait ComplexOps<R>:
-    Copy
-    + PlusEq1<Identity, Self>
-    + PlusEq1<Neg, Self>
-    + PlusEq1<conj, Self>
-    + PlusEq1<Exp, Self>
-    + PlusEq1<Ln, Self>
-    + PlusEq2<Add, Self, Self>
-    + PlusEq2<Sub, Self, Self>
-    + PlusEq2<Mul, Self, Self>
-    + PlusEq2<Div, Self, Self>
-    + PlusEq2<Add, Self, R>
-    + PlusEq2<Add, R, Self>
-    + PlusEq2<Sub, Self, R>
-    + PlusEq2<Sub, R, Self>
-    + PlusEq2<Mul, Self, R>
-    + PlusEq2<Mul, R, Self>
-    + PlusEq2<Div, Self, R>
-    + PlusEq2<Div, R, Self>
-{
+/// A trait and its blanket impl from one list of bounds (`Self` is the implementing type).
+macro_rules! bound_alias {
+    ($(#[$m:meta])* pub trait $name:ident<$R:ident>: $first:path $(, $bound:path)* ;) => {
+        $(#[$m])*
+        pub trait $name<$R>: $first $(+ $bound)* {}
+        impl<C: $first, $R> $name<$R> for C where $(Self: $bound),* {}
+    };
 }
-impl<C: Copy, R> ComplexOps<R> for C where
-    C: PlusEq1<Identity, C>
-        + PlusEq1<Neg, C>
-        + PlusEq1<conj, C>
-        + PlusEq1<Exp, C>
-        + PlusEq1<Ln, C>
-        + PlusEq2<Add, C, C>
-        + PlusEq2<Sub, C, C>
-        + PlusEq2<Mul, C, C>
-        + PlusEq2<Div, C, C>
-        + PlusEq2<Add, C, R>
-        + PlusEq2<Add, R, C>
-        + PlusEq2<Sub, C, R>
-        + PlusEq2<Sub, R, C>
-        + PlusEq2<Mul, C, R>
-        + PlusEq2<Mul, R, C>
-        + PlusEq2<Div, C, R>
-        + PlusEq2<Div, R, C>
-{
+
+bound_alias! {
+    /// The complex instructions on `Self` with real numbers `R`, as one bound for generic
+    /// programs: `C: ComplexOps<R>` holds for `Complex<f64>` (with `R = f64`) and for
+    /// `Complex<GVar<f64>>` (with `R = GVar<f64>`).
+    ///
+    /// ```
+    /// use nilang::prelude::*;
+    /// use nilang::ad::ComplexOps;
+    /// #[i]
+    /// fn f<C: ComplexOps<R>, R>(y: &mut C, a: &mut C, r: &mut R) {
+    ///     y += a * r;
+    ///     y += exp(a);
+    /// }
+    /// ```
+    pub trait ComplexOps<R>: Copy,
+        PlusEq1<Identity, Self>, PlusEq1<Neg, Self>, PlusEq1<conj, Self>, PlusEq1<Exp, Self>,
+        PlusEq1<Ln, Self>, PlusEq2<Add, Self, Self>, PlusEq2<Sub, Self, Self>,
+        PlusEq2<Mul, Self, Self>, PlusEq2<Div, Self, Self>, PlusEq2<Add, Self, R>,
+        PlusEq2<Add, R, Self>, PlusEq2<Sub, Self, R>, PlusEq2<Sub, R, Self>,
+        PlusEq2<Mul, Self, R>, PlusEq2<Mul, R, Self>, PlusEq2<Div, Self, R>,
+        PlusEq2<Div, R, Self>;
 }
 
 /// An operand of a complex gradient instruction: a complex gradient number, or a constant

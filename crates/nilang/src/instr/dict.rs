@@ -23,12 +23,12 @@ use std::collections::HashMap;
 
 const LOC: &str = "nilang::instr::dict";
 
+/// What a dictionary key needs: hashing, equality, copies, and `Debug` for messages.
+pub trait DictKey: Hash + Eq + Clone + Debug {}
+impl<K: Hash + Eq + Clone + Debug> DictKey for K {}
+
 /// `d[k] ← v`: insert a copy of `v` under a new key (an error if the key exists).
-pub fn DICT_INSERT<K: Hash + Eq + Clone + Debug, V: Clone>(
-    d: &mut HashMap<K, V>,
-    k: &K,
-    v: &mut V,
-) {
+pub fn DICT_INSERT<K: DictKey, V: Clone>(d: &mut HashMap<K, V>, k: &K, v: &mut V) {
     if d.contains_key(k) {
         fail(
             ErrorKind::Other,
@@ -40,11 +40,7 @@ pub fn DICT_INSERT<K: Hash + Eq + Clone + Debug, V: Clone>(
     d.insert(k.clone(), v.clone());
 }
 /// `d[k] → v`: the inverse of [`DICT_INSERT`]: check `d[k] == v`, then remove the key.
-pub fn DICT_INSERT_inv<K: Hash + Eq + Clone + Debug, V: AlmostSame + Debug>(
-    d: &mut HashMap<K, V>,
-    k: &K,
-    v: &mut V,
-) {
+pub fn DICT_INSERT_inv<K: DictKey, V: AlmostSame + Debug>(d: &mut HashMap<K, V>, k: &K, v: &mut V) {
     match d.get(k) {
         Some(w) if w.almost_same(v) => {
             d.remove(k);
@@ -64,27 +60,15 @@ pub fn DICT_INSERT_inv<K: Hash + Eq + Clone + Debug, V: AlmostSame + Debug>(
     }
 }
 /// `d[k] → v` (NiLang's spelling of the deallocation, itself reversible).
-pub fn DICT_REMOVE<K: Hash + Eq + Clone + Debug, V: AlmostSame + Debug>(
-    d: &mut HashMap<K, V>,
-    k: &K,
-    v: &mut V,
-) {
+pub fn DICT_REMOVE<K: DictKey, V: AlmostSame + Debug>(d: &mut HashMap<K, V>, k: &K, v: &mut V) {
     DICT_INSERT_inv(d, k, v)
 }
 /// The inverse of [`DICT_REMOVE`].
-pub fn DICT_REMOVE_inv<K: Hash + Eq + Clone + Debug, V: Clone>(
-    d: &mut HashMap<K, V>,
-    k: &K,
-    v: &mut V,
-) {
+pub fn DICT_REMOVE_inv<K: DictKey, V: Clone>(d: &mut HashMap<K, V>, k: &K, v: &mut V) {
     DICT_INSERT(d, k, v)
 }
 /// `d[k]::∅ ↔ v`: move `v` under a new key; `v` is left zero (`Default`).
-pub fn DICT_MOVE_IN<K: Hash + Eq + Clone + Debug, V: Default>(
-    d: &mut HashMap<K, V>,
-    k: &K,
-    v: &mut V,
-) {
+pub fn DICT_MOVE_IN<K: DictKey, V: Default>(d: &mut HashMap<K, V>, k: &K, v: &mut V) {
     if d.contains_key(k) {
         fail(
             ErrorKind::Other,
@@ -96,7 +80,7 @@ pub fn DICT_MOVE_IN<K: Hash + Eq + Clone + Debug, V: Default>(
     d.insert(k.clone(), core::mem::take(v));
 }
 /// `d[k] ↔ v::∅`: the inverse of [`DICT_MOVE_IN`]: move `d[k]` out into a zero `v`.
-pub fn DICT_MOVE_IN_inv<K: Hash + Eq + Clone + Debug, V: Default + AlmostSame + Debug>(
+pub fn DICT_MOVE_IN_inv<K: DictKey, V: Default + AlmostSame + Debug>(
     d: &mut HashMap<K, V>,
     k: &K,
     v: &mut V,
@@ -120,7 +104,7 @@ pub fn DICT_MOVE_IN_inv<K: Hash + Eq + Clone + Debug, V: Default + AlmostSame + 
     }
 }
 /// `d[k] ↔ v::∅`: move an entry out into a zero variable (the key is removed).
-pub fn DICT_MOVE_OUT<K: Hash + Eq + Clone + Debug, V: Default + AlmostSame + Debug>(
+pub fn DICT_MOVE_OUT<K: DictKey, V: Default + AlmostSame + Debug>(
     d: &mut HashMap<K, V>,
     k: &K,
     v: &mut V,
@@ -128,10 +112,6 @@ pub fn DICT_MOVE_OUT<K: Hash + Eq + Clone + Debug, V: Default + AlmostSame + Deb
     DICT_MOVE_IN_inv(d, k, v)
 }
 /// The inverse of [`DICT_MOVE_OUT`].
-pub fn DICT_MOVE_OUT_inv<K: Hash + Eq + Clone + Debug, V: Default>(
-    d: &mut HashMap<K, V>,
-    k: &K,
-    v: &mut V,
-) {
+pub fn DICT_MOVE_OUT_inv<K: DictKey, V: Default>(d: &mut HashMap<K, V>, k: &K, v: &mut V) {
     DICT_MOVE_IN(d, k, v)
 }

@@ -27,15 +27,7 @@ pub fn pop<T: Default + AlmostSame + Debug>(
             format!("pop into a variable that is not zero: {x:?}"),
         );
     }
-    match st.pop() {
-        Some(v) => *x = v,
-        None => fail(
-            ErrorKind::Stack,
-            location,
-            statement,
-            "pop from an empty stack".into(),
-        ),
-    }
+    *x = pop_or_fail(st, location, statement);
 }
 /// `pop!(st, x)` without checks (the stack must still be non-empty).
 #[inline]
@@ -55,18 +47,27 @@ pub fn copy_pop<T: AlmostSame + Debug>(
     location: &'static str,
     statement: &'static str,
 ) {
+    let v = pop_or_fail(st, location, statement);
+    if !v.almost_same(&*x) {
+        fail(
+            ErrorKind::Stack,
+            location,
+            statement,
+            format!("copy-pop of {v:?} into a variable holding {x:?}"),
+        );
+    }
+    *x = v;
+}
+/// `copy_pop!(st, x)` without the equality check.
+#[inline]
+pub fn copy_pop_unchecked<T>(st: &mut Vec<T>, x: &mut T) {
+    pop_unchecked(st, x)
+}
+
+/// The top of the stack, or a stack error.
+fn pop_or_fail<T>(st: &mut Vec<T>, location: &'static str, statement: &'static str) -> T {
     match st.pop() {
-        Some(v) => {
-            if !v.almost_same(&*x) {
-                fail(
-                    ErrorKind::Stack,
-                    location,
-                    statement,
-                    format!("copy-pop of {v:?} into a variable holding {x:?}"),
-                );
-            }
-            *x = v;
-        }
+        Some(v) => v,
         None => fail(
             ErrorKind::Stack,
             location,
@@ -74,9 +75,4 @@ pub fn copy_pop<T: AlmostSame + Debug>(
             "pop from an empty stack".into(),
         ),
     }
-}
-/// `copy_pop!(st, x)` without the equality check.
-#[inline]
-pub fn copy_pop_unchecked<T>(st: &mut Vec<T>, x: &mut T) {
-    *x = st.pop().expect("nilang: pop from an empty stack");
 }

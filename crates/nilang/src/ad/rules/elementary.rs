@@ -93,165 +93,73 @@ fn mul_rule<T: Scalar>(y: &mut GVar<T>, a: &mut GVar<T>, b: &mut GVar<T>) {
 }
 rule2!(Mul, mul_rule, mul_rule_inv);
 
-#[i(nocheck, norev)]
-fn div_rule<T: Scalar>(y: &mut GVar<T>, a: &mut GVar<T>, b: &mut GVar<T>) {
-    y.x -= a.x / b.x;
-    a.g += y.g / b.x;
-    routine! {
-        let q = T::default();
-        q += a.x / b.x;
-        let t = T::default();
-        t += y.g * q;
-    }
-    b.g -= t / b.x;
-    unroutine!();
+/// The one reversible rule of an elementary function, instantiated from tables of (function,
+/// derivative) rows.
+///
+/// `y -= f(a, ..)` runs as: compute `fx = f(a.x, ..)` and what the adjoints need (the
+/// derivative) in a routine, `y.x -= fx` (the routine's value: `f` is evaluated once, and once
+/// more to uncompute), the adjoint updates, uncompute. `#[i]` writes the inverse (the
+/// `y += f(a, ..)` direction); the routine keeps it reversible over every [`Scalar`] (so
+/// `GVar<GVar<_>>` has second derivatives). The names of the parameters, of `fx` (and, for one
+/// argument, of the derivative `d`) are given once at the top of a table (macro hygiene: the
+/// rows use them).
+macro_rules! rules {
+    // one argument: a row is `F f { d = f'(x) from a.x and fx } { ā update }`
+    (|$y:ident, $a:ident; $fx:ident, $d:ident| $($F:ident $f:ident { $($deriv:tt)* } { $($adjoint:tt)* })*) => {$(
+        rules!(@rule ($y: &mut GVar<T>, $a: &mut GVar<T>) $y $fx rule1 $F [$f($a.x)]
+            { let $d = T::default(); $($deriv)* } { $($adjoint)* });
+    )*};
+    // two arguments: a row is `F [f(a.x, b.x)] { what the adjoints need } { ā, b̄ updates }`
+    (|$y:ident, $a:ident, $b:ident; $fx:ident| $($F:ident [$($f:tt)*] { $($routine:tt)* } { $($adjoint:tt)* })*) => {$(
+        rules!(@rule ($y: &mut GVar<T>, $a: &mut GVar<T>, $b: &mut GVar<T>) $y $fx rule2 $F
+            [$($f)*] { $($routine)* } { $($adjoint)* });
+    )*};
+    (@rule $params:tt $y:ident $fx:ident $impl:ident $F:ident [$($f:tt)*] { $($routine:tt)* } { $($adjoint:tt)* }) => {
+        const _: () = {
+            #[i(nocheck, norev)]
+            fn rule<T: Scalar> $params {
+                routine! {
+                    let $fx = T::default();
+                    $fx += $($f)*;
+                    $($routine)*
+                }
+                $y.x -= $fx;
+                $($adjoint)*
+                unroutine!();
+            }
+            $impl!($F, rule, rule_inv);
+        };
+    };
 }
-rule2!(Div, div_rule, div_rule_inv);
 
-#[i(nocheck, norev)]
-fn sin_rule<T: Scalar>(y: &mut GVar<T>, a: &mut GVar<T>) {
-    y.x -= sin(a.x);
-    routine! {
-        let d = T::default();
-        d += cos(a.x);
-    }
-    a.g += y.g * d;
-    unroutine!();
+#[rustfmt::skip]
+rules! { |y, a; fx, d|
+    // f     d = f'(x) from x = a.x and fx = f(x)                            ā ±= ȳ ∘ d
+    Sin   sin    { d += cos(a.x); }                                            { a.g += y.g * d; }
+    Cos   cos    { d += sin(a.x); }                                            { a.g -= y.g * d; }
+    Tan   tan    { d += abs2(fx); d += 1.0; }                                  { a.g += y.g * d; }
+    Asin  asin   { let u = T::default(); u += 1.0; u -= abs2(a.x); d += sqrt(u); } { a.g += y.g / d; }
+    Acos  acos   { let u = T::default(); u += 1.0; u -= abs2(a.x); d += sqrt(u); } { a.g -= y.g / d; }
+    Atan  atan   { d += abs2(a.x); d += 1.0; }                                 { a.g += y.g / d; }
+    Sinh  sinh   { d += cosh(a.x); }                                           { a.g += y.g * d; }
+    Cosh  cosh   { d += sinh(a.x); }                                           { a.g += y.g * d; }
+    Tanh  tanh   { d += 1.0; d -= abs2(fx); }                                  { a.g += y.g * d; }
+    Exp   exp    { d += fx; }                                                  { a.g += y.g * d; }
+    ExpM1 exp_m1 { d += fx; d += 1.0; }                                        { a.g += y.g * d; }
+    Ln1p  ln_1p  { d += a.x; d += 1.0; }                                       { a.g += y.g / d; }
+    Recip recip  { d += abs2(fx); }                                            { a.g -= y.g * d; }
+    // sqrt'(0) is infinite: no gradient flows at 0 (as NiLang)
+    Sqrt  sqrt   { d += fx * 2.0; }                  { if d > T::default() { a.g += y.g / d; } }
 }
-rule1!(Sin, sin_rule, sin_rule_inv);
 
-#[i(nocheck, norev)]
-fn cos_rule<T: Scalar>(y: &mut GVar<T>, a: &mut GVar<T>) {
-    y.x -= cos(a.x);
-    routine! {
-        let d = T::default();
-        d += sin(a.x);
-    }
-    a.g -= y.g * d;
-    unroutine!();
+#[rustfmt::skip]
+rules! { |y, a, b; fx|
+    // f = …               what the adjoints need                               ā, b̄ updates
+    Div   [a.x / b.x]       { let t = T::default(); t += y.g * fx; }             { a.g += y.g / b.x; b.g -= t / b.x; }
+    Hypot [hypot(a.x, b.x)] { let t = T::default(); t += y.g / fx; }             { a.g += t * a.x; b.g += t * b.x; }
+    Atan2 [atan2(a.x, b.x)] { let r = T::default(); r += abs2(a.x); r += abs2(b.x);
+                              let t = T::default(); t += y.g / r; }              { a.g += t * b.x; b.g -= t * a.x; }
 }
-rule1!(Cos, cos_rule, cos_rule_inv);
-
-#[i(nocheck, norev)]
-fn tan_rule<T: Scalar>(y: &mut GVar<T>, a: &mut GVar<T>) {
-    y.x -= tan(a.x);
-    routine! {
-        let t = T::default();
-        t += tan(a.x);
-        let d = T::default();
-        d += abs2(t);
-        d += 1.0;
-    }
-    a.g += y.g * d;
-    unroutine!();
-}
-rule1!(Tan, tan_rule, tan_rule_inv);
-
-#[i(nocheck, norev)]
-fn asin_rule<T: Scalar>(y: &mut GVar<T>, a: &mut GVar<T>) {
-    y.x -= asin(a.x);
-    routine! {
-        let u = T::default();
-        u += 1.0;
-        u -= abs2(a.x);
-        let v = T::default();
-        v += sqrt(u);
-    }
-    a.g += y.g / v;
-    unroutine!();
-}
-rule1!(Asin, asin_rule, asin_rule_inv);
-
-#[i(nocheck, norev)]
-fn acos_rule<T: Scalar>(y: &mut GVar<T>, a: &mut GVar<T>) {
-    y.x -= acos(a.x);
-    routine! {
-        let u = T::default();
-        u += 1.0;
-        u -= abs2(a.x);
-        let v = T::default();
-        v += sqrt(u);
-    }
-    a.g -= y.g / v;
-    unroutine!();
-}
-rule1!(Acos, acos_rule, acos_rule_inv);
-
-#[i(nocheck, norev)]
-fn atan_rule<T: Scalar>(y: &mut GVar<T>, a: &mut GVar<T>) {
-    y.x -= atan(a.x);
-    routine! {
-        let u = T::default();
-        u += abs2(a.x);
-        u += 1.0;
-    }
-    a.g += y.g / u;
-    unroutine!();
-}
-rule1!(Atan, atan_rule, atan_rule_inv);
-
-#[i(nocheck, norev)]
-fn sinh_rule<T: Scalar>(y: &mut GVar<T>, a: &mut GVar<T>) {
-    y.x -= sinh(a.x);
-    routine! {
-        let d = T::default();
-        d += cosh(a.x);
-    }
-    a.g += y.g * d;
-    unroutine!();
-}
-rule1!(Sinh, sinh_rule, sinh_rule_inv);
-
-#[i(nocheck, norev)]
-fn cosh_rule<T: Scalar>(y: &mut GVar<T>, a: &mut GVar<T>) {
-    y.x -= cosh(a.x);
-    routine! {
-        let d = T::default();
-        d += sinh(a.x);
-    }
-    a.g += y.g * d;
-    unroutine!();
-}
-rule1!(Cosh, cosh_rule, cosh_rule_inv);
-
-#[i(nocheck, norev)]
-fn tanh_rule<T: Scalar>(y: &mut GVar<T>, a: &mut GVar<T>) {
-    y.x -= tanh(a.x);
-    routine! {
-        let t = T::default();
-        t += tanh(a.x);
-        let d = T::default();
-        d += 1.0;
-        d -= abs2(t);
-    }
-    a.g += y.g * d;
-    unroutine!();
-}
-rule1!(Tanh, tanh_rule, tanh_rule_inv);
-
-#[i(nocheck, norev)]
-fn exp_rule<T: Scalar>(y: &mut GVar<T>, a: &mut GVar<T>) {
-    y.x -= exp(a.x);
-    routine! {
-        let d = T::default();
-        d += exp(a.x);
-    }
-    a.g += y.g * d;
-    unroutine!();
-}
-rule1!(Exp, exp_rule, exp_rule_inv);
-
-#[i(nocheck, norev)]
-fn expm1_rule<T: Scalar>(y: &mut GVar<T>, a: &mut GVar<T>) {
-    y.x -= exp_m1(a.x);
-    routine! {
-        let d = T::default();
-        d += exp(a.x);
-    }
-    a.g += y.g * d;
-    unroutine!();
-}
-rule1!(ExpM1, expm1_rule, expm1_rule_inv);
 
 #[i(nocheck, norev)]
 fn ln_rule<T: Scalar>(y: &mut GVar<T>, a: &mut GVar<T>) {
@@ -259,36 +167,6 @@ fn ln_rule<T: Scalar>(y: &mut GVar<T>, a: &mut GVar<T>) {
     a.g += y.g / a.x;
 }
 rule1!(Ln, ln_rule, ln_rule_inv);
-
-#[i(nocheck, norev)]
-fn ln1p_rule<T: Scalar>(y: &mut GVar<T>, a: &mut GVar<T>) {
-    y.x -= ln_1p(a.x);
-    routine! {
-        let u = T::default();
-        u += a.x;
-        u += 1.0;
-    }
-    a.g += y.g / u;
-    unroutine!();
-}
-rule1!(Ln1p, ln1p_rule, ln1p_rule_inv);
-
-#[i(nocheck, norev)]
-fn sqrt_rule<T: Scalar>(y: &mut GVar<T>, a: &mut GVar<T>) {
-    y.x -= sqrt(a.x);
-    routine! {
-        let s = T::default();
-        s += sqrt(a.x);
-        let u = T::default();
-        u += s * 2.0;
-    }
-    // sqrt'(0) is infinite: no gradient flows at 0 (as NiLang)
-    if u > T::default() {
-        a.g += y.g / u;
-    }
-    unroutine!();
-}
-rule1!(Sqrt, sqrt_rule, sqrt_rule_inv);
 
 #[i(nocheck, norev)]
 fn abs_rule<T: Scalar>(y: &mut GVar<T>, a: &mut GVar<T>) {
@@ -325,36 +203,26 @@ fn sqdiff_rule<T: Scalar>(y: &mut GVar<T>, a: &mut GVar<T>, b: &mut GVar<T>) {
 rule2!(SqDiff, sqdiff_rule, sqdiff_rule_inv);
 
 #[i(nocheck, norev)]
-fn recip_rule<T: Scalar>(y: &mut GVar<T>, a: &mut GVar<T>) {
-    y.x -= recip(a.x);
-    routine! {
-        let d = T::default();
-        d += abs2(a.x);
-    }
-    a.g -= y.g / d;
-    unroutine!();
-}
-rule1!(Recip, recip_rule, recip_rule_inv);
-
-#[i(nocheck, norev)]
 fn powf_rule<T: Scalar>(y: &mut GVar<T>, a: &mut GVar<T>, b: &mut GVar<T>) {
-    y.x -= powf(a.x, b.x);
+    routine! {
+        let p = T::default();
+        p += powf(a.x, b.x);
+    }
+    y.x -= p;
     // d/da a^b = b a^(b-1)
     routine! {
         let bm1 = T::default();
         bm1 += b.x - 1.0;
-        let p = T::default();
-        p += powf(a.x, bm1);
+        let pm = T::default();
+        pm += powf(a.x, bm1);
         let s = T::default();
-        s += p * b.x;
+        s += pm * b.x;
     }
     a.g += y.g * s;
     unroutine!();
     // d/db a^b = a^b ln a (only where a > 0)
     if a.x > T::default() {
         routine! {
-            let p = T::default();
-            p += powf(a.x, b.x);
             let l = T::default();
             l += ln(a.x);
             let q = T::default();
@@ -363,6 +231,7 @@ fn powf_rule<T: Scalar>(y: &mut GVar<T>, a: &mut GVar<T>, b: &mut GVar<T>) {
         b.g += y.g * q;
         unroutine!();
     }
+    unroutine!();
 }
 rule2!(Powf, powf_rule, powf_rule_inv);
 
@@ -411,37 +280,6 @@ impl<T: Scalar + PlusEq1<PowiN<N>, T>, const N: i32> Rule1<T> for PowiN<N> {
         <T as PlusEq1<PowiN<N>, T>>::minus_eq(y, a)
     }
 }
-
-#[i(nocheck, norev)]
-fn hypot_rule<T: Scalar>(y: &mut GVar<T>, a: &mut GVar<T>, b: &mut GVar<T>) {
-    y.x -= hypot(a.x, b.x);
-    routine! {
-        let h = T::default();
-        h += hypot(a.x, b.x);
-        let t = T::default();
-        t += y.g / h;
-    }
-    a.g += t * a.x;
-    b.g += t * b.x;
-    unroutine!();
-}
-rule2!(Hypot, hypot_rule, hypot_rule_inv);
-
-#[i(nocheck, norev)]
-fn atan2_rule<T: Scalar>(y: &mut GVar<T>, a: &mut GVar<T>, b: &mut GVar<T>) {
-    y.x -= atan2(a.x, b.x);
-    routine! {
-        let r = T::default();
-        r += abs2(a.x);
-        r += abs2(b.x);
-        let t = T::default();
-        t += y.g / r;
-    }
-    a.g += t * b.x;
-    b.g -= t * a.x;
-    unroutine!();
-}
-rule2!(Atan2, atan2_rule, atan2_rule_inv);
 
 #[i(nocheck, norev)]
 fn min_rule<T: Scalar>(y: &mut GVar<T>, a: &mut GVar<T>, b: &mut GVar<T>) {

@@ -10,13 +10,10 @@
 //! ```
 //!
 //! (`a` holds at entry and never again before `s1`; the loop ends when `c` holds after `s1`).
-//! Parsing and emission of [`StmtKind::DoLoop`]; the inverse (`from c do ~s1 loop ~s2 until a`)
-//! is in [`crate::invert`].
-use crate::emit::Emitter;
+//! Parsing of [`StmtKind::DoLoop`]; the inverse (`from c do ~s1 loop ~s2 until a`) is in
+//! [`crate::invert`], the emission in `emit/do_loop.rs`.
+use super::Parser;
 use crate::ir::*;
-use crate::parse::Parser;
-use proc_macro2::{Span, TokenStream};
-use quote::{quote, quote_spanned, ToTokens};
 use syn::spanned::Spanned;
 use syn::Expr;
 
@@ -39,19 +36,12 @@ fn break_if(s: &syn::Stmt) -> Option<&Expr> {
 /// Whether a statement contains a `break` (outside nested loops, where it would be rejected
 /// anyway: any `break` token is enough for a precise message).
 fn has_break(s: &syn::Stmt) -> bool {
-    fn walk(t: TokenStream) -> bool {
-        t.into_iter().any(|tt| match tt {
-            proc_macro2::TokenTree::Ident(i) => i == "break",
-            proc_macro2::TokenTree::Group(g) => walk(g.stream()),
-            _ => false,
-        })
-    }
-    walk(s.to_token_stream())
+    crate::syntax::mentions_name(s, "break")
 }
 
 impl Parser<'_> {
     /// `#[from(a)] loop { s1; if c { break } s2 }`.
-    pub(crate) fn do_loop(&mut self, l: &syn::ExprLoop, check: bool) -> Option<StmtKind> {
+    pub(super) fn do_loop(&mut self, l: &syn::ExprLoop, check: bool) -> Option<StmtKind> {
         if let Some(lb) = &l.label {
             self.errors.push(lb.span(), "loop labels are not allowed");
         }
@@ -119,50 +109,5 @@ impl Parser<'_> {
             until,
             second,
         })
-    }
-}
-
-fn loc(span: Span) -> TokenStream {
-    quote_spanned!(span=> ::core::concat!(::core::file!(), ":", ::core::line!(), ":", ::core::column!()))
-}
-
-impl Emitter {
-    /// `from a do s1 loop s2 until c` with its runtime checks: `a` true at entry, false after
-    /// every `s2` (so the inverse, which runs until `a`, stops exactly where this loop began).
-    pub(crate) fn do_loop(
-        &mut self,
-        from: &Expr,
-        first: &[Stmt],
-        until: &Expr,
-        second: &[Stmt],
-        s: &Stmt,
-    ) -> TokenStream {
-        let cx = self.condition_context(&[from, until]);
-        let a = self.expr(from);
-        let c = self.expr(until);
-        let s1 = self.block(first);
-        let s2 = self.block(second);
-        if !s.check {
-            return quote!(loop { { #s1 } if #c { break; } { #s2 } });
-        }
-        let (l, text) = (loc(s.span), &s.text);
-        let a_text = crate::parse::stmt_text(from);
-        let entry = format!(
-            "the `from` condition `{a_text}` is false at loop entry (it must hold when the \
-             loop starts)"
-        );
-        let again = format!(
-            "the `from` condition `{a_text}` holds again after an iteration (it must hold \
-             only when the loop starts)"
-        );
-        quote! {
-            if !(#a) { ::nilang::check::fail(::nilang::check::ErrorKind::WhileCondition, #l, #text, ::std::string::String::from(#entry) + &#cx); }
-            loop {
-                { #s1 }
-                if #c { break; }
-                { #s2 }
-                if #a { ::nilang::check::fail(::nilang::check::ErrorKind::WhileCondition, #l, #text, ::std::string::String::from(#again) + &#cx); }
-            }
-        }
     }
 }

@@ -1,0 +1,142 @@
+//! Calls of reversible functions: the function itself, or its inverse (`f_inv`,
+//! `uncall`) in inverted code.
+use super::Emitter;
+use crate::analyze::ParamKind;
+use crate::ir::*;
+use proc_macro2::TokenStream;
+use quote::{format_ident, quote, quote_spanned};
+use std::collections::HashSet;
+
+impl Emitter {
+    pub(super) fn call(&mut self, c: &Call, s: &Stmt) -> TokenStream {
+        let mut hoist = quote!();
+        let mut c = c.clone();
+        if let Callee::Method { receiver, .. } = &mut c.callee {
+            self.hoist_place(receiver, &mut hoist);
+        }
+        for a in &mut c.args {
+            if let CallArg::InOut(p) | CallArg::Name(p) = a {
+                self.hoist_place(p, &mut hoist);
+            }
+        }
+        let body = self.call_hoisted(&c, s);
+        quote!({ #hoist #body })
+    }
+
+    /// A read-only argument evaluated (a `&place`: copied) into a temporary before the call.
+    fn read_copy(&mut self, e: &syn::Expr, pre: &mut TokenStream) -> TokenStream {
+        let t = self.fresh("r");
+        match crate::syntax::read_place(e) {
+            Some(p) => {
+                let pe = self.place(&p);
+                pre.extend(quote!(let #t = ::core::clone::Clone::clone(&#pe);));
+                quote!(&#t)
+            }
+            None => {
+                let ee = self.expr(e);
+                pre.extend(quote!(let #t = #ee;));
+                quote!(#t)
+            }
+        }
+    }
+
+    fn call_hoisted(&mut self, c: &Call, s: &Stmt) -> TokenStream {
+        let mut inout: Vec<&Place> = vec![];
+        if let Callee::Method { receiver, .. } = &c.callee {
+            inout.push(receiver);
+        }
+        let params = &self.params;
+        let inout_param = |n: &str| params.get(n) == Some(&ParamKind::InOut);
+        for a in &c.args {
+            inout.extend(a.inout_place(inout_param));
+        }
+        let vars: Vec<&Place> = inout
+            .iter()
+            .copied()
+            .filter(|p| self.is_variable(&p.root.to_string()))
+            .collect();
+        // read-only arguments reading a root that is passed in-out: copied before the borrows,
+        // and checked to be other elements than the in-out ones
+        let inout_roots: HashSet<String> = vars.iter().map(|p| p.root.to_string()).collect();
+        let reads: Vec<Place> = c
+            .read_places()
+            .filter(|p| inout_roots.contains(&p.root.to_string()))
+            .collect();
+        let mut all = vars.clone();
+        all.extend(reads.iter());
+        let checks = self.distinct_checks(&all, s);
+        let shared = self.shared_roots(&vars);
+        let mut pre = quote!();
+        let mut post = quote!();
+        let mut args = vec![];
+        for a in &c.args {
+            if let CallArg::Read(e) = a {
+                if crate::syntax::mentions(e, &inout_roots) {
+                    args.push(self.read_copy(e, &mut pre));
+                    continue;
+                }
+            }
+            let params = &self.params;
+            let inout = a
+                .inout_place(|n| params.get(n) == Some(&ParamKind::InOut))
+                .cloned();
+            args.push(match (inout, a) {
+                (Some(p), _) => self.pass(&p, &shared, &mut pre, &mut post),
+                // a read-only reference parameter is passed as written: the reference itself
+                (None, CallArg::Name(p))
+                    if self.params.get(&p.root.to_string()) == Some(&ParamKind::ReadRef)
+                        && !self.loop_vars.contains(&p.root.to_string()) =>
+                {
+                    let root = &p.root;
+                    quote!(#root)
+                }
+                (None, CallArg::Name(p)) => {
+                    let root = &p.root;
+                    self.expr(&syn::parse_quote!(#root))
+                }
+                (None, CallArg::Read(e)) => self.expr(e),
+                (None, CallArg::InOut(_)) => quote!(),
+            });
+        }
+        let call = match &c.callee {
+            Callee::Path(p) => {
+                let mut p = p.clone();
+                if c.inverse {
+                    if let Some(last) = p.path.segments.last_mut() {
+                        last.ident = format_ident!("{}_inv", last.ident, span = last.ident.span());
+                    }
+                }
+                match (&self.primal, crate::primal::primal_callee(c)) {
+                    (Some(flag), Some(marker)) if flag.to_string() == "true" => {
+                        quote_spanned!(s.span=> #marker::__primal(#p, (#(#args,)*));)
+                    }
+                    (Some(flag), Some(marker)) => quote_spanned! {s.span=>
+                        if #flag {
+                            #marker::__primal(#p, (#(#args,)*));
+                        } else {
+                            #p(#(#args),*);
+                        }
+                    },
+                    _ => quote_spanned!(s.span=> #p(#(#args),*);),
+                }
+            }
+            Callee::Method {
+                receiver,
+                method,
+                turbofish,
+            } => {
+                let recv = self.place(receiver);
+                // `Reversible` values are called with `f.call(args)`, inverted by `f.uncall(args)`
+                let m = match (c.inverse, method.to_string().as_str()) {
+                    (false, _) => method.clone(),
+                    (true, "call") => format_ident!("uncall", span = method.span()),
+                    (true, "uncall") => format_ident!("call", span = method.span()),
+                    (true, _) => format_ident!("{}_inv", method, span = method.span()),
+                };
+                let tf = turbofish.as_ref().map(|t| quote!(::#t));
+                quote_spanned!(s.span=> #recv.#m #tf(#(#args),*);)
+            }
+        };
+        quote!({ #checks #pre #call #post })
+    }
+}

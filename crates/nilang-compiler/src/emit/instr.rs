@@ -1,0 +1,146 @@
+//! Instructions `y op= f(x, ..)`: one call of the instruction trait (`PlusEq2<F, _, _>` and
+//! the like) on the passed operands.
+use super::Emitter;
+use crate::analyze::operand_places;
+use crate::ir::*;
+use proc_macro2::TokenStream;
+use quote::{format_ident, quote, quote_spanned};
+
+impl Emitter {
+    pub(super) fn instr(&mut self, i: &Instr, s: &Stmt) -> TokenStream {
+        let mut hoist = quote!();
+        let mut i = i.clone();
+        self.hoist_operand(&mut i.target, &mut hoist);
+        for a in &mut i.args {
+            self.hoist_operand(a, &mut hoist);
+        }
+        let body = self.instr_hoisted(&i, s);
+        quote!({ #hoist #body })
+    }
+
+    fn instr_hoisted(&mut self, i: &Instr, s: &Stmt) -> TokenStream {
+        let mut places = vec![];
+        operand_places(&i.target, &mut places);
+        for a in &i.args {
+            operand_places(a, &mut places);
+        }
+        let vars: Vec<&Place> = places
+            .iter()
+            .copied()
+            .filter(|p| self.is_variable(&p.root.to_string()))
+            .collect();
+        let checks = self.distinct_checks(&vars, s);
+        let shared = self.shared_roots(&vars);
+        let mut pre = quote!();
+        let mut post = quote!();
+        // target
+        let (target, target_like) = match &i.target {
+            Operand::Place(p) => {
+                let like = self.place(p);
+                (self.pass(p, &shared, &mut pre, &mut post), like)
+            }
+            Operand::Tuple(elems, _) => {
+                let t = self.fresh("y");
+                let reads: Vec<TokenStream> = elems
+                    .iter()
+                    .map(|e| match e {
+                        Operand::Place(p) => {
+                            let pe = self.place(p);
+                            quote!(::core::clone::Clone::clone(&#pe))
+                        }
+                        _ => quote!(()),
+                    })
+                    .collect();
+                pre.extend(quote!(let mut #t = (#(#reads,)*);));
+                for (k, e) in elems.iter().enumerate() {
+                    if let Operand::Place(p) = e {
+                        let pe = self.place(p);
+                        let idx = syn::Index::from(k);
+                        if p.neg {
+                            // the negation view: read negated, written back negated
+                            pre.extend(quote!(::nilang::NEG(&mut #t.#idx);));
+                            post.extend(quote!(::nilang::NEG(&mut #t.#idx);));
+                        }
+                        post.extend(quote!(#pe = #t.#idx;));
+                    }
+                }
+                let first = match elems.first() {
+                    Some(Operand::Place(p)) => self.place(p),
+                    _ => quote!(()),
+                };
+                (quote!(&mut #t), first)
+            }
+            _ => (quote!(&mut ()), quote!(())),
+        };
+        let mut args = vec![];
+        for a in &i.args {
+            args.push(match a {
+                Operand::Place(p) if self.is_variable(&p.root.to_string()) => {
+                    self.pass(p, &shared, &mut pre, &mut post)
+                }
+                Operand::Place(p) => {
+                    let t = self.fresh("c");
+                    let pe = self.place(p);
+                    let neg = if p.neg {
+                        quote!(::nilang::NEG(&mut #t);)
+                    } else {
+                        quote!()
+                    };
+                    pre.extend(quote!(let mut #t = #pe; #neg));
+                    quote!(&mut #t)
+                }
+                Operand::Lit { lit, neg, span } => {
+                    let t = self.fresh("c");
+                    let sign = if *neg { quote!(-) } else { quote!() };
+                    let f = if matches!(lit, syn::Lit::Int(_)) {
+                        quote_spanned!(*span=> ::nilang::instr::lit_i)
+                    } else {
+                        quote_spanned!(*span=> ::nilang::instr::lit_f)
+                    };
+                    pre.extend(quote!(let mut #t = #f(&#target_like, #sign #lit);));
+                    quote!(&mut #t)
+                }
+                Operand::Const { expr, .. } => {
+                    let t = self.fresh("c");
+                    let e = self.expr(expr);
+                    pre.extend(quote!(let mut #t = #e;));
+                    quote!(&mut #t)
+                }
+                Operand::Tuple(..) => quote!(&mut ()),
+            });
+        }
+        let n = args.len();
+        let (tr, method) = match (i.op, n) {
+            (AccOp::Plus, _) => (format!("PlusEq{n}"), "plus_eq"),
+            (AccOp::Minus, _) => (format!("PlusEq{n}"), "minus_eq"),
+            (AccOp::Xor, _) => (format!("XorEq{n}"), "xor_eq"),
+            (AccOp::Mul, _) => (format!("MulEq{n}"), "mul_eq"),
+            (AccOp::Div, _) => (format!("MulEq{n}"), "div_eq"),
+        };
+        let tr = format_ident!("{}", tr, span = s.span);
+        let method = format_ident!("{}", method, span = s.span);
+        let f = match &i.func {
+            FuncRef::Builtin(b) => {
+                let b = format_ident!("{}", b, span = s.span);
+                quote!(::nilang::instr::fns::#b)
+            }
+            FuncRef::User(p) => quote!(#p),
+        };
+        let holes: Vec<TokenStream> = (0..n).map(|_| quote!(_)).collect();
+        let mut call = quote_spanned! {s.span=>
+            <_ as ::nilang::instr::#tr<#f, #(#holes),*>>::#method(#target, #(#args),*);
+        };
+        if let (Some(flag), AccOp::Plus | AccOp::Minus) = (&self.primal, i.op) {
+            let pm = format_ident!("{}_primal", method, span = s.span);
+            let primal = quote_spanned! {s.span=>
+                <_ as ::nilang::instr::#tr<#f, #(#holes),*>>::#pm(#target, #(#args),*);
+            };
+            call = if flag.to_string() == "true" {
+                primal
+            } else {
+                quote!(if #flag { #primal } else { #call })
+            };
+        }
+        quote!({ #checks #pre #call #post })
+    }
+}

@@ -1,0 +1,387 @@
+//! Emission: IR to Rust tokens, with runtime checks where the statement asks for them; one
+//! file per statement kind.
+//!
+//! | statement | file |
+//! | --- | --- |
+//! | instructions | `instr.rs` (operand passing: `operands.rs`) |
+//! | calls | `call.rs` |
+//! | `let`, `dealloc!`, `take!` | `ancilla.rs` |
+//! | `if (pre, post)` | `if_else.rs` |
+//! | `while (pre, post)` | `while_loop.rs` |
+//! | `for` | `for_loop.rs` |
+//! | `#[from(a)] loop { .. }` | `do_loop.rs` |
+//! | stack operations, `fresh!` | `stack.rs` |
+//!
+//! Runtime messages of conditions are built in `messages.rs`.
+use crate::analyze::ParamKind;
+use crate::ir::*;
+use crate::visit::{walk_block, walk_stmt, Visit};
+use proc_macro2::{Span, TokenStream};
+use quote::{format_ident, quote, quote_spanned};
+use std::collections::{HashMap, HashSet};
+use syn::visit_mut::VisitMut;
+
+mod ancilla;
+mod call;
+mod do_loop;
+mod for_loop;
+mod if_else;
+mod instr;
+mod messages;
+mod operands;
+mod stack;
+mod while_loop;
+
+/// Emission context: which names are reference parameters (written `(*x)`), which are
+/// variables of the function (as opposed to global constants).
+pub struct Emitter {
+    pub params: HashMap<String, ParamKind>,
+    pub locals: HashSet<String>,
+    pub loop_vars: Vec<String>,
+    /// Scalar ancillas in scope whose magnitude history is tracked for their deallocation
+    /// check: `(name, history variable)`.
+    tracked: Vec<(syn::Ident, Option<syn::Ident>)>,
+    /// For statements spliced into an enclosing list (`inv!`, `routine!`): the statements that
+    /// follow them there, innermost last (an ancilla of a `routine!` is deallocated by the
+    /// `unroutine!()` after it).
+    rest: Vec<Vec<Stmt>>,
+    /// The name of the inverse function when emitting its body (runtime messages say so).
+    pub inverse_of: Option<String>,
+    /// Value-only emission (see `primal`): `Some(flag)` while emitting statements whose
+    /// targets carry no adjoint when the constant `flag` holds (`true`: always).
+    primal: Option<TokenStream>,
+    /// Whether routines writing only places without adjoint are emitted value-only.
+    pub primal_routines: bool,
+    counter: usize,
+}
+
+/// The source location of `span` as a `&str` expression (`file:line:column`), for runtime
+/// messages.
+fn loc(span: Span) -> TokenStream {
+    quote_spanned!(span=> ::core::concat!(::core::file!(), ":", ::core::line!(), ":", ::core::column!()))
+}
+
+impl Emitter {
+    pub fn new(params: HashMap<String, ParamKind>, locals: HashSet<String>) -> Self {
+        Emitter {
+            params,
+            locals,
+            loop_vars: vec![],
+            tracked: vec![],
+            rest: vec![],
+            inverse_of: None,
+            primal: None,
+            primal_routines: true,
+            counter: 0,
+        }
+    }
+
+    /// An emitter of the value-only variant `f::__primal`: every instruction value-only.
+    pub fn primal(params: HashMap<String, ParamKind>, locals: HashSet<String>) -> Self {
+        let mut e = Emitter::new(params, locals);
+        e.primal = Some(quote!(true));
+        e
+    }
+
+    /// A routine (`undo` false) at `stmts[k]` whose every write goes to places without
+    /// adjoint: the declaration of the flag under which it is emitted value-only, and the flag.
+    fn primal_routine(&mut self, stmts: &[Stmt], k: usize) -> Option<(TokenStream, TokenStream)> {
+        let StmtKind::Routine { body, undo: false } = &stmts[k].kind else {
+            return None;
+        };
+        if self.primal.is_some() || !self.primal_routines {
+            return None;
+        }
+        let is_var = |n: &str| self.is_variable(n);
+        let inout = |n: &str| self.params.get(n) == Some(&ParamKind::InOut);
+        let mut d = crate::primal::no_adjoint_before(stmts, k, &is_var);
+        let conds = crate::primal::writes_only_no_adjoint(body, &mut d, &inout, &is_var)?;
+        let flag = self.fresh("primal");
+        let decl = quote!(#[allow(non_snake_case)] let #flag: bool = true #(&& #conds)*;);
+        Some((decl, quote!(#flag)))
+    }
+
+    fn fresh(&mut self, base: &str) -> syn::Ident {
+        self.counter += 1;
+        format_ident!(
+            "__nilang_{}{}",
+            base,
+            self.counter,
+            span = Span::mixed_site()
+        )
+    }
+
+    fn is_ref_param(&self, name: &str) -> bool {
+        matches!(
+            self.params.get(name),
+            Some(ParamKind::InOut) | Some(ParamKind::ReadRef)
+        ) && name != "self"
+    }
+
+    fn is_writable(&self, name: &str) -> bool {
+        if self.loop_vars.iter().any(|v| v == name) {
+            return false;
+        }
+        match self.params.get(name) {
+            Some(ParamKind::InOut) => true,
+            Some(_) => false,
+            None => self.locals.contains(name),
+        }
+    }
+
+    pub(crate) fn is_variable_name(&self, name: &str) -> bool {
+        self.is_variable(name)
+    }
+
+    fn is_variable(&self, name: &str) -> bool {
+        self.params.contains_key(name)
+            || self.locals.contains(name)
+            || self.loop_vars.iter().any(|v| v == name)
+    }
+
+    /// A user expression with `&`/`&mut` parameters dereferenced.
+    pub fn expr(&self, e: &syn::Expr) -> TokenStream {
+        struct Deref<'a>(&'a Emitter);
+        impl VisitMut for Deref<'_> {
+            fn visit_expr_mut(&mut self, e: &mut syn::Expr) {
+                // `cst!(e)` anywhere in an expression (e.g. a call argument `&mut cst!(*t)`)
+                // is the value `{ e }` (a temporary, never a place)
+                if let syn::Expr::Macro(m) = e {
+                    if m.mac.path.is_ident("cst") {
+                        if let Ok(inner) = m.mac.parse_body::<syn::Expr>() {
+                            *e = syn::parse_quote!({ #inner });
+                        }
+                    }
+                }
+                // `*x` written by the user on a reference parameter is already dereferenced
+                if let syn::Expr::Unary(u) = e {
+                    if matches!(u.op, syn::UnOp::Deref(_)) && self.is_ref_name(&u.expr) {
+                        return;
+                    }
+                }
+                if let syn::Expr::Path(p) = e {
+                    if p.qself.is_none() {
+                        if let Some(id) = p.path.get_ident() {
+                            if self.0.is_ref_param(&id.to_string())
+                                && !self.0.loop_vars.contains(&id.to_string())
+                            {
+                                let id = id.clone();
+                                *e = syn::parse_quote_spanned!(id.span()=> (*#id));
+                                return;
+                            }
+                        }
+                    }
+                }
+                syn::visit_mut::visit_expr_mut(self, e);
+            }
+        }
+        impl Deref<'_> {
+            fn is_ref_name(&self, e: &syn::Expr) -> bool {
+                match e {
+                    syn::Expr::Path(p) if p.qself.is_none() => {
+                        p.path.get_ident().is_some_and(|id| {
+                            let n = id.to_string();
+                            self.0.is_ref_param(&n) && !self.0.loop_vars.contains(&n)
+                        })
+                    }
+                    _ => false,
+                }
+            }
+        }
+        let mut e = e.clone();
+        Deref(self).visit_expr_mut(&mut e);
+        quote!(#e)
+    }
+
+    /// A place as an expression (without the negation view).
+    pub fn place(&self, p: &Place) -> TokenStream {
+        let root = &p.root;
+        let mut t = if self.is_ref_param(&root.to_string()) {
+            quote_spanned!(root.span()=> (*#root))
+        } else {
+            quote!(#root)
+        };
+        for proj in &p.path {
+            t = match proj {
+                Proj::Field(m) => quote!(#t.#m),
+                Proj::Index(e) => {
+                    let e = self.expr(e);
+                    // the user's span: an out-of-bounds panic points at their statement
+                    quote_spanned!(p.span=> #t[#e])
+                }
+            };
+        }
+        t
+    }
+
+    /// Emit a block of statements.
+    pub fn block(&mut self, stmts: &[Stmt]) -> TokenStream {
+        let scope = self.tracked.len();
+        let rest = std::mem::take(&mut self.rest);
+        let out = self.stmts(stmts);
+        self.rest = rest;
+        self.tracked.truncate(scope);
+        out
+    }
+
+    /// Statements spliced into the current scope. A single-name ancilla whose deallocation
+    /// later in the same statement list (or after the enclosing spliced list, as for
+    /// `routine!`/`unroutine!()`) is checked gets a history variable (the largest
+    /// magnitude it held, updated after every statement that mentions it), passed to
+    /// `check::dealloc_at`.
+    fn stmts(&mut self, stmts: &[Stmt]) -> TokenStream {
+        let mut out = quote!();
+        for (k, s) in stmts.iter().enumerate() {
+            let spliced = matches!(s.kind, StmtKind::Seq(_) | StmtKind::Routine { .. });
+            if spliced {
+                self.rest.push(stmts[k + 1..].to_vec());
+            }
+            let primal = self.primal_routine(stmts, k);
+            let mut t = match primal {
+                Some((decl, flag)) => {
+                    self.primal = Some(flag);
+                    let body = self.stmt(s);
+                    self.primal = None;
+                    quote!(#decl #body)
+                }
+                None => self.stmt(s),
+            };
+            if spliced {
+                self.rest.pop();
+            }
+            match &s.kind {
+                StmtKind::Alloc(a) if !a.tuple => {
+                    let n = &a.names[0];
+                    let found = first_dealloc(&stmts[k + 1..], n)
+                        .or_else(|| self.rest.iter().rev().find_map(|r| first_dealloc(r, n)));
+                    if found == Some(true) {
+                        let h = self.fresh("history");
+                        t.extend(quote!(#[allow(unused_mut)] let mut #h: f64 = {
+                            #[allow(unused_imports)]
+                            use ::nilang::instr::dealloc::{ViaAlmostSame as _, ViaPartialEq as _};
+                            (&::nilang::instr::dealloc::Probe(&#n)).nilang_magnitude()
+                        };));
+                        self.tracked.push((n.clone(), Some(h)));
+                    } else {
+                        self.tracked.push((n.clone(), None));
+                    }
+                }
+                StmtKind::Move { dst, .. } => self.tracked.push((dst.clone(), None)),
+                StmtKind::Instr(_) | StmtKind::Call(_) | StmtKind::Stack { .. } => {
+                    let mut seen = HashSet::new();
+                    let mut hit = vec![];
+                    for (n, h) in self.tracked.iter().rev() {
+                        let name = n.to_string();
+                        if !seen.insert(name.clone()) || !crate::syntax::mentions_name(&t, &name) {
+                            continue;
+                        }
+                        if let Some(h) = h {
+                            hit.push((n.clone(), h.clone()));
+                        }
+                    }
+                    // A call can move values between the ancillas it is given (a SWAP, a
+                    // dirty multiplication): their histories are shared. An instruction
+                    // writes its target only.
+                    let call = matches!(s.kind, StmtKind::Call(_));
+                    for (n, h) in &hit {
+                        t.extend(quote!(#h = {
+                            #[allow(unused_imports)]
+                            use ::nilang::instr::dealloc::{ViaAlmostSame as _, ViaPartialEq as _};
+                            (&::nilang::instr::dealloc::Probe(&#n)).nilang_track(#h)
+                        };));
+                        for (m, _) in hit.iter().filter(|(m, _)| call && m != n) {
+                            t.extend(quote!(#h = {
+                                #[allow(unused_imports)]
+                                use ::nilang::instr::dealloc::{ViaAlmostSame as _, ViaPartialEq as _};
+                                (&::nilang::instr::dealloc::Probe(&#m)).nilang_track(#h)
+                            };));
+                        }
+                    }
+                }
+                _ => {}
+            }
+            out.extend(t);
+        }
+        out
+    }
+
+    /// One statement: dispatched by its kind.
+    fn stmt(&mut self, s: &Stmt) -> TokenStream {
+        match &s.kind {
+            StmtKind::Instr(i) => self.instr(i, s),
+            StmtKind::Call(c) => self.call(c, s),
+            StmtKind::Alloc(a) => self.alloc(a, s),
+            StmtKind::Dealloc(a) => self.dealloc(a, s),
+            StmtKind::Move { dst, src } => self.take(dst, src, s),
+            StmtKind::If {
+                branches,
+                otherwise,
+            } => self.if_else(branches, otherwise.as_deref(), s),
+            StmtKind::While { pre, post, body } => self.while_loop(pre, post, body, s),
+            StmtKind::For { var, iter, body } => self.for_loop(var, iter, body, s),
+            StmtKind::DoLoop {
+                from,
+                first,
+                until,
+                second,
+            } => self.do_loop(from, first, until, second, s),
+            StmtKind::Block(b) => {
+                let b = self.block(b);
+                quote!({ #b })
+            }
+            StmtKind::Seq(b) | StmtKind::Routine { body: b, .. } => self.stmts(b),
+            StmtKind::Safe(t) => quote!({ #t; }),
+            StmtKind::Fresh(ps) => self.fresh_workspaces(ps, s),
+            StmtKind::Stack { kind, stack, value } => self.stack(kind, stack, value, s),
+            // lowered before emission
+            StmtKind::Surface(_) => quote!(),
+        }
+    }
+}
+
+/// The first deallocation of `name` in `stmts` (and statements spliced into them): whether it
+/// is a checked single-name one.
+fn first_dealloc(stmts: &[Stmt], name: &syn::Ident) -> Option<bool> {
+    struct First<'a> {
+        name: &'a syn::Ident,
+        found: Option<bool>,
+    }
+    impl<'ir> Visit<'ir> for First<'_> {
+        // an ancilla is deallocated in its own scope: spliced statements belong to it, nested
+        // blocks do not
+        fn visit_block(&mut self, _: &'ir [Stmt]) {}
+        fn visit_stmt(&mut self, s: &'ir Stmt) {
+            match &s.kind {
+                _ if self.found.is_some() => {}
+                StmtKind::Dealloc(a) if a.names.contains(self.name) => {
+                    self.found = Some(s.check && !a.tuple)
+                }
+                _ => walk_stmt(self, s),
+            }
+        }
+    }
+    let mut v = First { name, found: None };
+    walk_block(&mut v, stmts);
+    v.found
+}
+
+/// All names allocated anywhere in a body (for classifying places as variables).
+pub fn collect_locals(stmts: &[Stmt], out: &mut HashSet<String>) {
+    struct Locals<'o>(&'o mut HashSet<String>);
+    impl<'ir> Visit<'ir> for Locals<'_> {
+        fn visit_stmt(&mut self, s: &'ir Stmt) {
+            match &s.kind {
+                StmtKind::Alloc(a) | StmtKind::Dealloc(a) => {
+                    self.0.extend(a.names.iter().map(|n| n.to_string()))
+                }
+                StmtKind::Move { dst, src } => {
+                    self.0.insert(dst.to_string());
+                    self.0.insert(src.to_string());
+                }
+                _ => {}
+            }
+            walk_stmt(self, s);
+        }
+    }
+    walk_block(&mut Locals(out), stmts);
+}

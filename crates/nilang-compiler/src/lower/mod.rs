@@ -1,0 +1,161 @@
+//! Lowering: the surface forms the parser keeps as written, rewritten into the core IR that
+//! analysis, inversion and emission see.
+//!
+//! - `routine! { .. }` … `unroutine!()`: paired per block, the `unroutine!()` becoming the
+//!   inverted routine ([`StmtKind::Routine`] with `undo`: compute–copy–uncompute stays visible
+//!   for the one-pass analysis); `#[store]` routines record a body that stores their results
+//!   ([`store`]);
+//! - `inv! { .. }`: the inverted statements, spliced ([`StmtKind::Seq`]);
+//! - slice loops `for x in xs`: `x` replaced by `xs[i]` in every place of the body;
+//! - `x.powi(3)`: a literal exponent folded into the function, `PowiN<3>(x)`.
+//!
+//! Each statement list is lowered after the lists inside it (as they were parsed).
+use crate::errors::Errors;
+use crate::invert::invert_block;
+use crate::ir::*;
+use crate::visit::{walk_stmt_mut, VisitMut};
+use proc_macro2::{Span, TokenStream};
+use syn::Path;
+
+pub mod store;
+
+/// Lower a parsed function body.
+///
+/// ```
+/// use nilang_compiler::ir::StmtKind;
+/// let f: syn::ItemFn = syn::parse_quote!(fn f(y: &mut f64, x: &f64) { inv! { y += x; } });
+/// let mut errors = nilang_compiler::errors::Errors::default();
+/// let mut body = nilang_compiler::parse::Parser { errors: &mut errors }.block(&f.block.stmts, true);
+/// nilang_compiler::lower::lower(&mut body, &mut errors);
+/// assert!(matches!(&body[0].kind, StmtKind::Seq(inv) if inv.len() == 1));
+/// ```
+pub fn lower(body: &mut [Stmt], errors: &mut Errors) {
+    Lower { errors }.scope(body);
+}
+
+struct Lower<'e> {
+    errors: &'e mut Errors,
+}
+
+impl VisitMut for Lower<'_> {
+    fn visit_block_mut(&mut self, b: &mut [Stmt]) {
+        self.scope(b);
+    }
+    // the body of a routine or an inverse block is a block of the parser: its routines pair
+    // within it
+    fn visit_spliced_mut(&mut self, b: &mut [Stmt]) {
+        self.scope(b);
+    }
+}
+
+impl Lower<'_> {
+    /// Lower one statement list: the lists inside each statement first, then the statement.
+    fn scope(&mut self, stmts: &mut [Stmt]) {
+        let mut routines: Vec<(Span, Vec<Stmt>)> = Vec::new();
+        for s in stmts.iter_mut() {
+            walk_stmt_mut(self, s);
+            self.stmt(s, &mut routines);
+        }
+        for (span, _) in routines {
+            self.errors.push(
+                span,
+                "`routine!` without a matching `unroutine!()` in the same block: the computed \
+                 values would never be uncomputed",
+            );
+        }
+    }
+
+    fn stmt(&mut self, s: &mut Stmt, routines: &mut Vec<(Span, Vec<Stmt>)>) {
+        let kind = match &mut s.kind {
+            StmtKind::Routine { body, undo: false } => {
+                routines.push((s.span, body.clone()));
+                return;
+            }
+            StmtKind::Surface(Surface::StoreRoutine(body)) => {
+                let body = std::mem::take(body);
+                let recorded = store::recorded_body(&body, s.span, self.errors);
+                routines.push((s.span, recorded.unwrap_or_else(|| body.clone())));
+                StmtKind::Routine { body, undo: false }
+            }
+            StmtKind::Surface(Surface::Unroutine) => match routines.pop() {
+                Some((_, body)) => StmtKind::Routine {
+                    body: invert_block(&body),
+                    undo: true,
+                },
+                None => {
+                    self.errors.push(
+                        s.span,
+                        "`unroutine!()` without a preceding `routine! { ... }` in the same block",
+                    );
+                    // nothing to undo: an empty spliced list
+                    StmtKind::Seq(vec![])
+                }
+            },
+            StmtKind::Surface(Surface::Inv(body)) => StmtKind::Seq(invert_block(body)),
+            StmtKind::For {
+                var,
+                iter: ForIter::Indices { slice, .. },
+                body,
+            } => {
+                Substitute {
+                    var,
+                    slice,
+                    idx: slice_index(var),
+                }
+                .visit_block_mut(body);
+                return;
+            }
+            StmtKind::Instr(i) => {
+                powi_literal(i);
+                return;
+            }
+            _ => return,
+        };
+        s.kind = kind;
+    }
+}
+
+/// Replaces the loop variable `var` of a slice loop by `slice[idx]` in every place.
+struct Substitute<'a> {
+    var: &'a syn::Ident,
+    slice: &'a Place,
+    idx: syn::Ident,
+}
+
+impl VisitMut for Substitute<'_> {
+    fn visit_place_mut(&mut self, p: &mut Place) {
+        if &p.root == self.var {
+            let idx = &self.idx;
+            let mut np = self.slice.clone();
+            np.path.push(Proj::Index(syn::parse_quote!(#idx)));
+            np.path.append(&mut p.path);
+            np.neg = p.neg;
+            np.span = p.span;
+            np.end = p.end;
+            *p = np;
+        }
+    }
+}
+
+/// `x.powi(3)`: a literal exponent becomes part of the function, `PowiN<3>(x)`.
+fn powi_literal(i: &mut Instr) {
+    if !matches!(i.func, FuncRef::Builtin("Powi")) {
+        return;
+    }
+    if let Some(Operand::Lit {
+        lit: syn::Lit::Int(n),
+        neg,
+        span,
+    }) = i.args.get(1)
+    {
+        let n = n.base10_digits();
+        let n: TokenStream = if *neg {
+            format!("-{n}").parse().unwrap_or_default()
+        } else {
+            n.parse().unwrap_or_default()
+        };
+        let path: Path = syn::parse_quote_spanned!(*span=> ::nilang::instr::fns::PowiN<{ #n }>);
+        i.args.truncate(1);
+        i.func = FuncRef::User(path);
+    }
+}

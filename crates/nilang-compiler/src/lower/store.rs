@@ -1,0 +1,297 @@
+//! `#[store] routine! { ... }`: split reversal of one routine.
+//!
+//! A routine is normally uncomputed by its inverse at `unroutine!()` and recomputed when the
+//! function runs backwards (joint reversal). With `#[store]` its results are moved onto the
+//! runtime's store tape (`nilang::tape`) at `unroutine!()` instead, and taken back when the
+//! function runs backwards: the routine runs once forward and once inverted per gradient.
+//!
+//! The lowering reuses the routine machinery of [`crate::lower`]: `unroutine!()` emits the
+//! inverse of the recorded routine body, so the body recorded for a `#[store]` routine is
+//! `let a = init; …; store_inv(a, init); …`, whose inverse is
+//! `store(a, init) (reversed); dealloc!(a = init) (reversed)`. The function's inverse then
+//! contains the body itself: allocate, pop, run the main part backwards, uncompute.
+//!
+//! A `#[store]` routine may only write the ancillas it declares at its top level (its results):
+//! anything else it changed would be neither uncomputed nor stored.
+use crate::errors::Errors;
+use crate::ir::*;
+use crate::visit::{walk_block, walk_stmt, Visit};
+use proc_macro2::Span;
+use std::collections::HashSet;
+use syn::{Attribute, Expr};
+
+/// Split off a `#[store]` attribute: whether it was there, and the other attributes.
+pub fn split_store_attr(attrs: &[Attribute]) -> (bool, Vec<Attribute>) {
+    let mut store = false;
+    let mut rest = Vec::new();
+    for a in attrs {
+        if a.path().is_ident("store") {
+            store = true;
+        } else {
+            rest.push(a.clone());
+        }
+    }
+    (store, rest)
+}
+
+/// The ancillas written by a statement list: places that are assigned, passed `&mut`, pushed,
+/// popped or moved. Bare names passed to calls count as inputs (reversible calls of the
+/// compute pattern hand them back unchanged).
+fn written_roots(stmts: &[Stmt]) -> Vec<(String, Span)> {
+    struct Written(Vec<(String, Span)>);
+    impl<'ir> Visit<'ir> for Written {
+        fn visit_stmt(&mut self, s: &'ir Stmt) {
+            match &s.kind {
+                StmtKind::Instr(i) => self.visit_operand(&i.target),
+                StmtKind::Call(c) => {
+                    for a in &c.args {
+                        if let CallArg::InOut(p) = a {
+                            self.visit_place(p);
+                        }
+                    }
+                    if let Callee::Method { receiver, .. } = &c.callee {
+                        self.visit_place(receiver);
+                    }
+                }
+                StmtKind::Move { dst, src } => {
+                    self.0.push((dst.to_string(), dst.span()));
+                    self.0.push((src.to_string(), src.span()));
+                }
+                // the slice looped over is read
+                StmtKind::For { body, .. } => self.visit_block(body),
+                // the places of `fresh!` and of stack operations; nested statements
+                _ => walk_stmt(self, s),
+            }
+        }
+        fn visit_place(&mut self, p: &'ir Place) {
+            self.0.push((p.root.to_string(), p.span));
+        }
+    }
+    let mut v = Written(vec![]);
+    walk_block(&mut v, stmts);
+    v.0
+}
+
+/// Every name allocated in a statement list, at any depth.
+fn allocated_names(stmts: &[Stmt]) -> HashSet<String> {
+    struct Allocs(HashSet<String>);
+    impl<'ir> Visit<'ir> for Allocs {
+        fn visit_stmt(&mut self, s: &'ir Stmt) {
+            match &s.kind {
+                StmtKind::Alloc(a) => self.0.extend(a.names.iter().map(|n| n.to_string())),
+                StmtKind::Move { dst, .. } => {
+                    self.0.insert(dst.to_string());
+                }
+                _ => {}
+            }
+            walk_stmt(self, s);
+        }
+    }
+    let mut v = Allocs(HashSet::new());
+    walk_block(&mut v, stmts);
+    v.0
+}
+
+/// The allocations of a routine body still alive at its end (through spliced sequences, so a
+/// nested routine's ancillas, deallocated by its own `unroutine!()`, are not among them).
+fn top_allocs(stmts: &[Stmt]) -> Vec<(&Anc, &Stmt)> {
+    struct Top<'a>(Vec<(&'a Anc, &'a Stmt)>);
+    impl<'a> Visit<'a> for Top<'a> {
+        // the ancillas of a nested scope are its own
+        fn visit_block(&mut self, _: &'a [Stmt]) {}
+        fn visit_stmt(&mut self, s: &'a Stmt) {
+            match &s.kind {
+                StmtKind::Alloc(a) => self.0.push((a, s)),
+                StmtKind::Dealloc(d) => self
+                    .0
+                    .retain(|(a, _)| !a.names.iter().any(|n| d.names.contains(n))),
+                _ => walk_stmt(self, s),
+            }
+        }
+    }
+    let mut v = Top(vec![]);
+    walk_block(&mut v, stmts);
+    v.0
+}
+
+/// The per-name initial values of an allocation (`let (a, b) = (x, y);` splits).
+fn inits(a: &Anc) -> Option<Vec<(syn::Ident, Expr)>> {
+    if !a.tuple {
+        return Some(vec![(a.names[0].clone(), a.value.clone())]);
+    }
+    let mut v = &a.value;
+    while let Expr::Paren(p) = v {
+        v = &p.expr;
+    }
+    match v {
+        Expr::Tuple(t) if t.elems.len() == a.names.len() => Some(
+            a.names
+                .iter()
+                .cloned()
+                .zip(t.elems.iter().cloned())
+                .collect(),
+        ),
+        _ => None,
+    }
+}
+
+const MISPLACED: &str =
+    "`#[store]` applies to `routine! { ... }` only (it stores the routine's results \
+                         for the backward pass instead of uncomputing them)";
+
+/// `#[store]` on something else than a routine.
+pub fn misplaced(errors: &mut Errors, span: Span) {
+    errors.push(span, MISPLACED);
+}
+
+/// The body recorded for the `unroutine!()` of the `#[store]` routine `body` at `span` (its
+/// inverse stores the results), or `None` after reporting why it cannot be stored.
+pub fn recorded_body(body: &[Stmt], span: Span, errors: &mut Errors) -> Option<Vec<Stmt>> {
+    let allocs = top_allocs(body);
+    // every ancilla allocated inside the routine (stored at its end or freed before)
+    let local = allocated_names(body);
+    let mut names: Vec<(syn::Ident, Expr)> = Vec::new();
+    for (a, s) in &allocs {
+        match inits(a) {
+            Some(v) => names.extend(v),
+            None => {
+                errors.push(
+                    s.span,
+                    "a `#[store]` routine needs the initial value of each ancilla: write \
+                     `let (a, b) = (x, y);` or one `let` per ancilla",
+                );
+                return None;
+            }
+        }
+    }
+    let declared: HashSet<String> = names.iter().map(|(n, _)| n.to_string()).collect();
+    for (w, sp) in written_roots(body) {
+        if !declared.contains(&w) && !local.contains(&w) {
+            errors.push(
+                sp,
+                format!(
+                    "a `#[store]` routine may only write the ancillas it declares, but it \
+                     writes `{w}`: its results are stored instead of uncomputed, so this \
+                     change could not be undone"
+                ),
+            );
+            return None;
+        }
+    }
+    if names.is_empty() {
+        errors.push(
+            span,
+            "a `#[store]` routine declares no ancillas: there is nothing to store",
+        );
+        return None;
+    }
+    // the recorded body: the allocations, then the pops (inverse stores), in order
+    let mut recorded: Vec<Stmt> = allocs.iter().map(|(_, s)| (*s).clone()).collect();
+    for (n, init) in names {
+        let place = Place {
+            root: n.clone(),
+            path: Vec::new(),
+            neg: false,
+            span: n.span(),
+            end: n.span(),
+        };
+        recorded.push(Stmt {
+            kind: StmtKind::Call(Call {
+                callee: Callee::Path(syn::parse_quote!(::nilang::tape::store)),
+                args: vec![CallArg::InOut(place), CallArg::Read(init)],
+                inverse: true,
+            }),
+            span,
+            text: format!("#[store] routine: keep `{n}` for the backward pass"),
+            check: true,
+        });
+    }
+    Some(recorded)
+}
+
+#[cfg(test)]
+mod tests {
+    use quote::quote;
+
+    fn compile(body: proc_macro2::TokenStream) -> String {
+        crate::compile_fn(quote!(), body).to_string()
+    }
+
+    #[test]
+    fn a_store_routine_lowers_to_tape_calls() {
+        let out = compile(quote!(
+            fn f(y: &mut f64, x: &f64) {
+                #[store]
+                routine! {
+                    let a = 0.0;
+                    a += x * 2.0;
+                }
+                y += a;
+                unroutine!();
+            }
+        ));
+        assert!(!out.contains("compile_error"), "{out}");
+        // forward: store; inverse: store_inv
+        assert!(out.contains(":: nilang :: tape :: store (& mut a"), "{out}");
+        assert!(
+            out.contains(":: nilang :: tape :: store_inv (& mut a"),
+            "{out}"
+        );
+    }
+
+    #[test]
+    fn writing_an_outer_variable_is_rejected() {
+        let out = compile(quote!(
+            fn f(y: &mut f64, x: &mut f64) {
+                #[store]
+                routine! {
+                    let a = 0.0;
+                    x += 1.0;
+                    a += x * 2.0;
+                }
+                y += a;
+                unroutine!();
+            }
+        ));
+        assert!(
+            out.contains("may only write the ancillas it declares"),
+            "{out}"
+        );
+    }
+
+    #[test]
+    fn store_elsewhere_is_rejected() {
+        let out = compile(quote!(
+            fn f(y: &mut f64, x: &f64) {
+                #[store]
+                g(y, x);
+            }
+        ));
+        assert!(out.contains("applies to `routine! { ... }` only"), "{out}");
+        let out = compile(quote!(
+            fn f(y: &mut f64, x: &f64) {
+                #[store]
+                routine! {
+                    y += x;
+                }
+                unroutine!();
+            }
+        ));
+        assert!(out.contains("may only write the ancillas"), "{out}");
+        let out = compile(quote!(
+            fn f(y: &mut f64, x: &f64) {
+                #[store]
+                routine! {
+                    let (a, b) = g();
+                    a += x;
+                }
+                y += a;
+                unroutine!();
+            }
+        ));
+        assert!(
+            out.contains("needs the initial value of each ancilla"),
+            "{out}"
+        );
+    }
+}

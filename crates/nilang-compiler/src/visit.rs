@@ -1,0 +1,183 @@
+//! Walking the IR, in the manner of `syn::visit`: [`Visit`] reads it, [`VisitMut`] changes it.
+//!
+//! A pass overrides the methods for what it looks at and calls the matching `walk_*` function
+//! to go on into the children; the walk functions alone know the shape of every
+//! [`StmtKind`], so a pass names only what it needs. Two kinds of statement lists are told
+//! apart: a *block* (a branch, a loop body, `{ ... }`: its own ancilla scope) and a *spliced*
+//! list (`inv!`, `routine!`/`unroutine!()` bodies: statements of the enclosing scope).
+//!
+//! ```
+//! use nilang_compiler::ir::Place;
+//! use nilang_compiler::visit::{walk_block, Visit};
+//!
+//! /// The roots of every place, in order.
+//! struct Roots(Vec<String>);
+//! impl<'ir> Visit<'ir> for Roots {
+//!     fn visit_place(&mut self, p: &'ir Place) {
+//!         self.0.push(p.root.to_string());
+//!     }
+//! }
+//! let f: syn::ItemFn = syn::parse_quote!(fn f(y: &mut f64, x: &f64) { y += sin(x); });
+//! let mut errors = nilang_compiler::errors::Errors::default();
+//! let body = nilang_compiler::parse::Parser { errors: &mut errors }.block(&f.block.stmts, true);
+//! let mut roots = Roots(vec![]);
+//! walk_block(&mut roots, &body);
+//! assert_eq!(roots.0, ["y", "x"]);
+//! ```
+use crate::ir::*;
+use syn::Expr;
+
+/// A read-only walk over the IR.
+pub trait Visit<'ir> {
+    /// A statement (default: its parts, [`walk_stmt`]).
+    fn visit_stmt(&mut self, s: &'ir Stmt) {
+        walk_stmt(self, s)
+    }
+    /// A statement list with its own ancilla scope (default: each statement).
+    fn visit_block(&mut self, b: &'ir [Stmt]) {
+        walk_block(self, b)
+    }
+    /// A statement list spliced into the enclosing scope (default: each statement).
+    fn visit_spliced(&mut self, b: &'ir [Stmt]) {
+        walk_block(self, b)
+    }
+    /// An instruction operand (default: its places, [`walk_operand`]).
+    fn visit_operand(&mut self, o: &'ir Operand) {
+        walk_operand(self, o)
+    }
+    /// A place: an instruction operand, a call's in-out argument or receiver, a slice looped
+    /// over, a stack and its value, a workspace of `fresh!`.
+    fn visit_place(&mut self, _p: &'ir Place) {}
+    /// A Rust expression passed through: a condition, a loop bound, an ancilla's value, a
+    /// read-only call argument.
+    fn visit_expr(&mut self, _e: &'ir Expr) {}
+}
+
+/// A walk over the IR that may change it (the methods of [`Visit`], on `&mut`).
+pub trait VisitMut {
+    /// A statement (default: its parts, [`walk_stmt_mut`]).
+    fn visit_stmt_mut(&mut self, s: &mut Stmt) {
+        walk_stmt_mut(self, s)
+    }
+    /// A statement list with its own ancilla scope (default: each statement).
+    fn visit_block_mut(&mut self, b: &mut [Stmt]) {
+        walk_block_mut(self, b)
+    }
+    /// A statement list spliced into the enclosing scope (default: each statement).
+    fn visit_spliced_mut(&mut self, b: &mut [Stmt]) {
+        walk_block_mut(self, b)
+    }
+    /// An instruction operand (default: its places).
+    fn visit_operand_mut(&mut self, o: &mut Operand) {
+        walk_operand_mut(self, o)
+    }
+    /// A place (see [`Visit::visit_place`]).
+    fn visit_place_mut(&mut self, _p: &mut Place) {}
+    /// A Rust expression passed through (see [`Visit::visit_expr`]).
+    fn visit_expr_mut(&mut self, _e: &mut Expr) {}
+}
+
+/// The walk functions of [`Visit`] and [`VisitMut`], written once: `[$($g)*]` the generics,
+/// `[$($r)*]` the reference type, `[$($b)*]` the borrow, then the function and method names.
+macro_rules! walkers {
+    ([$($g:tt)*] [$($r:tt)*] [$($b:tt)*] $walk_stmt:ident $walk_block:ident $walk_operand:ident
+     $stmt:ident $block:ident $spliced:ident $operand:ident $place:ident $expr:ident) => {
+        /// Visit each statement of a list.
+        pub fn $walk_block<$($g)*>(v: &mut V, b: $($r)* [Stmt]) {
+            for s in b {
+                v.$stmt(s);
+            }
+        }
+
+        /// Visit the places of an operand.
+        pub fn $walk_operand<$($g)*>(v: &mut V, o: $($r)* Operand) {
+            match o {
+                Operand::Place(p) => v.$place(p),
+                Operand::Tuple(t, _) => {
+                    for o in t {
+                        v.$operand(o);
+                    }
+                }
+                Operand::Lit { .. } | Operand::Const { .. } => {}
+            }
+        }
+
+        /// Visit the parts of a statement, in source order.
+        pub fn $walk_stmt<$($g)*>(v: &mut V, s: $($r)* Stmt) {
+            match $($b)* s.kind {
+                StmtKind::Instr(i) => {
+                    v.$operand($($b)* i.target);
+                    for a in $($b)* i.args {
+                        v.$operand(a);
+                    }
+                }
+                StmtKind::Call(c) => {
+                    if let Callee::Method { receiver, .. } = $($b)* c.callee {
+                        v.$place(receiver);
+                    }
+                    for a in $($b)* c.args {
+                        match a {
+                            CallArg::InOut(p) | CallArg::Name(p) => v.$place(p),
+                            CallArg::Read(e) => v.$expr(e),
+                        }
+                    }
+                }
+                StmtKind::Alloc(a) | StmtKind::Dealloc(a) => v.$expr($($b)* a.value),
+                StmtKind::If { branches, otherwise } => {
+                    for b in branches {
+                        v.$expr($($b)* b.pre);
+                        v.$block($($b)* b.body);
+                        v.$expr($($b)* b.post);
+                    }
+                    if let Some(o) = otherwise {
+                        v.$block(o);
+                    }
+                }
+                StmtKind::While { pre, post, body } => {
+                    v.$expr(pre);
+                    v.$block(body);
+                    v.$expr(post);
+                }
+                StmtKind::For { iter, body, .. } => {
+                    match iter {
+                        ForIter::Range { start, end, step, .. } => {
+                            v.$expr(start);
+                            v.$expr(end);
+                            if let Some(st) = step {
+                                v.$expr(st);
+                            }
+                        }
+                        ForIter::Indices { slice, .. } => v.$place(slice),
+                    }
+                    v.$block(body);
+                }
+                StmtKind::DoLoop { from, first, until, second } => {
+                    v.$expr(from);
+                    v.$block(first);
+                    v.$expr(until);
+                    v.$block(second);
+                }
+                StmtKind::Block(b) => v.$block(b),
+                StmtKind::Seq(b)
+                | StmtKind::Routine { body: b, .. }
+                | StmtKind::Surface(Surface::Inv(b) | Surface::StoreRoutine(b)) => v.$spliced(b),
+                StmtKind::Stack { stack, value, .. } => {
+                    v.$place(stack);
+                    v.$place(value);
+                }
+                StmtKind::Fresh(ps) => {
+                    for p in ps {
+                        v.$place(p);
+                    }
+                }
+                StmtKind::Surface(Surface::Unroutine) | StmtKind::Move { .. } | StmtKind::Safe(_) => {}
+            }
+        }
+    };
+}
+
+walkers!(['ir, V: Visit<'ir> + ?Sized] [&'ir] [&] walk_stmt walk_block walk_operand
+    visit_stmt visit_block visit_spliced visit_operand visit_place visit_expr);
+walkers!([V: VisitMut + ?Sized] [&mut] [&mut] walk_stmt_mut walk_block_mut walk_operand_mut
+    visit_stmt_mut visit_block_mut visit_spliced_mut visit_operand_mut visit_place_mut
+    visit_expr_mut);
