@@ -263,11 +263,18 @@ fn sqrt_rule<T: Scalar>(y: &mut GVar<T>, a: &mut GVar<T>) {
         s += sqrt(a.x);
         let u = T::default();
         u += s * 2.0;
+        // sqrt'(0) is infinite: no gradient flows at 0 (as NiLang). Lane masks instead of a
+        // branch (exact on batches): `m = [u > 0]`, `a.g += (y.g·m) / (u + (1 − m))`, the
+        // same bits as `a.g += y.g / u` where `u > 0`, and `+= 0` elsewhere.
+        let m = T::default();
+        m += cst!(T::default().lt_mask(&u));
+        let t = T::default();
+        t += y.g * m;
+        let v = T::default();
+        v += u;
+        v += cst!(u.le_mask(&T::default()));
     }
-    // sqrt'(0) is infinite: no gradient flows at 0 (as NiLang)
-    if u > T::default() {
-        a.g += y.g / u;
-    }
+    a.g += t / v;
     unroutine!();
 }
 rule1!(Sqrt, sqrt_rule, sqrt_rule_inv);
@@ -275,11 +282,9 @@ rule1!(Sqrt, sqrt_rule, sqrt_rule_inv);
 #[i(nocheck, norev)]
 fn abs_rule<T: Scalar>(y: &mut GVar<T>, a: &mut GVar<T>) {
     y.x -= abs(a.x);
-    if a.x >= T::default() {
-        a.g += y.g;
-    } else {
-        a.g -= y.g;
-    }
+    // `a.g += ȳ·[a ≥ 0] − ȳ·[a < 0]` (lane masks, exact on batches)
+    a.g += y.g * cst!(T::default().le_mask(&a.x));
+    a.g -= y.g * cst!(a.x.lt_mask(&T::default()));
 }
 rule1!(Abs, abs_rule, abs_rule_inv);
 
@@ -332,19 +337,25 @@ fn powf_rule<T: Scalar>(y: &mut GVar<T>, a: &mut GVar<T>, b: &mut GVar<T>) {
     }
     a.g += y.g * s;
     unroutine!();
-    // d/db a^b = a^b ln a (only where a > 0)
-    if a.x > T::default() {
-        routine! {
-            let p = T::default();
-            p += powf(a.x, b.x);
-            let l = T::default();
-            l += ln(a.x);
-            let q = T::default();
-            q += p * l;
-        }
-        b.g += y.g * q;
-        unroutine!();
+    // d/db a^b = a^b ln a (only where a > 0): lane masks, `m = [a > 0]`, `w = a·m + (1 − m)`
+    // (`a` where `a > 0`, else 1, so `ln w = 0` there)
+    routine! {
+        let m = T::default();
+        m += cst!(T::default().lt_mask(&a.x));
+        let w = T::default();
+        w += a.x * m;
+        w += cst!(a.x.le_mask(&T::default()));
+        let p = T::default();
+        p += powf(a.x, b.x);
+        let l = T::default();
+        l += ln(w);
+        let q = T::default();
+        q += p * l;
+        let r = T::default();
+        r += q * m;
     }
+    b.g += y.g * r;
+    unroutine!();
 }
 rule2!(Powf, powf_rule, powf_rule_inv);
 
@@ -361,12 +372,19 @@ where
         a.g += y.g * a.x;
     } else if N == 1 {
         a.g += y.g;
-    } else if a.x.value() != 0.0 {
+    } else {
+        // lane masks: `z = [a = 0]`, `q = a^N / (a + z)` (0 where a = 0: the derivative there)
         routine! {
+            let z = T::default();
+            z += cst!(a.x.le_mask(&T::default()));
+            z -= cst!(a.x.lt_mask(&T::default()));
+            let v = T::default();
+            v += a.x;
+            v += z;
             let p = T::default();
             p += PowiN::<N>(a.x);
             let q = T::default();
-            q += p / a.x;
+            q += p / v;
             let s = T::default();
             s += q * cst!(T::lit(N as f64));
         }
@@ -419,22 +437,18 @@ rule2!(Atan2, atan2_rule, atan2_rule_inv);
 #[i(nocheck, norev)]
 fn min_rule<T: Scalar>(y: &mut GVar<T>, a: &mut GVar<T>, b: &mut GVar<T>) {
     y.x -= min(a.x, b.x);
-    if a.x <= b.x {
-        a.g += y.g;
-    } else {
-        b.g += y.g;
-    }
+    // lane masks: `ā += ȳ·[a ≤ b]`, `b̄ += ȳ·[b < a]`
+    a.g += y.g * cst!(a.x.le_mask(&b.x));
+    b.g += y.g * cst!(b.x.lt_mask(&a.x));
 }
 rule2!(Min, min_rule, min_rule_inv);
 
 #[i(nocheck, norev)]
 fn max_rule<T: Scalar>(y: &mut GVar<T>, a: &mut GVar<T>, b: &mut GVar<T>) {
     y.x -= max(a.x, b.x);
-    if a.x >= b.x {
-        a.g += y.g;
-    } else {
-        b.g += y.g;
-    }
+    // lane masks: `ā += ȳ·[a ≥ b]`, `b̄ += ȳ·[a < b]`
+    a.g += y.g * cst!(b.x.le_mask(&a.x));
+    b.g += y.g * cst!(a.x.lt_mask(&b.x));
 }
 rule2!(Max, max_rule, max_rule_inv);
 
