@@ -738,59 +738,29 @@ pub fn gmm_value_grad_par<'a>(g: &'a GmmInput, work: &mut GmmParWork<'a>, grad: 
     work.values.iter().sum()
 }
 
-/// The points of an instance in lanes of a batch number `B` ([`F64x4`](nilang::numbers::F64x4),
-/// [`F64x8`](nilang::numbers::F64x8)): group `j` holds points `j·L .. (j+1)·L` (`L` lanes),
-/// coordinate `r` of lane `l` in `xb[j·d + r]`. The last `n mod L` points are left to the
-/// one-point-at-a-time program (see [`gmm_value_grad_batched`]).
-#[derive(Clone, Debug)]
-pub struct GmmBatchData<B> {
-    /// The points, `groups · d` batches.
-    pub xb: Vec<B>,
-    /// The number of full lane groups (`n / L`).
-    pub groups: usize,
-}
-
-impl<B: Batch> GmmBatchData<B> {
-    /// Lay the points of `g` out in lanes (`O(n·d)`, once per instance).
-    pub fn new(g: &GmmInput) -> Self {
-        let (d, l) = (g.d, B::LANES);
-        let groups = g.n / l;
-        let mut xb = Vec::with_capacity(groups * d);
-        for j in 0..groups {
-            for r in 0..d {
-                xb.push(B::from_fn(|k| g.x[(j * l + k) * d + r]));
-            }
+/// Lay the points of `g` out in lanes of a batch number `B`: group `j` holds points
+/// `j·L .. (j+1)·L` (`L` lanes), coordinate `r` of lane `l` in `xb[j·d + r]`; `n / L` groups
+/// (the last `n mod L` points are left out). `xb` is cleared first.
+pub fn gmm_points_in_lanes<B: Batch>(g: &GmmInput, xb: &mut Vec<B>) {
+    let (d, l) = (g.d, B::LANES);
+    xb.clear();
+    for j in 0..g.n / l {
+        for r in 0..d {
+            xb.push(B::from_fn(|k| g.x[(j * l + k) * d + r]));
         }
-        GmmBatchData { xb, groups }
     }
 }
 
-/// The storage of the gradient plan of [`gmm_objective_i`] on batches.
-type GmmBatchStore<'a, B> = (
-    GVar<B>,
-    Vec<GVar<B>>,
-    Vec<GVar<B>>,
-    Vec<GVar<B>>,
-    &'a [B],
-    usize,
-    usize,
-    usize,
-    f64,
-    i64,
-    bool,
-    GmmWork<GVar<B>>,
-);
-
-/// Reusable buffers of [`gmm_value_grad_batched`]: the parameters splatted into every lane,
-/// the batched workspace and gradient plan, and the buffers of the one-point-at-a-time
+/// Reusable buffers of [`gmm_value_grad_batched`]: the points in lanes, the parameters
+/// splatted into every lane, the batched workspace, and the buffers of the one-point-at-a-time
 /// program for the remaining points and the data-free terms.
 #[derive(Debug)]
 pub struct GmmBatchWork<'a, B> {
+    xb: Vec<B>,
     alpha: Vec<B>,
     mu: Vec<B>,
     icf: Vec<B>,
     w: GmmWork<B>,
-    plan: Plan<GmmBatchStore<'a, B>>,
     tail: GmmGradWork<'a>,
     tail_grad: Vec<f64>,
 }
@@ -806,39 +776,39 @@ impl<B: Batch> GmmBatchWork<'_, B> {
     pub fn with_block(d: usize, k: usize, bs: usize) -> Self {
         let np = k * (1 + d + d * (d + 1) / 2);
         GmmBatchWork {
+            xb: Vec::new(),
             alpha: vec![B::default(); k],
             mu: vec![B::default(); k * d],
             icf: vec![B::default(); k * d * (d + 1) / 2],
             w: GmmWork::with_block(d, k, bs),
-            plan: Plan::new(),
             tail: GmmGradWork::new(d, k),
             tail_grad: vec![0.0; np],
         }
     }
 }
 
-/// The GMM objective of `g` by the reversible program on batches: the lane groups of `data`
-/// ([`GmmBatchData`]) by [`gmm_objective_i`] on `B`, the remaining `n mod L` points and the
-/// data-free terms on `f64`.
+/// The GMM objective of `g` by the reversible program on batches: the points in lanes of `B`
+/// ([`gmm_points_in_lanes`]) by [`gmm_objective_i`] on `B`, the remaining `n mod L` points and
+/// the data-free terms on `f64`.
 ///
 /// ```
 /// use nilang_apps::adbench::gmm::gmm_generate;
 /// use nilang::numbers::F64x4;
 /// let g = gmm_generate(2, 3, 103, 1);
-/// let data = nilang_apps::gmm::GmmBatchData::<F64x4>::new(&g);
-/// let (a, b) = (nilang_apps::gmm::objective_batched(&g, &data), nilang_apps::gmm::objective(&g));
+/// let (a, b) = (nilang_apps::gmm::objective_batched::<F64x4>(&g), nilang_apps::gmm::objective(&g));
 /// assert!((a - b).abs() <= 1e-14 * b.abs());
 /// ```
-pub fn objective_batched<B: Batch + PlusEq2<Sub, B, B>>(g: &GmmInput, data: &GmmBatchData<B>) -> f64 {
+pub fn objective_batched<B: Batch + PlusEq2<Sub, B, B>>(g: &GmmInput) -> f64 {
     let (d, k) = (g.d, g.k);
-    assert_eq!(data.groups, g.n / B::LANES, "objective_batched: data of another instance");
+    let mut xb = Vec::new();
+    gmm_points_in_lanes::<B>(g, &mut xb);
     let mut p: Vec<B> = g.params().iter().map(|&v| B::splat(v)).collect();
     let (alpha, rest) = p.split_at_mut(k);
     let (mu, icf) = rest.split_at_mut(k * d);
     let mut w = GmmWork::<B>::with_block(d, k, (GMM_BLOCK / B::LANES).max(1));
     let mut out = B::default();
     gmm_objective_i(
-        &mut out, alpha, mu, icf, &data.xb, d, k, g.n, g.gamma, g.m, false, &mut w,
+        &mut out, alpha, mu, icf, &xb, d, k, g.n, g.gamma, g.m, false, &mut w,
     );
     // the remaining points and the data-free terms, one point at a time
     let mut p = g.params();
@@ -846,28 +816,29 @@ pub fn objective_batched<B: Batch + PlusEq2<Sub, B, B>>(g: &GmmInput, data: &Gmm
     let (mu, icf) = rest.split_at_mut(k * d);
     let mut w = GmmWork::<f64>::new(d, k);
     let mut tail = 0.0;
-    let x = &g.x[data.groups * B::LANES * d..g.n * d];
+    let x = &g.x[xb.len() * B::LANES..g.n * d];
     gmm_objective_i(
         &mut tail, alpha, mu, icf, x, d, k, g.n, g.gamma, g.m, true, &mut w,
     );
     out.sum() + tail
 }
 
-/// The objective and its gradient (layout `[α | μ | icf]`) with the points in lanes: one call
-/// of the gradient API on `B` (the parameters splatted into every lane, so each lane
-/// accumulates the adjoints of its points; the lanes are summed at the end, in lane order),
-/// plus one on `f64` for the `n mod L` remaining points and the data-free terms. The same
-/// program as [`gmm_value_grad`] ([`gmm_objective_i`]), `L` points per instruction.
+/// The objective and its gradient (layout `[α | μ | icf]`) with the points in lanes of `B`:
+/// one call of the gradient API on `B` (the parameters splatted into every lane, so each lane
+/// accumulates the adjoints of its own points; the lanes are summed at the end, in lane
+/// order), plus one on `f64` ([`gmm_value_grad`]'s) for the `n mod L` remaining points and the
+/// data-free terms. The same program as [`gmm_value_grad`] ([`gmm_objective_i`]), `L` points
+/// per instruction. The layout of the points in lanes is redone at every call (`O(n·d)`
+/// copies, no allocation after the first call except the gradient storage).
 ///
 /// ```
 /// use nilang_apps::adbench::gmm::gmm_generate;
-/// use nilang_apps::gmm::{gmm_value_grad, gmm_value_grad_batched, GmmBatchData, GmmBatchWork, GmmGradWork};
+/// use nilang_apps::gmm::{gmm_value_grad, gmm_value_grad_batched, GmmBatchWork, GmmGradWork};
 /// use nilang::numbers::F64x4;
 /// let g = gmm_generate(2, 3, 101, 1);
-/// let data = GmmBatchData::<F64x4>::new(&g);
-/// let mut work = GmmBatchWork::new(2, 3);
+/// let mut work = GmmBatchWork::<F64x4>::new(2, 3);
 /// let mut grad = vec![0.0; g.n_params()];
-/// let f = gmm_value_grad_batched(&g, &data, &mut work, &mut grad);
+/// let f = gmm_value_grad_batched(&g, &mut work, &mut grad);
 /// let mut g0 = vec![0.0; g.n_params()];
 /// let f0 = gmm_value_grad(&g, &mut GmmGradWork::new(2, 3), &mut g0);
 /// assert!((f - f0).abs() <= 1e-14 * f0.abs());
@@ -875,7 +846,6 @@ pub fn objective_batched<B: Batch + PlusEq2<Sub, B, B>>(g: &GmmInput, data: &Gmm
 /// ```
 pub fn gmm_value_grad_batched<'a, B>(
     g: &'a GmmInput,
-    data: &'a GmmBatchData<B>,
     work: &mut GmmBatchWork<'a, B>,
     grad: &mut [f64],
 ) -> f64
@@ -893,19 +863,17 @@ where
         work.mu.len() == k * d && work.alpha.len() == k,
         "gmm_value_grad_batched: work built for another (d, K)"
     );
-    assert!(
-        data.groups == g.n / B::LANES && data.xb.len() == data.groups * d,
-        "gmm_value_grad_batched: data of another instance"
-    );
+    assert_eq!(g.x.len(), g.n * d, "gmm_value_grad_batched: x.len() != n*d");
     let GmmBatchWork {
+        xb,
         alpha,
         mu,
         icf,
         w,
-        plan,
         tail,
         tail_grad,
     } = work;
+    gmm_points_in_lanes::<B>(g, xb);
     for (dst, src) in [
         (&mut *alpha, &g.alphas),
         (&mut *mu, &g.means),
@@ -920,20 +888,21 @@ where
         &mut alpha[..],
         &mut mu[..],
         &mut icf[..],
-        &data.xb[..],
+        &xb[..],
         d,
         k,
         g.n,
         g.gamma,
         g.m,
         false,
-        w,
+        &mut *w,
     );
-    let (value, st) = plan.value_and_gradient(&GmmObjectiveI, args, 0);
+    let (value, st) = nilang::ad::value_and_gradient(&GmmObjectiveI, args, 0);
     for (o, v) in grad.iter_mut().zip(st.1.iter().chain(&st.2).chain(&st.3)) {
         *o = v.g.sum();
     }
-    let rest = gmm_chunk_value_grad(g, data.groups * B::LANES..g.n, true, tail, tail_grad);
+    let done = xb.len() / d.max(1) * B::LANES;
+    let rest = gmm_chunk_value_grad(g, done..g.n, true, tail, tail_grad);
     for (o, v) in grad.iter_mut().zip(tail_grad.iter()) {
         *o += v;
     }

