@@ -75,7 +75,7 @@ pub trait LaneOrd {
     fn lt_mask(&self, o: &Self) -> Self;
     /// The lane-wise maximum of the values (`f64::max`: a NaN lane is ignored), without
     /// derivative (a constant, such as the shift of a `logsumexp`).
-    fn max_value(&self, o: &Self) -> Self;
+    fn lane_max(&self, o: &Self) -> Self;
 }
 impl<T: crate::numbers::Real + crate::instr::Plain> LaneOrd for T {
     #[inline(always)]
@@ -87,7 +87,7 @@ impl<T: crate::numbers::Real + crate::instr::Plain> LaneOrd for T {
         T::from_f64(if *self < *o { 1.0 } else { 0.0 })
     }
     #[inline(always)]
-    fn max_value(&self, o: &Self) -> Self {
+    fn lane_max(&self, o: &Self) -> Self {
         if o > self || self.to_f64().is_nan() {
             *o
         } else {
@@ -105,12 +105,12 @@ impl<T: LaneOrd + Default> LaneOrd for crate::ad::GVar<T> {
         Self::from(self.x.lt_mask(&o.x))
     }
     #[inline(always)]
-    fn max_value(&self, o: &Self) -> Self {
-        Self::from(self.x.max_value(&o.x))
+    fn lane_max(&self, o: &Self) -> Self {
+        Self::from(self.x.lane_max(&o.x))
     }
 }
 
-/// The lane-wise maximum of the values of a slice (a constant, see [`LaneOrd::max_value`]);
+/// The lane-wise maximum of the values of a slice (a constant, see [`LaneOrd::lane_max`]);
 /// `−∞` for an empty slice.
 ///
 /// ```
@@ -118,7 +118,7 @@ impl<T: LaneOrd + Default> LaneOrd for crate::ad::GVar<T> {
 /// ```
 pub fn max_of<T: Scalar>(v: &[T]) -> T {
     v.iter()
-        .fold(T::lit(f64::NEG_INFINITY), |m, a| m.max_value(a))
+        .fold(T::lit(f64::NEG_INFINITY), |m, a| m.lane_max(a))
 }
 
 /// A [`Scalar`] with an order and a single value: what a generic program needs for a

@@ -194,7 +194,7 @@ macro_rules! batch_type {
                 self.zip_map(*o, |a, b| if a < b { 1.0 } else { 0.0 })
             }
             #[inline(always)]
-            fn max_value(&self, o: &Self) -> Self {
+            fn lane_max(&self, o: &Self) -> Self {
                 self.zip_map(*o, f64::max)
             }
         }
