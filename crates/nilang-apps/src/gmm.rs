@@ -38,9 +38,9 @@
 use crate::adbench::gmm::GmmInput;
 use crate::adbench::special::{log_gamma_d, ADBENCH_PI};
 use nilang::ad::{max_of, Plan};
-use nilang::numbers::Batch;
 use nilang::instr::fns::Sub;
 use nilang::instr::PlusEq2;
+use nilang::numbers::Batch;
 use nilang::prelude::*;
 
 /// The largest value of a slice (as `f64`): the logsumexp shift (a constant: the derivative

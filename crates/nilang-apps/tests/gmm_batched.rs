@@ -27,14 +27,21 @@ where
     let what = format!("{}x d={} K={} n={}", B::LANES, g.d, g.k, g.n);
     let (f0, g0) = scalar_grad(g);
     let fo = objective_batched::<B>(g);
-    assert!(rel(fo, objective(g)) <= 1e-14, "{what}: objective {fo} vs {}", objective(g));
+    assert!(
+        rel(fo, objective(g)) <= 1e-14,
+        "{what}: objective {fo} vs {}",
+        objective(g)
+    );
     let mut work = GmmBatchWork::<B>::new(g.d, g.k);
     let mut grad = vec![0.0; g.n_params()];
     let f = gmm_value_grad_batched(g, &mut work, &mut grad);
     assert!(rel(f, f0) <= 1e-14, "{what}: value {f} vs {f0}");
     let scale = g0.iter().fold(0.0_f64, |m, v| m.max(v.abs()));
     for (i, (a, b)) in grad.iter().zip(&g0).enumerate() {
-        assert!((a - b).abs() <= 1e-12 * scale, "{what}: grad[{i}] {a} vs {b}");
+        assert!(
+            (a - b).abs() <= 1e-12 * scale,
+            "{what}: grad[{i}] {a} vs {b}"
+        );
     }
 }
 
@@ -69,7 +76,10 @@ fn work_is_reusable_across_instances() {
         let f = gmm_value_grad_batched(g, &mut work, &mut grad);
         let (f0, g0) = scalar_grad(g);
         assert!(rel(f, f0) <= 1e-14);
-        assert!(grad.iter().zip(&g0).all(|(a, b)| (a - b).abs() <= 1e-12 * (1.0 + b.abs())));
+        assert!(grad
+            .iter()
+            .zip(&g0)
+            .all(|(a, b)| (a - b).abs() <= 1e-12 * (1.0 + b.abs())));
     }
 }
 
@@ -95,7 +105,11 @@ fn gmm_10k_d2_k5_batched_matches_oracle_and_scalar() {
     let mut work = GmmBatchWork::<F64x4>::new(g.d, g.k);
     let mut grad = vec![0.0; g.n_params()];
     let f = gmm_value_grad_batched(&g, &mut work, &mut grad);
-    assert!(adbench_close(f, oracle.objective), "{f} vs {}", oracle.objective);
+    assert!(
+        adbench_close(f, oracle.objective),
+        "{f} vs {}",
+        oracle.objective
+    );
     for (a, b) in grad.iter().zip(&oracle.gradient) {
         assert!(adbench_close(*a, *b), "{a} vs {b}");
     }
@@ -103,5 +117,8 @@ fn gmm_10k_d2_k5_batched_matches_oracle_and_scalar() {
     assert!(rel(f, f0) <= 1e-14, "{f} vs {f0}");
     assert!(rel(objective_batched::<F64x4>(&g), objective(&g)) <= 1e-14);
     let scale = g0.iter().fold(0.0_f64, |m, v| m.max(v.abs()));
-    assert!(grad.iter().zip(&g0).all(|(a, b)| (a - b).abs() <= 1e-12 * scale));
+    assert!(grad
+        .iter()
+        .zip(&g0)
+        .all(|(a, b)| (a - b).abs() <= 1e-12 * scale));
 }

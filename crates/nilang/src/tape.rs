@@ -19,8 +19,8 @@
 //! stored by a forward run on gradient or dual numbers are kept only when the inverse runs on
 //! the same type.)
 use crate::ad::{GVar, Scalar};
-use crate::numbers::Dual;
 use crate::check::{fail, ErrorKind};
+use crate::numbers::Dual;
 use core::any::Any;
 use std::cell::RefCell;
 

@@ -57,7 +57,11 @@ fn a_program_on_lanes_is_the_program_on_each_lane() {
     mix(&mut y, &mut xa, &mut xb, 2);
     for k in 0..4 {
         let want = scalar(a[k], b[k], 2);
-        assert!(close(y.lane(k), want, 1e-14), "lane {k}: {} vs {want}", y.lane(k));
+        assert!(
+            close(y.lane(k), want, 1e-14),
+            "lane {k}: {} vs {want}",
+            y.lane(k)
+        );
     }
     // the inputs are untouched and the inverse takes the output back to zero
     assert_eq!((xa.to_array(), xb.to_array()), (a, b));
@@ -103,8 +107,18 @@ fn inverse_is_exact_on_lanes() {
     }
     shuffle_inv(&mut x, &mut y, &mut t);
     for k in 0..4 {
-        assert!(close(x.lane(k), x0[k], 1e-13), "x lane {k}: {} vs {}", x.lane(k), x0[k]);
-        assert!(close(y.lane(k), y0[k], 1e-13), "y lane {k}: {} vs {}", y.lane(k), y0[k]);
+        assert!(
+            close(x.lane(k), x0[k], 1e-13),
+            "x lane {k}: {} vs {}",
+            x.lane(k),
+            x0[k]
+        );
+        assert!(
+            close(y.lane(k), y0[k], 1e-13),
+            "y lane {k}: {} vs {}",
+            y.lane(k),
+            y0[k]
+        );
         assert!((t.lane(k) - t0[k]).abs() < 1e-15, "t lane {k}");
     }
 }
@@ -115,7 +129,12 @@ fn gradient_on_lanes_is_the_gradient_of_each_lane() {
     let mut plan = Plan::new();
     let (v, (gy, ga, gb, _)) = plan.value_and_gradient(
         &Mix,
-        (&mut F64x4::splat(0.0), &mut F64x4::new(a), &mut F64x4::new(b), 2usize),
+        (
+            &mut F64x4::splat(0.0),
+            &mut F64x4::new(a),
+            &mut F64x4::new(b),
+            2usize,
+        ),
         0,
     );
     assert_eq!(gy.g.to_array(), [1.0; 4]);
@@ -124,8 +143,18 @@ fn gradient_on_lanes_is_the_gradient_of_each_lane() {
         let (vs, (_, sga, sgb, _)) =
             nilang::ad::value_and_gradient(&Mix, (&mut y, &mut sa, &mut sb, 2usize), 0);
         assert!(close(v.lane(k), vs, 1e-14), "value lane {k}");
-        assert!(close(ga.g.lane(k), sga.g, 1e-13), "da lane {k}: {} vs {}", ga.g.lane(k), sga.g);
-        assert!(close(gb.g.lane(k), sgb.g, 1e-13), "db lane {k}: {} vs {}", gb.g.lane(k), sgb.g);
+        assert!(
+            close(ga.g.lane(k), sga.g, 1e-13),
+            "da lane {k}: {} vs {}",
+            ga.g.lane(k),
+            sga.g
+        );
+        assert!(
+            close(gb.g.lane(k), sgb.g, 1e-13),
+            "db lane {k}: {} vs {}",
+            gb.g.lane(k),
+            sgb.g
+        );
     }
 }
 
@@ -144,16 +173,33 @@ fn kinks_take_their_branch_lane_by_lane() {
     let b = [0.5, 4.0, 0.0, 1.0];
     let st = nilang::gradient(
         &Kinks,
-        (&mut F64x4::splat(0.0), &mut F64x4::new(a), &mut F64x4::new(b)),
+        (
+            &mut F64x4::splat(0.0),
+            &mut F64x4::new(a),
+            &mut F64x4::new(b),
+        ),
         0,
     );
     // d/da: sign(a) (+1 at 0) + [a <= b] + 2 [a >= b] + 3a²
-    assert_eq!(st.1.g.to_array(), [-1.0 + 1.0 + 3.0, 1.0 + 1.0 + 12.0, 1.0 + 1.0 + 2.0, 1.0 + 2.0 + 27.0]);
+    assert_eq!(
+        st.1.g.to_array(),
+        [
+            -1.0 + 1.0 + 3.0,
+            1.0 + 1.0 + 12.0,
+            1.0 + 1.0 + 2.0,
+            1.0 + 2.0 + 27.0
+        ]
+    );
     // d/db: [b < a] + 2 [a < b] + 1/(2 sqrt b) (0 at b = 0)
     let db = st.2.g.to_array();
     let want = [2.0 + 0.5 / 0.5_f64.sqrt(), 2.0 + 0.25, 0.0, 1.0 + 0.5];
     for k in 0..4 {
-        assert!((db[k] - want[k]).abs() < 1e-15, "lane {k}: {} vs {}", db[k], want[k]);
+        assert!(
+            (db[k] - want[k]).abs() < 1e-15,
+            "lane {k}: {} vs {}",
+            db[k],
+            want[k]
+        );
     }
 }
 
@@ -167,7 +213,10 @@ fn masks_and_lane_maximum() {
     let m = nilang::ad::max_of(&[a, F64x4::new([0.0, 5.0, -4.0, 7.0])]);
     assert_eq!(m.to_array(), [1.0, 5.0, -3.0, 7.0]);
     let g = GVar::new(a, b).le_mask(&GVar::from(b));
-    assert_eq!((g.x.to_array(), g.g.to_array()), ([1.0, 0.0, 1.0, 0.0], [0.0; 4]));
+    assert_eq!(
+        (g.x.to_array(), g.g.to_array()),
+        ([1.0, 0.0, 1.0, 0.0], [0.0; 4])
+    );
 }
 
 #[test]
@@ -180,7 +229,10 @@ fn lanes_fill_and_reduce() {
     assert_eq!(total::<F64x8>(&v), 36.0);
     assert_eq!(F64x4::LANES, 4);
     assert_eq!(<F64x8 as Batch>::LANES, 8);
-    assert_eq!(format!("{:?}", F64x4::splat(1.5)), "F64x4([1.5, 1.5, 1.5, 1.5])");
+    assert_eq!(
+        format!("{:?}", F64x4::splat(1.5)),
+        "F64x4([1.5, 1.5, 1.5, 1.5])"
+    );
 }
 
 #[test]
@@ -192,7 +244,12 @@ fn elementary_functions_agree_with_f64() {
     let one = |f: fn(f64) -> f64, g: fn(B) -> B| {
         let r = g(v);
         for k in 0..4 {
-            assert!(close(r.lane(k), f(xs[k]), 5e-16), "lane {k}: {} vs {}", r.lane(k), f(xs[k]));
+            assert!(
+                close(r.lane(k), f(xs[k]), 5e-16),
+                "lane {k}: {} vs {}",
+                r.lane(k),
+                f(xs[k])
+            );
         }
     };
     use nilang::instr::{fns, Func};
@@ -220,11 +277,23 @@ fn simd_exp_is_within_two_ulps_of_f64_exp() {
         }
     }
     assert!(worst <= 2, "worst error {worst} ulps");
-    let special = [0.0, -0.0, f64::INFINITY, f64::NEG_INFINITY, 709.78, 709.79, -745.2, -800.0];
+    let special = [
+        0.0,
+        -0.0,
+        f64::INFINITY,
+        f64::NEG_INFINITY,
+        709.78,
+        709.79,
+        -745.2,
+        -800.0,
+    ];
     let e = <fns::Exp as Func<(F64x8,)>>::eval((F64x8::new(special),));
     for (k, x) in special.iter().enumerate() {
         let (got, want) = (e.lane(k), x.exp());
-        assert!(got == want || ulps(got, want) <= 2, "exp({x}) = {got}, want {want}");
+        assert!(
+            got == want || ulps(got, want) <= 2,
+            "exp({x}) = {got}, want {want}"
+        );
     }
     let e = <fns::Exp as Func<(F64x4,)>>::eval((F64x4::splat(f64::NAN),));
     assert!(e.lane(0).is_nan());

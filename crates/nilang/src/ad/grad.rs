@@ -71,10 +71,7 @@ fn backward<F, A, S, E>(f: &F, st: &mut A::Store<S>, loss: usize, one_pass: bool
 where
     E: Elem,
     A: GradArgs<E>,
-    S: Lift<E>
-        + core::ops::AddAssign
-        + core::ops::Sub<Output = S>
-        + core::ops::Add<Output = S>,
+    S: Lift<E> + core::ops::AddAssign + core::ops::Sub<Output = S> + core::ops::Add<Output = S>,
     F: for<'b> Reversible<A::Borrow<'b, S>>,
 {
     if one_pass {
@@ -468,12 +465,7 @@ where
         let mut st = base.clone();
         A::slots::<E>(&mut st, iout)[j].g = E::one();
         f.uncall(A::borrow(&mut st));
-        jac.push(
-            A::slots::<E>(&mut st, iin)
-                .iter()
-                .map(|v| v.g)
-                .collect(),
-        );
+        jac.push(A::slots::<E>(&mut st, iin).iter().map(|v| v.g).collect());
     }
     jac
 }

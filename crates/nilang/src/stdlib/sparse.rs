@@ -42,9 +42,7 @@ impl<'b, 'a, E: crate::ad::Elem> crate::ad::GradArg<E> for &'b SparseView<'a> {
     fn borrow<'c, S: crate::ad::Lift<E>>(s: &'c mut &'b SparseView<'a>) -> &'c SparseView<'c> {
         s
     }
-    fn slots<'c, S: crate::ad::Lift<E>>(
-        _: &'c mut &'b SparseView<'a>,
-    ) -> crate::ad::Slots<'c, S> {
+    fn slots<'c, S: crate::ad::Lift<E>>(_: &'c mut &'b SparseView<'a>) -> crate::ad::Slots<'c, S> {
         crate::ad::Slots::Slice(&mut [])
     }
     fn restore<S: crate::ad::Lift<E>>(&mut self, _: &&'b SparseView<'a>) {}

@@ -212,6 +212,7 @@ fn tanh_rule<T: Scalar>(y: &mut GVar<T>, a: &mut GVar<T>) {
 rule1!(Tanh, tanh_rule, tanh_rule_inv);
 
 #[i(nocheck, norev)]
+#[inline(always)]
 fn exp_rule<T: Scalar>(y: &mut GVar<T>, a: &mut GVar<T>) {
     y.x -= exp(a.x);
     routine! {
@@ -236,6 +237,7 @@ fn expm1_rule<T: Scalar>(y: &mut GVar<T>, a: &mut GVar<T>) {
 rule1!(ExpM1, expm1_rule, expm1_rule_inv);
 
 #[i(nocheck, norev)]
+#[inline(always)]
 fn ln_rule<T: Scalar>(y: &mut GVar<T>, a: &mut GVar<T>) {
     y.x -= ln(a.x);
     a.g += y.g / a.x;
