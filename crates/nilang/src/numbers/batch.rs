@@ -48,7 +48,6 @@ pub trait Batch: crate::ad::Scalar + crate::ad::Elem + Send + Sync {
 /// overflow and underflow as `f64::exp`.
 macro_rules! simd_exp {
     ($simd:ty, $u:ty, $x:expr) => {{
-        use wide::{CmpGt, CmpLt};
         type F = $simd;
         const MAGIC: f64 = 6755399441055744.0; // 1.5 · 2^52
         const LN2_HI: f64 = 0.693145751953125; // ln 2 with its last 32 bits zero
@@ -57,8 +56,8 @@ macro_rules! simd_exp {
         let lo = F::splat(-746.0);
         let hi = F::splat(710.0);
         // clamp (NaN passes through: both comparisons are false)
-        let x = x.simd_lt(lo).blend(lo, x);
-        let x = x.simd_gt(hi).blend(hi, x);
+        let x = x.simd_lt(lo).select(lo, x);
+        let x = x.simd_gt(hi).select(hi, x);
         let magic = F::splat(MAGIC);
         let t = x * F::splat(core::f64::consts::LOG2_E) + magic;
         let kf = t - magic;
