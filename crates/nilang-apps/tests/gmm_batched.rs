@@ -19,9 +19,9 @@ fn scalar_grad(g: &GmmInput) -> (f64, Vec<f64>) {
     (f, grad)
 }
 
-fn check<B: Batch>(g: &GmmInput)
+fn check<B>(g: &GmmInput)
 where
-    B: nilang::instr::PlusEq2<nilang::instr::fns::Sub, B, B>,
+    B: Batch + nilang::instr::PlusEq2<nilang::instr::fns::Sub, B, B>,
     nilang::GVar<B>: nilang::instr::PlusEq2<nilang::instr::fns::Sub, B, nilang::GVar<B>>,
 {
     let what = format!("{}x d={} K={} n={}", B::LANES, g.d, g.k, g.n);

@@ -243,12 +243,12 @@ fn elementary_functions_agree_with_f64() {
     type B = F64x4;
     let one = |f: fn(f64) -> f64, g: fn(B) -> B| {
         let r = g(v);
-        for k in 0..4 {
+        for (k, &x) in xs.iter().enumerate() {
             assert!(
-                close(r.lane(k), f(xs[k]), 5e-16),
+                close(r.lane(k), f(x), 5e-16),
                 "lane {k}: {} vs {}",
                 r.lane(k),
-                f(xs[k])
+                f(x)
             );
         }
     };
@@ -271,8 +271,8 @@ fn simd_exp_is_within_two_ulps_of_f64_exp() {
         let x0 = -745.0 + 1455.0 * (i as f64 + 0.37) / n as f64;
         let xs = [x0, x0 * 1e-3, x0 * 1e-7, -x0 * 0.01];
         let e = <fns::Exp as Func<(F64x8,)>>::eval((F64x8::from_fn(|k| xs[k % 4]),));
-        for k in 0..4 {
-            let want = xs[k].exp();
+        for (k, x) in xs.iter().enumerate() {
+            let want = x.exp();
             worst = worst.max(ulps(e.lane(k), want));
         }
     }
