@@ -69,7 +69,7 @@ pub struct BaAnc<T> {
 /// `a` (zero on entry). `cam = [r (3) | C (3) | f | u₀ v₀ | k₁ k₂]`.
 #[i(nocheck)]
 #[inline]
-pub fn ba_routine<T: Scalar>(a: &mut BaAnc<T>, cam: &mut [T; 11], x: &mut [T; 3], feat: &[f64; 2])
+pub fn ba_routine<T: Ordered>(a: &mut BaAnc<T>, cam: &mut [T; 11], x: &mut [T; 3], feat: &[f64; 2])
 where
     (T, T): PlusEq1<SinCos, T>,
 {
@@ -134,7 +134,7 @@ where
 /// The copy step: `e += w · pr`.
 #[i(nocheck)]
 #[inline]
-pub fn ba_copy<T: Scalar>(e: &mut [T; 2], w: &mut T, pr: &mut [T; 2]) {
+pub fn ba_copy<T: Ordered>(e: &mut [T; 2], w: &mut T, pr: &mut [T; 2]) {
     e[0] += w * pr[0];
     e[1] += w * pr[1];
 }
@@ -143,7 +143,7 @@ pub fn ba_copy<T: Scalar>(e: &mut [T; 2], w: &mut T, pr: &mut [T; 2]) {
 /// ancillas in `a` (zero on entry and, up to rounding, on exit).
 #[i(nocheck)]
 #[inline]
-pub fn ba_reproj_i<T: Scalar>(
+pub fn ba_reproj_i<T: Ordered>(
     e: &mut [T; 2],
     cam: &mut [T; 11],
     x: &mut [T; 3],
@@ -163,7 +163,7 @@ pub fn ba_reproj_i<T: Scalar>(
 /// The weight error `z += 1 − w²`.
 #[i(nocheck)]
 #[inline]
-pub fn ba_w_err_i<T: Scalar>(z: &mut T, w: &mut T) {
+pub fn ba_w_err_i<T: Ordered>(z: &mut T, w: &mut T) {
     z += 1.0;
     z -= abs2(w);
 }

@@ -23,7 +23,7 @@ pub fn factorial(n: usize) -> f64 {
 /// assert_eq!(out, 6.0);
 /// ```
 #[i]
-pub fn imul<T: Scalar>(out: &mut T, x: &mut T, anc: &mut T) {
+pub fn imul<T: Ordered>(out: &mut T, x: &mut T, anc: &mut T) {
     anc += out * x;
     out -= anc / x;
     SWAP(out, anc);
@@ -40,7 +40,7 @@ pub fn imul<T: Scalar>(out: &mut T, x: &mut T, anc: &mut T) {
 /// assert!(out.abs() < 1e-15);
 /// ```
 #[i]
-pub fn ibesselj<T: Scalar>(out: &mut T, nu: usize, z: &mut T) {
+pub fn ibesselj<T: Ordered>(out: &mut T, nu: usize, z: &mut T) {
     let k = T::default();
     let fact_nu = T::lit(factorial(nu));
     let nu_t = T::lit(nu as f64);
@@ -101,7 +101,7 @@ pub fn ibesselj<T: Scalar>(out: &mut T, nu: usize, z: &mut T) {
 /// assert!(out.abs() < 1e-12);
 /// ```
 #[i]
-pub fn ibesselj_log<T: Scalar>(out: &mut T, nu: usize, z: &mut T) {
+pub fn ibesselj_log<T: Ordered>(out: &mut T, nu: usize, z: &mut T) {
     let k = 0usize;
     let kv = 0usize;
     let nu_i = nu as i32;
@@ -165,7 +165,7 @@ pub const MAX_TERMS: usize = 64;
 /// assert_eq!(out, 0.0);
 /// ```
 #[i(nocheck)]
-pub fn ibesselj_n<T: Scalar, const NU: i32>(out: &mut T, z: &mut T)
+pub fn ibesselj_n<T: Ordered, const NU: i32>(out: &mut T, z: &mut T)
 where
     T: nilang::instr::PlusEq1<nilang::instr::fns::PowiN<NU>, T>,
 {

@@ -11,7 +11,7 @@ use nilang::prelude::*;
 
 /// In place `(x, y) ← BoxMuller(x, y)`, `x, y ∈ (0, 1)`.
 #[i]
-pub fn boxmuller<T: Scalar + Rotate<T>>(x: &mut T, y: &mut T) {
+pub fn boxmuller<T: Ordered + Rotate<T>>(x: &mut T, y: &mut T) {
     let z1 = T::default();
     let z2 = T::default();
     {
@@ -59,7 +59,7 @@ pub fn boxmuller<T: Scalar + Rotate<T>>(x: &mut T, y: &mut T) {
 
 /// [`boxmuller`] on a pair `x = [x, y]` (the form `jacobian` differentiates).
 #[i]
-pub fn boxmuller_pair<T: Scalar + Rotate<T>>(x: &mut [T; 2]) {
+pub fn boxmuller_pair<T: Ordered + Rotate<T>>(x: &mut [T; 2]) {
     boxmuller(&mut x[0], &mut x[1]);
 }
 

@@ -194,7 +194,7 @@ pub fn embedding_stats<T: Scalar>(st: &mut Stats<T>, x: &mut [T], k: usize) {
 
 /// The copy of the loss: `out += var(d(L₁)) + var(d(L₂)) + exp(relu(gap)) − 1`.
 #[i(nocheck)]
-pub fn embedding_penalty<T: Scalar>(out: &mut T, st: &mut Stats<T>) {
+pub fn embedding_penalty<T: Ordered>(out: &mut T, st: &mut Stats<T>) {
     out += st.ve;
     out += st.vn;
     // the penalty keeps mean(d(L₂)) > mean(d(L₁)): exp(relu(gap)) − 1
@@ -209,7 +209,7 @@ pub fn embedding_penalty<T: Scalar>(out: &mut T, st: &mut Stats<T>) {
 /// Compute–copy–uncompute: the statistics live in one ancilla (explicit memory, 95 numbers),
 /// so only one level of uncomputation is paid.
 #[i(nocheck)]
-pub fn embedding_loss<T: Scalar>(out: &mut T, x: &mut [T], k: usize) {
+pub fn embedding_loss<T: Ordered>(out: &mut T, x: &mut [T], k: usize) {
     let st = Stats::<T>::zero();
     routine! {
         embedding_stats(&mut st, x, k);

@@ -20,7 +20,7 @@ use nilang::prelude::*;
 /// Apply coupling layer `l` (parameters at `w[off..]`) to the sample at `x[base..base+2h]`:
 /// the half `par·h..` drives the other half.
 #[i]
-pub fn nice_layer<T: Scalar>(
+pub fn nice_layer<T: Ordered>(
     x: &mut [T],
     w: &mut [T],
     base: usize,
@@ -55,7 +55,7 @@ pub fn nice_layer<T: Scalar>(
 
 /// The coupling part of the flow on the sample at `x[base..base+d]` (data → latent).
 #[i]
-pub fn nice_flow<T: Scalar>(
+pub fn nice_flow<T: Ordered>(
     x: &mut [T],
     w: &mut [T],
     base: usize,
@@ -80,7 +80,7 @@ pub fn nice_flow<T: Scalar>(
 /// row-major) under the flow with parameters `w` (couplings, then the `d` log-scales).
 /// `xs` is transformed and restored (compute–copy–uncompute).
 #[i]
-pub fn nice_nll<T: Scalar>(
+pub fn nice_nll<T: Ordered>(
     out: &mut T,
     xs: &mut [T],
     w: &mut [T],

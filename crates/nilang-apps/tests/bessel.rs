@@ -4,7 +4,7 @@ use nilang_apps::bessel::*;
 
 #[test]
 fn j2_gradient_and_hessians_match_the_paper() {
-    let (mut out, mut z) = (0.0, 1.0);
+    let (mut out, mut z) = (0.0_f64, 1.0_f64);
     let (gout, _, gz) = nilang::gradient(&Ibesselj, (&mut out, 2usize, &mut z), 0);
     assert_eq!(gout.g, 1.0);
     assert!((gz.g - 0.210243615881133).abs() < 1e-9, "J2'(1) = {}", gz.g);

@@ -19,7 +19,7 @@ static GLOBAL: Counting = Counting;
 #[test]
 fn bessel_gradients_allocate_nothing() {
     use nilang_apps::bessel::*;
-    let (mut out, mut z) = (0.0, 1.0);
+    let (mut out, mut z) = (0.0_f64, 1.0_f64);
     // warm up (lazy statics, thread-locals)
     let _ = nilang::gradient(&Ibesselj, (&mut out, 2usize, &mut z), 0);
     let before = ALLOCS.load(Ordering::SeqCst);

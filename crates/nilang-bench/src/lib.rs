@@ -43,6 +43,8 @@ pub fn registry_with_threads(threads: usize) -> Registry {
     let mut reg = Registry::default();
     reg.add(Box::new(nilang_cells::Nilang));
     reg.add(Box::new(nilang_cells::Parallel::new(1)));
+    reg.add(Box::new(nilang_cells::Batched::new(4)));
+    reg.add(Box::new(nilang_cells::Batched::new(8)));
     if threads > 1 {
         reg.add(Box::new(nilang_cells::Parallel::new(threads)));
     }

@@ -18,8 +18,9 @@
 //! recomputation of joint mode gives for first-order gradients. (Derivative parts of numbers
 //! stored by a forward run on gradient or dual numbers are kept only when the inverse runs on
 //! the same type.)
-use crate::ad::Scalar;
+use crate::ad::{GVar, Scalar};
 use crate::check::{fail, ErrorKind};
+use crate::numbers::Dual;
 use core::any::Any;
 use std::cell::RefCell;
 
@@ -140,14 +141,30 @@ pub trait TapeValue: Sized {
     fn pop_tape() -> Self;
 }
 
+/// The value of a stored number of one of the usual types, for taking it back as another
+/// type (`NaN` for other types, such as batches, which must be taken back as themselves).
+fn value_of(any: &dyn Any) -> f64 {
+    if let Some(v) = any.downcast_ref::<f32>() {
+        *v as f64
+    } else if let Some(v) = any.downcast_ref::<GVar<f64>>() {
+        v.x
+    } else if let Some(v) = any.downcast_ref::<Dual<f64>>() {
+        v.x
+    } else if let Some(v) = any.downcast_ref::<GVar<GVar<f64>>>() {
+        v.x.x
+    } else if let Some(v) = any.downcast_ref::<GVar<Dual<f64>>>() {
+        v.x.x
+    } else {
+        f64::NAN
+    }
+}
+
 impl<T: Scalar> TapeValue for T {
     fn push_tape(self) {
-        let value = self.value();
         let any: &dyn Any = &self;
-        let exact = if any.is::<f64>() {
-            None
-        } else {
-            Some(Box::new(self) as Box<dyn Any>)
+        let (value, exact) = match any.downcast_ref::<f64>() {
+            Some(&v) => (v, None),
+            None => (value_of(any), Some(Box::new(self) as Box<dyn Any>)),
         };
         push_entry(Entry { value, exact });
     }

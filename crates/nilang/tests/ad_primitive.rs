@@ -90,7 +90,7 @@ fn generic_primitive_gradient_and_hessian_fwd_rev() {
     // and in y: d²/dy² = sin(y)
     let h = ad::hessian_fwd_rev(&UsesGeneric, (&mut o, &mut x, &mut y, &mut z), 0, 2);
     assert!((h[0][0] - (-0.3_f64).sin()).abs() < 1e-13, "{h:?}");
-    let v = ad::loss_value::<_, (&mut f64, &mut f64, &mut f64, &mut f64)>(
+    let v = ad::loss_value::<_, (&mut f64, &mut f64, &mut f64, &mut f64), f64>(
         &UsesGeneric,
         (&mut o, &mut x, &mut y, &mut z),
         0,

@@ -49,7 +49,7 @@ where
         + for<'b> Reversible<(&'b mut GVar<f64>, &'b mut [GVar<f64>; K])>,
 {
     let (mut y, mut xx) = (0.25, x);
-    let (_, g) = nilang::gradient::<F, (&mut f64, &mut [f64; K])>(f, (&mut y, &mut xx), 0);
+    let (_, g) = nilang::gradient::<F, (&mut f64, &mut [f64; K]), f64>(f, (&mut y, &mut xx), 0);
     assert!(close(&xx, &x), "gradient restores the arguments");
     g.map(|v| v.g)
 }
@@ -530,8 +530,12 @@ where
         let w: [f64; M] = core::array::from_fn(|_| rng.uniform(-1.0, 1.0));
         let (mut o, mut xx) = (out, x);
         let j1 = ad::jacobian::<F, (&mut [f64; M], &mut [f64; K]), M>(f, (&mut o, &mut xx), 1, 0);
-        let j2 =
-            ad::jacobian_repeat::<F, (&mut [f64; M], &mut [f64; K])>(f, (&mut o, &mut xx), 1, 0);
+        let j2 = ad::jacobian_repeat::<F, (&mut [f64; M], &mut [f64; K]), f64>(
+            f,
+            (&mut o, &mut xx),
+            1,
+            0,
+        );
         assert!(close(&o, &out) && close(&xx, &x));
         let ju = jvp(f, out, x, u);
         let lhs = dot(&ju, &w);

@@ -22,7 +22,7 @@ static GLOBAL: Counting = Counting;
 #[i]
 fn scalar_prog<T>(y: &mut T, a: &mut T, b: &mut T, t: &mut T, x: &mut [T; 4])
 where
-    T: Scalar + Rotate<T> + Hadamard + Reciprocate,
+    T: Ordered + Rotate<T> + Hadamard + Reciprocate,
 {
     ROT(a, b, t);
     HADAMARD(a, b);

@@ -11,7 +11,7 @@ fn norm<T: Scalar>(res: &mut T, y: &mut T, x: &mut [T]) {
 }
 
 #[i]
-fn demo<T: Scalar>(out: &mut T, a: &mut T, b: &mut T, st: &mut Vec<T>) {
+fn demo<T: Ordered>(out: &mut T, a: &mut T, b: &mut T, st: &mut Vec<T>) {
     routine! {                                  // compute ...
         let t = T::default();                   // ancilla from a constant (checked at dealloc)
         t += a * b;

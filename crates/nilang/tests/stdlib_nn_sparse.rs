@@ -139,13 +139,13 @@ fn logsumexp_case_38_inverse_gradient() {
     assert!((logout - (1000.0 + 2.0_f64.ln())).abs() < 1e-12);
 }
 
-fn is_neg<T: Scalar>(v: &T) -> bool {
+fn is_neg<T: Ordered>(v: &T) -> bool {
     *v < T::default()
 }
 
 /// NiLang's filter + mapfoldl test: out += Σ exp(xᵢ) over the negative xᵢ.
 #[i]
-fn neg_exp_sum<T: Scalar>(out: &mut T, st: &mut Vec<T>, x: &mut [T]) {
+fn neg_exp_sum<T: Ordered>(out: &mut T, st: &mut Vec<T>, x: &mut [T]) {
     i_filter(&is_neg::<T>, st, x);
     i_mapfoldl(Exp, &IAddTo, out, st);
 }

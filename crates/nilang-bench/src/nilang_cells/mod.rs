@@ -11,6 +11,7 @@ mod gmm;
 mod parallel;
 mod sparse;
 
+pub use gmm::Batched;
 pub use parallel::Parallel;
 
 /// NiLang.rs: the reversible programs of `nilang-apps`, their inverses and gradients.

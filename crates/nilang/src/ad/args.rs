@@ -6,6 +6,28 @@
 use super::GVar;
 use crate::numbers::Real;
 
+/// The plain element type of the gradient API's arguments: every [`Real`] (`f64`, `f32`,
+/// `Dual`, fixed point, ...) and the batches [`F64x4`](crate::numbers::F64x4),
+/// [`F64x8`](crate::numbers::F64x8).
+pub trait Elem:
+    Copy
+    + Default
+    + core::fmt::Debug
+    + core::ops::Add<Output = Self>
+    + core::ops::Sub<Output = Self>
+    + core::ops::AddAssign
+    + 'static
+{
+    /// `1` (in every lane): the seed of a loss's adjoint.
+    fn one() -> Self;
+}
+impl<T: Real> Elem for T {
+    #[inline(always)]
+    fn one() -> Self {
+        <T as Real>::one()
+    }
+}
+
 /// A plain element type `E` lifted into the scalar `S` of a gradient computation (`f64` into
 /// `f64`, or into a vector of lanes for one-pass Jacobians).
 pub trait Lift<E>: Copy + Default {
@@ -14,7 +36,7 @@ pub trait Lift<E>: Copy + Default {
     /// The element back (value lane).
     fn lower(self) -> E;
 }
-impl<E: Real> Lift<E> for E {
+impl<E: Elem> Lift<E> for E {
     #[inline(always)]
     fn lift(e: E) -> Self {
         e
@@ -101,47 +123,44 @@ impl<S> core::ops::IndexMut<usize> for Slots<'_, S> {
 /// gradient numbers ([`GradArg::Store`], which a [`Plan`](crate::ad::Plan) keeps and
 /// refreshes), borrows that storage in the shape the function takes ([`GradArg::Borrow`]),
 /// and reads values and gradients back from it.
-pub trait GradArg {
-    /// The plain element type.
-    type Elem: Real;
+pub trait GradArg<E: Elem> {
     /// Owned storage of the argument with gradient numbers over `S`.
-    type Store<S: Lift<Self::Elem>>: Clone;
+    type Store<S: Lift<E>>: Clone;
     /// The storage borrowed as an argument.
-    type Borrow<'b, S: Lift<Self::Elem> + 'b>;
+    type Borrow<'b, S: Lift<E> + 'b>;
     /// Whether the argument is a scalar `&mut` number (the only kind a loss can be).
     const SCALAR_OUT: bool = false;
     /// Copy the current values into gradient numbers with zero gradient.
-    fn store<S: Lift<Self::Elem>>(&self) -> Self::Store<S>;
+    fn store<S: Lift<E>>(&self) -> Self::Store<S>;
     /// Whether `st` has this argument's shape (lengths), so [`GradArg::refresh`] can reuse it.
-    fn fits<S: Lift<Self::Elem>>(&self, _st: &Self::Store<S>) -> bool {
+    fn fits<S: Lift<E>>(&self, _st: &Self::Store<S>) -> bool {
         true
     }
     /// Overwrite `st` (of this argument's shape) with the current values, zero gradients.
-    fn refresh<S: Lift<Self::Elem>>(&self, st: &mut Self::Store<S>);
+    fn refresh<S: Lift<E>>(&self, st: &mut Self::Store<S>);
     /// Borrow the storage as an argument.
-    fn borrow<S: Lift<Self::Elem>>(s: &mut Self::Store<S>) -> Self::Borrow<'_, S>;
+    fn borrow<S: Lift<E>>(s: &mut Self::Store<S>) -> Self::Borrow<'_, S>;
     /// The differentiable slots of the storage (empty for integers and read-only arguments).
-    fn slots<S: Lift<Self::Elem>>(s: &mut Self::Store<S>) -> Slots<'_, S>;
+    fn slots<S: Lift<E>>(s: &mut Self::Store<S>) -> Slots<'_, S>;
     /// Write the stored values back into the argument (in-out arguments only).
-    fn restore<S: Lift<Self::Elem>>(&mut self, s: &Self::Store<S>);
+    fn restore<S: Lift<E>>(&mut self, s: &Self::Store<S>);
 }
 
 #[inline(always)]
-fn lift_into<E: Real, S: Lift<E>>(dst: &mut [GVar<S>], src: &[E]) {
+fn lift_into<E: Elem, S: Lift<E>>(dst: &mut [GVar<S>], src: &[E]) {
     for (d, &e) in dst.iter_mut().zip(src) {
         *d = GVar::from(S::lift(e));
     }
 }
 
 #[inline(always)]
-fn lower_into<E: Real, S: Lift<E>>(dst: &mut [E], src: &[GVar<S>]) {
+fn lower_into<E: Elem, S: Lift<E>>(dst: &mut [E], src: &[GVar<S>]) {
     for (d, v) in dst.iter_mut().zip(src) {
         *d = v.x.lower();
     }
 }
 
-impl<E: Real> GradArg for &mut E {
-    type Elem = E;
+impl<E: Elem> GradArg<E> for &mut E {
     type Store<S: Lift<E>> = GVar<S>;
     type Borrow<'b, S: Lift<E> + 'b> = &'b mut GVar<S>;
     const SCALAR_OUT: bool = true;
@@ -165,8 +184,7 @@ impl<E: Real> GradArg for &mut E {
 /// `&mut [E]` and `&mut Vec<E>`: lifted into a `Vec` of gradient numbers.
 macro_rules! lifted_vec_arg {
     ($($arg:ty => $borrow:ty),*) => {$(
-        impl<E: Real> GradArg for $arg {
-            type Elem = E;
+        impl<E: Elem> GradArg<E> for $arg {
             type Store<S: Lift<E>> = Vec<GVar<S>>;
             type Borrow<'b, S: Lift<E> + 'b> = &'b mut $borrow;
             fn store<S: Lift<E>>(&self) -> Vec<GVar<S>> {
@@ -192,8 +210,7 @@ macro_rules! lifted_vec_arg {
 }
 lifted_vec_arg!(&mut [E] => [GVar<S>], &mut Vec<E> => Vec<GVar<S>>);
 
-impl<E: Real, const N: usize> GradArg for &mut [E; N] {
-    type Elem = E;
+impl<E: Elem, const N: usize> GradArg<E> for &mut [E; N] {
     type Store<S: Lift<E>> = [GVar<S>; N];
     type Borrow<'b, S: Lift<E> + 'b> = &'b mut [GVar<S>; N];
     fn store<S: Lift<E>>(&self) -> [GVar<S>; N] {
@@ -232,8 +249,7 @@ impl<E: Real, const N: usize> GradArg for &mut [E; N] {
 /// let (_, ga, _) = nilang::gradient(&Fit, (&mut 0.0, &mut 2.0, &x[..]), 0);
 /// assert_eq!(ga.g, 6.0);
 /// ```
-impl<'a, E: Real> GradArg for &'a [E] {
-    type Elem = E;
+impl<'a, E: Elem> GradArg<E> for &'a [E] {
     type Store<S: Lift<E>> = &'a [E];
     type Borrow<'b, S: Lift<E> + 'b> = &'b [E];
     fn store<S: Lift<E>>(&self) -> &'a [E] {
@@ -252,8 +268,7 @@ impl<'a, E: Real> GradArg for &'a [E] {
 }
 
 /// A read-only array is data, like a read-only slice: passed through unchanged.
-impl<'a, E: Real, const N: usize> GradArg for &'a [E; N] {
-    type Elem = E;
+impl<'a, E: Elem, const N: usize> GradArg<E> for &'a [E; N] {
     type Store<S: Lift<E>> = &'a [E; N];
     type Borrow<'b, S: Lift<E> + 'b> = &'b [E; N];
     fn store<S: Lift<E>>(&self) -> &'a [E; N] {
@@ -271,8 +286,7 @@ impl<'a, E: Real, const N: usize> GradArg for &'a [E; N] {
     fn restore<S: Lift<E>>(&mut self, _: &&'a [E; N]) {}
 }
 
-impl<E: Real> GradArg for &E {
-    type Elem = E;
+impl<E: Elem> GradArg<E> for &E {
     type Store<S: Lift<E>> = GVar<S>;
     type Borrow<'b, S: Lift<E> + 'b> = &'b GVar<S>;
     fn store<S: Lift<E>>(&self) -> GVar<S> {
@@ -291,34 +305,31 @@ impl<E: Real> GradArg for &E {
 }
 
 macro_rules! passed_arg {
-    ($elem:ty; $($t:ty),*) => {$(
-        impl GradArg for $t {
-            type Elem = $elem;
-            type Store<S: Lift<$elem>> = $t;
-            type Borrow<'b, S: Lift<$elem> + 'b> = $t;
-            fn store<S: Lift<$elem>>(&self) -> $t { *self }
-            fn refresh<S: Lift<$elem>>(&self, st: &mut $t) { *st = *self; }
-            fn borrow<S: Lift<$elem>>(s: &mut $t) -> $t { *s }
-            fn slots<S: Lift<$elem>>(_: &mut $t) -> Slots<'_, S> { Slots::Slice(&mut []) }
-            fn restore<S: Lift<$elem>>(&mut self, _: &$t) {}
+    ($($t:ty),*) => {$(
+        impl<E: Elem> GradArg<E> for $t {
+            type Store<S: Lift<E>> = $t;
+            type Borrow<'b, S: Lift<E> + 'b> = $t;
+            fn store<S: Lift<E>>(&self) -> $t { *self }
+            fn refresh<S: Lift<E>>(&self, st: &mut $t) { *st = *self; }
+            fn borrow<S: Lift<E>>(s: &mut $t) -> $t { *s }
+            fn slots<S: Lift<E>>(_: &mut $t) -> Slots<'_, S> { Slots::Slice(&mut []) }
+            fn restore<S: Lift<E>>(&mut self, _: &$t) {}
         }
     )*};
 }
 // by-value parameters are read-only constants: integers, flags, and plain float settings
-passed_arg!(f64; usize, isize, i32, i64, u32, u64, bool, f64);
-passed_arg!(f32; f32);
+passed_arg!(usize, isize, i32, i64, u32, u64, bool, f64, f32);
 
 macro_rules! int_mut_arg {
     ($($t:ty),*) => {$(
-        impl<'a> GradArg for &'a mut $t {
-            type Elem = f64;
-            type Store<S: Lift<f64>> = $t;
-            type Borrow<'b, S: Lift<f64> + 'b> = &'b mut $t;
-            fn store<S: Lift<f64>>(&self) -> $t { **self }
-            fn refresh<S: Lift<f64>>(&self, st: &mut $t) { *st = **self; }
-            fn borrow<S: Lift<f64>>(s: &mut $t) -> &mut $t { s }
-            fn slots<S: Lift<f64>>(_: &mut $t) -> Slots<'_, S> { Slots::Slice(&mut []) }
-            fn restore<S: Lift<f64>>(&mut self, s: &$t) { **self = *s; }
+        impl<'a, E: Elem> GradArg<E> for &'a mut $t {
+            type Store<S: Lift<E>> = $t;
+            type Borrow<'b, S: Lift<E> + 'b> = &'b mut $t;
+            fn store<S: Lift<E>>(&self) -> $t { **self }
+            fn refresh<S: Lift<E>>(&self, st: &mut $t) { *st = **self; }
+            fn borrow<S: Lift<E>>(s: &mut $t) -> &mut $t { s }
+            fn slots<S: Lift<E>>(_: &mut $t) -> Slots<'_, S> { Slots::Slice(&mut []) }
+            fn restore<S: Lift<E>>(&mut self, s: &$t) { **self = *s; }
         }
     )*};
 }
@@ -326,54 +337,51 @@ int_mut_arg!(usize, isize, i32, i64, u32, u64, bool);
 
 /// A tuple of [`GradArg`]s: the whole argument list of a reversible function (up to 32
 /// arguments; a user struct passed as one argument holds any number of fields).
-pub trait GradArgs {
-    /// The plain element type (shared by all float arguments).
-    type Elem: Real;
+pub trait GradArgs<E: Elem> {
     /// Storage tuple.
-    type Store<S: Lift<Self::Elem>>: Clone;
+    type Store<S: Lift<E>>: Clone;
     /// Borrowed storage tuple.
-    type Borrow<'b, S: Lift<Self::Elem> + 'b>;
+    type Borrow<'b, S: Lift<E> + 'b>;
     /// The number of arguments.
     const LEN: usize;
     /// Whether argument `k` is a scalar `&mut` number (`None`: out of range).
     fn scalar_out(k: usize) -> Option<bool>;
     /// Store every argument.
-    fn store<S: Lift<Self::Elem>>(&self) -> Self::Store<S>;
+    fn store<S: Lift<E>>(&self) -> Self::Store<S>;
     /// Whether `st` has the arguments' shapes.
-    fn fits<S: Lift<Self::Elem>>(&self, st: &Self::Store<S>) -> bool;
+    fn fits<S: Lift<E>>(&self, st: &Self::Store<S>) -> bool;
     /// Overwrite `st` with the current values, zero gradients.
-    fn refresh<S: Lift<Self::Elem>>(&self, st: &mut Self::Store<S>);
+    fn refresh<S: Lift<E>>(&self, st: &mut Self::Store<S>);
     /// Borrow every stored argument.
-    fn borrow<S: Lift<Self::Elem>>(s: &mut Self::Store<S>) -> Self::Borrow<'_, S>;
+    fn borrow<S: Lift<E>>(s: &mut Self::Store<S>) -> Self::Borrow<'_, S>;
     /// The differentiable slots of argument `k`.
-    fn slots<S: Lift<Self::Elem>>(s: &mut Self::Store<S>, k: usize) -> Slots<'_, S>;
+    fn slots<S: Lift<E>>(s: &mut Self::Store<S>, k: usize) -> Slots<'_, S>;
     /// Write stored values back into every in-out argument.
-    fn restore<S: Lift<Self::Elem>>(&mut self, s: &Self::Store<S>);
+    fn restore<S: Lift<E>>(&mut self, s: &Self::Store<S>);
 }
 
 macro_rules! tuple_args {
     ($n:expr; $($i:tt $a:ident),*) => {
-        impl<E: Real, $($a: GradArg<Elem = E>),*> GradArgs for ($($a,)*) {
-            type Elem = E;
-            type Store<S: Lift<E>> = ($($a::Store<S>,)*);
-            type Borrow<'b, S: Lift<E> + 'b> = ($($a::Borrow<'b, S>,)*);
+        impl<E: Elem, $($a: GradArg<E>),*> GradArgs<E> for ($($a,)*) {
+            type Store<S: Lift<E>> = ($(<$a as GradArg<E>>::Store<S>,)*);
+            type Borrow<'b, S: Lift<E> + 'b> = ($(<$a as GradArg<E>>::Borrow<'b, S>,)*);
             const LEN: usize = $n;
             fn scalar_out(k: usize) -> Option<bool> {
-                match k { $($i => Some($a::SCALAR_OUT),)* _ => None }
+                match k { $($i => Some(<$a as GradArg<E>>::SCALAR_OUT),)* _ => None }
             }
-            fn store<S: Lift<E>>(&self) -> Self::Store<S> { ($(self.$i.store::<S>(),)*) }
-            fn fits<S: Lift<E>>(&self, st: &Self::Store<S>) -> bool { true $(&& self.$i.fits::<S>(&st.$i))* }
-            fn refresh<S: Lift<E>>(&self, st: &mut Self::Store<S>) { $(self.$i.refresh::<S>(&mut st.$i);)* }
+            fn store<S: Lift<E>>(&self) -> Self::Store<S> { ($(<$a as GradArg<E>>::store::<S>(&self.$i),)*) }
+            fn fits<S: Lift<E>>(&self, st: &Self::Store<S>) -> bool { true $(&& <$a as GradArg<E>>::fits::<S>(&self.$i, &st.$i))* }
+            fn refresh<S: Lift<E>>(&self, st: &mut Self::Store<S>) { $(<$a as GradArg<E>>::refresh::<S>(&self.$i, &mut st.$i);)* }
             fn borrow<S: Lift<E>>(s: &mut Self::Store<S>) -> Self::Borrow<'_, S> {
-                ($($a::borrow::<S>(&mut s.$i),)*)
+                ($(<$a as GradArg<E>>::borrow::<S>(&mut s.$i),)*)
             }
             fn slots<S: Lift<E>>(s: &mut Self::Store<S>, k: usize) -> Slots<'_, S> {
                 match k {
-                    $($i => $a::slots::<S>(&mut s.$i),)*
+                    $($i => <$a as GradArg<E>>::slots::<S>(&mut s.$i),)*
                     _ => panic!("nilang: argument index {k} out of range (the function has {} arguments)", $n),
                 }
             }
-            fn restore<S: Lift<E>>(&mut self, s: &Self::Store<S>) { $(self.$i.restore::<S>(&s.$i);)* }
+            fn restore<S: Lift<E>>(&mut self, s: &Self::Store<S>) { $(<$a as GradArg<E>>::restore::<S>(&mut self.$i, &s.$i);)* }
         }
     };
 }
@@ -410,7 +418,7 @@ tuple_args!(30; 0 A0, 1 A1, 2 A2, 3 A3, 4 A4, 5 A5, 6 A6, 7 A7, 8 A8, 9 A9, 10 A
 tuple_args!(31; 0 A0, 1 A1, 2 A2, 3 A3, 4 A4, 5 A5, 6 A6, 7 A7, 8 A8, 9 A9, 10 A10, 11 A11, 12 A12, 13 A13, 14 A14, 15 A15, 16 A16, 17 A17, 18 A18, 19 A19, 20 A20, 21 A21, 22 A22, 23 A23, 24 A24, 25 A25, 26 A26, 27 A27, 28 A28, 29 A29, 30 A30);
 tuple_args!(32; 0 A0, 1 A1, 2 A2, 3 A3, 4 A4, 5 A5, 6 A6, 7 A7, 8 A8, 9 A9, 10 A10, 11 A11, 12 A12, 13 A13, 14 A14, 15 A15, 16 A16, 17 A17, 18 A18, 19 A19, 20 A20, 21 A21, 22 A22, 23 A23, 24 A24, 25 A25, 26 A26, 27 A27, 28 A28, 29 A29, 30 A30, 31 A31);
 
-impl<E: Real> Lift<E> for GVar<E> {
+impl<E: Elem> Lift<E> for GVar<E> {
     #[inline(always)]
     fn lift(e: E) -> Self {
         GVar::from(e)
@@ -423,7 +431,7 @@ impl<E: Real> Lift<E> for GVar<E> {
 
 /// A field of a user struct for [`grad_struct!`](crate::grad_struct): a number, an array or a
 /// `Vec` of numbers, lifted to gradient numbers element by element.
-pub trait LiftField<E: Real> {
+pub trait LiftField<E: Elem> {
     /// The field over gradient numbers.
     type Lifted<S: Lift<E>>;
     /// Lift the values (zero gradients).
@@ -456,7 +464,7 @@ impl<S> FieldSlots<S> for Vec<GVar<S>> {
         out.extend(self.iter_mut());
     }
 }
-impl<E: Real> LiftField<E> for E {
+impl<E: Elem> LiftField<E> for E {
     type Lifted<S: Lift<E>> = GVar<S>;
     fn lift_field<S: Lift<E>>(&self) -> GVar<S> {
         GVar::from(S::lift(*self))
@@ -471,7 +479,7 @@ impl<E: Real> LiftField<E> for E {
         *self = st.x.lower();
     }
 }
-impl<E: Real, const N: usize> LiftField<E> for [E; N] {
+impl<E: Elem, const N: usize> LiftField<E> for [E; N] {
     type Lifted<S: Lift<E>> = [GVar<S>; N];
     fn lift_field<S: Lift<E>>(&self) -> [GVar<S>; N] {
         self.map(|e| GVar::from(S::lift(e)))
@@ -486,7 +494,7 @@ impl<E: Real, const N: usize> LiftField<E> for [E; N] {
         lower_into(self, st)
     }
 }
-impl<E: Real> LiftField<E> for Vec<E> {
+impl<E: Elem> LiftField<E> for Vec<E> {
     type Lifted<S: Lift<E>> = Vec<GVar<S>>;
     fn lift_field<S: Lift<E>>(&self) -> Vec<GVar<S>> {
         self.iter().map(|&e| GVar::from(S::lift(e))).collect()
@@ -528,8 +536,7 @@ impl<E: Real> LiftField<E> for Vec<E> {
 #[macro_export]
 macro_rules! grad_struct {
     ($name:ident { $($field:ident),+ $(,)? } $(copy { $($cf:ident),* $(,)? })?) => {
-        impl<E: $crate::Real> $crate::ad::GradArg for &mut $name<E> {
-            type Elem = E;
+        impl<E: $crate::ad::Elem> $crate::ad::GradArg<E> for &mut $name<E> {
             type Store<S: $crate::ad::Lift<E>> = $name<$crate::GVar<S>>;
             type Borrow<'b, S: $crate::ad::Lift<E> + 'b> = &'b mut $name<$crate::GVar<S>>;
             fn store<S: $crate::ad::Lift<E>>(&self) -> $name<$crate::GVar<S>> {

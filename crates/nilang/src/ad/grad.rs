@@ -7,17 +7,16 @@
 //! loss's value: the backward pass starts from the inputs, and the value comes out as a
 //! by-product (`loss_in − loss_after_backward`). Otherwise: forward, then backward, both on
 //! the gradient numbers.
-use super::args::{GradArgs, Lift, Slots};
+use super::args::{Elem, GradArgs, Lift, Slots};
 use super::{GVar, Lanes};
-use crate::numbers::Real;
 use crate::Reversible;
 
 /// Gradient storage of an argument list: every argument as gradient numbers.
-pub type Store<A> = <A as GradArgs>::Store<<A as GradArgs>::Elem>;
+pub type Store<A, E = f64> = <A as GradArgs<E>>::Store<E>;
 
 /// Panic (at the caller's line) unless argument `k` exists and is a scalar `&mut` number.
 #[track_caller]
-fn check_loss<A: GradArgs>(k: usize, what: &str) {
+fn check_loss<A: GradArgs<E>, E: Elem>(k: usize, what: &str) {
     match A::scalar_out(k) {
         Some(true) => {}
         Some(false) => panic!(
@@ -34,7 +33,7 @@ fn check_loss<A: GradArgs>(k: usize, what: &str) {
 
 /// Panic (at the caller's line) unless argument `k` exists.
 #[track_caller]
-fn check_index<A: GradArgs>(k: usize, what: &str) {
+fn check_index<A: GradArgs<E>, E: Elem>(k: usize, what: &str) {
     if k >= A::LEN {
         panic!(
             "nilang: the {what} is argument {k}, but the function has {} arguments (0..{})",
@@ -45,18 +44,19 @@ fn check_index<A: GradArgs>(k: usize, what: &str) {
 }
 
 /// Whether `f` is compute–copy–uncompute in argument `k` (the compiler's one-pass analysis).
-fn one_pass<F, A, S>(f: &F, k: usize) -> bool
+fn one_pass<F, A, S, E>(f: &F, k: usize) -> bool
 where
-    A: GradArgs,
-    S: Lift<A::Elem> + 'static,
+    E: Elem,
+    A: GradArgs<E>,
+    S: Lift<E> + 'static,
     F: for<'b> Reversible<A::Borrow<'b, S>>,
 {
     k < 64 && (<F as Reversible<A::Borrow<'static, S>>>::additive(f) >> k) & 1 == 1
 }
 
-fn slot<S, A: GradArgs>(st: &mut A::Store<S>, k: usize) -> &mut GVar<S>
+fn slot<S, A: GradArgs<E>, E: Elem>(st: &mut A::Store<S>, k: usize) -> &mut GVar<S>
 where
-    S: Lift<A::Elem>,
+    S: Lift<E>,
 {
     match A::slots::<S>(st, k) {
         Slots::Slice(s) => &mut s[0],
@@ -67,26 +67,24 @@ where
 /// The backward pass on `st` (holding the inputs, zero adjoints) with the loss's adjoint
 /// seeded, as one pass (`one_pass`) or after a forward pass on `st`. Returns the loss value
 /// after the forward pass; `st` holds the inputs (up to rounding) with their gradients.
-fn backward<F, A, S>(f: &F, st: &mut A::Store<S>, loss: usize, one_pass: bool, one: S) -> S
+fn backward<F, A, S, E>(f: &F, st: &mut A::Store<S>, loss: usize, one_pass: bool, one: S) -> S
 where
-    A: GradArgs,
-    S: Lift<A::Elem>
-        + core::ops::AddAssign
-        + core::ops::Sub<Output = S>
-        + core::ops::Add<Output = S>,
+    E: Elem,
+    A: GradArgs<E>,
+    S: Lift<E> + core::ops::AddAssign + core::ops::Sub<Output = S> + core::ops::Add<Output = S>,
     F: for<'b> Reversible<A::Borrow<'b, S>>,
 {
     if one_pass {
-        let v0 = slot::<S, A>(st, loss).x;
-        slot::<S, A>(st, loss).g += one;
+        let v0 = slot::<S, A, _>(st, loss).x;
+        slot::<S, A, _>(st, loss).g += one;
         f.uncall(A::borrow(st));
-        let s = slot::<S, A>(st, loss);
+        let s = slot::<S, A, _>(st, loss);
         let after = s.x;
         s.x = v0;
         v0 + (v0 - after)
     } else {
         f.call_primal(A::borrow(st));
-        let s = slot::<S, A>(st, loss);
+        let s = slot::<S, A, _>(st, loss);
         let v = s.x;
         s.g += one;
         f.uncall(A::borrow(st));
@@ -114,10 +112,11 @@ where
 /// assert_eq!((y, a, b), (0.0, 2.0, 3.0));
 /// ```
 #[track_caller]
-pub fn gradient<F, A>(f: &F, args: A, loss: usize) -> Store<A>
+pub fn gradient<F, A, E>(f: &F, args: A, loss: usize) -> Store<A, E>
 where
-    A: GradArgs,
-    F: Reversible<A> + for<'b> Reversible<A::Borrow<'b, A::Elem>>,
+    E: Elem,
+    A: GradArgs<E>,
+    F: Reversible<A> + for<'b> Reversible<A::Borrow<'b, E>>,
 {
     value_and_gradient(f, args, loss).1
 }
@@ -134,15 +133,16 @@ where
 /// assert_eq!((v, gx.g), (9.0, 6.0));
 /// ```
 #[track_caller]
-pub fn value_and_gradient<F, A>(f: &F, args: A, loss: usize) -> (A::Elem, Store<A>)
+pub fn value_and_gradient<F, A, E>(f: &F, args: A, loss: usize) -> (E, Store<A, E>)
 where
-    A: GradArgs,
-    F: Reversible<A> + for<'b> Reversible<A::Borrow<'b, A::Elem>>,
+    E: Elem,
+    A: GradArgs<E>,
+    F: Reversible<A> + for<'b> Reversible<A::Borrow<'b, E>>,
 {
-    check_loss::<A>(loss, "loss");
-    let one = one_pass::<F, A, A::Elem>(f, loss);
-    let mut st = args.store::<A::Elem>();
-    let v = backward::<F, A, A::Elem>(f, &mut st, loss, one, A::Elem::one());
+    check_loss::<A, _>(loss, "loss");
+    let one = one_pass::<F, A, E, _>(f, loss);
+    let mut st = args.store::<E>();
+    let v = backward::<F, A, E, _>(f, &mut st, loss, one, E::one());
     (v, st)
 }
 
@@ -192,10 +192,11 @@ impl<St> Plan<St> {
     }
 
     /// Storage for `args` over `S`, refreshed with their values: reused when it fits.
-    fn refreshed<A, S>(&mut self, args: &A) -> &mut St
+    fn refreshed<A, S, E>(&mut self, args: &A) -> &mut St
     where
-        A: GradArgs<Store<S> = St>,
-        S: Lift<A::Elem>,
+        E: Elem,
+        A: GradArgs<E, Store<S> = St>,
+        S: Lift<E>,
     {
         match &mut self.store {
             Some(st) if args.fits::<S>(st) => {
@@ -211,14 +212,14 @@ impl<St> Plan<St> {
     #[track_caller]
     pub fn value_and_gradient<F, A, E>(&mut self, f: &F, args: A, loss: usize) -> (E, &mut St)
     where
-        E: Real,
-        A: GradArgs<Elem = E, Store<E> = St>,
+        E: Elem + Lift<E>,
+        A: GradArgs<E, Store<E> = St>,
         F: Reversible<A> + for<'b> Reversible<A::Borrow<'b, E>>,
     {
-        check_loss::<A>(loss, "loss");
-        let one = one_pass::<F, A, E>(f, loss);
-        let st = self.refreshed::<A, E>(&args);
-        let v = backward::<F, A, E>(f, st, loss, one, E::one());
+        check_loss::<A, _>(loss, "loss");
+        let one = one_pass::<F, A, E, _>(f, loss);
+        let st = self.refreshed::<A, E, _>(&args);
+        let v = backward::<F, A, E, _>(f, st, loss, one, E::one());
         (v, st)
     }
 
@@ -241,13 +242,13 @@ impl<St> Plan<St> {
     #[track_caller]
     pub fn vjp<F, A, E>(&mut self, f: &F, args: A, iout: usize, seed: &[E]) -> &mut St
     where
-        E: Real,
-        A: GradArgs<Elem = E, Store<E> = St>,
+        E: Elem + Lift<E>,
+        A: GradArgs<E, Store<E> = St>,
         F: Reversible<A> + for<'b> Reversible<A::Borrow<'b, E>>,
     {
-        check_index::<A>(iout, "output");
-        let one = one_pass::<F, A, E>(f, iout);
-        let st = self.refreshed::<A, E>(&args);
+        check_index::<A, _>(iout, "output");
+        let one = one_pass::<F, A, E, _>(f, iout);
+        let st = self.refreshed::<A, E, _>(&args);
         if !one {
             f.call_primal(A::borrow(st));
         }
@@ -272,12 +273,12 @@ impl<St> Plan<St> {
     #[track_caller]
     pub fn jacobian<F, A, const N: usize>(&mut self, f: &F, args: A, iout: usize) -> &mut St
     where
-        A: GradArgs<Elem = f64, Store<Lanes<N>> = St>,
+        A: GradArgs<f64, Store<Lanes<N>> = St>,
         F: Reversible<A> + for<'b> Reversible<A::Borrow<'b, Lanes<N>>>,
     {
-        check_index::<A>(iout, "output");
-        let one = one_pass::<F, A, Lanes<N>>(f, iout);
-        let st = self.refreshed::<A, Lanes<N>>(&args);
+        check_index::<A, _>(iout, "output");
+        let one = one_pass::<F, A, Lanes<N>, _>(f, iout);
+        let st = self.refreshed::<A, Lanes<N>, _>(&args);
         if !one {
             f.call_primal(A::borrow(st));
         }
@@ -289,7 +290,7 @@ impl<St> Plan<St> {
 
 /// Seed lane `j` of output slot `j` of argument `iout`.
 #[track_caller]
-fn seed_lanes<A: GradArgs<Elem = f64>, const N: usize>(st: &mut A::Store<Lanes<N>>, iout: usize) {
+fn seed_lanes<A: GradArgs<f64>, const N: usize>(st: &mut A::Store<Lanes<N>>, iout: usize) {
     let mut outs = A::slots::<Lanes<N>>(st, iout);
     let m = outs.len();
     assert!(
@@ -302,8 +303,8 @@ fn seed_lanes<A: GradArgs<Elem = f64>, const N: usize>(st: &mut A::Store<Lanes<N
 }
 
 /// The gradients of argument `k` of a gradient result, as plain numbers.
-pub fn grads<A: GradArgs>(st: &mut Store<A>, k: usize) -> Vec<A::Elem> {
-    A::slots::<A::Elem>(st, k).iter().map(|v| v.g).collect()
+pub fn grads<A: GradArgs<E>, E: Elem>(st: &mut Store<A, E>, k: usize) -> Vec<E> {
+    A::slots::<E>(st, k).iter().map(|v| v.g).collect()
 }
 
 /// NiLang's reversible `Grad(f)`: on gradient-number arguments (with zero gradients), `call`
@@ -448,27 +449,23 @@ impl<F: Reversible<B>, B: SeedArgs> Reversible<B> for Grad<F> {
 /// output: `J[j][i] = ∂out_j/∂in_i` (rows are outputs, the usual convention; NiLang returns
 /// the transpose). The arguments are left unchanged.
 #[track_caller]
-pub fn jacobian_repeat<F, A>(f: &F, args: A, iin: usize, iout: usize) -> Vec<Vec<A::Elem>>
+pub fn jacobian_repeat<F, A, E>(f: &F, args: A, iin: usize, iout: usize) -> Vec<Vec<E>>
 where
-    A: GradArgs,
-    F: Reversible<A> + for<'b> Reversible<A::Borrow<'b, A::Elem>>,
+    E: Elem,
+    A: GradArgs<E>,
+    F: Reversible<A> + for<'b> Reversible<A::Borrow<'b, E>>,
 {
-    check_index::<A>(iin, "input");
-    check_index::<A>(iout, "output");
-    let mut base = args.store::<A::Elem>();
+    check_index::<A, _>(iin, "input");
+    check_index::<A, _>(iout, "output");
+    let mut base = args.store::<E>();
     f.call(A::borrow(&mut base));
-    let m = A::slots::<A::Elem>(&mut base.clone(), iout).len();
+    let m = A::slots::<E>(&mut base.clone(), iout).len();
     let mut jac = Vec::with_capacity(m);
     for j in 0..m {
         let mut st = base.clone();
-        A::slots::<A::Elem>(&mut st, iout)[j].g = A::Elem::one();
+        A::slots::<E>(&mut st, iout)[j].g = E::one();
         f.uncall(A::borrow(&mut st));
-        jac.push(
-            A::slots::<A::Elem>(&mut st, iin)
-                .iter()
-                .map(|v| v.g)
-                .collect(),
-        );
+        jac.push(A::slots::<E>(&mut st, iin).iter().map(|v| v.g).collect());
     }
     jac
 }
@@ -497,12 +494,12 @@ where
 #[track_caller]
 pub fn jacobian<F, A, const N: usize>(f: &F, args: A, iin: usize, iout: usize) -> Vec<Vec<f64>>
 where
-    A: GradArgs<Elem = f64>,
+    A: GradArgs<f64>,
     F: Reversible<A> + for<'b> Reversible<A::Borrow<'b, Lanes<N>>>,
 {
-    check_index::<A>(iin, "input");
-    check_index::<A>(iout, "output");
-    let one = one_pass::<F, A, Lanes<N>>(f, iout);
+    check_index::<A, _>(iin, "input");
+    check_index::<A, _>(iout, "output");
+    let one = one_pass::<F, A, Lanes<N>, _>(f, iout);
     let mut st = args.store::<Lanes<N>>();
     if !one {
         f.call_primal(A::borrow(&mut st));
@@ -522,13 +519,13 @@ where
 #[track_caller]
 pub fn hessian_fwd_rev<F, A>(f: &F, args: A, loss: usize, iin: usize) -> Vec<Vec<f64>>
 where
-    A: GradArgs<Elem = f64>,
+    A: GradArgs<f64>,
     F: Reversible<A> + for<'b> Reversible<A::Borrow<'b, crate::numbers::Dual<f64>>>,
 {
     use crate::numbers::Dual;
-    check_loss::<A>(loss, "loss");
-    check_index::<A>(iin, "input");
-    let one = one_pass::<F, A, Dual<f64>>(f, loss);
+    check_loss::<A, _>(loss, "loss");
+    check_index::<A, _>(iin, "input");
+    let one = one_pass::<F, A, Dual<f64>, _>(f, loss);
     let base = args.store::<Dual<f64>>();
     let n = A::slots::<Dual<f64>>(&mut base.clone(), iin).len();
     let mut st = base.clone();
@@ -536,7 +533,7 @@ where
         .map(|k| {
             st.clone_from(&base);
             A::slots::<Dual<f64>>(&mut st, iin)[k].x.eps = 1.0;
-            backward::<F, A, Dual<f64>>(f, &mut st, loss, one, Dual::new(1.0, 0.0));
+            backward::<F, A, Dual<f64>, _>(f, &mut st, loss, one, Dual::new(1.0, 0.0));
             A::slots::<Dual<f64>>(&mut st, iin)
                 .iter()
                 .map(|v| v.g.eps)
@@ -551,11 +548,11 @@ where
 #[track_caller]
 pub fn hessian_rev_rev<F, A>(f: &F, args: A, loss: usize, iin: usize) -> Vec<Vec<f64>>
 where
-    A: GradArgs<Elem = f64>,
+    A: GradArgs<f64>,
     F: Reversible<A> + for<'b> Reversible<A::Borrow<'b, GVar<f64>>>,
 {
-    check_loss::<A>(loss, "loss");
-    check_index::<A>(iin, "input");
+    check_loss::<A, _>(loss, "loss");
+    check_index::<A, _>(iin, "input");
     let base = args.store::<GVar<f64>>();
     let n = A::slots::<GVar<f64>>(&mut base.clone(), iin).len();
     (0..n)
@@ -563,12 +560,12 @@ where
             let mut st = base.clone();
             // Grad(f)
             f.call(A::borrow(&mut st));
-            slot::<GVar<f64>, A>(&mut st, loss).g.x += 1.0;
+            slot::<GVar<f64>, A, _>(&mut st, loss).g.x += 1.0;
             f.uncall(A::borrow(&mut st));
             // seed the adjoint of gradient k, then ~Grad(f)
             A::slots::<GVar<f64>>(&mut st, iin)[k].g.g += 1.0;
             f.call(A::borrow(&mut st));
-            slot::<GVar<f64>, A>(&mut st, loss).g.x -= 1.0;
+            slot::<GVar<f64>, A, _>(&mut st, loss).g.x -= 1.0;
             f.uncall(A::borrow(&mut st));
             A::slots::<GVar<f64>>(&mut st, iin)
                 .iter()
@@ -580,15 +577,16 @@ where
 
 /// The loss value after running `f` on `args` (the arguments are restored afterwards).
 #[track_caller]
-pub fn loss_value<F, A>(f: &F, args: A, loss: usize) -> A::Elem
+pub fn loss_value<F, A, E>(f: &F, args: A, loss: usize) -> E
 where
-    A: GradArgs,
-    F: Reversible<A> + for<'b> Reversible<A::Borrow<'b, A::Elem>>,
+    E: Elem,
+    A: GradArgs<E>,
+    F: Reversible<A> + for<'b> Reversible<A::Borrow<'b, E>>,
 {
-    check_loss::<A>(loss, "loss");
-    let mut st = args.store::<A::Elem>();
+    check_loss::<A, _>(loss, "loss");
+    let mut st = args.store::<E>();
     f.call(A::borrow(&mut st));
-    slot::<A::Elem, A>(&mut st, loss).x
+    slot::<E, A, _>(&mut st, loss).x
 }
 
 /// Central-difference gradient of argument `loss` with respect to every differentiable slot
@@ -596,11 +594,11 @@ where
 #[track_caller]
 pub fn gradient_numeric<F, A>(f: &F, args: &A, loss: usize, iin: usize, delta: f64) -> Vec<f64>
 where
-    A: GradArgs<Elem = f64>,
+    A: GradArgs<f64>,
     F: Reversible<A> + for<'b> Reversible<A::Borrow<'b, f64>>,
 {
-    check_loss::<A>(loss, "loss");
-    check_index::<A>(iin, "input");
+    check_loss::<A, _>(loss, "loss");
+    check_index::<A, _>(iin, "input");
     let base = args.store::<f64>();
     let n = A::slots::<f64>(&mut base.clone(), iin).len();
     (0..n)
@@ -609,7 +607,7 @@ where
                 let mut st = base.clone();
                 A::slots::<f64>(&mut st, iin)[k].x += h;
                 f.call(A::borrow(&mut st));
-                slot::<f64, A>(&mut st, loss).x
+                slot::<f64, A, _>(&mut st, loss).x
             };
             (eval(delta / 2.0) - eval(-delta / 2.0)) / delta
         })
@@ -628,12 +626,12 @@ pub fn check_grad<F, A>(
     rtol: f64,
 ) -> Result<(), String>
 where
-    A: GradArgs<Elem = f64>,
+    A: GradArgs<f64>,
     F: Reversible<A> + for<'b> Reversible<A::Borrow<'b, f64>>,
 {
     let fd = gradient_numeric(f, &args, loss, iin, 1e-5);
     let mut st = gradient(f, args, loss);
-    let ad = grads::<A>(&mut st, iin);
+    let ad = grads::<A, f64>(&mut st, iin);
     for (k, (a, n)) in ad.iter().zip(&fd).enumerate() {
         if (a - n).abs() > atol + rtol * n.abs() {
             return Err(format!(
@@ -661,19 +659,19 @@ where
 #[track_caller]
 pub fn hessian_numeric<F, A>(f: &F, args: A, loss: usize, iin: usize, delta: f64) -> Vec<Vec<f64>>
 where
-    A: GradArgs<Elem = f64>,
+    A: GradArgs<f64>,
     F: Reversible<A> + for<'b> Reversible<A::Borrow<'b, f64>>,
 {
-    check_loss::<A>(loss, "loss");
-    check_index::<A>(iin, "input");
-    let one = one_pass::<F, A, f64>(f, loss);
+    check_loss::<A, _>(loss, "loss");
+    check_index::<A, _>(iin, "input");
+    let one = one_pass::<F, A, f64, _>(f, loss);
     let base = args.store::<f64>();
     let n = A::slots::<f64>(&mut base.clone(), iin).len();
     // the gradient of `loss` w.r.t. `iin` at a perturbed point, by the gradient pass(es)
     let grad_at = |k: usize, h: f64| -> Vec<f64> {
         let mut st = base.clone();
         A::slots::<f64>(&mut st, iin)[k].x += h;
-        backward::<F, A, f64>(f, &mut st, loss, one, 1.0);
+        backward::<F, A, f64, _>(f, &mut st, loss, one, 1.0);
         A::slots::<f64>(&mut st, iin).iter().map(|v| v.g).collect()
     };
     let mut h: Vec<Vec<f64>> = (0..n)

@@ -13,7 +13,7 @@ mod promote;
 pub mod rules;
 mod scalar;
 
-pub use args::{FieldSlots, GradArg, GradArgs, Lift, LiftField, Slots, SlotsIterMut};
+pub use args::{Elem, FieldSlots, GradArg, GradArgs, Lift, LiftField, Slots, SlotsIterMut};
 pub use complex::{CPromote, ComplexOps};
 pub use grad::{
     check_grad, gradient, gradient_numeric, grads, hessian_fwd_rev, hessian_numeric,
@@ -25,4 +25,4 @@ pub use lanes::Lanes;
 pub use primitive::{Partials1, Partials2, Partials3};
 pub use promote::Promote;
 pub use rules::{Rule1, Rule2, Rule3};
-pub use scalar::{Scalar, Value};
+pub use scalar::{max_of, Adjoints, LaneOrd, Ordered, Scalar, Value};

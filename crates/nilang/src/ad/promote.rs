@@ -10,7 +10,7 @@ pub trait Promote<T> {
     fn restore(&mut self, v: GVar<T>);
     /// The operand's value, in place (for value-only instructions: no copy of the adjoint is
     /// read or written back).
-    fn value_mut(&mut self) -> &mut T;
+    fn primal_part(&mut self) -> &mut T;
 }
 impl<T: Scalar> Promote<T> for GVar<T> {
     #[inline(always)]
@@ -22,7 +22,7 @@ impl<T: Scalar> Promote<T> for GVar<T> {
         *self = v;
     }
     #[inline(always)]
-    fn value_mut(&mut self) -> &mut T {
+    fn primal_part(&mut self) -> &mut T {
         &mut self.x
     }
 }
@@ -39,7 +39,7 @@ impl<T: Scalar> Promote<T> for T {
         *self = v.x;
     }
     #[inline(always)]
-    fn value_mut(&mut self) -> &mut T {
+    fn primal_part(&mut self) -> &mut T {
         self
     }
 }

@@ -63,6 +63,8 @@ fresh_scalar!(
     [T: Default + AlmostSame] crate::ad::GVar<T>,
     [T: Default + AlmostSame] crate::numbers::Dual<T>,
     [const N: usize] crate::ad::Lanes<N>,
+    [] crate::numbers::F64x4,
+    [] crate::numbers::F64x8,
     [T: Default + AlmostSame + Clone + num_traits::Num] num_complex::Complex<T>,
 );
 

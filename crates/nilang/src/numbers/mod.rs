@@ -8,6 +8,8 @@
 //! | `Complex<f32/f64>` | ✓ | – | `exp`, `ln`, `sqrt`, `powf`, `inv`, `abs`, `abs2`, [`arg`], [`conj`], [`complex`] |
 //! | [`ULog`] | compile error | ✓ (exact on fixed point content) | positive numbers as logs |
 //! | [`Tropical`] | compile error | ✓ | max-plus algebra |
+//! | [`F64x4`], [`F64x8`] | ✓ (lane by lane) | – | batches of independent values; no order |
+mod batch;
 mod convert;
 mod cplx;
 mod dual;
@@ -15,6 +17,7 @@ mod fixed;
 mod real;
 mod tropical;
 mod ulog;
+pub use batch::{Batch, F64x4, F64x8};
 pub use convert::NumConvert;
 pub use cplx::{arg, complex, conj};
 pub use dual::Dual;

@@ -1,6 +1,6 @@
 //! Reversible neural-network and reduction functions: ReLU, softmax cross-entropy, the running
 //! maxima (`i_ascending`), log-sum-exp, filter and map-fold.
-use crate::ad::Scalar;
+use crate::ad::{Ordered, Scalar};
 use crate::i;
 use crate::instr::PlusEq1;
 use crate::Reversible;
@@ -17,7 +17,7 @@ use crate::Reversible;
 /// assert_eq!(out, 0.0);
 /// ```
 #[i]
-pub fn i_relu<T: Scalar>(out: &mut T, x: &mut T) {
+pub fn i_relu<T: Ordered>(out: &mut T, x: &mut T) {
     if (x > T::default(), _) {
         out += x;
     }
@@ -49,7 +49,7 @@ pub fn argmax<T: PartialOrd>(x: &[T]) -> usize {
 /// assert_eq!((imax, xmax), (1, 2.0));
 /// ```
 #[i]
-pub fn i_softmax_crossentropy<T: Scalar>(
+pub fn i_softmax_crossentropy<T: Ordered>(
     x: &mut [T],
     p: &mut [T],
     imax: &mut usize,
@@ -95,7 +95,7 @@ pub fn i_softmax_crossentropy<T: Scalar>(
 /// assert!(xs.is_empty() && inds.is_empty());
 /// ```
 #[i]
-pub fn i_ascending<T: Scalar>(xs: &mut Vec<T>, inds: &mut Vec<usize>, arr: &mut [T]) {
+pub fn i_ascending<T: Ordered>(xs: &mut Vec<T>, inds: &mut Vec<usize>, arr: &mut [T]) {
     if (arr.len() > 0, _) {
         let y = T::default();
         y += arr[0];
@@ -129,7 +129,7 @@ pub fn i_ascending<T: Scalar>(xs: &mut Vec<T>, inds: &mut Vec<usize>, arr: &mut 
 /// assert!((logout - expect).abs() < 1e-12);
 /// ```
 #[i]
-pub fn i_logsumexp<T: Scalar>(
+pub fn i_logsumexp<T: Ordered>(
     logout: &mut T,
     out: &mut T,
     xs: &mut Vec<T>,

@@ -30,25 +30,22 @@ pub struct SparseView<'a> {
 }
 
 /// A sparsity pattern is read-only structure: the gradient API passes it through unchanged.
-impl<'b, 'a> crate::ad::GradArg for &'b SparseView<'a> {
-    type Elem = f64;
-    type Store<S: crate::ad::Lift<f64>> = &'b SparseView<'a>;
-    type Borrow<'c, S: crate::ad::Lift<f64> + 'c> = &'c SparseView<'c>;
-    fn store<S: crate::ad::Lift<f64>>(&self) -> &'b SparseView<'a> {
+impl<'b, 'a, E: crate::ad::Elem> crate::ad::GradArg<E> for &'b SparseView<'a> {
+    type Store<S: crate::ad::Lift<E>> = &'b SparseView<'a>;
+    type Borrow<'c, S: crate::ad::Lift<E> + 'c> = &'c SparseView<'c>;
+    fn store<S: crate::ad::Lift<E>>(&self) -> &'b SparseView<'a> {
         self
     }
-    fn refresh<S: crate::ad::Lift<f64>>(&self, st: &mut &'b SparseView<'a>) {
+    fn refresh<S: crate::ad::Lift<E>>(&self, st: &mut &'b SparseView<'a>) {
         *st = self;
     }
-    fn borrow<'c, S: crate::ad::Lift<f64>>(s: &'c mut &'b SparseView<'a>) -> &'c SparseView<'c> {
+    fn borrow<'c, S: crate::ad::Lift<E>>(s: &'c mut &'b SparseView<'a>) -> &'c SparseView<'c> {
         s
     }
-    fn slots<'c, S: crate::ad::Lift<f64>>(
-        _: &'c mut &'b SparseView<'a>,
-    ) -> crate::ad::Slots<'c, S> {
+    fn slots<'c, S: crate::ad::Lift<E>>(_: &'c mut &'b SparseView<'a>) -> crate::ad::Slots<'c, S> {
         crate::ad::Slots::Slice(&mut [])
     }
-    fn restore<S: crate::ad::Lift<f64>>(&mut self, _: &&'b SparseView<'a>) {}
+    fn restore<S: crate::ad::Lift<E>>(&mut self, _: &&'b SparseView<'a>) {}
 }
 
 impl<'a> SparseView<'a> {

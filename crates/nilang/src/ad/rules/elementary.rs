@@ -117,6 +117,7 @@ macro_rules! rules {
     (@rule $params:tt $y:ident $fx:ident $impl:ident $F:ident [$($f:tt)*] { $($routine:tt)* } { $($adjoint:tt)* }) => {
         const _: () = {
             #[i(nocheck, norev)]
+            #[inline(always)]
             fn rule<T: Scalar> $params {
                 routine! {
                     let $fx = T::default();
@@ -149,7 +150,11 @@ rules! { |y, a; fx, d|
     Ln1p  ln_1p  { d += a.x; d += 1.0; }                                       { a.g += y.g / d; }
     Recip recip  { d += abs2(fx); }                                            { a.g -= y.g * d; }
     // sqrt'(0) is infinite: no gradient flows at 0 (as NiLang)
-    Sqrt  sqrt   { d += fx * 2.0; }                  { if d > T::default() { a.g += y.g / d; } }
+    // lane masks instead of a branch (exact on batches): `m = [d > 0]`, `ā += (ȳ·m) / (d + (1 − m))`
+    Sqrt  sqrt   { d += fx * 2.0;
+                   let m = T::default(); m += cst!(T::default().lt_mask(&d));
+                   let t = T::default(); t += y.g * m;
+                   let v = T::default(); v += d; v += cst!(d.le_mask(&T::default())); } { a.g += t / v; }
 }
 
 #[rustfmt::skip]
@@ -162,6 +167,7 @@ rules! { |y, a, b; fx|
 }
 
 #[i(nocheck, norev)]
+#[inline(always)]
 fn ln_rule<T: Scalar>(y: &mut GVar<T>, a: &mut GVar<T>) {
     y.x -= ln(a.x);
     a.g += y.g / a.x;
@@ -171,11 +177,9 @@ rule1!(Ln, ln_rule, ln_rule_inv);
 #[i(nocheck, norev)]
 fn abs_rule<T: Scalar>(y: &mut GVar<T>, a: &mut GVar<T>) {
     y.x -= abs(a.x);
-    if a.x >= T::default() {
-        a.g += y.g;
-    } else {
-        a.g -= y.g;
-    }
+    // `a.g += ȳ·[a ≥ 0] − ȳ·[a < 0]` (lane masks, exact on batches)
+    a.g += y.g * cst!(T::default().le_mask(&a.x));
+    a.g -= y.g * cst!(a.x.lt_mask(&T::default()));
 }
 rule1!(Abs, abs_rule, abs_rule_inv);
 
@@ -220,17 +224,23 @@ fn powf_rule<T: Scalar>(y: &mut GVar<T>, a: &mut GVar<T>, b: &mut GVar<T>) {
     }
     a.g += y.g * s;
     unroutine!();
-    // d/db a^b = a^b ln a (only where a > 0)
-    if a.x > T::default() {
-        routine! {
-            let l = T::default();
-            l += ln(a.x);
-            let q = T::default();
-            q += p * l;
-        }
-        b.g += y.g * q;
-        unroutine!();
+    // d/db a^b = a^b ln a (only where a > 0): lane masks, `m = [a > 0]`, `w = a·m + (1 − m)`
+    // (`a` where `a > 0`, else 1, so `ln w = 0` there)
+    routine! {
+        let m = T::default();
+        m += cst!(T::default().lt_mask(&a.x));
+        let w = T::default();
+        w += a.x * m;
+        w += cst!(a.x.le_mask(&T::default()));
+        let l = T::default();
+        l += ln(w);
+        let q = T::default();
+        q += p * l;
+        let r = T::default();
+        r += q * m;
     }
+    b.g += y.g * r;
+    unroutine!();
     unroutine!();
 }
 rule2!(Powf, powf_rule, powf_rule_inv);
@@ -248,12 +258,19 @@ where
         a.g += y.g * a.x;
     } else if N == 1 {
         a.g += y.g;
-    } else if a.x.value() != 0.0 {
+    } else {
+        // lane masks: `z = [a = 0]`, `q = a^N / (a + z)` (0 where a = 0: the derivative there)
         routine! {
+            let z = T::default();
+            z += cst!(a.x.le_mask(&T::default()));
+            z -= cst!(a.x.lt_mask(&T::default()));
+            let v = T::default();
+            v += a.x;
+            v += z;
             let p = T::default();
             p += PowiN::<N>(a.x);
             let q = T::default();
-            q += p / a.x;
+            q += p / v;
             let s = T::default();
             s += q * cst!(T::lit(N as f64));
         }
@@ -284,22 +301,18 @@ impl<T: Scalar + PlusEq1<PowiN<N>, T>, const N: i32> Rule1<T> for PowiN<N> {
 #[i(nocheck, norev)]
 fn min_rule<T: Scalar>(y: &mut GVar<T>, a: &mut GVar<T>, b: &mut GVar<T>) {
     y.x -= min(a.x, b.x);
-    if a.x <= b.x {
-        a.g += y.g;
-    } else {
-        b.g += y.g;
-    }
+    // lane masks: `ā += ȳ·[a ≤ b]`, `b̄ += ȳ·[b < a]`
+    a.g += y.g * cst!(a.x.le_mask(&b.x));
+    b.g += y.g * cst!(b.x.lt_mask(&a.x));
 }
 rule2!(Min, min_rule, min_rule_inv);
 
 #[i(nocheck, norev)]
 fn max_rule<T: Scalar>(y: &mut GVar<T>, a: &mut GVar<T>, b: &mut GVar<T>) {
     y.x -= max(a.x, b.x);
-    if a.x >= b.x {
-        a.g += y.g;
-    } else {
-        b.g += y.g;
-    }
+    // lane masks: `ā += ȳ·[a ≥ b]`, `b̄ += ȳ·[a < b]`
+    a.g += y.g * cst!(b.x.le_mask(&a.x));
+    b.g += y.g * cst!(a.x.lt_mask(&b.x));
 }
 rule2!(Max, max_rule, max_rule_inv);
 

@@ -94,7 +94,7 @@ macro_rules! plus_eq1 {
             #[inline(always)]
             fn plus_eq_primal(&mut self, a: &mut $A) {
                 if F::VALUE && !T::HAS_ADJOINT {
-                    F::plus_value(&mut self.x, a.value_mut())
+                    F::plus_value(&mut self.x, a.primal_part())
                 } else {
                     <Self as PlusEq1<F, $A>>::plus_eq(self, a)
                 }
@@ -102,7 +102,7 @@ macro_rules! plus_eq1 {
             #[inline(always)]
             fn minus_eq_primal(&mut self, a: &mut $A) {
                 if F::VALUE && !T::HAS_ADJOINT {
-                    F::minus_value(&mut self.x, a.value_mut())
+                    F::minus_value(&mut self.x, a.primal_part())
                 } else {
                     <Self as PlusEq1<F, $A>>::minus_eq(self, a)
                 }
@@ -131,7 +131,7 @@ macro_rules! plus_eq2 {
             #[inline(always)]
             fn plus_eq_primal(&mut self, a: &mut $A, b: &mut $B) {
                 if F::VALUE && !T::HAS_ADJOINT {
-                    F::plus_value(&mut self.x, a.value_mut(), b.value_mut())
+                    F::plus_value(&mut self.x, a.primal_part(), b.primal_part())
                 } else {
                     <Self as PlusEq2<F, $A, $B>>::plus_eq(self, a, b)
                 }
@@ -139,7 +139,7 @@ macro_rules! plus_eq2 {
             #[inline(always)]
             fn minus_eq_primal(&mut self, a: &mut $A, b: &mut $B) {
                 if F::VALUE && !T::HAS_ADJOINT {
-                    F::minus_value(&mut self.x, a.value_mut(), b.value_mut())
+                    F::minus_value(&mut self.x, a.primal_part(), b.primal_part())
                 } else {
                     <Self as PlusEq2<F, $A, $B>>::minus_eq(self, a, b)
                 }
@@ -170,7 +170,7 @@ macro_rules! plus_eq3 {
             #[inline(always)]
             fn plus_eq_primal(&mut self, a: &mut $A, b: &mut $B, c: &mut $C) {
                 if F::VALUE && !T::HAS_ADJOINT {
-                    F::plus_value(&mut self.x, a.value_mut(), b.value_mut(), c.value_mut())
+                    F::plus_value(&mut self.x, a.primal_part(), b.primal_part(), c.primal_part())
                 } else {
                     <Self as PlusEq3<F, $A, $B, $C>>::plus_eq(self, a, b, c)
                 }
@@ -178,7 +178,7 @@ macro_rules! plus_eq3 {
             #[inline(always)]
             fn minus_eq_primal(&mut self, a: &mut $A, b: &mut $B, c: &mut $C) {
                 if F::VALUE && !T::HAS_ADJOINT {
-                    F::minus_value(&mut self.x, a.value_mut(), b.value_mut(), c.value_mut())
+                    F::minus_value(&mut self.x, a.primal_part(), b.primal_part(), c.primal_part())
                 } else {
                     <Self as PlusEq3<F, $A, $B, $C>>::minus_eq(self, a, b, c)
                 }
