@@ -24,6 +24,7 @@ pub mod ir;
 pub mod krate;
 mod messages;
 pub mod one_pass;
+pub mod opencl;
 pub mod parse;
 pub mod primitive;
 pub mod store;
