@@ -106,6 +106,14 @@ fn lib() -> Result<&'static ffi::Api> {
     api().map_err(GpuError::NoLibrary)
 }
 
+/// Serialises device discovery, context creation and program builds: the ICD loader's first
+/// platform query (ocl-icd) and some drivers' compilers are not safe to enter from several
+/// threads at once.
+fn global_lock() -> std::sync::MutexGuard<'static, ()> {
+    static LOCK: Mutex<()> = Mutex::new(());
+    LOCK.lock().unwrap_or_else(|e| e.into_inner())
+}
+
 struct Ctx {
     context: Handle,
     queue: Handle,
@@ -220,6 +228,7 @@ impl Device {
     /// Every OpenCL device (empty where there is none; an error only where there is no
     /// OpenCL library).
     pub fn all() -> Result<Vec<Device>> {
+        let _g = global_lock();
         device_handles()?
             .into_iter()
             .map(|(p, d)| Device::open(p, d))
@@ -235,6 +244,7 @@ impl Device {
     /// }
     /// ```
     pub fn first() -> Result<Device> {
+        let _g = global_lock();
         let hs = device_handles()?;
         let a = lib()?;
         let gpu = hs.iter().find(|(_, d)| {
@@ -326,6 +336,7 @@ impl Device {
     }
 
     fn build(&self, source: &str, precision: Precision, rows: bool) -> Result<Built> {
+        let _g = global_lock();
         let a = lib()?;
         let mut code = 0;
         let src = CString::new(source).map_err(|_| GpuError::Build("NUL in source".into()))?;

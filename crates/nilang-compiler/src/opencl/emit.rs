@@ -578,10 +578,17 @@ impl<'e> Cx<'e> {
                             post.push(format!("{} = {t};", cp.val));
                             args.push(format!("&{t}"));
                             if self.gvar && cp.ty == Ty::Real {
-                                let g = cp.adj.clone().unwrap_or_else(|| "0".into());
+                                let g = match &cp.adj {
+                                    Some(g) if !cp.shared => g.clone(),
+                                    _ => "0".into(),
+                                };
                                 pre.push(format!("REAL {t}_g = {g};"));
-                                if let Some(adj) = &cp.adj {
-                                    post.push(format!("{adj} = {t}_g;"));
+                                match &cp.adj {
+                                    Some(adj) if cp.shared => {
+                                        post.push(format!("NL_SHARED_ADD(&{adj}, {t}_g);"))
+                                    }
+                                    Some(adj) => post.push(format!("{adj} = {t}_g;")),
+                                    None => {}
                                 }
                                 args.push(format!("&{t}_g"));
                             }

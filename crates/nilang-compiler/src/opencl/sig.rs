@@ -219,7 +219,11 @@ fn written_roots(stmts: &[Stmt], out: &mut HashSet<String>) {
     for s in stmts {
         match &s.kind {
             StmtKind::Instr(i) => operand_roots(&i.target, out),
-            StmtKind::Call(c) => {
+            // a call's in-out arguments are not writes here: an element of a shared slice
+            // passed to a callee gets its adjoint increment added with `NL_SHARED_ADD`
+            // (if the callee wrote it, the forward program would race anyway); `SWAP` and
+            // `NEG` do write
+            StmtKind::Call(c) if is_writing_instruction(&c.callee) => {
                 for a in &c.args {
                     if let CallArg::InOut(p) | CallArg::Name(p) = a {
                         out.insert(p.root.to_string());
@@ -255,5 +259,15 @@ fn written_roots(stmts: &[Stmt], out: &mut HashSet<String>) {
             }
             _ => {}
         }
+    }
+}
+
+fn is_writing_instruction(c: &Callee) -> bool {
+    match c {
+        Callee::Path(p) => p.path.segments.last().is_some_and(|s| {
+            let n = s.ident.to_string();
+            matches!(n.trim_end_matches("_inv"), "SWAP" | "NEG")
+        }),
+        Callee::Method { .. } => false,
     }
 }
