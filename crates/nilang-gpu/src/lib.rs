@@ -39,6 +39,7 @@
 //! thread summed afterwards in a fixed order ([`Shared::Rows`]: no atomics, deterministic,
 //! memory `rows × len`).
 mod ffi;
+pub mod kernels;
 
 use ffi::{api, cl_int, Handle, CL_SUCCESS};
 use nilang::kernel::{DeviceCode, ParamKind};

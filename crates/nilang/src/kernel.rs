@@ -83,6 +83,8 @@ pub const PRELUDE: &str = r#"
 #pragma OPENCL EXTENSION cl_khr_fp64 : enable
 #endif
 #pragma OPENCL EXTENSION cl_khr_int64_base_atomics : enable
+/* no fused multiply-adds: every operation rounds as on the CPU */
+#pragma OPENCL FP_CONTRACT OFF
 typedef NL_REAL REAL;
 inline void nl_atomic_add(volatile __global REAL* p, REAL v) {
 #if NL_REAL_BYTES == 8
@@ -104,7 +106,18 @@ inline void nl_atomic_add(volatile __global REAL* p, REAL v) {
 #else
 #define NL_SHARED_ADD(p, v) nl_atomic_add((p), (v))
 #endif
-inline REAL nl_powi(REAL x, int n) { return pown(x, n); }
+/* x^n by repeated squaring, as Rust's `powi` (LLVM's powi / compiler-rt's __powidf2) */
+inline REAL nl_powi(REAL a, int n) {
+    int recip = n < 0;
+    REAL r = 1;
+    while (1) {
+        if (n & 1) r *= a;
+        n /= 2;
+        if (n == 0) break;
+        a *= a;
+    }
+    return recip ? 1 / r : r;
+}
 inline REAL nl_sqdiff(REAL a, REAL b) { REAL d = a - b; return d * d; }
 /* out[k] += sum over rows r < nrows of rows[r * len + k] (a fixed order: deterministic) */
 __kernel void nl_reduce_rows(__global REAL* out, __global const REAL* rows, ulong nrows, ulong len) {

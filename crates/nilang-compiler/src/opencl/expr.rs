@@ -206,7 +206,7 @@ impl Cx<'_> {
             ("ln", 0) => format!("log({r})"),
             ("ln_1p", 0) => format!("log1p({r})"),
             ("exp_m1", 0) => format!("expm1({r})"),
-            ("powi", 1) => format!("pown({r}, (int)({}))", args[0]),
+            ("powi", 1) => format!("nl_powi({r}, (int)({}))", args[0]),
             ("powf", 1) => format!("pow({r}, {})", args[0]),
             ("min", 1) if real => format!("fmin({r}, {})", args[0]),
             ("max", 1) if real => format!("fmax({r}, {})", args[0]),

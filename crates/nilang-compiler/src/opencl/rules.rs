@@ -17,7 +17,7 @@ pub fn value(cx: &mut Cx, f: &Func, args: &[CPlace], real: bool, span: Span) -> 
     let (x, y) = (a(0), a(1));
     let n = args.len();
     let s = match f {
-        Func::PowiN(k) => format!("pown({x}, {k})"),
+        Func::PowiN(k) => format!("nl_powi({x}, {k})"),
         Func::Builtin(b) => match (*b, n) {
             ("Identity", 1) => x.to_string(),
             ("Neg", 1) => format!("(-{x})"),
@@ -48,7 +48,7 @@ pub fn value(cx: &mut Cx, f: &Func, args: &[CPlace], real: bool, span: Span) -> 
             ("ExpM1", 1) if real => format!("expm1({x})"),
             ("Recip", 1) if real => format!("(((REAL)1) / {x})"),
             ("Powf", 2) if real => format!("pow({x}, {y})"),
-            ("Powi", 2) if real => format!("pown({x}, (int)({y}))"),
+            ("Powi", 2) if real => format!("nl_powi({x}, (int)({y}))"),
             ("Hypot", 2) if real => format!("hypot({x}, {y})"),
             ("Atan2", 2) if real => format!("atan2({x}, {y})"),
             _ => {
@@ -95,7 +95,7 @@ pub fn gvar(cx: &mut Cx, plus: bool, y: &CPlace, f: &Func, args: &[CPlace], v: &
         Func::PowiN(n) => vec![Up {
             k: 0,
             plus: true,
-            e: format!("{g} * ((pown({x}, {n}) / {x}) * ((REAL){n}))"),
+            e: format!("{g} * ((nl_powi({x}, {n}) / {x}) * ((REAL){n}))"),
             guard: Some(format!("{x} != 0")),
         }],
         Func::Builtin(name) => match *name {
@@ -155,12 +155,34 @@ pub fn gvar(cx: &mut Cx, plus: bool, y: &CPlace, f: &Func, args: &[CPlace], v: &
                     guard: Some(format!("{x} > 0")),
                 },
             ],
-            "Powi" => vec![Up {
-                k: 0,
-                plus: true,
-                e: format!("{g} * (pown({x}, (int)({b})) / {x} * (REAL)({b}))"),
-                guard: Some(format!("{x} != 0")),
-            }],
+            // as the CPU's rule of `PowiN<N>`: N = 2 like `abs2`, N = 1 like `identity`,
+            // else N·(x^N / x) where x ≠ 0
+            "Powi" => vec![
+                Up {
+                    k: 0,
+                    plus: true,
+                    e: format!("{g} * {x}"),
+                    guard: Some(format!("({b}) == 2")),
+                },
+                Up {
+                    k: 0,
+                    plus: true,
+                    e: format!("{g} * {x}"),
+                    guard: Some(format!("({b}) == 2")),
+                },
+                Up {
+                    k: 0,
+                    plus: true,
+                    e: g.clone(),
+                    guard: Some(format!("({b}) == 1")),
+                },
+                Up {
+                    k: 0,
+                    plus: true,
+                    e: format!("{g} * ((nl_powi({x}, (int)({b})) / {x}) * (REAL)({b}))"),
+                    guard: Some(format!("({b}) != 2 && ({b}) != 1 && {x} != 0")),
+                },
+            ],
             "Hypot" => vec![
                 up(0, true, format!("({g} / hypot({x}, {b})) * {x}")),
                 up(1, true, format!("({g} / hypot({x}, {b})) * {b}")),

@@ -30,9 +30,18 @@ pub fn max_rel(a: &[f64], b: &[f64], floor: f64) -> f64 {
 #[track_caller]
 pub fn assert_close(what: &str, a: &[f64], b: &[f64], tol: f64, floor: f64) {
     let e = max_rel(a, b, floor);
+    let worst = a
+        .iter()
+        .zip(b)
+        .map(|(x, y)| (x - y).abs() / x.abs().max(y.abs()).max(floor))
+        .enumerate()
+        .fold((0, 0.0), |m, (k, d)| if d > m.1 { (k, d) } else { m })
+        .0;
     assert!(
         e <= tol,
-        "{what}: relative difference {e:e} > {tol:e}\n device: {:?}\n cpu:    {:?}",
+        "{what}: relative difference {e:e} > {tol:e} (worst at {worst}: device {:e}, cpu {:e})\n device: {:?}\n cpu:    {:?}",
+        a[worst],
+        b[worst],
         &a[..a.len().min(8)],
         &b[..b.len().min(8)]
     );
