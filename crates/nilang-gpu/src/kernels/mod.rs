@@ -2,3 +2,4 @@
 //! CPU): the Bessel batch, the bundle-adjustment residual blocks, the GMM per-point terms.
 pub mod ba;
 pub mod bessel;
+pub mod gmm;
