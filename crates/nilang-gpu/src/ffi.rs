@@ -114,11 +114,11 @@ pub struct Api {
     pub release_context: ReleaseFn,
 }
 
-/// The library names tried, in order (`NILANG_OPENCL_LIB` first when set).
+/// The library names tried, in order (only `NILANG_OPENCL_LIB` when set).
 fn candidates() -> Vec<String> {
     let mut v = vec![];
     if let Ok(p) = std::env::var("NILANG_OPENCL_LIB") {
-        v.push(p);
+        return vec![p];
     }
     for n in [
         "libOpenCL.so.1",
