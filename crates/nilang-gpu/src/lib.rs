@@ -748,31 +748,36 @@ impl<K: DeviceCode> Program<K> {
             .sum::<usize>()
             .max(1);
         let rows = (self.rows_budget / row_bytes).clamp(1, n.max(1));
-        let scratch: Vec<Buffer<u8>> = shared
+        let scratch: Vec<(Buffer<u8>, usize)> = shared
             .iter()
             .map(|(_, g)| {
-                self.dev
-                    .zeros_uninit::<u8>(rows * g.len.max(1) * self.precision.bytes())
+                let reals = rows * g.len.max(1);
+                let b = self
+                    .dev
+                    .zeros_uninit::<u8>(reals * self.precision.bytes())?;
+                Ok((b, reals))
             })
             .collect::<Result<_>>()?;
-        let zeros = vec![0u8; scratch.iter().map(|s| s.len).max().unwrap_or(0)];
         let mut b = built.lock().unwrap_or_else(|e| e.into_inner());
         let k = b.kernel(&format!("{}_grad_rows", K::NAME))?;
         let reduce = b.kernel("nl_reduce_rows")?;
+        let zero = b.kernel("nl_zero")?;
         let mut start = 0;
         while start < n {
             let end = (start + rows).min(n);
-            for s in &scratch {
-                s.write(&zeros[..s.len])?;
+            for (s, reals) in &scratch {
+                // only the rows this chunk uses
+                let used = (*reals / rows) * (end - start);
+                self.run(zero, &[Raw::Mem(s.mem), Raw::U64(used as u64)], used)?;
             }
             let subst: Vec<(usize, Handle)> = shared
                 .iter()
                 .zip(&scratch)
-                .map(|((k, _), s)| (*k, s.mem))
+                .map(|((k, _), (s, _))| (*k, s.mem))
                 .collect();
             let raw = self.raw(args, true, Some(&subst))?;
             self.launch(k, start, end, &raw)?;
-            for ((_, g), s) in shared.iter().zip(&scratch) {
+            for ((_, g), (s, _)) in shared.iter().zip(&scratch) {
                 let raw = [
                     Raw::Mem(g.mem),
                     Raw::Mem(s.mem),

@@ -119,6 +119,10 @@ inline REAL nl_powi(REAL a, int n) {
     return recip ? 1 / r : r;
 }
 inline REAL nl_sqdiff(REAL a, REAL b) { REAL d = a - b; return d * d; }
+__kernel void nl_zero(__global REAL* p, ulong n) {
+    ulong k = get_global_id(0);
+    if (k < n) p[k] = 0;
+}
 /* out[k] += sum over rows r < nrows of rows[r * len + k] (a fixed order: deterministic) */
 __kernel void nl_reduce_rows(__global REAL* out, __global const REAL* rows, ulong nrows, ulong len) {
     ulong k = get_global_id(0);
