@@ -29,14 +29,20 @@ fn seq(n: usize, seed: u64, lo: f64, hi: f64) -> Vec<f64> {
     let mut s = seed;
     (0..n)
         .map(|_| {
-            s = s.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            s = s
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
             lo + (hi - lo) * ((s >> 11) as f64 / (1u64 << 53) as f64)
         })
         .collect()
 }
 
 fn row(case: &str, cell: &str, secs: f64, cpu: f64) {
-    println!("{case:<28} {cell:<16} {:>12.3} ms   cpu/device {:>7.2}", secs * 1e3, cpu / secs);
+    println!(
+        "{case:<28} {cell:<16} {:>12.3} ms   cpu/device {:>7.2}",
+        secs * 1e3,
+        cpu / secs
+    );
 }
 
 fn zeros(dev: &Device, n: usize) -> Buffer<f64> {
@@ -44,7 +50,10 @@ fn zeros(dev: &Device, n: usize) -> Buffer<f64> {
 }
 
 fn main() {
-    let scale: usize = std::env::args().nth(1).and_then(|s| s.parse().ok()).unwrap_or(1);
+    let scale: usize = std::env::args()
+        .nth(1)
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(1);
     let dev = match Device::first() {
         Ok(d) => d,
         Err(e) => {
@@ -65,9 +74,19 @@ fn main() {
     let n = 100_000 * scale;
     let zs = seq(n, 1, 0.05, 12.0);
     let prog = dev.program::<besselj_n_batch>(Precision::F64).unwrap();
-    let (out, z, terms) = (zeros(&dev, n), dev.buffer(&zs).unwrap(), zeros(&dev, n * MAX_TERMS));
+    let (out, z, terms) = (
+        zeros(&dev, n),
+        dev.buffer(&zs).unwrap(),
+        zeros(&dev, n * MAX_TERMS),
+    );
     let inv_fact = 1.0 / factorial(2);
-    let args = [Arg::from(&out), Arg::from(&z), Arg::from(&terms), Arg::Int(2), Arg::Real(inv_fact)];
+    let args = [
+        Arg::from(&out),
+        Arg::from(&z),
+        Arg::from(&terms),
+        Arg::Int(2),
+        Arg::Real(inv_fact),
+    ];
     let cpu_o = best(reps, || {
         for &zz in &zs {
             let (mut o, mut z) = (0.0, zz);
@@ -106,7 +125,7 @@ fn main() {
     let cams: Vec<f64> = (0..nc)
         .flat_map(|j| {
             let mut c = seq(11, 10 + j as u64, -0.3, 0.3);
-            c[6] = 1.0 + c[6];
+            c[6] += 1.0;
             c
         })
         .collect();
@@ -181,7 +200,9 @@ fn main() {
         let (mut c, mut x, mut ww) = (g(&cams, 0.0), g(&pts, 0.0), g(&w, 0.0));
         let f = g(&feats, 0.0);
         for t in (0..p).rev() {
-            nilang_gpu::kernels::ba::ba_residual_inv(t, &mut e, &mut z, &mut c, &mut x, &mut ww, &f, &oc, &op);
+            nilang_gpu::kernels::ba::ba_residual_inv(
+                t, &mut e, &mut z, &mut c, &mut x, &mut ww, &f, &oc, &op,
+            );
         }
         std::hint::black_box(c);
     });
@@ -193,13 +214,28 @@ fn main() {
             gp.write(&vec![0.0; pts.len()]).unwrap();
             prog.gradient(p, &gargs, shared).unwrap();
         });
-        row(&format!("ba gradient p={p}"), &format!("gpu-G {shared:?}"), dev_g, cpu_g);
+        row(
+            &format!("ba gradient p={p}"),
+            &format!("gpu-G {shared:?}"),
+            dev_g,
+            cpu_g,
+        );
     }
     // Jacobian blocks: gathered cameras/points, two seeded backward passes
-    let gcams: Vec<f64> = oc.iter().flat_map(|&c| cams[11 * c as usize..11 * c as usize + 11].to_vec()).collect();
-    let gpts: Vec<f64> = op.iter().flat_map(|&q| pts[3 * q as usize..3 * q as usize + 3].to_vec()).collect();
+    let gcams: Vec<f64> = oc
+        .iter()
+        .flat_map(|&c| cams[11 * c as usize..11 * c as usize + 11].to_vec())
+        .collect();
+    let gpts: Vec<f64> = op
+        .iter()
+        .flat_map(|&q| pts[3 * q as usize..3 * q as usize + 3].to_vec())
+        .collect();
     let ident: Vec<u64> = (0..p as u64).collect();
-    let (jc, jp, ji) = (dev.buffer(&gcams).unwrap(), dev.buffer(&gpts).unwrap(), dev.buffer(&ident).unwrap());
+    let (jc, jp, ji) = (
+        dev.buffer(&gcams).unwrap(),
+        dev.buffer(&gpts).unwrap(),
+        dev.buffer(&ident).unwrap(),
+    );
     let (gjc, gjp) = (zeros(&dev, gcams.len()), zeros(&dev, gpts.len()));
     let jargs = [
         Arg::from(&e),
@@ -234,7 +270,12 @@ fn main() {
     let dev_j = best(reps, || {
         for r in 0..2 {
             prog.forward(p, &jargs).unwrap();
-            ge.write(&(0..2 * p).map(|k| if k % 2 == r { 1.0 } else { 0.0 }).collect::<Vec<_>>()).unwrap();
+            ge.write(
+                &(0..2 * p)
+                    .map(|k| if k % 2 == r { 1.0 } else { 0.0 })
+                    .collect::<Vec<_>>(),
+            )
+            .unwrap();
             gjc.write(&vec![0.0; gcams.len()]).unwrap();
             gjp.write(&vec![0.0; gpts.len()]).unwrap();
             prog.gradient(p, &jgargs, Shared::Atomic).unwrap();
@@ -257,14 +298,25 @@ fn main() {
     );
     let mut args: Vec<Arg> = vec![Arg::from(&out)];
     args.extend(ws.iter().map(Arg::from));
-    args.extend([Arg::from(&a), Arg::from(&m), Arg::from(&q), Arg::from(&x), Arg::Int(d as i64), Arg::Int(k as i64)]);
+    args.extend([
+        Arg::from(&a),
+        Arg::from(&m),
+        Arg::from(&q),
+        Arg::from(&x),
+        Arg::Int(d as i64),
+        Arg::Int(k as i64),
+    ]);
     let cpu_o = best(reps.min(3), || {
         let mut o = vec![0.0; n];
         let mut w: Vec<Vec<f64>> = sizes.iter().map(|&s| vec![0.0; s]).collect();
         let (mut al, mut mu, mut icf) = (g.alphas.clone(), g.means.clone(), g.icf.clone());
         for i in 0..n {
-            let [xc, y, sq, main, tt, mxs, s, ls] = &mut w[..] else { unreachable!() };
-            gmm_point(i, &mut o, xc, y, sq, main, tt, mxs, s, ls, &mut al, &mut mu, &mut icf, &g.x, d, k);
+            let [xc, y, sq, main, tt, mxs, s, ls] = &mut w[..] else {
+                unreachable!()
+            };
+            gmm_point(
+                i, &mut o, xc, y, sq, main, tt, mxs, s, ls, &mut al, &mut mu, &mut icf, &g.x, d, k,
+            );
         }
         std::hint::black_box(o);
     });
@@ -272,14 +324,23 @@ fn main() {
         prog.forward(n, &args).unwrap();
         prog.inverse(n, &args).unwrap();
     }) / 2.0;
-    row(&format!("gmm terms d={d} K={k} n={n}"), "gpu-O", dev_o, cpu_o);
+    row(
+        &format!("gmm terms d={d} K={k} n={n}"),
+        "gpu-O",
+        dev_o,
+        cpu_o,
+    );
     let cpu_g = best(reps.min(3), || {
         let mut o = vec![0.0; n];
         let mut w: Vec<Vec<f64>> = sizes.iter().map(|&s| vec![0.0; s]).collect();
         let (mut al, mut mu, mut icf) = (g.alphas.clone(), g.means.clone(), g.icf.clone());
         for i in 0..n {
-            let [xc, y, sq, main, tt, mxs, s, ls] = &mut w[..] else { unreachable!() };
-            gmm_point(i, &mut o, xc, y, sq, main, tt, mxs, s, ls, &mut al, &mut mu, &mut icf, &g.x, d, k);
+            let [xc, y, sq, main, tt, mxs, s, ls] = &mut w[..] else {
+                unreachable!()
+            };
+            gmm_point(
+                i, &mut o, xc, y, sq, main, tt, mxs, s, ls, &mut al, &mut mu, &mut icf, &g.x, d, k,
+            );
         }
         let gv = |v: &[f64], s: f64| v.iter().map(|&x| GVar::new(x, s)).collect::<Vec<_>>();
         let mut go = gv(&o, 1.0);
@@ -287,23 +348,43 @@ fn main() {
         let (mut ga, mut gm, mut gq) = (gv(&g.alphas, 0.0), gv(&g.means, 0.0), gv(&g.icf, 0.0));
         let gx = gv(&g.x, 0.0);
         for i in (0..n).rev() {
-            let [xc, y, sq, main, tt, mxs, s, ls] = &mut gw[..] else { unreachable!() };
-            gmm_point_inv(i, &mut go, xc, y, sq, main, tt, mxs, s, ls, &mut ga, &mut gm, &mut gq, &gx, d, k);
+            let [xc, y, sq, main, tt, mxs, s, ls] = &mut gw[..] else {
+                unreachable!()
+            };
+            gmm_point_inv(
+                i, &mut go, xc, y, sq, main, tt, mxs, s, ls, &mut ga, &mut gm, &mut gq, &gx, d, k,
+            );
         }
         std::hint::black_box(gq);
     });
     let gout = zeros(&dev, n);
     let gws: Vec<Buffer<f64>> = sizes.iter().map(|&s| zeros(&dev, s)).collect();
-    let (gad, gmd, gqd) = (zeros(&dev, g.alphas.len()), zeros(&dev, g.means.len()), zeros(&dev, g.icf.len()));
+    let (gad, gmd, gqd) = (
+        zeros(&dev, g.alphas.len()),
+        zeros(&dev, g.means.len()),
+        zeros(&dev, g.icf.len()),
+    );
     let mut gargs: Vec<Arg> = vec![Arg::grad(&out, &gout)];
     gargs.extend(ws.iter().zip(&gws).map(|(v, g)| Arg::grad(v, g)));
-    gargs.extend([Arg::grad(&a, &gad), Arg::grad(&m, &gmd), Arg::grad(&q, &gqd), Arg::from(&x), Arg::Int(d as i64), Arg::Int(k as i64)]);
+    gargs.extend([
+        Arg::grad(&a, &gad),
+        Arg::grad(&m, &gmd),
+        Arg::grad(&q, &gqd),
+        Arg::from(&x),
+        Arg::Int(d as i64),
+        Arg::Int(k as i64),
+    ]);
     for shared in [Shared::Atomic, Shared::Rows] {
         let dev_g = best(reps, || {
             prog.forward(n, &args).unwrap();
             gout.write(&vec![1.0; n]).unwrap();
             prog.gradient(n, &gargs, shared).unwrap();
         });
-        row(&format!("gmm gradient d={d} K={k} n={n}"), &format!("gpu-G {shared:?}"), dev_g, cpu_g);
+        row(
+            &format!("gmm gradient d={d} K={k} n={n}"),
+            &format!("gpu-G {shared:?}"),
+            dev_g,
+            cpu_g,
+        );
     }
 }

@@ -92,8 +92,7 @@ pub struct Api {
     ) -> cl_int,
     pub get_program_build_info:
         unsafe extern "C" fn(Handle, Handle, cl_uint, usize, *mut c_void, *mut usize) -> cl_int,
-    pub create_kernel:
-        unsafe extern "C" fn(Handle, *const std::ffi::c_char, *mut cl_int) -> Handle,
+    pub create_kernel: unsafe extern "C" fn(Handle, *const std::ffi::c_char, *mut cl_int) -> Handle,
     pub set_kernel_arg: unsafe extern "C" fn(Handle, cl_uint, usize, *const c_void) -> cl_int,
     pub enqueue_nd_range_kernel: unsafe extern "C" fn(
         Handle,
@@ -140,7 +139,10 @@ fn load() -> Result<Api, String> {
             Err(e) => tried.push(format!("{name} ({e})")),
         }
     }
-    Err(format!("no OpenCL library found; tried {}", tried.join(", ")))
+    Err(format!(
+        "no OpenCL library found; tried {}",
+        tried.join(", ")
+    ))
 }
 
 fn resolve(lib: Library) -> Result<Api, libloading::Error> {
@@ -194,7 +196,14 @@ pub fn info_string(f: InfoFn, h: Handle, param: cl_uint) -> String {
             return String::new();
         }
         let mut buf = vec![0u8; size];
-        if f(h, param, size, buf.as_mut_ptr().cast(), std::ptr::null_mut()) != CL_SUCCESS {
+        if f(
+            h,
+            param,
+            size,
+            buf.as_mut_ptr().cast(),
+            std::ptr::null_mut(),
+        ) != CL_SUCCESS
+        {
             return String::new();
         }
         let end = buf.iter().position(|&b| b == 0).unwrap_or(buf.len());

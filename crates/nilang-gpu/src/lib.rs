@@ -75,7 +75,9 @@ impl std::fmt::Display for GpuError {
         match self {
             GpuError::NoLibrary(m) => write!(f, "OpenCL is not available: {m}"),
             GpuError::NoDevice => write!(f, "no OpenCL device found"),
-            GpuError::Cl { call, code } => write!(f, "OpenCL call {call} failed with status {code}"),
+            GpuError::Cl { call, code } => {
+                write!(f, "OpenCL call {call} failed with status {code}")
+            }
             GpuError::Build(log) => write!(f, "the OpenCL program did not build:\n{log}"),
             GpuError::NoF64 => write!(f, "the device does not support f64 (cl_khr_fp64)"),
             GpuError::Arg {
@@ -175,8 +177,7 @@ fn device_handles() -> Result<Vec<(Handle, Handle)>> {
                 continue;
             }
             let mut ds = vec![std::ptr::null_mut(); m as usize];
-            if (a.get_device_ids)(p, all, m, ds.as_mut_ptr(), std::ptr::null_mut()) != CL_SUCCESS
-            {
+            if (a.get_device_ids)(p, all, m, ds.as_mut_ptr(), std::ptr::null_mut()) != CL_SUCCESS {
                 continue;
             }
             out.extend(ds.into_iter().map(|d| (p, d)));
@@ -375,7 +376,14 @@ impl Device {
                 let mut size = 0usize;
                 let dev = self.ctx.device;
                 let log_id = ffi::CL_PROGRAM_BUILD_LOG;
-                (a.get_program_build_info)(program, dev, log_id, 0, std::ptr::null_mut(), &mut size);
+                (a.get_program_build_info)(
+                    program,
+                    dev,
+                    log_id,
+                    0,
+                    std::ptr::null_mut(),
+                    &mut size,
+                );
                 let mut buf = vec![0u8; size.max(1)];
                 (a.get_program_build_info)(
                     program,
@@ -818,7 +826,10 @@ impl<K: DeviceCode> Program<K> {
                 if v.kind == want {
                     Ok(())
                 } else {
-                    Err(bad(format!("a buffer of {want:?} expected, got {:?}", v.kind)))
+                    Err(bad(format!(
+                        "a buffer of {want:?} expected, got {:?}",
+                        v.kind
+                    )))
                 }
             };
             match (p.kind, a) {
@@ -905,7 +916,10 @@ impl<K: DeviceCode> Program<K> {
                     Raw::F32(x) => (4, (x as *const f32).cast()),
                     Raw::Mem(h) => (std::mem::size_of::<Handle>(), (h as *const Handle).cast()),
                 };
-                check("clSetKernelArg", (a.set_kernel_arg)(kernel, i as u32, size, ptr))?;
+                check(
+                    "clSetKernelArg",
+                    (a.set_kernel_arg)(kernel, i as u32, size, ptr),
+                )?;
             }
             let g = global;
             check(

@@ -62,8 +62,12 @@ fn upload(dev: &Device, b: &BaInput) -> Bufs {
         pts: dev.buffer(&b.x).unwrap(),
         w: dev.buffer(&b.w).unwrap(),
         feats: dev.buffer(&b.feats).unwrap(),
-        oc: dev.buffer(&b.obs.iter().map(|o| o.0 as u64).collect::<Vec<_>>()).unwrap(),
-        op: dev.buffer(&b.obs.iter().map(|o| o.1 as u64).collect::<Vec<_>>()).unwrap(),
+        oc: dev
+            .buffer(&b.obs.iter().map(|o| o.0 as u64).collect::<Vec<_>>())
+            .unwrap(),
+        op: dev
+            .buffer(&b.obs.iter().map(|o| o.1 as u64).collect::<Vec<_>>())
+            .unwrap(),
     }
 }
 
@@ -86,11 +90,21 @@ fn residuals_and_inverse() {
         Arg::from(&g.op),
     ];
     prog.forward(b.p, &args).unwrap();
-    assert_close("reprojection residuals", &g.e.read().unwrap(), &e0, 1e-12, 1e-300);
+    assert_close(
+        "reprojection residuals",
+        &g.e.read().unwrap(),
+        &e0,
+        1e-12,
+        1e-300,
+    );
     assert_close("weight errors", &g.werr.read().unwrap(), &z0, 1e-12, 1e-300);
     prog.inverse(b.p, &args).unwrap();
     let e = g.e.read().unwrap();
-    assert!(e.iter().all(|v| v.abs() < 1e-14), "inverse: residuals back to zero: {:?}", &e[..4]);
+    assert!(
+        e.iter().all(|v| v.abs() < 1e-14),
+        "inverse: residuals back to zero: {:?}",
+        &e[..4]
+    );
     assert_eq!(g.cams.read().unwrap(), b.cams, "cameras only read");
 }
 
@@ -119,7 +133,10 @@ fn jacobian_blocks() {
         dev.zeros::<f64>(3 * p).unwrap(),
         dev.zeros::<f64>(p).unwrap(),
     );
-    let (ge, gwerr) = (dev.zeros::<f64>(2 * p).unwrap(), dev.zeros::<f64>(p).unwrap());
+    let (ge, gwerr) = (
+        dev.zeros::<f64>(2 * p).unwrap(),
+        dev.zeros::<f64>(p).unwrap(),
+    );
     let plain = [
         Arg::from(&g.e),
         Arg::from(&g.werr),
@@ -133,7 +150,9 @@ fn jacobian_blocks() {
     let mut rows = vec![];
     for r in 0..2 {
         prog.forward(p, &plain).unwrap();
-        let seed: Vec<f64> = (0..2 * p).map(|k| if k % 2 == r { 1.0 } else { 0.0 }).collect();
+        let seed: Vec<f64> = (0..2 * p)
+            .map(|k| if k % 2 == r { 1.0 } else { 0.0 })
+            .collect();
         ge.write(&seed).unwrap();
         gwerr.write(&vec![0.0; p]).unwrap();
         for buf in [&gcams, &gpts, &gw] {
@@ -150,7 +169,11 @@ fn jacobian_blocks() {
             Arg::from(&g.op),
         ];
         prog.gradient(p, &args, Shared::Atomic).unwrap();
-        rows.push((gcams.read().unwrap(), gpts.read().unwrap(), gw.read().unwrap()));
+        rows.push((
+            gcams.read().unwrap(),
+            gpts.read().unwrap(),
+            gw.read().unwrap(),
+        ));
     }
     let (mut dev_blocks, mut cpu_blocks) = (vec![], vec![]);
     for i in 0..p {
@@ -163,7 +186,13 @@ fn jacobian_blocks() {
             cpu_blocks.extend(blk[r]);
         }
     }
-    assert_close("2x15 Jacobian blocks", &dev_blocks, &cpu_blocks, 1e-12, 1e-300);
+    assert_close(
+        "2x15 Jacobian blocks",
+        &dev_blocks,
+        &cpu_blocks,
+        1e-12,
+        1e-300,
+    );
     // the weight error's derivative, seeded alone
     prog.forward(p, &plain).unwrap();
     ge.write(&vec![0.0; 2 * p]).unwrap();
@@ -238,7 +267,19 @@ fn shared_camera_and_point_adjoints() {
         ];
         prog.gradient(p, &args, shared).unwrap();
         let what = format!("{shared:?}");
-        assert_close(&format!("camera adjoints ({what})"), &gcams.read().unwrap(), &gc0, 1e-12, 1e-300);
-        assert_close(&format!("point adjoints ({what})"), &gpts.read().unwrap(), &gx0, 1e-12, 1e-300);
+        assert_close(
+            &format!("camera adjoints ({what})"),
+            &gcams.read().unwrap(),
+            &gc0,
+            1e-12,
+            1e-300,
+        );
+        assert_close(
+            &format!("point adjoints ({what})"),
+            &gpts.read().unwrap(),
+            &gx0,
+            1e-12,
+            1e-300,
+        );
     }
 }

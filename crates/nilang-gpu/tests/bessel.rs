@@ -45,12 +45,27 @@ fn bessel_n_batch_matches_cpu_f64() {
             Arg::Real(inv_fact),
         ];
         prog.forward(n, &args).unwrap();
-        assert_close(&format!("J_{nu}(z)"), &out.read().unwrap(), &vals, 1e-12, 1e-300);
-        assert!(terms.read().unwrap().iter().all(|&t| t == 0.0), "workspace back to zero");
+        assert_close(
+            &format!("J_{nu}(z)"),
+            &out.read().unwrap(),
+            &vals,
+            1e-12,
+            1e-300,
+        );
+        assert!(
+            terms.read().unwrap().iter().all(|&t| t == 0.0),
+            "workspace back to zero"
+        );
         prog.inverse(n, &args).unwrap();
-        assert!(out.read().unwrap().iter().all(|&o| o == 0.0), "the inverse is exact");
+        assert!(
+            out.read().unwrap().iter().all(|&o| o == 0.0),
+            "the inverse is exact"
+        );
         out.write(&vals).unwrap();
-        let (gout, gz) = (dev.buffer(&vec![1.0; n]).unwrap(), dev.zeros::<f64>(n).unwrap());
+        let (gout, gz) = (
+            dev.buffer(&vec![1.0; n]).unwrap(),
+            dev.zeros::<f64>(n).unwrap(),
+        );
         let gterms = dev.zeros::<f64>(n * MAX_TERMS).unwrap();
         let gargs = [
             Arg::grad(&out, &gout),
@@ -60,7 +75,13 @@ fn bessel_n_batch_matches_cpu_f64() {
             Arg::Real(inv_fact),
         ];
         prog.gradient(n, &gargs, Shared::Atomic).unwrap();
-        assert_close(&format!("dJ_{nu}/dz"), &gz.read().unwrap(), &grads, 1e-12, 1e-300);
+        assert_close(
+            &format!("dJ_{nu}/dz"),
+            &gz.read().unwrap(),
+            &grads,
+            1e-12,
+            1e-300,
+        );
         assert_eq!(z.read().unwrap(), zs, "z restored by the gradient program");
     }
 }
@@ -84,7 +105,12 @@ fn bessel_paper_batch_matches_cpu_to_atol() {
         let out = dev.zeros::<f64>(n).unwrap();
         let z = dev.buffer(&zs).unwrap();
         let fact = factorial(nu);
-        let args = [Arg::from(&out), Arg::from(&z), Arg::Int(nu as i64), Arg::Real(fact)];
+        let args = [
+            Arg::from(&out),
+            Arg::from(&z),
+            Arg::Int(nu as i64),
+            Arg::Real(fact),
+        ];
         prog.forward(n, &args).unwrap();
         // the series may stop one term apart (see the kernel's docs): |difference| ≲ ATOL
         let dev_out = out.read().unwrap();
@@ -92,8 +118,16 @@ fn bessel_paper_batch_matches_cpu_to_atol() {
             assert!((a - b).abs() < 1e-7, "J_{nu}: {a} vs {b}");
         }
         out.write(&outs).unwrap();
-        let (gout, gz) = (dev.buffer(&vec![1.0; n]).unwrap(), dev.zeros::<f64>(n).unwrap());
-        let gargs = [Arg::grad(&out, &gout), Arg::grad(&z, &gz), Arg::Int(nu as i64), Arg::Real(fact)];
+        let (gout, gz) = (
+            dev.buffer(&vec![1.0; n]).unwrap(),
+            dev.zeros::<f64>(n).unwrap(),
+        );
+        let gargs = [
+            Arg::grad(&out, &gout),
+            Arg::grad(&z, &gz),
+            Arg::Int(nu as i64),
+            Arg::Real(fact),
+        ];
         prog.gradient(n, &gargs, Shared::Atomic).unwrap();
         for (a, b) in gz.read().unwrap().iter().zip(&grads) {
             assert!((a - b).abs() < 1e-6, "dJ_{nu}/dz: {a} vs {b}");

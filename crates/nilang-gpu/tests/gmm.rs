@@ -17,7 +17,9 @@ fn plain_term(g: &GmmInput, i: usize) -> f64 {
         .map(|c| {
             let q = &g.icf[c * tri..c * tri + d];
             let l = &g.icf[c * tri + d..(c + 1) * tri];
-            let xc: Vec<f64> = (0..d).map(|r| g.x[i * d + r] - g.means[c * d + r]).collect();
+            let xc: Vec<f64> = (0..d)
+                .map(|r| g.x[i * d + r] - g.means[c * d + r])
+                .collect();
             let mut sq = 0.0;
             for r in 0..d {
                 let mut y = q[r].exp() * xc[r];
@@ -47,7 +49,10 @@ impl Ws {
 }
 
 fn buffers(dev: &Device, sizes: &[usize]) -> Vec<Buffer<f64>> {
-    sizes.iter().map(|&s| dev.zeros::<f64>(s).unwrap()).collect()
+    sizes
+        .iter()
+        .map(|&s| dev.zeros::<f64>(s).unwrap())
+        .collect()
 }
 
 #[test]
@@ -63,11 +68,36 @@ fn gmm_terms_and_shared_gradient() {
         let mut cw: Vec<Vec<f64>> = ws.iter().map(|&s| vec![0.0; s]).collect();
         let (mut al, mut mu, mut icf) = (g.alphas.clone(), g.means.clone(), g.icf.clone());
         for i in 0..n {
-            let [xc, y, sq, main, tt, mxs, s, ls] = &mut cw[..] else { unreachable!() };
-            gmm_point(i, &mut cpu_out, xc, y, sq, main, tt, mxs, s, ls, &mut al, &mut mu, &mut icf, &g.x, d, k);
+            let [xc, y, sq, main, tt, mxs, s, ls] = &mut cw[..] else {
+                unreachable!()
+            };
+            gmm_point(
+                i,
+                &mut cpu_out,
+                xc,
+                y,
+                sq,
+                main,
+                tt,
+                mxs,
+                s,
+                ls,
+                &mut al,
+                &mut mu,
+                &mut icf,
+                &g.x,
+                d,
+                k,
+            );
         }
         let plain: Vec<f64> = (0..n).map(|i| plain_term(&g, i)).collect();
-        assert_close(&format!("CPU program vs plain ({d},{k},{n})"), &cpu_out, &plain, 1e-12, 1e-300);
+        assert_close(
+            &format!("CPU program vs plain ({d},{k},{n})"),
+            &cpu_out,
+            &plain,
+            1e-12,
+            1e-300,
+        );
         // device forward
         let out = dev.zeros::<f64>(n).unwrap();
         let w = buffers(&dev, &ws);
@@ -82,9 +112,18 @@ fn gmm_terms_and_shared_gradient() {
         args.extend([Arg::from(&a), Arg::from(&m), Arg::from(&q), Arg::from(&x)]);
         args.extend([Arg::Int(d as i64), Arg::Int(k as i64)]);
         prog.forward(n, &args).unwrap();
-        assert_close(&format!("device terms ({d},{k},{n})"), &out.read().unwrap(), &cpu_out, 1e-12, 1e-300);
+        assert_close(
+            &format!("device terms ({d},{k},{n})"),
+            &out.read().unwrap(),
+            &cpu_out,
+            1e-12,
+            1e-300,
+        );
         for b in &w {
-            assert!(b.read().unwrap().iter().all(|v| v.abs() < 1e-12), "workspace back to zero");
+            assert!(
+                b.read().unwrap().iter().all(|v| v.abs() < 1e-12),
+                "workspace back to zero"
+            );
         }
         // CPU gradient of Σ_i out_i
         let gv = |v: &[f64], s: f64| v.iter().map(|&x| GVar::new(x, s)).collect::<Vec<_>>();
@@ -93,8 +132,12 @@ fn gmm_terms_and_shared_gradient() {
         let (mut ga, mut gm, mut gq) = (gv(&g.alphas, 0.0), gv(&g.means, 0.0), gv(&g.icf, 0.0));
         let gx = gv(&g.x, 0.0);
         for i in (0..n).rev() {
-            let [xc, y, sq, main, tt, mxs, s, ls] = &mut gw[..] else { unreachable!() };
-            gmm_point_inv(i, &mut gout, xc, y, sq, main, tt, mxs, s, ls, &mut ga, &mut gm, &mut gq, &gx, d, k);
+            let [xc, y, sq, main, tt, mxs, s, ls] = &mut gw[..] else {
+                unreachable!()
+            };
+            gmm_point_inv(
+                i, &mut gout, xc, y, sq, main, tt, mxs, s, ls, &mut ga, &mut gm, &mut gq, &gx, d, k,
+            );
         }
         let adj = |v: &[GVar<f64>]| v.iter().map(|x| x.g).collect::<Vec<_>>();
         for shared in [Shared::Atomic, Shared::Rows] {
@@ -108,14 +151,40 @@ fn gmm_terms_and_shared_gradient() {
             );
             let mut args: Vec<Arg> = vec![Arg::grad(&out, &gout_d)];
             args.extend(w.iter().zip(&gws).map(|(v, g)| Arg::grad(v, g)));
-            args.extend([Arg::grad(&a, &gad), Arg::grad(&m, &gmd), Arg::grad(&q, &gqd), Arg::from(&x)]);
+            args.extend([
+                Arg::grad(&a, &gad),
+                Arg::grad(&m, &gmd),
+                Arg::grad(&q, &gqd),
+                Arg::from(&x),
+            ]);
             args.extend([Arg::Int(d as i64), Arg::Int(k as i64)]);
             prog.gradient(n, &args, shared).unwrap();
             let tag = format!("({d},{k},{n}) {shared:?}");
-            assert_close(&format!("d/dalpha {tag}"), &gad.read().unwrap(), &adj(&ga), 1e-12, 1e-300);
-            assert_close(&format!("d/dmu {tag}"), &gmd.read().unwrap(), &adj(&gm), 1e-12, 1e-300);
-            assert_close(&format!("d/dicf {tag}"), &gqd.read().unwrap(), &adj(&gq), 1e-12, 1e-300);
-            assert!(out.read().unwrap().iter().all(|v| v.abs() < 1e-12), "outputs uncomputed");
+            assert_close(
+                &format!("d/dalpha {tag}"),
+                &gad.read().unwrap(),
+                &adj(&ga),
+                1e-12,
+                1e-300,
+            );
+            assert_close(
+                &format!("d/dmu {tag}"),
+                &gmd.read().unwrap(),
+                &adj(&gm),
+                1e-12,
+                1e-300,
+            );
+            assert_close(
+                &format!("d/dicf {tag}"),
+                &gqd.read().unwrap(),
+                &adj(&gq),
+                1e-12,
+                1e-300,
+            );
+            assert!(
+                out.read().unwrap().iter().all(|v| v.abs() < 1e-12),
+                "outputs uncomputed"
+            );
         }
     }
 }

@@ -122,7 +122,9 @@ fn forward_inverse_gradient_f64() {
         dev.buffer(&d0.p).unwrap(),
     );
     let w = dev.buffer(&d0.w).unwrap();
-    let idx = dev.buffer(&d0.idx.iter().map(|&i| i as u64).collect::<Vec<_>>()).unwrap();
+    let idx = dev
+        .buffer(&d0.idx.iter().map(|&i| i as u64).collect::<Vec<_>>())
+        .unwrap();
     let args = [
         Arg::from(&y),
         Arg::from(&x),
@@ -165,11 +167,41 @@ fn forward_inverse_gradient_f64() {
         prog.gradient(n, &gargs, shared).unwrap();
         let vals = |v: &[GVar<f64>]| v.iter().map(|g| g.x).collect::<Vec<_>>();
         let adjs = |v: &[GVar<f64>]| v.iter().map(|g| g.g).collect::<Vec<_>>();
-        assert_close("gradient: y restored", &y.read().unwrap(), &vals(&cy), 1e-12, 1.0);
-        assert_close("gradient: x restored", &x.read().unwrap(), &vals(&cx), 1e-12, 1e-300);
-        assert_close("adjoint of y", &gy.read().unwrap(), &adjs(&cy), 1e-12, 1e-300);
-        assert_close("adjoint of x", &gx.read().unwrap(), &adjs(&cx), 1e-12, 1e-300);
-        assert_close("adjoint of shared p", &gp.read().unwrap(), &adjs(&cp), 1e-12, 1e-300);
+        assert_close(
+            "gradient: y restored",
+            &y.read().unwrap(),
+            &vals(&cy),
+            1e-12,
+            1.0,
+        );
+        assert_close(
+            "gradient: x restored",
+            &x.read().unwrap(),
+            &vals(&cx),
+            1e-12,
+            1e-300,
+        );
+        assert_close(
+            "adjoint of y",
+            &gy.read().unwrap(),
+            &adjs(&cy),
+            1e-12,
+            1e-300,
+        );
+        assert_close(
+            "adjoint of x",
+            &gx.read().unwrap(),
+            &adjs(&cx),
+            1e-12,
+            1e-300,
+        );
+        assert_close(
+            "adjoint of shared p",
+            &gp.read().unwrap(),
+            &adjs(&cp),
+            1e-12,
+            1e-300,
+        );
     }
 }
 
@@ -187,7 +219,9 @@ fn forward_inverse_f32() {
         dev.buffer(&f(&d0.p)).unwrap(),
         dev.buffer(&f(&d0.w)).unwrap(),
     );
-    let idx = dev.buffer(&d0.idx.iter().map(|&i| i as u64).collect::<Vec<_>>()).unwrap();
+    let idx = dev
+        .buffer(&d0.idx.iter().map(|&i| i as u64).collect::<Vec<_>>())
+        .unwrap();
     let args = [
         Arg::from(&y),
         Arg::from(&x),
@@ -213,11 +247,32 @@ fn argument_errors_are_values() {
     assert!(e.to_string().contains("1 arguments given"), "{e}");
     let i = dev.zeros::<u64>(4).unwrap();
     let e = prog
-        .forward(4, &[Arg::from(&i), Arg::from(&y), Arg::from(&y), Arg::from(&y), Arg::from(&i), Arg::Real(1.0)])
+        .forward(
+            4,
+            &[
+                Arg::from(&i),
+                Arg::from(&y),
+                Arg::from(&y),
+                Arg::from(&y),
+                Arg::from(&i),
+                Arg::Real(1.0),
+            ],
+        )
         .unwrap_err();
     assert!(e.to_string().contains("`y`"), "{e}");
     let e = prog
-        .gradient(4, &[Arg::from(&y), Arg::from(&y), Arg::from(&y), Arg::from(&y), Arg::from(&i), Arg::Real(1.0)], Shared::Atomic)
+        .gradient(
+            4,
+            &[
+                Arg::from(&y),
+                Arg::from(&y),
+                Arg::from(&y),
+                Arg::from(&y),
+                Arg::from(&i),
+                Arg::Real(1.0),
+            ],
+            Shared::Atomic,
+        )
         .unwrap_err();
     assert!(e.to_string().contains("Arg::grad"), "{e}");
     assert!(matches!(
@@ -235,6 +290,12 @@ fn shared_params_are_detected() {
     assert_eq!(kinds[2], ParamKind::RealSliceMut { shared: false });
     assert_eq!(kinds[3], ParamKind::RealSliceMut { shared: true });
     assert_eq!(kinds[4], ParamKind::RealSlice);
-    assert_eq!(kinds[5], ParamKind::IntSlice { bytes: 8, signed: false });
+    assert_eq!(
+        kinds[5],
+        ParamKind::IntSlice {
+            bytes: 8,
+            signed: false
+        }
+    );
     assert_eq!(kinds[6], ParamKind::Real);
 }

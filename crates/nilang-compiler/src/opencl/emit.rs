@@ -58,7 +58,11 @@ impl<'e> Cx<'e> {
     }
 
     pub fn lookup(&self, name: &str) -> Option<&Var> {
-        self.scopes.iter().rev().find(|(n, _)| n == name).map(|(_, v)| v)
+        self.scopes
+            .iter()
+            .rev()
+            .find(|(n, _)| n == name)
+            .map(|(_, v)| v)
     }
 
     pub fn host(&mut self, e: &syn::Expr) -> String {
@@ -82,12 +86,18 @@ impl<'e> Cx<'e> {
     /// A place as C.
     pub fn place(&mut self, p: &Place) -> Option<CPlace> {
         if p.neg {
-            self.err(p.span, "negation views `-x` are not supported on the device");
+            self.err(
+                p.span,
+                "negation views `-x` are not supported on the device",
+            );
             return None;
         }
         let name = p.root.to_string();
         let Some(v) = self.lookup(&name).cloned() else {
-            self.err(p.span, format!("`{name}`: not a variable of the device function"));
+            self.err(
+                p.span,
+                format!("`{name}`: not a variable of the device function"),
+            );
             return None;
         };
         let real = v.ty == Ty::Real && self.gvar;
@@ -157,7 +167,10 @@ impl<'e> Cx<'e> {
                 })
             }
             Operand::Tuple(_, span) => {
-                self.err(*span, "a tuple operand is only supported as `(s, c) += sincos(x)`");
+                self.err(
+                    *span,
+                    "a tuple operand is only supported as `(s, c) += sincos(x)`",
+                );
                 None
             }
         }
@@ -167,7 +180,11 @@ impl<'e> Cx<'e> {
     pub fn adj_update(&mut self, p: &CPlace, plus: bool, v: &str) {
         let Some(a) = &p.adj else { return };
         if p.shared {
-            let v = if plus { v.to_string() } else { format!("-({v})") };
+            let v = if plus {
+                v.to_string()
+            } else {
+                format!("-({v})")
+            };
             self.line(format!("NL_SHARED_ADD(&{a}, {v});"));
         } else {
             self.line(format!("{a} {}= {v};", if plus { '+' } else { '-' }));
@@ -264,7 +281,7 @@ impl<'e> Cx<'e> {
                 if self.gvar && v.ty == Ty::Real {
                     self.line(format!("REAL {c}_g = {}_g;", v.c));
                 }
-                let k = self.scopes.iter().rposition(|(m, _)| *m == src.to_string());
+                let k = self.scopes.iter().rposition(|(m, _)| src == m);
                 if let Some(k) = k {
                     self.scopes.remove(k);
                 }
@@ -302,7 +319,10 @@ impl<'e> Cx<'e> {
                         format!("{}_len", v.c)
                     }
                     _ => {
-                        self.err(slice.span, "on the device, `for` over a slice parameter only");
+                        self.err(
+                            slice.span,
+                            "on the device, `for` over a slice parameter only",
+                        );
                         String::new()
                     }
                 };
@@ -316,7 +336,10 @@ impl<'e> Cx<'e> {
         } else {
             format!("((long)({end}))")
         };
-        self.line(format!("long {s} = (long)({start}); long {e} = {end}; long {st} = (long)({});", step.as_deref().unwrap_or("1")));
+        self.line(format!(
+            "long {s} = (long)({start}); long {e} = {end}; long {st} = (long)({});",
+            step.as_deref().unwrap_or("1")
+        ));
         if rev {
             self.line(format!("if ({s} < {e}) for (long {c} = {s} + (({e} - 1 - {s}) / {st}) * {st}; {c} >= {s}; {c} -= {st}) {{"));
         } else {
@@ -352,7 +375,10 @@ impl<'e> Cx<'e> {
             Some(t) => match super::sig::number_type(t, &self.generics) {
                 Some(ty) => ty,
                 None => {
-                    self.err(t.span(), "ancilla type not supported on the device (a number)");
+                    self.err(
+                        t.span(),
+                        "ancilla type not supported on the device (a number)",
+                    );
                     return;
                 }
             },
@@ -391,7 +417,10 @@ impl<'e> Cx<'e> {
         if let Operand::Tuple(ts, tspan) = &i.target {
             let ok = matches!(i.func, FuncRef::Builtin("SinCos")) && ts.len() == 2;
             if !ok {
-                self.err(*tspan, "a tuple target is only supported as `(s, c) += sincos(x)`");
+                self.err(
+                    *tspan,
+                    "a tuple target is only supported as `(s, c) += sincos(x)`",
+                );
                 return;
             }
             let (Some(s), Some(c), Some(a)) = (
@@ -422,7 +451,11 @@ impl<'e> Cx<'e> {
             FuncRef::User(p) => match powin(p) {
                 Some(n) => rules::Func::PowiN(n),
                 None => {
-                    let name = p.segments.last().map(|s| s.ident.to_string()).unwrap_or_default();
+                    let name = p
+                        .segments
+                        .last()
+                        .map(|s| s.ident.to_string())
+                        .unwrap_or_default();
                     self.err(
                         p.span(),
                         format!("user primitive `{name}` is not supported on the device"),
@@ -438,7 +471,10 @@ impl<'e> Cx<'e> {
                 AccOp::Minus => "-=",
                 AccOp::Xor => "^=",
                 AccOp::Mul | AccOp::Div => {
-                    self.err(span, "`*=` and `/=` on integers are not supported on the device");
+                    self.err(
+                        span,
+                        "`*=` and `/=` on integers are not supported on the device",
+                    );
                     return;
                 }
             };
@@ -481,7 +517,9 @@ impl<'e> Cx<'e> {
             self.err(span, "method calls are not supported on the device");
             return;
         };
-        let Some(last) = p.path.segments.last() else { return };
+        let Some(last) = p.path.segments.last() else {
+            return;
+        };
         let mut name = last.ident.to_string();
         let mut inverse = c.inverse;
         if let Some(base) = name.strip_suffix("_inv") {
@@ -503,7 +541,14 @@ impl<'e> Cx<'e> {
                     .collect();
                 if let [Some(a), Some(b)] = &ps[..] {
                     let t = self.fresh("t");
-                    self.line(format!("{{ {} {t} = {}; {} = {}; {} = {t}; }}", a.ty.c_scalar(), a.val, a.val, b.val, b.val));
+                    self.line(format!(
+                        "{{ {} {t} = {}; {} = {}; {} = {t}; }}",
+                        a.ty.c_scalar(),
+                        a.val,
+                        a.val,
+                        b.val,
+                        b.val
+                    ));
                     if let (Some(ga), Some(gb)) = (&a.adj, &b.adj) {
                         self.line(format!("{{ REAL {t} = {ga}; {ga} = {gb}; {gb} = {t}; }}"));
                     }
@@ -523,7 +568,10 @@ impl<'e> Cx<'e> {
             }
             "INC" | "DEC" | "ROT" | "IROT" | "HADAMARD" | "INV" | "FLIP" | "CONJ" | "ADD_CONST"
             | "SUB_CONST" => {
-                self.err(span, format!("instruction `{name}` is not supported on the device"));
+                self.err(
+                    span,
+                    format!("instruction `{name}` is not supported on the device"),
+                );
                 return;
             }
             _ => {}
@@ -536,7 +584,11 @@ impl<'e> Cx<'e> {
         for s in dep.segments.iter_mut() {
             s.arguments = syn::PathArguments::None;
         }
-        if !self.deps.iter().any(|d| quote::quote!(#d).to_string() == quote::quote!(#dep).to_string()) {
+        if !self
+            .deps
+            .iter()
+            .any(|d| quote::quote!(#d).to_string() == quote::quote!(#dep).to_string())
+        {
             self.deps.push(dep);
         }
         let dir = match (self.gvar, inverse) {
@@ -602,7 +654,12 @@ impl<'e> Cx<'e> {
                         e => e,
                     };
                     if let syn::Expr::Path(pp) = inner {
-                        if let Some(v) = pp.path.get_ident().and_then(|i| self.lookup(&i.to_string())).cloned() {
+                        if let Some(v) = pp
+                            .path
+                            .get_ident()
+                            .and_then(|i| self.lookup(&i.to_string()))
+                            .cloned()
+                        {
                             if matches!(v.shape, Shape::Slice { .. }) {
                                 args.push(v.c.clone());
                                 args.push(format!("{}_len", v.c));
@@ -633,7 +690,10 @@ fn powin(p: &syn::Path) -> Option<i64> {
         return None;
     };
     let text = quote::quote!(#a).to_string();
-    let digits: String = text.chars().filter(|c| c.is_ascii_digit() || *c == '-').collect();
+    let digits: String = text
+        .chars()
+        .filter(|c| c.is_ascii_digit() || *c == '-')
+        .collect();
     digits.parse().ok()
 }
 

@@ -61,7 +61,11 @@ impl Cx<'_> {
         }
         match e {
             Expr::Path(p) if p.path.get_ident().is_some() => {
-                let name = p.path.get_ident().map(|i| i.to_string()).unwrap_or_default();
+                let name = p
+                    .path
+                    .get_ident()
+                    .map(|i| i.to_string())
+                    .unwrap_or_default();
                 match self.lookup(&name) {
                     Some(v) => match v.shape {
                         Shape::Value => (v.c.clone(), Et::Num(v.ty)),
@@ -201,8 +205,11 @@ impl Cx<'_> {
             ("value", 0) | ("clone", 0) => return (r, t),
             ("abs", 0) if real => format!("fabs({r})"),
             ("abs", 0) => format!("(({r}) < 0 ? -({r}) : ({r}))"),
-            ("sqrt" | "exp" | "sin" | "cos" | "tan" | "sinh" | "cosh" | "tanh" | "floor"
-            | "ceil" | "round" | "trunc", 0) => format!("{name}({r})"),
+            (
+                "sqrt" | "exp" | "sin" | "cos" | "tan" | "sinh" | "cosh" | "tanh" | "floor"
+                | "ceil" | "round" | "trunc",
+                0,
+            ) => format!("{name}({r})"),
             ("ln", 0) => format!("log({r})"),
             ("ln_1p", 0) => format!("log1p({r})"),
             ("exp_m1", 0) => format!("expm1({r})"),
@@ -228,7 +235,12 @@ impl Cx<'_> {
             self.err(c.func.span(), "call not supported on the device");
             return (String::new(), Et::Unknown);
         };
-        let segs: Vec<String> = p.path.segments.iter().map(|s| s.ident.to_string()).collect();
+        let segs: Vec<String> = p
+            .path
+            .segments
+            .iter()
+            .map(|s| s.ident.to_string())
+            .collect();
         let ty_ok = segs.len() == 2
             && (self.generics.contains(&segs[0]) || segs[0] == "f64" || segs[0] == "f32");
         if ty_ok {

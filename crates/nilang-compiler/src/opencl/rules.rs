@@ -37,10 +37,11 @@ pub fn value(cx: &mut Cx, f: &Func, args: &[CPlace], real: bool, span: Span) -> 
             ("Min", 2) => format!("min({x}, {y})"),
             ("Max", 2) => format!("max({x}, {y})"),
             ("Abs", 1) if real => format!("fabs({x})"),
-            ("Sin" | "Cos" | "Tan" | "Asin" | "Acos" | "Atan" | "Sinh" | "Cosh" | "Tanh"
-            | "Exp" | "Sqrt", 1)
-                if real =>
-            {
+            (
+                "Sin" | "Cos" | "Tan" | "Asin" | "Acos" | "Atan" | "Sinh" | "Cosh" | "Tanh" | "Exp"
+                | "Sqrt",
+                1,
+            ) if real => {
                 format!("{}({x})", b.to_lowercase())
             }
             ("Ln", 1) if real => format!("log({x})"),
@@ -90,7 +91,10 @@ pub fn gvar(cx: &mut Cx, plus: bool, y: &CPlace, f: &Func, args: &[CPlace], v: &
     let a = |k: usize| args.get(k).map(|p| p.val.clone()).unwrap_or_default();
     let (x, b) = (a(0), a(1));
     let mut ups: Vec<Up> = match f {
-        Func::PowiN(2) => vec![up(0, true, format!("{g} * {x}")), up(0, true, format!("{g} * {x}"))],
+        Func::PowiN(2) => vec![
+            up(0, true, format!("{g} * {x}")),
+            up(0, true, format!("{g} * {x}")),
+        ],
         Func::PowiN(1) => vec![up(0, true, g.clone())],
         Func::PowiN(n) => vec![Up {
             k: 0,
@@ -103,20 +107,31 @@ pub fn gvar(cx: &mut Cx, plus: bool, y: &CPlace, f: &Func, args: &[CPlace], v: &
             "Neg" => vec![up(0, false, g.clone())],
             "Add" => vec![up(0, true, g.clone()), up(1, true, g.clone())],
             "Sub" => vec![up(0, true, g.clone()), up(1, false, g.clone())],
-            "Mul" => vec![up(0, true, format!("{g} * {b}")), up(1, true, format!("{g} * {x}"))],
+            "Mul" => vec![
+                up(0, true, format!("{g} * {b}")),
+                up(1, true, format!("{g} * {x}")),
+            ],
             "Div" => vec![
                 up(0, true, format!("{g} / {b}")),
                 up(1, false, format!("({g} * ({x} / {b})) / {b}")),
             ],
             "Sin" => vec![up(0, true, format!("{g} * cos({x})"))],
             "Cos" => vec![up(0, false, format!("{g} * sin({x})"))],
-            "Tan" => vec![up(0, true, format!("{g} * (tan({x}) * tan({x}) + (REAL)1)"))],
+            "Tan" => vec![up(
+                0,
+                true,
+                format!("{g} * (tan({x}) * tan({x}) + (REAL)1)"),
+            )],
             "Asin" => vec![up(0, true, format!("{g} / sqrt((REAL)1 - {x} * {x})"))],
             "Acos" => vec![up(0, false, format!("{g} / sqrt((REAL)1 - {x} * {x})"))],
             "Atan" => vec![up(0, true, format!("{g} / ({x} * {x} + (REAL)1)"))],
             "Sinh" => vec![up(0, true, format!("{g} * cosh({x})"))],
             "Cosh" => vec![up(0, true, format!("{g} * sinh({x})"))],
-            "Tanh" => vec![up(0, true, format!("{g} * ((REAL)1 - tanh({x}) * tanh({x}))"))],
+            "Tanh" => vec![up(
+                0,
+                true,
+                format!("{g} * ((REAL)1 - tanh({x}) * tanh({x}))"),
+            )],
             "Exp" | "ExpM1" => vec![up(0, true, format!("{g} * exp({x})"))],
             "Ln" => vec![up(0, true, format!("{g} / {x}"))],
             "Ln1p" => vec![up(0, true, format!("{g} / ({x} + (REAL)1)"))],
@@ -140,7 +155,10 @@ pub fn gvar(cx: &mut Cx, plus: bool, y: &CPlace, f: &Func, args: &[CPlace], v: &
                     guard: Some(format!("!({x} >= 0)")),
                 },
             ],
-            "Abs2" => vec![up(0, true, format!("{g} * {x}")), up(0, true, format!("{g} * {x}"))],
+            "Abs2" => vec![
+                up(0, true, format!("{g} * {x}")),
+                up(0, true, format!("{g} * {x}")),
+            ],
             "SqDiff" => vec![
                 up(0, true, format!("({g} * ({x} - {b})) * (REAL)2")),
                 up(1, false, format!("({g} * ({x} - {b})) * (REAL)2")),

@@ -73,14 +73,38 @@ pub fn number_type(t: &syn::Type, generics: &HashSet<String>) -> Option<Ty> {
     }
     Some(match id.as_str() {
         "f64" | "f32" => Ty::Real,
-        "i8" => Ty::Int { signed: true, bytes: 1 },
-        "u8" => Ty::Int { signed: false, bytes: 1 },
-        "i16" => Ty::Int { signed: true, bytes: 2 },
-        "u16" => Ty::Int { signed: false, bytes: 2 },
-        "i32" => Ty::Int { signed: true, bytes: 4 },
-        "u32" => Ty::Int { signed: false, bytes: 4 },
-        "i64" | "isize" => Ty::Int { signed: true, bytes: 8 },
-        "u64" | "usize" => Ty::Int { signed: false, bytes: 8 },
+        "i8" => Ty::Int {
+            signed: true,
+            bytes: 1,
+        },
+        "u8" => Ty::Int {
+            signed: false,
+            bytes: 1,
+        },
+        "i16" => Ty::Int {
+            signed: true,
+            bytes: 2,
+        },
+        "u16" => Ty::Int {
+            signed: false,
+            bytes: 2,
+        },
+        "i32" => Ty::Int {
+            signed: true,
+            bytes: 4,
+        },
+        "u32" => Ty::Int {
+            signed: false,
+            bytes: 4,
+        },
+        "i64" | "isize" => Ty::Int {
+            signed: true,
+            bytes: 8,
+        },
+        "u64" | "usize" => Ty::Int {
+            signed: false,
+            bytes: 8,
+        },
         _ => return None,
     })
 }

@@ -11,7 +11,9 @@ pub fn device() -> Option<Device> {
             if std::env::var("NILANG_REQUIRE_OPENCL").as_deref() == Ok("1") {
                 panic!("NILANG_REQUIRE_OPENCL=1 but no OpenCL device: {e}");
             }
-            println!("skipped (no OpenCL device: {e}); set NILANG_REQUIRE_OPENCL=1 to fail instead");
+            println!(
+                "skipped (no OpenCL device: {e}); set NILANG_REQUIRE_OPENCL=1 to fail instead"
+            );
             None
         }
     }
@@ -49,10 +51,14 @@ pub fn assert_close(what: &str, a: &[f64], b: &[f64], tol: f64, floor: f64) {
 
 /// A deterministic pseudo-random sequence in `[lo, hi)`.
 pub fn seq(n: usize, seed: u64, lo: f64, hi: f64) -> Vec<f64> {
-    let mut s = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+    let mut s = seed
+        .wrapping_mul(6364136223846793005)
+        .wrapping_add(1442695040888963407);
     (0..n)
         .map(|_| {
-            s = s.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            s = s
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
             lo + (hi - lo) * ((s >> 11) as f64 / (1u64 << 53) as f64)
         })
         .collect()
