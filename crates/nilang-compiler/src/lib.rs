@@ -10,6 +10,9 @@
 //!    gradient API then needs no forward pass); [`invert`]: the inverse program;
 //! 4. [`emit`]: Rust tokens for the forward and the inverse function, with runtime checks.
 //!
+//! With `#[i(kernel)]`/`#[i(device)]`, [`opencl`] also emits OpenCL C for the forward, inverse
+//! and gradient programs (run by the `nilang-gpu` crate).
+//!
 //! [`compile_fn`] runs the pipeline for `#[i] fn ...`; [`compile_primitive`] handles
 //! `#[primitive] fn ...`.
 pub mod analyze;
