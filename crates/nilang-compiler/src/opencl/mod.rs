@@ -128,7 +128,7 @@ pub fn device_items(
             ),
         );
     }
-    if target == Target::Kernel {
+    if target == Target::Kernel && !params.is_empty() {
         entries(&mut text, &name, &params);
     }
     if errors.len() > before {
@@ -228,5 +228,98 @@ fn entries(text: &mut String, name: &str, params: &[Param]) {
                 args.join(", ")
             ),
         );
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use quote::quote;
+
+    fn compile(attr: proc_macro2::TokenStream, item: proc_macro2::TokenStream) -> String {
+        crate::compile_fn(attr, item).to_string()
+    }
+
+    #[test]
+    fn kernel_source_has_every_program_and_entry() {
+        let out = compile(
+            quote!(kernel),
+            quote!(
+                fn k<T: Scalar>(t: usize, y: &mut [T], x: &mut [T]) {
+                    y[t] += sin(x[t]);
+                }
+            ),
+        );
+        for needle in [
+            "nl_k_fwd",
+            "nl_k_inv",
+            "nl_k_gfwd",
+            "nl_k_ginv",
+            "k_grad_rows",
+            "DeviceCode",
+        ] {
+            assert!(out.contains(needle), "{needle} missing");
+        }
+        // the adjoint rule of `sin` in the gradient program
+        assert!(
+            out.contains("v_x_g[v_t], v_y_g[v_t] * cos(v_x[v_t])"),
+            "{out}"
+        );
+    }
+
+    #[test]
+    fn malformed_kernels_are_errors_not_panics() {
+        for item in [
+            quote!(
+                fn k() {}
+            ),
+            quote!(
+                fn k<T: Scalar>(y: &mut T) {
+                    y += 1.0;
+                }
+            ),
+            quote!(
+                fn k<T: Scalar>(t: usize, y: &mut [T]) {
+                    y[t].re += 1.0;
+                }
+            ),
+            quote!(
+                fn k<T: Scalar>(t: usize, y: &mut [T]) {
+                    y[t] *= 2.0;
+                }
+            ),
+            quote!(
+                fn k<T: Scalar>(t: usize, y: &mut [T], s: &mut Vec<T>) {
+                    push!(s, y[t]);
+                }
+            ),
+            quote!(
+                fn k<T: Scalar, const N: usize>(t: usize, y: &mut [T]) {
+                    y[t] += 1.0;
+                }
+            ),
+            quote!(
+                fn k<T: Scalar>(t: usize, y: &mut [T]) {
+                    let a = foo();
+                    y[t] += a;
+                    dealloc!(a = foo());
+                }
+            ),
+        ] {
+            let out = compile(quote!(kernel), item.clone());
+            assert!(out.contains("compile_error"), "no error for {item}");
+        }
+    }
+
+    #[test]
+    fn device_function_has_no_entries() {
+        let out = compile(
+            quote!(device),
+            quote!(
+                fn g<T: Scalar>(y: &mut T, x: &T) {
+                    y += x * 2.0;
+                }
+            ),
+        );
+        assert!(out.contains("nl_g_ginv") && !out.contains("__kernel void g_fwd"));
     }
 }
