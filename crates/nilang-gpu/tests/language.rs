@@ -299,3 +299,85 @@ fn shared_params_are_detected() {
     );
     assert_eq!(kinds[6], ParamKind::Real);
 }
+
+/// The built-ins the kernel above does not use.
+#[i(kernel)]
+fn builtins<T: Scalar>(t: usize, y: &mut [T], x: &mut [T], z: &mut [T], w: &mut [T]) {
+    y[t] += tan(x[t]);
+    y[t] += asin(z[t]);
+    y[t] += acos(z[t]);
+    y[t] += atan(x[t]);
+    y[t] += sinh(x[t]);
+    y[t] -= cosh(z[t]);
+    y[t] += ln_1p(z[t]);
+    y[t] += exp_m1(x[t]);
+    y[t] += abs(x[t]);
+    y[t] += sqdiff(x[t], z[t]);
+    y[t] += recip(x[t]);
+    y[t] += powf(w[t], x[t]);
+    y[t] += min(x[t], z[t]);
+    y[t] += max(x[t], z[t]);
+    y[t] -= -x[t];
+    y[t] += x[t] - z[t];
+}
+
+#[test]
+fn every_builtin_gradient_f64() {
+    let Some(dev) = device() else { return };
+    let prog = dev.program::<builtins>(Precision::F64).unwrap();
+    let n = 64;
+    let mut xs = seq(n, 31, 0.1, 1.2);
+    for (t, v) in xs.iter_mut().enumerate() {
+        if t % 2 == 1 {
+            *v = -*v;
+        }
+    }
+    let (ys, zs, ws) = (
+        seq(n, 32, -1.0, 1.0),
+        seq(n, 33, -0.9, 0.9),
+        seq(n, 34, 0.5, 2.0),
+    );
+    let (mut cy, mut cx, mut cz, mut cw) = (ys.clone(), xs.clone(), zs.clone(), ws.clone());
+    for t in 0..n {
+        builtins(t, &mut cy, &mut cx, &mut cz, &mut cw);
+    }
+    let (y, x, z, w) = (
+        dev.buffer(&ys).unwrap(),
+        dev.buffer(&xs).unwrap(),
+        dev.buffer(&zs).unwrap(),
+        dev.buffer(&ws).unwrap(),
+    );
+    let args = [Arg::from(&y), Arg::from(&x), Arg::from(&z), Arg::from(&w)];
+    prog.forward(n, &args).unwrap();
+    assert_close("builtins forward", &y.read().unwrap(), &cy, 1e-12, 1e-300);
+    let seed = seq(n, 35, 0.5, 1.5);
+    let (mut gy, mut gx, mut gz, mut gw) = (
+        g(&cy, &seed),
+        g(&xs, &[0.0; 64]),
+        g(&zs, &[0.0; 64]),
+        g(&ws, &[0.0; 64]),
+    );
+    for t in (0..n).rev() {
+        builtins_inv(t, &mut gy, &mut gx, &mut gz, &mut gw);
+    }
+    let bufs: Vec<_> = (0..4).map(|_| dev.zeros::<f64>(n).unwrap()).collect();
+    bufs[0].write(&seed).unwrap();
+    let gargs = [
+        Arg::grad(&y, &bufs[0]),
+        Arg::grad(&x, &bufs[1]),
+        Arg::grad(&z, &bufs[2]),
+        Arg::grad(&w, &bufs[3]),
+    ];
+    prog.gradient(n, &gargs, Shared::Atomic).unwrap();
+    let adjs = |v: &[GVar<f64>]| v.iter().map(|g| g.g).collect::<Vec<_>>();
+    for (k, (name, cpu)) in [("x", &gx), ("z", &gz), ("w", &gw)].into_iter().enumerate() {
+        assert_close(
+            &format!("adjoint of {name}"),
+            &bufs[k + 1].read().unwrap(),
+            &adjs(cpu),
+            1e-12,
+            1e-300,
+        );
+    }
+    assert_close("y restored", &y.read().unwrap(), &ys, 1e-12, 1.0);
+}
