@@ -452,6 +452,8 @@ macro_rules! int_elem {
     )*};
 }
 int_elem!(u64: 8, false; i64: 8, true; u32: 4, false; i32: 4, true; u8: 1, false; i8: 1, true);
+#[cfg(target_pointer_width = "64")]
+int_elem!(usize: 8, false; isize: 8, true);
 
 /// A device buffer of `T`.
 pub struct Buffer<T> {

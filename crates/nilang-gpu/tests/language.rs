@@ -122,9 +122,7 @@ fn forward_inverse_gradient_f64() {
         dev.buffer(&d0.p).unwrap(),
     );
     let w = dev.buffer(&d0.w).unwrap();
-    let idx = dev
-        .buffer(&d0.idx.iter().map(|&i| i as u64).collect::<Vec<_>>())
-        .unwrap();
+    let idx = dev.buffer(&d0.idx).unwrap(); // `usize` elements: `&[usize]` on the device
     let args = [
         Arg::from(&y),
         Arg::from(&x),
