@@ -45,6 +45,8 @@ pub struct Options {
     pub norev: bool,
     /// `crate = path`: the path of the `nilang` crate (found in `Cargo.toml` when absent).
     pub krate: Option<syn::Path>,
+    /// `kernel` / `device`: also emit OpenCL C (see [`crate::opencl`]).
+    pub device: Option<crate::opencl::Target>,
 }
 
 /// Parse the attribute arguments.
@@ -63,9 +65,16 @@ pub fn parse_options(attr: TokenStream, errors: &mut Errors) -> Options {
         } else if meta.path.is_ident("crate") {
             o.krate = Some(crate_path(meta.value()?)?);
             Ok(())
+        } else if meta.path.is_ident("kernel") {
+            o.device = Some(crate::opencl::Target::Kernel);
+            Ok(())
+        } else if meta.path.is_ident("device") {
+            o.device = Some(crate::opencl::Target::Device);
+            Ok(())
         } else {
             Err(meta.error(
-                "unknown option: expected `nocheck`, `norev`, `rev = Name` or `crate = path`",
+                "unknown option: expected `nocheck`, `norev`, `rev = Name`, `crate = path`, \
+                 `kernel` or `device`",
             ))
         }
     });
@@ -207,7 +216,7 @@ pub fn compile_fn(attr: TokenStream, item: TokenStream) -> TokenStream {
     inv_emitter.inverse_of = Some(format!("{name}_inv", name = sig.ident));
     let inv = inv_emitter.block(&inverse);
 
-    let out = items(
+    let mut out = items(
         &f,
         &opts,
         has_receiver,
@@ -220,6 +229,16 @@ pub fn compile_fn(attr: TokenStream, item: TokenStream) -> TokenStream {
             writes: &writes,
         },
     );
+    if let Some(target) = opts.device {
+        out.extend(crate::opencl::device_items(
+            &f,
+            &body,
+            &inverse,
+            target,
+            &mut errors,
+        ));
+        out.extend(errors.to_compile_errors());
+    }
     crate::krate::rewrite(out, &crate::krate::resolve(opts.krate.as_ref()))
 }
 

@@ -14,6 +14,9 @@
 //! Passes walk the IR with [`visit`]. `docs/architecture.md` follows one construct through
 //! every stage.
 //!
+//! With `#[i(kernel)]`/`#[i(device)]`, [`opencl`] also emits OpenCL C for the forward, inverse
+//! and gradient programs (run by the `nilang-gpu` crate).
+//!
 //! [`compile_fn`] runs the pipeline for `#[i] fn ...`; [`compile_primitive`] handles
 //! `#[primitive] fn ...`.
 pub mod analyze;
@@ -27,6 +30,7 @@ pub mod ir;
 pub mod krate;
 pub mod lower;
 pub mod one_pass;
+pub mod opencl;
 pub mod parse;
 pub mod primal;
 pub mod primitive;

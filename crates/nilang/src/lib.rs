@@ -9,6 +9,7 @@ extern crate self as nilang;
 pub mod ad;
 pub mod check;
 pub mod instr;
+pub mod kernel;
 pub mod numbers;
 mod reversible;
 pub mod stdlib;

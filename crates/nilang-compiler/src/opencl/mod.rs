@@ -1,0 +1,325 @@
+//! OpenCL C for `#[i(kernel)]` and `#[i(device)]` functions.
+//!
+//! Four device functions per function, from the IR: `nl_f_fwd` (the forward program),
+//! `nl_f_inv` (the inverse), `nl_f_gfwd` and `nl_f_ginv` (the same on value/adjoint pairs: a
+//! real variable `x` is `x` and `x_g`, a `&mut [T]` slice a value and an adjoint buffer;
+//! `nl_f_ginv` is the gradient program). A kernel (first parameter: the thread index) also
+//! gets the entry points `f_fwd`, `f_inv`, `f_grad` and `f_grad_rows` over the thread
+//! indices `offset..n`. The text is generic in `REAL` (`double` or `float`, chosen when the
+//! program is built); constants of the Rust program it mentions are written in when the
+//! source is assembled (`DeviceCode::device_code`).
+//!
+//! Unsupported constructs (stacks, `fresh!`, structs and fields, method calls, user
+//! primitives, ...) are compile errors naming the construct.
+mod emit;
+mod expr;
+mod rules;
+mod sig;
+
+use crate::errors::Errors;
+use crate::ir::Stmt;
+use emit::{Cx, Var};
+use proc_macro2::TokenStream;
+use quote::quote;
+use sig::{Param, Shape, Ty};
+use std::collections::HashSet;
+
+/// `#[i(kernel)]` (entry points over thread indices) or `#[i(device)]` (device functions).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Target {
+    Kernel,
+    Device,
+}
+
+/// The C parameter list of a device function.
+fn c_params(params: &[Param], gvar: bool) -> Vec<String> {
+    let mut out = vec![];
+    for p in params {
+        let n = format!("v_{}", p.name);
+        match p.shape {
+            Shape::Value => out.push(format!("{} {n}", p.ty.c_scalar())),
+            Shape::Ptr => {
+                out.push(format!("{}* {n}", p.ty.c_scalar()));
+                if gvar && p.ty == Ty::Real {
+                    out.push(format!("REAL* {n}_g"));
+                }
+            }
+            Shape::Slice { mutable, .. } => {
+                let cst = if mutable { "" } else { "const " };
+                out.push(format!("__global {cst}{}* {n}", p.ty.c_elem()));
+                if gvar && mutable && p.ty == Ty::Real {
+                    out.push(format!("__global REAL* {n}_g"));
+                }
+                out.push(format!("ulong {n}_len"));
+            }
+        }
+    }
+    out
+}
+
+fn scope_of(params: &[Param]) -> Vec<(String, Var)> {
+    params
+        .iter()
+        .map(|p| {
+            (
+                p.name.clone(),
+                Var {
+                    c: format!("v_{}", p.name),
+                    ty: p.ty,
+                    shape: p.shape,
+                    readonly: p.shape == Shape::Value,
+                },
+            )
+        })
+        .collect()
+}
+
+/// The `DeviceCode` impl for `f` (errors in `errors` for what the device cannot run).
+pub fn device_items(
+    f: &syn::ItemFn,
+    body: &[Stmt],
+    inverse: &[Stmt],
+    target: Target,
+    errors: &mut Errors,
+) -> TokenStream {
+    let sig = &f.sig;
+    let name = sig.ident.to_string();
+    let before = errors.len();
+    let mut params = sig::params(sig, target == Target::Kernel, errors);
+    sig::mark_shared(&mut params, body);
+    let generics: HashSet<String> = sig
+        .generics
+        .type_params()
+        .map(|t| t.ident.to_string())
+        .collect();
+    let mut text = String::new();
+    let mut host: Vec<syn::Expr> = vec![];
+    let mut deps: Vec<syn::Path> = vec![];
+    for (k, (dir, prog, gvar)) in [
+        ("fwd", body, false),
+        ("inv", inverse, false),
+        ("gfwd", body, true),
+        ("ginv", inverse, true),
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        let mut cx = Cx {
+            gvar,
+            report: k == 0 || (k == 2 && errors.len() == before),
+            errors,
+            scopes: scope_of(&params),
+            generics: generics.clone(),
+            out: String::new(),
+            host: std::mem::take(&mut host),
+            deps: std::mem::take(&mut deps),
+            counter: 0,
+            depth: 0,
+        };
+        cx.stmts(prog);
+        let code = std::mem::take(&mut cx.out);
+        host = std::mem::take(&mut cx.host);
+        deps = std::mem::take(&mut cx.deps);
+        emit::w(
+            &mut text,
+            format_args!(
+                "void nl_{name}_{dir}({}) {{\n{code}}}\n",
+                c_params(&params, gvar).join(", ")
+            ),
+        );
+    }
+    if target == Target::Kernel && !params.is_empty() {
+        entries(&mut text, &name, &params);
+    }
+    if errors.len() > before {
+        return quote!();
+    }
+    // the Rust side: the source assembled at run time (host constants written in)
+    let mut pushes = vec![];
+    for (k, piece) in text.split('\u{1}').enumerate() {
+        if k % 2 == 0 {
+            pushes.push(quote!(__nilang_s.push_str(#piece);));
+        } else {
+            let e = piece.parse::<usize>().ok().and_then(|i| host.get(i));
+            if let Some(e) = e {
+                pushes.push(quote!(__nilang_s.push_str(&::nilang::kernel::CLit::c_lit(&(#e)));));
+            }
+        }
+    }
+    let ident = &sig.ident;
+    let kernel_params: Vec<TokenStream> = if target == Target::Kernel {
+        params
+            .iter()
+            .map(|p| {
+                let n = &p.name;
+                let kind = match (p.thread, p.ty, p.shape) {
+                    (true, _, _) => quote!(Thread),
+                    (_, Ty::Real, Shape::Value | Shape::Ptr) => quote!(Real),
+                    (_, Ty::Int { signed, .. }, Shape::Value | Shape::Ptr) => {
+                        quote!(Int { signed: #signed })
+                    }
+                    (_, Ty::Int { signed, bytes }, Shape::Slice { .. }) => {
+                        quote!(IntSlice { bytes: #bytes, signed: #signed })
+                    }
+                    (_, Ty::Real, Shape::Slice { mutable: false, .. }) => quote!(RealSlice),
+                    (_, Ty::Real, Shape::Slice { shared, .. }) => {
+                        quote!(RealSliceMut { shared: #shared })
+                    }
+                };
+                quote!(::nilang::kernel::KernelParam { name: #n, kind: ::nilang::kernel::ParamKind::#kind })
+            })
+            .collect()
+    } else {
+        vec![]
+    };
+    let deps = deps
+        .iter()
+        .map(|d| quote!(<#d as ::nilang::kernel::DeviceCode>::device_code(__nilang_out);));
+    quote! {
+        impl ::nilang::kernel::DeviceCode for #ident {
+            const NAME: &'static str = #name;
+            const PARAMS: &'static [::nilang::kernel::KernelParam] = &[#(#kernel_params),*];
+            #[allow(clippy::all, unused_parens)]
+            fn device_code(__nilang_out: &mut ::std::vec::Vec<(&'static str, ::std::string::String)>) {
+                #(#deps)*
+                let mut __nilang_s = ::std::string::String::new();
+                #(#pushes)*
+                ::nilang::kernel::push_unique(__nilang_out, #name, __nilang_s);
+            }
+        }
+    }
+}
+
+/// The `__kernel` entry points of a kernel.
+fn entries(text: &mut String, name: &str, params: &[Param]) {
+    let rest = &params[1..];
+    let tid = params.first().map(|p| p.ty.c_scalar()).unwrap_or("ulong");
+    for (entry, dir, gvar, rows) in [
+        ("fwd", "fwd", false, false),
+        ("inv", "inv", false, false),
+        ("grad", "ginv", true, false),
+        ("grad_rows", "ginv", true, true),
+    ] {
+        let cps = c_params(rest, gvar);
+        let mut args = vec!["nl_tid".to_string()];
+        for p in rest {
+            let n = format!("v_{}", p.name);
+            args.push(n.clone());
+            if let Shape::Slice { mutable, shared } = p.shape {
+                if gvar && mutable && p.ty == Ty::Real {
+                    if rows && shared {
+                        // this thread's own row of the partial adjoints
+                        args.push(format!("{n}_g + (ulong)get_global_id(0) * {n}_len"));
+                    } else {
+                        args.push(format!("{n}_g"));
+                    }
+                }
+                args.push(format!("{n}_len"));
+            }
+        }
+        let sep = if cps.is_empty() { "" } else { ", " };
+        emit::w(
+            text,
+            format_args!(
+                "__kernel void {name}_{entry}(ulong nl_offset, ulong nl_n{sep}{}) {{\n    \
+                 {tid} nl_tid = ({tid})(nl_offset + get_global_id(0));\n    \
+                 if (nl_tid < nl_n) nl_{name}_{dir}({});\n}}\n",
+                cps.join(", "),
+                args.join(", ")
+            ),
+        );
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use quote::quote;
+
+    fn compile(attr: proc_macro2::TokenStream, item: proc_macro2::TokenStream) -> String {
+        crate::compile_fn(attr, item).to_string()
+    }
+
+    #[test]
+    fn kernel_source_has_every_program_and_entry() {
+        let out = compile(
+            quote!(kernel),
+            quote!(
+                fn k<T: Scalar>(t: usize, y: &mut [T], x: &mut [T]) {
+                    y[t] += sin(x[t]);
+                }
+            ),
+        );
+        for needle in [
+            "nl_k_fwd",
+            "nl_k_inv",
+            "nl_k_gfwd",
+            "nl_k_ginv",
+            "k_grad_rows",
+            "DeviceCode",
+        ] {
+            assert!(out.contains(needle), "{needle} missing");
+        }
+        // the adjoint rule of `sin` in the gradient program
+        assert!(
+            out.contains("v_x_g[v_t], v_y_g[v_t] * cos(v_x[v_t])"),
+            "{out}"
+        );
+    }
+
+    #[test]
+    fn malformed_kernels_are_errors_not_panics() {
+        for item in [
+            quote!(
+                fn k() {}
+            ),
+            quote!(
+                fn k<T: Scalar>(y: &mut T) {
+                    y += 1.0;
+                }
+            ),
+            quote!(
+                fn k<T: Scalar>(t: usize, y: &mut [T]) {
+                    y[t].re += 1.0;
+                }
+            ),
+            quote!(
+                fn k<T: Scalar>(t: usize, y: &mut [T]) {
+                    y[t] *= 2.0;
+                }
+            ),
+            quote!(
+                fn k<T: Scalar>(t: usize, y: &mut [T], s: &mut Vec<T>) {
+                    push!(s, y[t]);
+                }
+            ),
+            quote!(
+                fn k<T: Scalar, const N: usize>(t: usize, y: &mut [T]) {
+                    y[t] += 1.0;
+                }
+            ),
+            quote!(
+                fn k<T: Scalar>(t: usize, y: &mut [T]) {
+                    let a = foo();
+                    y[t] += a;
+                    dealloc!(a = foo());
+                }
+            ),
+        ] {
+            let out = compile(quote!(kernel), item.clone());
+            assert!(out.contains("compile_error"), "no error for {item}");
+        }
+    }
+
+    #[test]
+    fn device_function_has_no_entries() {
+        let out = compile(
+            quote!(device),
+            quote!(
+                fn g<T: Scalar>(y: &mut T, x: &T) {
+                    y += x * 2.0;
+                }
+            ),
+        );
+        assert!(out.contains("nl_g_ginv") && !out.contains("__kernel void g_fwd"));
+    }
+}

@@ -1,0 +1,297 @@
+//! Kernel signatures: the device type of every parameter.
+use crate::errors::Errors;
+use crate::ir::*;
+use std::collections::HashSet;
+use syn::spanned::Spanned;
+
+/// A device number type.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Ty {
+    /// `REAL` (`double` or `float`): a type parameter, `f64`, `f32`.
+    Real,
+    /// An integer of `bytes` bytes.
+    Int { signed: bool, bytes: u8 },
+}
+
+impl Ty {
+    /// The C type of a scalar of this type (integers widened to 8 bytes).
+    pub fn c_scalar(self) -> &'static str {
+        match self {
+            Ty::Real => "REAL",
+            Ty::Int { signed: true, .. } => "long",
+            Ty::Int { signed: false, .. } => "ulong",
+        }
+    }
+    /// The C type of an element of a slice of this type.
+    pub fn c_elem(self) -> &'static str {
+        match self {
+            Ty::Real => "REAL",
+            Ty::Int { signed, bytes } => match (signed, bytes) {
+                (true, 1) => "char",
+                (false, 1) => "uchar",
+                (true, 2) => "short",
+                (false, 2) => "ushort",
+                (true, 4) => "int",
+                (false, 4) => "uint",
+                (true, _) => "long",
+                (false, _) => "ulong",
+            },
+        }
+    }
+}
+
+/// How a parameter (or a variable) is held.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Shape {
+    /// A value (by-value parameter, `&T` parameter, local).
+    Value,
+    /// `&mut T`: a private pointer.
+    Ptr,
+    /// A slice in global memory; `shared`: `&mut` but never written (adjoints accumulated).
+    Slice { mutable: bool, shared: bool },
+}
+
+/// A parameter of the function on the device.
+#[derive(Clone, Debug)]
+pub struct Param {
+    pub name: String,
+    pub ty: Ty,
+    pub shape: Shape,
+    /// The thread index (first parameter of a kernel).
+    pub thread: bool,
+}
+
+/// The device type of a Rust number type, if it is one.
+pub fn number_type(t: &syn::Type, generics: &HashSet<String>) -> Option<Ty> {
+    let syn::Type::Path(p) = t else { return None };
+    if p.qself.is_some() {
+        return None;
+    }
+    let id = p.path.get_ident()?.to_string();
+    if generics.contains(&id) {
+        return Some(Ty::Real);
+    }
+    Some(match id.as_str() {
+        "f64" | "f32" => Ty::Real,
+        "i8" => Ty::Int {
+            signed: true,
+            bytes: 1,
+        },
+        "u8" => Ty::Int {
+            signed: false,
+            bytes: 1,
+        },
+        "i16" => Ty::Int {
+            signed: true,
+            bytes: 2,
+        },
+        "u16" => Ty::Int {
+            signed: false,
+            bytes: 2,
+        },
+        "i32" => Ty::Int {
+            signed: true,
+            bytes: 4,
+        },
+        "u32" => Ty::Int {
+            signed: false,
+            bytes: 4,
+        },
+        "i64" | "isize" => Ty::Int {
+            signed: true,
+            bytes: 8,
+        },
+        "u64" | "usize" => Ty::Int {
+            signed: false,
+            bytes: 8,
+        },
+        _ => return None,
+    })
+}
+
+/// The device parameters of `sig` (errors for what the device cannot take).
+pub fn params(sig: &syn::Signature, kernel: bool, errors: &mut Errors) -> Vec<Param> {
+    let generics: HashSet<String> = sig
+        .generics
+        .type_params()
+        .map(|t| t.ident.to_string())
+        .collect();
+    for c in sig.generics.const_params() {
+        errors.push(
+            c.ident.span(),
+            format!(
+                "const generic parameter `{}`: not supported in a device function (pass it as a \
+                 parameter)",
+                c.ident
+            ),
+        );
+    }
+    let mut out = vec![];
+    for (k, arg) in sig.inputs.iter().enumerate() {
+        let pt = match arg {
+            syn::FnArg::Receiver(r) => {
+                errors.push(r.span(), "`self`: methods are not supported on the device");
+                continue;
+            }
+            syn::FnArg::Typed(pt) => pt,
+        };
+        let syn::Pat::Ident(pi) = &*pt.pat else {
+            continue; // reported by the main compiler
+        };
+        let name = pi.ident.to_string();
+        let unsupported = |errors: &mut Errors| {
+            errors.push(
+                pt.ty.span(),
+                format!(
+                    "parameter `{name}`: type not supported on the device (numbers: a type \
+                     parameter, f64, f32 or an integer type; `&T`, `&mut T`, `&[T]`, `&mut [T]` \
+                     of them)"
+                ),
+            )
+        };
+        let (ty, shape) = match &*pt.ty {
+            syn::Type::Reference(r) => match &*r.elem {
+                syn::Type::Slice(s) => match number_type(&s.elem, &generics) {
+                    Some(ty) => (
+                        ty,
+                        Shape::Slice {
+                            mutable: r.mutability.is_some(),
+                            shared: false,
+                        },
+                    ),
+                    None => {
+                        unsupported(errors);
+                        continue;
+                    }
+                },
+                e => match number_type(e, &generics) {
+                    Some(ty) if r.mutability.is_some() => (ty, Shape::Ptr),
+                    Some(ty) => (ty, Shape::Value),
+                    None => {
+                        unsupported(errors);
+                        continue;
+                    }
+                },
+            },
+            t => match number_type(t, &generics) {
+                Some(ty) => (ty, Shape::Value),
+                None => {
+                    unsupported(errors);
+                    continue;
+                }
+            },
+        };
+        let thread = kernel && k == 0;
+        if thread && (shape != Shape::Value || !matches!(ty, Ty::Int { .. })) {
+            errors.push(
+                pt.span(),
+                "the first parameter of a kernel is the thread index: an integer by value \
+                 (`tid: usize`)",
+            );
+        }
+        if kernel && shape == Shape::Ptr {
+            errors.push(
+                pt.span(),
+                format!(
+                    "kernel parameter `{name}`: `&mut` scalars are not supported in a kernel \
+                     (every thread would write it); use a slice"
+                ),
+            );
+        }
+        out.push(Param {
+            name,
+            ty,
+            shape,
+            thread,
+        });
+    }
+    if kernel && out.is_empty() {
+        errors.push(
+            sig.ident.span(),
+            "a kernel's first parameter is the thread index (`tid: usize`)",
+        );
+    }
+    out
+}
+
+/// Mark the `&mut` slices of reals that `body` never writes as shared.
+pub fn mark_shared(params: &mut [Param], body: &[Stmt]) {
+    let mut written = HashSet::new();
+    written_roots(body, &mut written);
+    for p in params {
+        if let Shape::Slice {
+            mutable: true,
+            shared,
+        } = &mut p.shape
+        {
+            *shared = p.ty == Ty::Real && !written.contains(&p.name);
+        }
+    }
+}
+
+fn operand_roots(o: &Operand, out: &mut HashSet<String>) {
+    match o {
+        Operand::Place(p) => {
+            out.insert(p.root.to_string());
+        }
+        Operand::Tuple(v, _) => v.iter().for_each(|o| operand_roots(o, out)),
+        _ => {}
+    }
+}
+
+fn written_roots(stmts: &[Stmt], out: &mut HashSet<String>) {
+    for s in stmts {
+        match &s.kind {
+            StmtKind::Instr(i) => operand_roots(&i.target, out),
+            // a call's in-out arguments are not writes here: an element of a shared slice
+            // passed to a callee gets its adjoint increment added with `NL_SHARED_ADD`
+            // (if the callee wrote it, the forward program would race anyway); `SWAP` and
+            // `NEG` do write
+            StmtKind::Call(c) if is_writing_instruction(&c.callee) => {
+                for a in &c.args {
+                    if let CallArg::InOut(p) | CallArg::Name(p) = a {
+                        out.insert(p.root.to_string());
+                    }
+                }
+            }
+            StmtKind::If {
+                branches,
+                otherwise,
+            } => {
+                for b in branches {
+                    written_roots(&b.body, out);
+                }
+                if let Some(o) = otherwise {
+                    written_roots(o, out);
+                }
+            }
+            StmtKind::While { body, .. }
+            | StmtKind::For { body, .. }
+            | StmtKind::Block(body)
+            | StmtKind::Seq(body)
+            | StmtKind::Routine { body, .. } => written_roots(body, out),
+            StmtKind::DoLoop { first, second, .. } => {
+                written_roots(first, out);
+                written_roots(second, out);
+            }
+            StmtKind::Fresh(ps) => ps.iter().for_each(|p| {
+                out.insert(p.root.to_string());
+            }),
+            StmtKind::Stack { stack, value, .. } => {
+                out.insert(stack.root.to_string());
+                out.insert(value.root.to_string());
+            }
+            _ => {}
+        }
+    }
+}
+
+fn is_writing_instruction(c: &Callee) -> bool {
+    match c {
+        Callee::Path(p) => p.path.segments.last().is_some_and(|s| {
+            let n = s.ident.to_string();
+            matches!(n.trim_end_matches("_inv"), "SWAP" | "NEG")
+        }),
+        Callee::Method { .. } => false,
+    }
+}

@@ -1,0 +1,136 @@
+//! The Bessel batches on the device agree with `nilang_apps::bessel` on the CPU: values,
+//! inverse, and the gradient `dJ_ν/dz`.
+mod common;
+use common::{assert_close, device, seq};
+use nilang::GVar;
+use nilang_apps::bessel::{factorial, ibesselj, ibesselj_inv, ibesselj_n, ibesselj_n_inv};
+use nilang_gpu::kernels::bessel::{besselj_batch, besselj_n_batch, MAX_TERMS};
+use nilang_gpu::{Arg, Precision, Shared};
+
+/// `ibesselj_n::<f64, NU>` and its gradient (value, dJ/dz) on the CPU.
+fn cpu_n(nu: usize, z: f64) -> (f64, f64) {
+    fn run<const NU: i32>(z: f64) -> (f64, f64) {
+        let (mut out, mut zz) = (0.0, z);
+        ibesselj_n::<f64, NU>(&mut out, &mut zz);
+        let (mut og, mut zg) = (GVar::new(out, 1.0), GVar::new(z, 0.0));
+        ibesselj_n_inv::<GVar<f64>, NU>(&mut og, &mut zg);
+        (out, zg.g)
+    }
+    match nu {
+        0 => run::<0>(z),
+        1 => run::<1>(z),
+        2 => run::<2>(z),
+        3 => run::<3>(z),
+        _ => unreachable!("orders 0..=3 are tested"),
+    }
+}
+
+#[test]
+fn bessel_n_batch_matches_cpu_f64() {
+    let Some(dev) = device() else { return };
+    let prog = dev.program::<besselj_n_batch>(Precision::F64).unwrap();
+    let n = 1000;
+    for nu in [0usize, 1, 2, 3] {
+        let zs = seq(n, 21 + nu as u64, 0.05, 12.0);
+        let (vals, grads): (Vec<f64>, Vec<f64>) = zs.iter().map(|&z| cpu_n(nu, z)).unzip();
+        let out = dev.zeros::<f64>(n).unwrap();
+        let z = dev.buffer(&zs).unwrap();
+        let terms = dev.zeros::<f64>(n * MAX_TERMS).unwrap();
+        let inv_fact = 1.0 / factorial(nu);
+        let args = [
+            Arg::from(&out),
+            Arg::from(&z),
+            Arg::from(&terms),
+            Arg::Int(nu as i64),
+            Arg::Real(inv_fact),
+        ];
+        prog.forward(n, &args).unwrap();
+        assert_close(
+            &format!("J_{nu}(z)"),
+            &out.read().unwrap(),
+            &vals,
+            1e-12,
+            1e-300,
+        );
+        assert!(
+            terms.read().unwrap().iter().all(|&t| t == 0.0),
+            "workspace back to zero"
+        );
+        prog.inverse(n, &args).unwrap();
+        assert!(
+            out.read().unwrap().iter().all(|&o| o == 0.0),
+            "the inverse is exact"
+        );
+        out.write(&vals).unwrap();
+        let (gout, gz) = (
+            dev.buffer(&vec![1.0; n]).unwrap(),
+            dev.zeros::<f64>(n).unwrap(),
+        );
+        let gterms = dev.zeros::<f64>(n * MAX_TERMS).unwrap();
+        let gargs = [
+            Arg::grad(&out, &gout),
+            Arg::grad(&z, &gz),
+            Arg::grad(&terms, &gterms),
+            Arg::Int(nu as i64),
+            Arg::Real(inv_fact),
+        ];
+        prog.gradient(n, &gargs, Shared::Atomic).unwrap();
+        assert_close(
+            &format!("dJ_{nu}/dz"),
+            &gz.read().unwrap(),
+            &grads,
+            1e-12,
+            1e-300,
+        );
+        assert_eq!(z.read().unwrap(), zs, "z restored by the gradient program");
+    }
+}
+
+#[test]
+fn bessel_paper_batch_matches_cpu_to_atol() {
+    let Some(dev) = device() else { return };
+    let prog = dev.program::<besselj_batch>(Precision::F64).unwrap();
+    let n = 500;
+    for nu in [0usize, 2] {
+        let zs = seq(n, 11 + nu as u64, 0.05, 6.0);
+        let mut outs = vec![0.0; n];
+        let mut grads = vec![0.0; n];
+        for t in 0..n {
+            let mut z = zs[t];
+            ibesselj(&mut outs[t], nu, &mut z);
+            let (mut og, mut zg) = (GVar::new(outs[t], 1.0), GVar::new(zs[t], 0.0));
+            ibesselj_inv(&mut og, nu, &mut zg);
+            grads[t] = zg.g;
+        }
+        let out = dev.zeros::<f64>(n).unwrap();
+        let z = dev.buffer(&zs).unwrap();
+        let fact = factorial(nu);
+        let args = [
+            Arg::from(&out),
+            Arg::from(&z),
+            Arg::Int(nu as i64),
+            Arg::Real(fact),
+        ];
+        prog.forward(n, &args).unwrap();
+        // the series may stop one term apart (see the kernel's docs): |difference| ≲ ATOL
+        let dev_out = out.read().unwrap();
+        for (a, b) in dev_out.iter().zip(&outs) {
+            assert!((a - b).abs() < 1e-7, "J_{nu}: {a} vs {b}");
+        }
+        out.write(&outs).unwrap();
+        let (gout, gz) = (
+            dev.buffer(&vec![1.0; n]).unwrap(),
+            dev.zeros::<f64>(n).unwrap(),
+        );
+        let gargs = [
+            Arg::grad(&out, &gout),
+            Arg::grad(&z, &gz),
+            Arg::Int(nu as i64),
+            Arg::Real(fact),
+        ];
+        prog.gradient(n, &gargs, Shared::Atomic).unwrap();
+        for (a, b) in gz.read().unwrap().iter().zip(&grads) {
+            assert!((a - b).abs() < 1e-6, "dJ_{nu}/dz: {a} vs {b}");
+        }
+    }
+}

@@ -1,0 +1,13 @@
+//! Without an OpenCL library nothing panics: discovery returns a typed error.
+use nilang_gpu::{Device, GpuError};
+
+#[test]
+fn missing_library_is_an_error_value() {
+    // the only test of this binary: the library is loaded once per process
+    std::env::set_var("NILANG_OPENCL_LIB", "/nonexistent/libOpenCL.so.1");
+    let e = Device::first().unwrap_err();
+    assert!(matches!(e, GpuError::NoLibrary(_)), "{e:?}");
+    assert!(e.to_string().contains("/nonexistent/libOpenCL.so.1"), "{e}");
+    assert!(matches!(Device::all(), Err(GpuError::NoLibrary(_))));
+    assert!(nilang_gpu::describe().starts_with("none: "));
+}

@@ -1,0 +1,208 @@
+//! Device code of `#[i(kernel)]` and `#[i(device)]` functions (the OpenCL C text the compiler
+//! emits, and what a runtime such as `nilang-gpu` needs to launch it).
+//!
+//! `#[i(kernel)]` on `fn f(tid: usize, ...)` generates, next to `f` and `f_inv`, an impl of
+//! [`DeviceCode`] for the type-namespace item `f`: OpenCL C for the forward, the inverse and
+//! the gradient (the inverse on value/adjoint pairs) of `f`, and the `__kernel` entry points
+//! that run it for every thread index in `0..n`. `#[i(device)]` generates the device functions
+//! only (callable from kernels).
+//!
+//! ```
+//! use nilang::prelude::*;
+//! use nilang::kernel::DeviceCode;
+//!
+//! #[i(kernel)]
+//! fn axpy<T: Scalar>(tid: usize, y: &mut [T], x: &mut [T], a: T) {
+//!     y[tid] += a * x[tid];
+//! }
+//! let src = nilang::kernel::program_source::<axpy>();
+//! assert!(src.contains("__kernel void axpy_fwd"));
+//! assert!(src.contains("__kernel void axpy_grad"));
+//! assert_eq!(axpy::PARAMS.len(), 4);
+//! ```
+
+/// The kind of a kernel parameter.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ParamKind {
+    /// The thread index (the first parameter, `usize`).
+    Thread,
+    /// An integer passed by value (`usize`, `i64`, ...; 8 bytes on the device).
+    Int {
+        /// Whether it is signed.
+        signed: bool,
+    },
+    /// A real number (`T`, `f64`, `f32`) passed by value or by `&T` (read-only).
+    Real,
+    /// A slice of integers, read-only (`&[usize]`); `bytes` per element, `signed`.
+    IntSlice {
+        /// Bytes per element.
+        bytes: u8,
+        /// Whether the elements are signed.
+        signed: bool,
+    },
+    /// A read-only slice of reals (`&[T]`): no adjoint buffer.
+    RealSlice,
+    /// An in-out slice of reals (`&mut [T]`): a value buffer and, for the gradient, an
+    /// adjoint buffer. `shared` when the kernel never writes it: many threads may read one
+    /// element, so its adjoints are accumulated (atomic adds or per-thread rows reduced).
+    RealSliceMut {
+        /// Never written by the kernel (adjoints accumulated across threads).
+        shared: bool,
+    },
+}
+
+/// A parameter of a kernel: its name and kind.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct KernelParam {
+    /// The parameter's name in the Rust source.
+    pub name: &'static str,
+    /// What is passed for it.
+    pub kind: ParamKind,
+}
+
+/// OpenCL C source of a `#[i(kernel)]`/`#[i(device)]` function (generated; see the module
+/// docs).
+pub trait DeviceCode {
+    /// The function's name (the entry points are `NAME_fwd`, `NAME_inv`, `NAME_grad` and
+    /// `NAME_grad_rows`).
+    const NAME: &'static str;
+    /// The parameters (empty for `#[i(device)]` functions, which have no entry points).
+    const PARAMS: &'static [KernelParam];
+    /// Appends `(name, source)` of this function's callees and then of itself to `out`
+    /// (each name once).
+    fn device_code(out: &mut Vec<(&'static str, String)>);
+}
+
+/// The helpers every program starts with: `REAL` (from `-D NL_REAL=double|float`), the atomic
+/// add on reals, and `NL_SHARED_ADD` (atomic unless `NL_SHARED_ROWS` is defined).
+pub const PRELUDE: &str = r#"
+#ifndef NL_REAL
+#define NL_REAL double
+#endif
+#if defined(cl_khr_fp64)
+#pragma OPENCL EXTENSION cl_khr_fp64 : enable
+#endif
+#pragma OPENCL EXTENSION cl_khr_int64_base_atomics : enable
+/* no fused multiply-adds: every operation rounds as on the CPU */
+#pragma OPENCL FP_CONTRACT OFF
+typedef NL_REAL REAL;
+inline void nl_atomic_add(volatile __global REAL* p, REAL v) {
+#if NL_REAL_BYTES == 8
+    union { ulong u; double f; } old, new_;
+    do {
+        old.f = *p;
+        new_.f = old.f + v;
+    } while (atom_cmpxchg((volatile __global ulong*)p, old.u, new_.u) != old.u);
+#else
+    union { uint u; float f; } old, new_;
+    do {
+        old.f = *p;
+        new_.f = old.f + v;
+    } while (atomic_cmpxchg((volatile __global uint*)p, old.u, new_.u) != old.u);
+#endif
+}
+#ifdef NL_SHARED_ROWS
+#define NL_SHARED_ADD(p, v) (*(p) += (v))
+#else
+#define NL_SHARED_ADD(p, v) nl_atomic_add((p), (v))
+#endif
+/* x^n by repeated squaring, as Rust's `powi` (LLVM's powi / compiler-rt's __powidf2) */
+inline REAL nl_powi(REAL a, int n) {
+    int recip = n < 0;
+    REAL r = 1;
+    while (1) {
+        if (n & 1) r *= a;
+        n /= 2;
+        if (n == 0) break;
+        a *= a;
+    }
+    return recip ? 1 / r : r;
+}
+inline REAL nl_sqdiff(REAL a, REAL b) { REAL d = a - b; return d * d; }
+__kernel void nl_zero(__global REAL* p, ulong n) {
+    ulong k = get_global_id(0);
+    if (k < n) p[k] = 0;
+}
+/* out[k] += sum over rows r < nrows of rows[r * len + k] (a fixed order: deterministic) */
+__kernel void nl_reduce_rows(__global REAL* out, __global const REAL* rows, ulong nrows, ulong len) {
+    ulong k = get_global_id(0);
+    if (k >= len) return;
+    REAL s = 0;
+    for (ulong r = 0; r < nrows; r++) s += rows[r * len + k];
+    out[k] += s;
+}
+"#;
+
+/// The whole program of kernel `K`: [`PRELUDE`], then every device function it needs.
+///
+/// ```
+/// use nilang::prelude::*;
+/// #[i(kernel)]
+/// fn twice<T: Scalar>(tid: usize, y: &mut [T], x: &[T]) {
+///     y[tid] += x[tid] * 2.0;
+/// }
+/// assert!(nilang::kernel::program_source::<twice>().contains("nl_twice_fwd"));
+/// ```
+pub fn program_source<K: DeviceCode>() -> String {
+    let mut parts = vec![];
+    K::device_code(&mut parts);
+    let mut s = String::from(PRELUDE);
+    for (_, code) in parts {
+        s.push_str(&code);
+    }
+    s
+}
+
+/// Pushes `(name, code)` unless `name` is already in `out` (for generated code).
+#[doc(hidden)]
+pub fn push_unique(out: &mut Vec<(&'static str, String)>, name: &'static str, code: String) {
+    if !out.iter().any(|(n, _)| *n == name) {
+        out.push((name, code));
+    }
+}
+
+/// A host constant written as an OpenCL C literal (for constants of the Rust program that a
+/// kernel mentions, such as `ATOL`).
+///
+/// ```
+/// use nilang::kernel::CLit;
+/// assert_eq!(1e-8f64.c_lit(), "((REAL)1e-8)");
+/// assert_eq!(3usize.c_lit(), "((long)3)");
+/// ```
+pub trait CLit {
+    /// The literal.
+    fn c_lit(&self) -> String;
+}
+impl CLit for f64 {
+    fn c_lit(&self) -> String {
+        if self.is_finite() {
+            format!("((REAL){self:e})")
+        } else if self.is_nan() {
+            "((REAL)NAN)".into()
+        } else if *self > 0.0 {
+            "((REAL)INFINITY)".into()
+        } else {
+            "(-(REAL)INFINITY)".into()
+        }
+    }
+}
+impl CLit for f32 {
+    fn c_lit(&self) -> String {
+        (*self as f64).c_lit()
+    }
+}
+macro_rules! int_lit {
+    ($($t:ty),*) => {$(
+        impl CLit for $t {
+            fn c_lit(&self) -> String {
+                format!("((long){self})")
+            }
+        }
+    )*};
+}
+int_lit!(i8, i16, i32, i64, isize, u8, u16, u32, u64, usize);
+impl CLit for bool {
+    fn c_lit(&self) -> String {
+        (if *self { "1" } else { "0" }).into()
+    }
+}
