@@ -36,7 +36,6 @@
 //! over the blocks (the gradient stays exact to rounding). The data points stay plain `f64`
 //! throughout (a read-only slice is passed through; a `GVar` target accepts `f64` operands).
 use crate::adbench::gmm::GmmInput;
-use crate::adbench::special::{log_gamma_d, ADBENCH_PI};
 use nilang::ad::Plan;
 use nilang::instr::fns::Sub;
 use nilang::instr::PlusEq2;
@@ -304,13 +303,8 @@ pub fn gmm_rest<T: Scalar>(
     unroutine!();
 }
 
-/// The constant terms `−n·d/2·log(2π) − K·C` (ADBench's truncated π).
-pub fn gmm_constant(d: usize, k: usize, n: usize, gamma: f64, m: i64) -> f64 {
-    let (df, mf) = (d as f64, m as f64);
-    let big_n = df + mf + 1.0;
-    let c = big_n * df * (gamma.ln() - 0.5 * 2f64.ln()) - log_gamma_d(d, 0.5 * big_n);
-    -(n as f64) * df * 0.5 * (2.0 * ADBENCH_PI).ln() - k as f64 * c
-}
+/// The constant terms `−n·d/2·log(2π) − K·C` (ADBench's truncated π; the data crate's).
+pub use crate::adbench::gmm::gmm_constant;
 
 /// Points per block of [`gmm_objective_i`] ([`GmmWork::new`]'s default): each component's
 /// parameters are streamed once per block of this many points.
