@@ -15,10 +15,8 @@
 //! Without `--peers`, or where Python or JAX is missing, the run goes on without these cells
 //! and says in one line how to enable them ([`HINT`]).
 
-use crate::harness::Harness;
+use super::Harness;
 use crate::report::{Cell, Measure};
-use crate::suites::gmm::GmmConstant;
-use crate::suites::{ba::BaCase, bessel::BesselCase, embedding::EmbeddingCase, gmm::GmmCase};
 use serde_json::{json, Value};
 use std::borrow::Cow;
 use std::io::{BufRead, BufReader, Read, Write};
@@ -38,7 +36,7 @@ pub fn python() -> String {
     std::env::var("NILANG_PYTHON").unwrap_or_else(|_| "python3".into())
 }
 
-/// The suite's reference result of a measure (as in [`Harness::external`]).
+/// The suite's reference result of a measure (as in [`Harness::external`](super::Harness::external)).
 pub type Reference<'r, 'd> = &'r dyn Fn(Measure) -> Option<Cow<'d, [f64]>>;
 
 /// The running peer processes (none when `--peers` is off or JAX is unavailable).
@@ -184,11 +182,15 @@ fn measure(s: &str) -> Option<Measure> {
 
 /// Exact partial derivatives on a few coordinates, for a measure without a full reference:
 /// (measure, coordinates, values).
-type Sampled = (Measure, Vec<usize>, Vec<f64>);
+pub type Sampled = (Measure, Vec<usize>, Vec<f64>);
 
-/// Check and time one case on every peer. `per` divides the times (batch throughput).
+/// Check and time one case on every peer: the peer receives `scalars` and `arrays` (the
+/// suite's `peer.py` function reads them), returns its results, each is checked against
+/// `reference` (or, without one, against `sampled`) and the passing ones are timed. `per`
+/// divides the times (batch throughput). Each suite calls this from its `run_case` when
+/// [`JaxPeers::active`].
 #[allow(clippy::too_many_arguments)]
-fn run_case(
+pub fn run_case(
     h: &mut Harness,
     suite: &str,
     case: &str,
@@ -284,126 +286,4 @@ fn run_case(
         }
     }
     h.jax = peers;
-}
-
-/// GMM: O and G on the flat parameters `[alpha | mu | icf]`.
-pub fn gmm(h: &mut Harness, c: &GmmCase, reference: Reference<'_, '_>) {
-    if !h.jax.active() {
-        return;
-    }
-    let g = &c.inst;
-    let scalars = json!({
-        "d": g.d, "k": g.k, "n": g.n, "gamma": g.gamma, "m": g.m, "constant": g.constant(),
-    });
-    let p = g.params();
-    let size = p.len() as f64;
-    // Without a full reference gradient (large full-run cases), check six coordinates.
-    let sampled = reference(Measure::G).is_none().then(|| {
-        let obj = crate::suites::gmm::Gmm::new(g);
-        let idx: Vec<usize> = (0..6).map(|i| (i * 7919 + 3) % p.len()).collect();
-        let want = idx
-            .iter()
-            .map(|&i| crate::ad::nd_partial(&obj, &p, i))
-            .collect();
-        (Measure::G, idx, want)
-    });
-    let arrays: [(&str, &[f64]); 2] = [("p", &p), ("x", &g.x)];
-    run_case(
-        h,
-        crate::suites::gmm::SUITE,
-        &c.name,
-        size,
-        1.0,
-        scalars,
-        &arrays,
-        reference,
-        sampled.as_ref(),
-        1e-8,
-    );
-}
-
-/// BA: O (residuals) and J (the CSR values).
-pub fn ba(h: &mut Harness, c: &BaCase, reference: Reference<'_, '_>) {
-    if !h.jax.active() {
-        return;
-    }
-    let b = &c.inst;
-    let obs: Vec<f64> = b
-        .obs
-        .iter()
-        .flat_map(|o| [o.0 as f64, o.1 as f64])
-        .collect();
-    let scalars = json!({"n": b.n, "m": b.m, "p": b.p});
-    let arrays: [(&str, &[f64]); 5] = [
-        ("cams", &b.cams),
-        ("x", &b.x),
-        ("w", &b.w),
-        ("feats", &b.feats),
-        ("obs", &obs),
-    ];
-    run_case(
-        h,
-        crate::suites::ba::SUITE,
-        &c.name,
-        b.p as f64,
-        1.0,
-        scalars,
-        &arrays,
-        reference,
-        None,
-        1e-8,
-    );
-}
-
-/// Bessel: O and G (dJ/dz) at one point or on the batch (times per evaluation).
-pub fn bessel(h: &mut Harness, c: &BesselCase, reference: Reference<'_, '_>) {
-    if !h.jax.active() {
-        return;
-    }
-    let z = c.inputs();
-    let per = if c.batch.is_some() {
-        z.len() as f64
-    } else {
-        1.0
-    };
-    let scalars =
-        json!({"nu": c.nu, "atol": crate::suites::bessel::ATOL, "batch": c.batch.is_some()});
-    let arrays: [(&str, &[f64]); 1] = [("z", &z)];
-    run_case(
-        h,
-        crate::suites::bessel::SUITE,
-        &c.name,
-        per,
-        per,
-        scalars,
-        &arrays,
-        reference,
-        None,
-        1e-10,
-    );
-}
-
-/// Embedding: O, G and H (row-major) in vec order.
-pub fn embedding(h: &mut Harness, c: &EmbeddingCase, reference: Reference<'_, '_>) {
-    if !h.jax.active() {
-        return;
-    }
-    let pairs = |v: &[(usize, usize)]| -> Vec<f64> {
-        v.iter().flat_map(|&(i, j)| [i as f64, j as f64]).collect()
-    };
-    let edges = pairs(&crate::suites::embedding::EDGES);
-    let non_edges = pairs(&crate::suites::embedding::non_edges());
-    let arrays: [(&str, &[f64]); 3] = [("x", &c.x), ("edges", &edges), ("non_edges", &non_edges)];
-    run_case(
-        h,
-        crate::suites::embedding::SUITE,
-        &c.name,
-        c.x.len() as f64,
-        1.0,
-        json!({"k": c.k}),
-        &arrays,
-        reference,
-        None,
-        1e-8,
-    );
 }

@@ -1,18 +1,48 @@
-//! The harness: times cells, counts their heap use, runs the correctness checks, drives the
-//! progress bar, and asks the registered [`CellProvider`](crate::hook::CellProvider)s for their kernels.
+//! The harness: runs every [`Suite`] the same way, times cells, counts their heap use, runs
+//! the correctness checks and drives the progress bar. It knows no suite: `crate::run` names
+//! them.
 
-use crate::alloc;
-use crate::check;
+pub mod alloc;
+pub mod jax;
+mod kernel;
+mod pool;
+pub mod timing;
+
+pub use kernel::Kernel;
+pub use pool::Pool;
+
 use crate::cli::{Mode, Options};
-use crate::hook::{Kernel, Registry};
 use crate::report::{Cell, Measure};
-use crate::timing::{self, Budget};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use std::io::IsTerminal;
 use std::path::PathBuf;
 use std::time::Instant;
+use timing::Budget;
 
-pub struct Harness<'r> {
+/// One benchmark suite (one of the paper's tables): its cases, its baselines, our cells. The
+/// harness drives every suite the same way ([`Harness::run_suite`]): it asks for the run's
+/// cases and runs each one isolated (a panic is a crash of that case; the others still run).
+pub trait Suite {
+    /// The suite's name: `--suite NAME`, and the `suite` field of its cells.
+    const NAME: &'static str;
+    /// Whether the suite reads `adbench/` (missing: one data error, the suite does not run).
+    const ADBENCH: bool = false;
+    /// One case: an instance (or what loads it) and its name.
+    type Case;
+    /// How many cases a run in `mode` has at most (the progress bar's steps).
+    fn steps(mode: Mode) -> u64;
+    /// The cases of this run, selected by `--case` ([`Harness::wants_case`]); unreadable data
+    /// is recorded with [`Harness::data_error`].
+    fn cases(h: &mut Harness) -> Vec<Self::Case>;
+    /// The case's name, for crash messages.
+    fn name(case: &Self::Case) -> &str;
+    /// Checks run once before the cases (e.g. the definition against an oracle file).
+    fn prepare(_h: &mut Harness) {}
+    /// Check and time every tool on one case: the baselines, our cells, the JAX peer.
+    fn run_case(h: &mut Harness, case: &Self::Case);
+}
+
+pub struct Harness {
     pub mode: Mode,
     pub budget: Budget,
     /// The data folder (`adbench/`, `oracle-reference/`).
@@ -26,9 +56,10 @@ pub struct Harness<'r> {
     pub crashes: Vec<String>,
     /// Which case names to run (`--case`; empty: all).
     pub only_cases: Vec<String>,
-    pub registry: &'r Registry,
+    /// The thread pools of the parallel cells (`--threads`).
+    pub pools: std::sync::Arc<[Pool]>,
     /// The JAX peer processes (`--peers`).
-    pub jax: crate::peers::jax::JaxPeers,
+    pub jax: jax::JaxPeers,
     progress: ProgressBar,
 }
 
@@ -55,8 +86,8 @@ pub fn data_hint(data: &std::path::Path) -> String {
     )
 }
 
-impl<'r> Harness<'r> {
-    pub fn new(opts: &Options, registry: &'r Registry, total_steps: u64) -> Harness<'r> {
+impl Harness {
+    pub fn new(opts: &Options, total_steps: u64) -> Harness {
         let budget = match opts.mode {
             Mode::Quick => Budget::quick(),
             Mode::Full => Budget::full(),
@@ -82,16 +113,35 @@ impl<'r> Harness<'r> {
             data_errors: Vec::new(),
             crashes: Vec::new(),
             only_cases: opts.cases.clone(),
-            registry,
-            jax: crate::peers::jax::JaxPeers::start(opts.peers),
+            pools: Pool::for_threads(opts.threads).into(),
+            jax: jax::JaxPeers::start(opts.peers),
             progress,
         }
     }
 
-    /// A harness for unit tests: smoke budget, no providers, hidden progress.
-    pub fn for_tests(registry: &'r Registry) -> Harness<'r> {
-        let opts = Options::parse(["--smoke"]).expect("smoke");
-        Harness::new(&opts, registry, 0)
+    /// A harness for unit tests: smoke budget, one thread, hidden progress.
+    pub fn for_tests() -> Harness {
+        let opts = Options::parse(["--smoke", "--threads", "1"]).expect("smoke");
+        Harness::new(&opts, 0)
+    }
+
+    /// Run suite `S`: its cases, each isolated; the progress bar advances once per case.
+    pub fn run_suite<S: Suite>(&mut self) {
+        // the ADBench suites cannot run at all without their folder: say so once
+        if S::ADBENCH && !self.data.join("adbench").is_dir() {
+            let what = format!(
+                "{}: no adbench/ folder under {}",
+                S::NAME,
+                self.data.display()
+            );
+            return self.data_error(&what);
+        }
+        S::prepare(self);
+        for case in S::cases(self) {
+            let what = format!("{} {}", S::NAME, S::name(&case));
+            self.isolate(&what, |h| S::run_case(h, &case));
+            self.step();
+        }
     }
 
     pub fn status(&self, msg: impl Into<String>) {
@@ -186,7 +236,7 @@ impl<'r> Harness<'r> {
     /// Check `got` against `want` (ADBench metric, `tol`); a mismatch is recorded as a failure
     /// and printed at once. Returns whether it passed.
     pub fn check(&mut self, what: &str, got: &[f64], want: &[f64], tol: f64) -> bool {
-        match check::compare(got, want, tol) {
+        match nilang_adbench::oracle::compare(got, want, tol) {
             Ok(()) => true,
             Err(e) => {
                 let msg = format!("CHECK FAILED: {what}: {e}");
@@ -197,7 +247,7 @@ impl<'r> Harness<'r> {
         }
     }
 
-    /// Check and time the kernels of one external tool for one case. `reference(measure)` gives
+    /// Check and time the kernels of one of our tools for one case. `reference(measure)` gives
     /// the reference result of that measure (None: nothing to check against); `per` divides the
     /// times (batch throughput).
     #[allow(clippy::too_many_arguments)]
@@ -216,7 +266,8 @@ impl<'r> Harness<'r> {
             let m = k.measure;
             // One untimed run for the check, then the timed cell.
             k.run();
-            if let (Some(got), Some(want)) = (k.result(), reference(m)) {
+            if let Some(want) = reference(m) {
+                let got = k.result();
                 let what = format!("{suite}/{case}: {tool}-{} vs reference", m.as_str());
                 if !self.check(&what, &got, &want, tol) {
                     self.skip(suite, case, size, tool, m);
@@ -234,8 +285,7 @@ mod tests {
 
     #[test]
     fn a_crash_is_recorded_and_earlier_cells_are_kept() {
-        let reg = Registry::default();
-        let mut h = Harness::for_tests(&reg);
+        let mut h = Harness::for_tests();
         h.isolate("suite demo", |h| {
             h.skip("demo", "a", 1.0, "rust", Measure::O);
             panic!("boom {}", 7);
@@ -250,8 +300,7 @@ mod tests {
 
     #[test]
     fn data_errors_say_where_and_how() {
-        let reg = Registry::default();
-        let mut h = Harness::for_tests(&reg);
+        let mut h = Harness::for_tests();
         h.data = PathBuf::from("/nowhere/data");
         h.data_error("gmm: cannot load test.txt");
         assert_eq!(h.data_errors.len(), 1);
@@ -265,13 +314,44 @@ mod tests {
 
     #[test]
     fn case_selection() {
-        let reg = Registry::default();
-        let mut h = Harness::for_tests(&reg);
+        let mut h = Harness::for_tests();
         assert!(h.wants_case("ba19 p=9125125"));
         h.only_cases = vec!["ba19".into(), "1k d=2 K=5".into()];
         assert!(h.wants_case("ba19"));
         assert!(h.wants_case("1k d=2 K=5"));
         assert!(!h.wants_case("ba1"));
         assert!(!h.wants_case("1k d=10 K=25"));
+    }
+
+    #[test]
+    fn kernels_are_checked_before_they_are_timed() {
+        let mut h = Harness::for_tests();
+        let x = 3.0f64;
+        // a correct objective and a deliberately wrong gradient of x²
+        let kernels = vec![
+            Kernel::with_state(Measure::O, 0.0, move |o: &mut f64| *o = x * x, |o| vec![*o]),
+            Kernel::with_state(
+                Measure::G,
+                0.0,
+                move |g: &mut f64| *g = 4.0 * x,
+                |g| vec![*g],
+            ),
+        ];
+        let reference = |m: Measure| match m {
+            Measure::O => Some(std::borrow::Cow::Owned(vec![9.0])),
+            Measure::G => Some(std::borrow::Cow::Owned(vec![6.0])),
+            _ => None,
+        };
+        h.external(
+            "demo", "x=3", 1.0, 1.0, "nilang", kernels, &reference, 1e-12,
+        );
+        let cell = |m| h.cells.iter().find(|c| c.measure == m).expect("a cell");
+        assert!(cell(Measure::O).median_s.is_some());
+        assert!(
+            cell(Measure::G).median_s.is_none(),
+            "a wrong gradient must not be timed"
+        );
+        assert_eq!(h.failures.len(), 1, "{:?}", h.failures);
+        assert!(h.failures[0].contains("nilang-G"), "{:?}", h.failures);
     }
 }

@@ -1,26 +1,26 @@
-//! The parallel cells (tools `nilang-t1`, `nilang-tN`): the GMM gradient over chunks of points
-//! and the BA Jacobian over chunks of observations on a rayon pool of N threads, through the
-//! generic gradient API (`nilang_apps::gmm::gmm_value_grad_par`,
-//! `nilang_apps::ba::ba_jacobian_into_par`). The result is the same, bit for bit, for any N.
-use crate::hook::{CellProvider, Kernel};
-use crate::report::Measure;
-use crate::suites::{ba::BaCase, gmm::GmmCase};
-use nilang_apps::adbench::sparse::SparseJacobian;
-use nilang_apps::ba::ba_jacobian_into_par;
-use nilang_apps::gmm::{gmm_value_grad_par, GmmParWork};
+//! The thread pools of the parallel cells (tools `nilang-t1`, `nilang-tN`): one rayon pool per
+//! thread count of the run (`--threads N`: 1 and, for N > 1, N). Each suite's `nilang.rs` runs
+//! its parallel gradient inside [`Pool::install`]; the result is the same, bit for bit, for any N.
 
-/// Parallel gradients on a pool of `threads` threads.
-pub struct Parallel {
-    name: String,
-    threads: usize,
+/// A rayon pool of a fixed number of threads, named after it.
+pub struct Pool {
+    /// The tool column: `nilang-t{threads}`.
+    pub tool: String,
+    /// The number of threads.
+    pub threads: usize,
     pool: rayon::ThreadPool,
 }
 
-impl Parallel {
-    /// The cells of a pool of `threads` threads (tool `nilang-t{threads}`).
+impl Pool {
+    /// A pool of `threads` threads (tool `nilang-t{threads}`).
+    ///
+    /// ```
+    /// let p = nilang_bench::harness::Pool::new(2);
+    /// assert_eq!((p.tool.as_str(), p.install(rayon::current_num_threads)), ("nilang-t2", 2));
+    /// ```
     pub fn new(threads: usize) -> Self {
-        Parallel {
-            name: format!("nilang-t{threads}"),
+        Pool {
+            tool: format!("nilang-t{threads}"),
             threads,
             pool: rayon::ThreadPoolBuilder::new()
                 .num_threads(threads)
@@ -28,32 +28,26 @@ impl Parallel {
                 .expect("a rayon pool"),
         }
     }
-}
 
-impl CellProvider for Parallel {
-    fn tool(&self) -> &str {
-        &self.name
+    /// The pools of a run with `threads` threads: 1 and, when `threads > 1`, `threads`.
+    ///
+    /// ```
+    /// let tools: Vec<String> = nilang_bench::harness::Pool::for_threads(4)
+    ///     .into_iter()
+    ///     .map(|p| p.tool)
+    ///     .collect();
+    /// assert_eq!(tools, ["nilang-t1", "nilang-t4"]);
+    /// ```
+    pub fn for_threads(threads: usize) -> Vec<Pool> {
+        let mut out = vec![Pool::new(1)];
+        if threads > 1 {
+            out.push(Pool::new(threads));
+        }
+        out
     }
-    fn gmm<'a>(&'a self, case: &'a GmmCase) -> Vec<Kernel<'a>> {
-        let g = &case.inst;
-        let work = GmmParWork::new(g.d, g.k, g.n, self.threads);
-        vec![Kernel::with_state(
-            Measure::G,
-            (work, vec![0.0; g.n_params()]),
-            move |s: &mut (GmmParWork<'a>, Vec<f64>)| {
-                self.pool
-                    .install(|| gmm_value_grad_par(g, &mut s.0, &mut s.1));
-            },
-            |s| s.1.clone(),
-        )]
-    }
-    fn ba<'a>(&'a self, case: &'a BaCase) -> Vec<Kernel<'a>> {
-        let b = &case.inst;
-        vec![Kernel::with_state(
-            Measure::J,
-            SparseJacobian::with_layout(b),
-            move |j: &mut SparseJacobian| self.pool.install(|| ba_jacobian_into_par(b, j)),
-            |j| j.vals.clone(),
-        )]
+
+    /// Run `f` on this pool.
+    pub fn install<R: Send>(&self, f: impl FnOnce() -> R + Send) -> R {
+        self.pool.install(f)
     }
 }

@@ -1,18 +1,42 @@
 //! Table 3: the Bessel function J₂(1.0): objective, gradient (closed form, num-dual, echidna),
 //! and per-evaluation throughput over a batch of 2^17 inputs.
 
-use crate::harness::Harness;
+pub mod nilang;
+
+use crate::cli::Mode;
+use crate::harness::{jax, Harness, Suite};
 use crate::real::Real;
 use crate::report::Measure;
 use echidna::Reverse;
 use num_dual::Dual64;
 use rand::Rng;
+use serde_json::json;
 
 pub const SUITE: &str = "bessel";
 /// Series truncation, as the paper's `besselj(ν, z; atol=1e-8)`.
 pub const ATOL: f64 = 1e-8;
 
-/// One Bessel case. Result layouts for the hook: O: `[J_nu(z)]` (batch: one per input),
+/// The Bessel suite (Table 3).
+pub struct BesselSuite;
+
+impl Suite for BesselSuite {
+    const NAME: &'static str = SUITE;
+    type Case = BesselCase;
+    fn steps(_: Mode) -> u64 {
+        2
+    }
+    fn cases(h: &mut Harness) -> Vec<BesselCase> {
+        cases(h)
+    }
+    fn name(case: &BesselCase) -> &str {
+        &case.name
+    }
+    fn run_case(h: &mut Harness, case: &BesselCase) {
+        run_case(h, case)
+    }
+}
+
+/// One Bessel case. Result layouts for the checks: O: `[J_nu(z)]` (batch: one per input),
 /// G: `[dJ/dz]` (batch: one per input), U: the inputs (`[z]`, or the batch) restored.
 pub struct BesselCase {
     pub name: String,
@@ -71,12 +95,12 @@ pub fn grad_echidna(nu: u32, z: f64) -> f64 {
     echidna::grad(|x: &[Reverse<f64>]| besselj(nu, x[0]), &[z])[0]
 }
 
-pub fn cases(h: &Harness) -> Vec<BesselCase> {
+fn cases(h: &Harness) -> Vec<BesselCase> {
     let n: usize = match h.mode {
-        crate::cli::Mode::Smoke => 1 << 10,
+        Mode::Smoke => 1 << 10,
         _ => 1 << 17,
     };
-    let mut rng = super::rng(1);
+    let mut rng = crate::suites::rng(1);
     let zs: Vec<f64> = (0..n).map(|_| rng.gen_range(0.0..10.0)).collect();
     vec![
         BesselCase {
@@ -96,25 +120,14 @@ pub fn cases(h: &Harness) -> Vec<BesselCase> {
 
 /// The oracle's value and derivative for (ν, z), if listed.
 fn oracle(h: &Harness, nu: u32, z: f64) -> Option<(f64, f64)> {
-    let p = h.data.join("oracle-reference/bessel_table.json");
-    let v: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(p).ok()?).ok()?;
-    v["rows"].as_array()?.iter().find_map(|r| {
-        (r["nu"].as_u64()? == nu as u64 && r["z"].as_f64()? == z)
-            .then(|| Some((r["objective"].as_f64()?, r["gradient"].as_f64()?)))?
-    })
-}
-
-pub fn run(h: &mut Harness) {
-    for case in cases(h) {
-        run_case(h, &case);
-        h.step();
-    }
+    let rows = nilang_adbench::oracle::load_bessel_table_in(&h.data).ok()?;
+    let r = rows.iter().find(|r| r.nu == nu && r.z == z)?;
+    Some((r.objective, r.gradient))
 }
 
 fn run_case(h: &mut Harness, c: &BesselCase) {
     let nu = c.nu;
     let name = c.name.as_str();
-    let reg = h.registry;
     match &c.batch {
         None => {
             let z = c.z;
@@ -156,11 +169,9 @@ fn run_case(h: &mut Harness, c: &BesselCase) {
                 Measure::U => Some(std::borrow::Cow::Owned(vec![z])),
                 _ => None,
             };
-            for p in &reg.providers {
-                let ks = p.bessel(c);
-                h.external(SUITE, name, 1.0, 1.0, p.tool(), ks, &reference, 1e-10);
-            }
-            crate::peers::jax::bessel(h, c, &reference);
+            let ks = nilang::kernels(c);
+            h.external(SUITE, name, 1.0, 1.0, "nilang", ks, &reference, 1e-10);
+            jax_case(h, c, &reference);
         }
         Some(zs) => {
             let n = zs.len();
@@ -219,13 +230,29 @@ fn run_case(h: &mut Harness, c: &BesselCase) {
                 Measure::U => Some(std::borrow::Cow::Borrowed(&zs[..])),
                 _ => None,
             };
-            for p in &reg.providers {
-                let ks = p.bessel(c);
-                h.external(SUITE, name, per, per, p.tool(), ks, &reference, 1e-10);
-            }
-            crate::peers::jax::bessel(h, c, &reference);
+            let ks = nilang::kernels(c);
+            h.external(SUITE, name, per, per, "nilang", ks, &reference, 1e-10);
+            jax_case(h, c, &reference);
         }
     }
+}
+
+/// The JAX peer: O and G (dJ/dz) at one point or on the batch (times per evaluation).
+fn jax_case(h: &mut Harness, c: &BesselCase, reference: jax::Reference<'_, '_>) {
+    if !h.jax.active() {
+        return;
+    }
+    let z = c.inputs();
+    let per = if c.batch.is_some() {
+        z.len() as f64
+    } else {
+        1.0
+    };
+    let scalars = json!({"nu": c.nu, "atol": ATOL, "batch": c.batch.is_some()});
+    let arrays: [(&str, &[f64]); 1] = [("z", &z)];
+    jax::run_case(
+        h, SUITE, &c.name, per, per, scalars, &arrays, reference, None, 1e-10,
+    );
 }
 
 #[cfg(test)]

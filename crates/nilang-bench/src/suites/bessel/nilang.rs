@@ -1,9 +1,9 @@
 //! `bessel` suite: `nilang_apps::bessel::ibesselj_n` (series terms accumulated into fresh
 //! ancillas, exact inverse, checks compiled out): call (O), uncall (U) and gradient (G) by one
 //! reverse pass (see `besselj_n_value_grad`).
-use crate::hook::Kernel;
+use super::BesselCase;
+use crate::harness::Kernel;
 use crate::report::Measure;
-use crate::suites::bessel::BesselCase;
 use nilang_apps::bessel::{besselj_n_value_grad, ibesselj_n, ibesselj_n_inv};
 
 /// Call, uncall and gradient over the case's inputs (order 2 only; other orders get no cells).

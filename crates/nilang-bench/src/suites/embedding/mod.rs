@@ -7,42 +7,56 @@
 //! variance (n − 1). Vertices and edges are Graphs.jl's `smallgraph(:petersen)` (0-based here).
 //! The inputs are the k×10 positions in "vec order": index = vertex·k + coordinate.
 
+pub mod nilang;
+
 use crate::ad::{self, Objective};
-use crate::harness::Harness;
+use crate::cli::Mode;
+use crate::harness::{jax, Harness, Suite};
 use crate::real::Real;
 use crate::report::Measure;
+use nilang_apps::embedding::{load_oracle, Oracle};
+/// Graphs.jl's Petersen graph, 0-based, and its 30 non-adjacent pairs (the application's
+/// definitions).
+pub use nilang_apps::embedding::{EDGES, NON_EDGES};
 use rand_distr::{Distribution, StandardNormal};
+use serde_json::json;
 
 pub const SUITE: &str = "embedding";
 
-/// Graphs.jl's Petersen graph, 0-based (the application's definition).
-pub use nilang_apps::embedding::EDGES;
+/// The embedding suite (Table 4).
+pub struct EmbeddingSuite;
 
-/// The 30 non-adjacent pairs (i < j), in lexicographic order.
-pub fn non_edges() -> Vec<(usize, usize)> {
-    let mut v = Vec::with_capacity(30);
-    for i in 0..10 {
-        for j in i + 1..10 {
-            if !EDGES.contains(&(i, j)) {
-                v.push((i, j));
-            }
+impl Suite for EmbeddingSuite {
+    const NAME: &'static str = SUITE;
+    type Case = EmbeddingCase;
+    fn steps(mode: Mode) -> u64 {
+        match mode {
+            Mode::Smoke => 2,
+            _ => 5,
         }
     }
-    v
+    fn cases(h: &mut Harness) -> Vec<EmbeddingCase> {
+        cases(h)
+    }
+    fn name(case: &EmbeddingCase) -> &str {
+        &case.name
+    }
+    fn prepare(h: &mut Harness) {
+        check_oracles(h)
+    }
+    fn run_case(h: &mut Harness, case: &EmbeddingCase) {
+        run_case(h, case)
+    }
 }
 
 /// The Petersen embedding loss for dimension `k`.
 pub struct Petersen {
     pub k: usize,
-    non_edges: Vec<(usize, usize)>,
 }
 
 impl Petersen {
     pub fn new(k: usize) -> Self {
-        Petersen {
-            k,
-            non_edges: non_edges(),
-        }
+        Petersen { k }
     }
 }
 
@@ -80,7 +94,7 @@ impl Objective for Petersen {
             *d = dist(x, k, i, j);
         }
         let mut dn = [T::zero(); 30];
-        for (d, &(i, j)) in dn.iter_mut().zip(self.non_edges.iter()) {
+        for (d, &(i, j)) in dn.iter_mut().zip(NON_EDGES.iter()) {
             *d = dist(x, k, i, j);
         }
         let (me, ve) = mean_var(&de);
@@ -91,7 +105,7 @@ impl Objective for Petersen {
     }
 }
 
-/// One embedding case. Result layouts for the hook (vec order, index = vertex·k + coordinate):
+/// One embedding case. Result layouts for the checks (vec order, index = vertex·k + coordinate):
 /// O: `[loss]`; G: the gradient (10k); H: the Hessian, row-major (10k × 10k); U: `x` restored.
 pub struct EmbeddingCase {
     pub name: String,
@@ -99,50 +113,18 @@ pub struct EmbeddingCase {
     pub x: Vec<f64>,
 }
 
-/// The oracle file's positions (vec order), loss, gradient and Hessian (row-major).
-pub struct Oracle {
-    pub k: usize,
-    pub x: Vec<f64>,
-    pub loss: f64,
-    pub grad: Vec<f64>,
-    pub hess: Vec<f64>,
+/// The oracle file `oracle-reference/{file}`, if readable.
+fn oracle(h: &Harness, file: &str) -> Option<Oracle> {
+    load_oracle(&h.data.join("oracle-reference").join(file)).ok()
 }
 
-pub fn load_oracle(path: &std::path::Path) -> Option<Oracle> {
-    let v: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(path).ok()?).ok()?;
-    let k = v["k"].as_u64()? as usize;
-    let rows = v["x"].as_array()?; // k rows of 10
-    let mut x = vec![0.0; 10 * k];
-    for (c, row) in rows.iter().enumerate() {
-        for (i, e) in row.as_array()?.iter().enumerate() {
-            x[i * k + c] = e.as_f64()?;
-        }
-    }
-    let flat = |a: &serde_json::Value| -> Option<Vec<f64>> {
-        a.as_array()?
-            .iter()
-            .flat_map(|r| match r.as_array() {
-                Some(rr) => rr.iter().map(|e| e.as_f64()).collect::<Vec<_>>(),
-                None => vec![r.as_f64()],
-            })
-            .collect()
-    };
-    Some(Oracle {
-        k,
-        x,
-        loss: v["objective"].as_f64()?,
-        grad: flat(&v["gradient_vec"])?,
-        hess: flat(&v["hessian"])?,
-    })
-}
-
-pub fn cases(h: &Harness) -> Vec<EmbeddingCase> {
+fn cases(h: &Harness) -> Vec<EmbeddingCase> {
     let ks: &[usize] = match h.mode {
-        crate::cli::Mode::Smoke => &[2, 4],
+        Mode::Smoke => &[2, 4],
         _ => &[2, 4, 6, 8, 10],
     };
-    let oracle = load_oracle(&h.data.join("oracle-reference/petersen_k2_seed0.json"));
-    let mut rng = super::rng(3);
+    let oracle = oracle(h, "petersen_k2_seed0.json");
+    let mut rng = crate::suites::rng(3);
     ks.iter()
         .map(|&k| {
             let x = match (&oracle, k) {
@@ -170,10 +152,10 @@ pub fn gradient_num_dual(p: &Petersen, x: &[f64], g: &mut [f64]) -> f64 {
     ad::nd_gradient::<10, _>(p, x, g, None).expect("no limit")
 }
 
-pub fn run(h: &mut Harness) {
-    // Validate the loss definition against both oracle files first.
+/// Validate the loss definition against both oracle files.
+fn check_oracles(h: &mut Harness) {
     for file in ["petersen_k2_seed0.json", "petersen_k5_seed0.json"] {
-        match load_oracle(&h.data.join("oracle-reference").join(file)) {
+        match oracle(h, file) {
             Some(o) => {
                 let p = Petersen::new(o.k);
                 let n = 10 * o.k;
@@ -202,7 +184,7 @@ pub fn run(h: &mut Harness) {
                 h.check(
                     &format!("embedding: num-dual-H vs oracle {file}"),
                     &hs,
-                    &o.hess,
+                    &o.hess.concat(),
                     1e-10,
                 );
             }
@@ -210,10 +192,6 @@ pub fn run(h: &mut Harness) {
                 "embedding: oracle {file} not found; skipping the oracle check"
             )),
         }
-    }
-    for case in cases(h) {
-        run_case(h, &case);
-        h.step();
     }
 }
 
@@ -287,11 +265,34 @@ fn run_case(h: &mut Harness, c: &EmbeddingCase) {
         Measure::U => Some(std::borrow::Cow::Borrowed(&x[..])),
         _ => None,
     };
-    for prov in &h.registry.providers {
-        let ks = prov.embedding(c);
-        h.external(SUITE, name, size, 1.0, prov.tool(), ks, &reference, 1e-8);
+    let ks = nilang::kernels(c);
+    h.external(SUITE, name, size, 1.0, "nilang", ks, &reference, 1e-8);
+    jax_case(h, c, &reference);
+}
+
+/// The JAX peer: O, G and H (row-major) in vec order.
+fn jax_case(h: &mut Harness, c: &EmbeddingCase, reference: jax::Reference<'_, '_>) {
+    if !h.jax.active() {
+        return;
     }
-    crate::peers::jax::embedding(h, c, &reference);
+    let pairs = |v: &[(usize, usize)]| -> Vec<f64> {
+        v.iter().flat_map(|&(i, j)| [i as f64, j as f64]).collect()
+    };
+    let edges = pairs(&EDGES);
+    let non_edges = pairs(&NON_EDGES);
+    let arrays: [(&str, &[f64]); 3] = [("x", &c.x), ("edges", &edges), ("non_edges", &non_edges)];
+    jax::run_case(
+        h,
+        SUITE,
+        &c.name,
+        c.x.len() as f64,
+        1.0,
+        json!({"k": c.k}),
+        &arrays,
+        reference,
+        None,
+        1e-8,
+    );
 }
 
 #[cfg(test)]
@@ -299,7 +300,7 @@ mod tests {
     use super::*;
     #[test]
     fn graph() {
-        assert_eq!(non_edges().len(), 30);
+        assert!(NON_EDGES.iter().all(|e| !EDGES.contains(e)));
         // Petersen: 3-regular.
         for v in 0..10 {
             assert_eq!(EDGES.iter().filter(|&&(a, b)| a == v || b == v).count(), 3);

@@ -1,8 +1,8 @@
 //! `embedding` suite: `nilang_apps::embedding::embedding_loss` (the reversible Petersen loss):
 //! objective (O), uncall (U), gradient (G) and Hessian (H, forward-over-reverse).
-use crate::hook::Kernel;
+use super::EmbeddingCase;
+use crate::harness::Kernel;
 use crate::report::Measure;
-use crate::suites::embedding::EmbeddingCase;
 use nilang_apps::embedding::{
     embedding_loss, embedding_loss_inv, hessian, value_and_gradient_into, Workspace,
 };

@@ -3,14 +3,22 @@
 //! the gradient (G) by the gradient API (`nilang_apps::gmm::gmm_value_grad`: one reverse
 //! pass, chosen by the compiler's one-pass analysis). All
 //! buffers (`O(K·d·block)`, independent of n) are allocated when the kernel is built.
-use crate::hook::Kernel;
+//!
+//! The parallel cells (tools `nilang-t1`, `nilang-tN`): the gradient over chunks of points on a
+//! rayon pool of N threads (`nilang_apps::gmm::gmm_value_grad_par`), the same result, bit for
+//! bit, for any N.
+use super::GmmCase;
+use crate::harness::{Kernel, Pool};
 use crate::report::Measure;
-use crate::suites::gmm::{GmmCase, GmmInstance};
 use nilang_apps::adbench::gmm::GmmInput;
-use nilang_apps::gmm::{gmm_value_grad, GmmGradWork, GmmWork};
+use nilang_apps::gmm::{gmm_value_grad, gmm_value_grad_par, GmmGradWork, GmmParWork, GmmWork};
 
-fn input(g: &GmmInstance) -> GmmInput {
-    g.clone()
+/// Our tools and their kernels for one case: `nilang` (O, U, G), then the parallel gradient
+/// on each pool.
+pub fn cells<'a>(case: &'a GmmCase, pools: &'a [Pool]) -> Vec<(String, Vec<Kernel<'a>>)> {
+    let mut out = vec![("nilang".to_string(), kernels(case))];
+    out.extend(pools.iter().map(|p| (p.tool.clone(), parallel(case, p))));
+    out
 }
 
 struct Obj {
@@ -22,7 +30,7 @@ struct Obj {
 
 impl Obj {
     fn new(case: &GmmCase) -> Obj {
-        let g = input(&case.inst);
+        let g = case.inst.clone();
         Obj {
             p: g.params(),
             w: GmmWork::new(g.d, g.k),
@@ -59,7 +67,7 @@ impl Obj {
 }
 
 /// Call, call + uncall and gradient of the case's instance.
-pub fn kernels(case: &GmmCase) -> Vec<Kernel<'_>> {
+fn kernels(case: &GmmCase) -> Vec<Kernel<'_>> {
     let g: &GmmInput = &case.inst;
     let np = g.n_params();
     let work = GmmGradWork::new(g.d, g.k);
@@ -92,4 +100,18 @@ pub fn kernels(case: &GmmCase) -> Vec<Kernel<'_>> {
             |s| s.1.clone(),
         ),
     ]
+}
+
+/// The gradient on a pool of threads.
+fn parallel<'a>(case: &'a GmmCase, pool: &'a Pool) -> Vec<Kernel<'a>> {
+    let g = &case.inst;
+    let work = GmmParWork::new(g.d, g.k, g.n, pool.threads);
+    vec![Kernel::with_state(
+        Measure::G,
+        (work, vec![0.0; g.n_params()]),
+        move |s: &mut (GmmParWork<'a>, Vec<f64>)| {
+            pool.install(|| gmm_value_grad_par(g, &mut s.0, &mut s.1));
+        },
+        |s| s.1.clone(),
+    )]
 }

@@ -11,7 +11,8 @@
 //! Step calls and peak stored states are printed as notes; the heap table has the measured
 //! peak bytes. Every gradient is checked against the store-all one.
 
-use crate::harness::Harness;
+use crate::cli::Mode;
+use crate::harness::{Harness, Suite};
 use crate::report::Measure;
 use nilang::prelude::*;
 use nilang::stdlib::bennett::{bennett, bennett_inv, bennett_logged, BennettLog};
@@ -19,6 +20,40 @@ use nilang::stdlib::treeverse::optimal_steps;
 use nilang_apps::lorenz::{gradient, gradient_store_all, integrate, LorenzRk4, State, START};
 
 pub const SUITE: &str = "schedules";
+
+/// The reversal-schedules suite; a case is a number of steps `T`.
+pub struct SchedulesSuite;
+
+/// One size: `T` steps, and whether recompute-all (quadratic) runs.
+pub struct Size {
+    pub name: String,
+    pub n: usize,
+    pub quadratic: bool,
+}
+
+impl Suite for SchedulesSuite {
+    const NAME: &'static str = SUITE;
+    type Case = Size;
+    fn steps(mode: Mode) -> u64 {
+        sizes(mode).len() as u64
+    }
+    fn cases(h: &mut Harness) -> Vec<Size> {
+        sizes(h.mode)
+            .into_iter()
+            .map(|(n, quadratic)| Size {
+                name: format!("T={n}"),
+                n,
+                quadratic,
+            })
+            .collect()
+    }
+    fn name(case: &Size) -> &str {
+        &case.name
+    }
+    fn run_case(h: &mut Harness, case: &Size) {
+        run_case(h, case)
+    }
+}
 
 /// Bennett's segments per level.
 pub const BENNETT_K: usize = 16;
@@ -45,95 +80,93 @@ fn bennett_gradient(n: usize) -> State {
 }
 
 /// The sizes of each mode: (T, whether recompute-all is run).
-pub fn sizes(mode: crate::cli::Mode) -> Vec<(usize, bool)> {
+pub fn sizes(mode: Mode) -> Vec<(usize, bool)> {
     match mode {
-        crate::cli::Mode::Smoke => vec![(200, true)],
-        crate::cli::Mode::Quick => vec![(1_000, true), (10_000, false)],
-        crate::cli::Mode::Full => vec![(10_000, true), (100_000, false), (1_000_000, false)],
+        Mode::Smoke => vec![(200, true)],
+        Mode::Quick => vec![(1_000, true), (10_000, false)],
+        Mode::Full => vec![(10_000, true), (100_000, false), (1_000_000, false)],
     }
 }
 
-pub fn run(h: &mut Harness) {
-    for (n, quadratic) in sizes(h.mode) {
-        let case = format!("T={n}");
-        let size = n as f64;
-        h.step();
-        h.time(SUITE, &case, size, "rust", Measure::O, 1.0, || {
-            integrate(&START, n)
-        });
-        let reference = gradient_store_all(&START, n);
-        h.time(SUITE, &case, size, "store-all", Measure::G, 1.0, || {
-            gradient_store_all(&START, n)
-        });
-        h.note(&format!(
-            "schedules {case}: store-all: {n} step calls, {} stored states",
-            n + 1
-        ));
-        for delta in DELTAS {
-            let tool = format!("treeverse-{delta}");
-            let (g, log) = gradient(&START, n, delta);
-            if h.check(
-                &format!("{SUITE}/{case}: {tool} vs store-all"),
-                &g,
-                &reference,
-                1e-12,
-            ) {
-                h.note(&format!(
-                    "schedules {case}: {tool}: {} step calls (optimum {}), {} vjps, peak {} stored states",
-                    log.steps,
-                    optimal_steps(n, delta),
-                    log.vjps,
-                    log.peak_states
-                ));
-                h.time(SUITE, &case, size, &tool, Measure::G, 1.0, || {
-                    gradient(&START, n, delta)
-                });
-            } else {
-                h.skip(SUITE, &case, size, &tool, Measure::G);
-            }
-        }
-        let tool = format!("bennett-{BENNETT_K}");
-        let g = bennett_gradient(n);
+fn run_case(h: &mut Harness, c: &Size) {
+    let (n, quadratic) = (c.n, c.quadratic);
+    let case = c.name.as_str();
+    let size = n as f64;
+    h.time(SUITE, case, size, "rust", Measure::O, 1.0, || {
+        integrate(&START, n)
+    });
+    let reference = gradient_store_all(&START, n);
+    h.time(SUITE, case, size, "store-all", Measure::G, 1.0, || {
+        gradient_store_all(&START, n)
+    });
+    h.note(&format!(
+        "schedules {case}: store-all: {n} step calls, {} stored states",
+        n + 1
+    ));
+    for delta in DELTAS {
+        let tool = format!("treeverse-{delta}");
+        let (g, log) = gradient(&START, n, delta);
         if h.check(
             &format!("{SUITE}/{case}: {tool} vs store-all"),
             &g,
             &reference,
-            1e-9,
+            1e-12,
         ) {
-            let mut log = BennettLog::default();
-            let (mut y, mut x) = ([0.0; 4], START);
-            bennett_logged(&LorenzRk4, &mut y, &mut x, BENNETT_K, n, &mut log);
-            let (f, b) = log.counts();
             h.note(&format!(
-                "schedules {case}: {tool}: {f} forward + {b} backward step calls per run (twice that per gradient), peak {} stored states",
+                "schedules {case}: {tool}: {} step calls (optimum {}), {} vjps, peak {} stored states",
+                log.steps,
+                optimal_steps(n, delta),
+                log.vjps,
                 log.peak_states
             ));
-            h.time(SUITE, &case, size, &tool, Measure::G, 1.0, || {
-                bennett_gradient(n)
+            h.time(SUITE, case, size, &tool, Measure::G, 1.0, || {
+                gradient(&START, n, delta)
             });
         } else {
-            h.skip(SUITE, &case, size, &tool, Measure::G);
+            h.skip(SUITE, case, size, &tool, Measure::G);
         }
-        let tool = "recompute-all";
-        if quadratic {
-            let (g, log) = gradient(&START, n, 1);
-            if h.check(
-                &format!("{SUITE}/{case}: {tool} vs store-all"),
-                &g,
-                &reference,
-                1e-12,
-            ) {
-                h.note(&format!(
-                    "schedules {case}: {tool}: {} step calls, peak {} stored states",
-                    log.steps, log.peak_states
-                ));
-                h.time(SUITE, &case, size, tool, Measure::G, 1.0, || {
-                    gradient(&START, n, 1)
-                });
-            }
-        } else {
-            h.skip(SUITE, &case, size, tool, Measure::G);
+    }
+    let tool = format!("bennett-{BENNETT_K}");
+    let g = bennett_gradient(n);
+    if h.check(
+        &format!("{SUITE}/{case}: {tool} vs store-all"),
+        &g,
+        &reference,
+        1e-9,
+    ) {
+        let mut log = BennettLog::default();
+        let (mut y, mut x) = ([0.0; 4], START);
+        bennett_logged(&LorenzRk4, &mut y, &mut x, BENNETT_K, n, &mut log);
+        let (f, b) = log.counts();
+        h.note(&format!(
+            "schedules {case}: {tool}: {f} forward + {b} backward step calls per run (twice that per gradient), peak {} stored states",
+            log.peak_states
+        ));
+        h.time(SUITE, case, size, &tool, Measure::G, 1.0, || {
+            bennett_gradient(n)
+        });
+    } else {
+        h.skip(SUITE, case, size, &tool, Measure::G);
+    }
+    let tool = "recompute-all";
+    if quadratic {
+        let (g, log) = gradient(&START, n, 1);
+        if h.check(
+            &format!("{SUITE}/{case}: {tool} vs store-all"),
+            &g,
+            &reference,
+            1e-12,
+        ) {
+            h.note(&format!(
+                "schedules {case}: {tool}: {} step calls, peak {} stored states",
+                log.steps, log.peak_states
+            ));
+            h.time(SUITE, case, size, tool, Measure::G, 1.0, || {
+                gradient(&START, n, 1)
+            });
         }
+    } else {
+        h.skip(SUITE, case, size, tool, Measure::G);
     }
 }
 
@@ -153,9 +186,8 @@ mod tests {
 
     #[test]
     fn smoke_run_checks_every_schedule() {
-        let reg = crate::Registry::default();
-        let mut h = Harness::for_tests(&reg);
-        run(&mut h);
+        let mut h = Harness::for_tests();
+        h.run_suite::<SchedulesSuite>();
         assert!(h.failures.is_empty(), "{:?}", h.failures);
         let tools: Vec<&str> = h.cells.iter().map(|c| c.tool.as_str()).collect();
         assert_eq!(

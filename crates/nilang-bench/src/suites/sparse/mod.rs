@@ -2,13 +2,39 @@
 //! of two real CSC matrices, and the complex sparse matrix-vector product `y = A x` (`mul!`).
 //! Measures: objective (O) and the backward pass (B).
 
-use crate::harness::Harness;
+pub mod nilang;
+
+use crate::cli::Mode;
+use crate::harness::{Harness, Suite};
 use crate::report::Measure;
 use echidna::Reverse;
 use num_complex::Complex64;
 use rand::Rng;
 
 pub const SUITE: &str = "sparse";
+
+/// The sparse suite (Table 2).
+pub struct SparseSuite;
+
+impl Suite for SparseSuite {
+    const NAME: &'static str = SUITE;
+    type Case = SparseCase;
+    fn steps(_: Mode) -> u64 {
+        2
+    }
+    fn cases(h: &mut Harness) -> Vec<SparseCase> {
+        cases(h)
+    }
+    fn name(case: &SparseCase) -> &str {
+        &case.name
+    }
+    fn run_case(h: &mut Harness, case: &SparseCase) {
+        match case.kind {
+            SparseKind::Dot => run_dot(h, case),
+            SparseKind::MatVec => run_matvec(h, case),
+        }
+    }
+}
 
 /// A compressed-sparse-column matrix (0-based, sorted row indices), like Julia's `SparseMatrixCSC`.
 #[derive(Clone, Debug, PartialEq)]
@@ -228,7 +254,7 @@ pub enum SparseKind {
     MatVec,
 }
 
-/// One sparse case. Result layouts for the hook:
+/// One sparse case. Result layouts for the checks:
 /// * `Dot`: O: `[dot(A, B)]`; B (output adjoint 1): `[Ā values (A's nonzero order) | B̄ values]`.
 /// * `MatVec`: O: `y` as `[re, im]` pairs; B (output adjoint `ybar`): `[x̄ (re, im pairs) | Ā (re, im pairs, A's nonzero order)]`
 ///   (gradients of a real loss: ∂L/∂Re + i ∂L/∂Im).
@@ -243,12 +269,12 @@ pub struct SparseCase {
     pub ybar: Vec<Complex64>,
 }
 
-pub fn cases(h: &Harness) -> Vec<SparseCase> {
+fn cases(h: &Harness) -> Vec<SparseCase> {
     let (n, density) = match h.mode {
-        crate::cli::Mode::Smoke => (100, 0.05),
+        Mode::Smoke => (100, 0.05),
         _ => (1000, 0.05),
     };
-    let mut rng = super::rng(2);
+    let mut rng = crate::suites::rng(2);
     let a = Csc::random(n, n, density, &mut rng, |r| r.gen::<f64>());
     let b = Csc::random(n, n, density, &mut rng, |r| r.gen::<f64>());
     let ca = Csc::random(n, n, density, &mut rng, |r| {
@@ -276,16 +302,6 @@ pub fn cases(h: &Harness) -> Vec<SparseCase> {
             SparseKind::MatVec,
         ),
     ]
-}
-
-pub fn run(h: &mut Harness) {
-    for case in cases(h) {
-        match case.kind {
-            SparseKind::Dot => run_dot(h, &case),
-            SparseKind::MatVec => run_matvec(h, &case),
-        }
-        h.step();
-    }
 }
 
 fn to_sprs(a: &Csc<f64>) -> sprs::CsMat<f64> {
@@ -352,10 +368,8 @@ fn run_dot(h: &mut Harness, c: &SparseCase) {
         Measure::U => Some(std::borrow::Cow::Borrowed(&v[..])),
         _ => None,
     };
-    for p in &h.registry.providers {
-        let ks = p.sparse(c);
-        h.external(SUITE, name, size, 1.0, p.tool(), ks, &reference, 1e-10);
-    }
+    let ks = nilang::kernels(c);
+    h.external(SUITE, name, size, 1.0, "nilang", ks, &reference, 1e-10);
 }
 
 fn run_matvec(h: &mut Harness, c: &SparseCase) {
@@ -410,8 +424,6 @@ fn run_matvec(h: &mut Harness, c: &SparseCase) {
         Measure::U => Some(std::borrow::Cow::Borrowed(&v[..])),
         _ => None,
     };
-    for p in &h.registry.providers {
-        let ks = p.sparse(c);
-        h.external(SUITE, name, size, 1.0, p.tool(), ks, &reference, 1e-10);
-    }
+    let ks = nilang::kernels(c);
+    h.external(SUITE, name, size, 1.0, "nilang", ks, &reference, 1e-10);
 }

@@ -1,9 +1,9 @@
 //! `sparse` suite: `nilang_apps::sparse` (branch-free reversible Frobenius dot, complex
 //! mat-vec on interleaved `(re, im)` values): objective (O), uncall (U) and the backward pass
 //! (B) from the output state.
-use crate::hook::Kernel;
+use super::{Csc, SparseCase, SparseKind};
+use crate::harness::Kernel;
 use crate::report::Measure;
-use crate::suites::sparse::{Csc, SparseCase, SparseKind};
 use nilang_apps::sparse::*;
 
 fn pattern<T>(a: &Csc<T>) -> SparseView<'_> {
