@@ -2,7 +2,6 @@
 //! the correctness checks and drives the progress bar. It knows no suite: `crate::run` names
 //! them.
 
-pub mod alloc;
 pub mod jax;
 mod kernel;
 mod pool;
@@ -10,6 +9,8 @@ pub mod timing;
 
 pub use kernel::Kernel;
 pub use pool::Pool;
+
+pub use nilang_testkit::alloc;
 
 use crate::cli::{Mode, Options};
 use crate::report::{Cell, Measure};

@@ -5,28 +5,8 @@ use nilang::instr::fns::Exp;
 use nilang::prelude::*;
 use nilang::stdlib::nnlib::*;
 use nilang::stdlib::sparse::*;
+use nilang_testkit::{close, rnd};
 use num_complex::{Complex, Complex64 as C};
-
-fn rnd(n: usize, seed: u64) -> Vec<f64> {
-    let mut s = seed
-        .wrapping_mul(6364136223846793005)
-        .wrapping_add(1442695040888963407);
-    (0..n)
-        .map(|_| {
-            s = s
-                .wrapping_mul(6364136223846793005)
-                .wrapping_add(1442695040888963407);
-            ((s >> 11) as f64 / (1u64 << 53) as f64) * 2.0 - 1.0
-        })
-        .collect()
-}
-
-fn close(a: &[f64], b: &[f64], tol: f64) -> bool {
-    a.len() == b.len()
-        && a.iter()
-            .zip(b)
-            .all(|(x, y)| (x - y).abs() <= tol * (1.0 + y.abs()))
-}
 
 fn lift(x: &[f64]) -> Vec<GVar<f64>> {
     x.iter().map(|&v| GVar::from(v)).collect()

@@ -1,22 +1,7 @@
-//! A gradient call of a scalar function allocates nothing on the heap (counting global
-//! allocator; this file is its own test binary).
+//! A gradient call of a scalar function allocates nothing on the heap (the binary's counting
+//! allocator, per thread).
 use nilang::prelude::*;
-use std::alloc::{GlobalAlloc, Layout, System};
-use std::sync::atomic::{AtomicUsize, Ordering};
-
-struct Counting;
-static ALLOCS: AtomicUsize = AtomicUsize::new(0);
-unsafe impl GlobalAlloc for Counting {
-    unsafe fn alloc(&self, l: Layout) -> *mut u8 {
-        ALLOCS.fetch_add(1, Ordering::SeqCst);
-        unsafe { System.alloc(l) }
-    }
-    unsafe fn dealloc(&self, p: *mut u8, l: Layout) {
-        unsafe { System.dealloc(p, l) }
-    }
-}
-#[global_allocator]
-static GLOBAL: Counting = Counting;
+use nilang_testkit::alloc::allocs;
 
 /// Several instructions, an ancilla, `ROT`, `HADAMARD`, `NEG`, `INV`, a branch and a loop.
 #[i]
@@ -49,7 +34,7 @@ fn scalar_gradient_allocates_nothing() {
     let (mut y, mut a, mut b, mut t, mut x) = (0.0, 0.4, -0.7, 1.3, [0.2, -0.5, 0.9, 1.1]);
     // warm up (lazy statics, thread-locals)
     let _ = nilang::gradient(&ScalarProg, (&mut y, &mut a, &mut b, &mut t, &mut x), 0);
-    let before = ALLOCS.load(Ordering::SeqCst);
+    let before = allocs();
     let (_, ga, gb, gt, gx) =
         nilang::gradient(&ScalarProg, (&mut y, &mut a, &mut b, &mut t, &mut x), 0);
     let (mut gy, mut ga2, mut gb2, mut gt2) = (
@@ -63,7 +48,7 @@ fn scalar_gradient_allocates_nothing() {
     g.call((&mut gy, &mut ga2, &mut gb2, &mut gt2, &mut gx2));
     g.uncall((&mut gy, &mut ga2, &mut gb2, &mut gt2, &mut gx2));
     g.call((&mut gy, &mut ga2, &mut gb2, &mut gt2, &mut gx2));
-    let after = ALLOCS.load(Ordering::SeqCst);
+    let after = allocs();
     assert_eq!(
         after - before,
         0,

@@ -4,25 +4,8 @@ use nilang::ad::{check_grad, Grad};
 use nilang::prelude::*;
 use nilang_apps::unitary::*;
 use rand::{Rng, SeedableRng};
-use std::alloc::{GlobalAlloc, Layout, System};
-use std::cell::Cell;
-
-// count this thread's allocations (tests run on several threads)
-thread_local! {
-    static ALLOCS: Cell<usize> = const { Cell::new(0) };
-}
-struct Counting;
-unsafe impl GlobalAlloc for Counting {
-    unsafe fn alloc(&self, l: Layout) -> *mut u8 {
-        let _ = ALLOCS.try_with(|c| c.set(c.get() + 1));
-        unsafe { System.alloc(l) }
-    }
-    unsafe fn dealloc(&self, p: *mut u8, l: Layout) {
-        unsafe { System.dealloc(p, l) }
-    }
-}
-#[global_allocator]
-static GLOBAL: Counting = Counting;
+// this thread's allocations (the binary's counting allocator; tests run on several threads)
+use nilang_testkit::alloc::allocs;
 
 fn randn(n: usize, rng: &mut impl Rng) -> Vec<f64> {
     (0..n).map(|_| rng.gen_range(-1.0..1.0)).collect()
@@ -65,9 +48,9 @@ fn gradient_with_grad_and_erase_with_inverse_grad_without_allocation() {
     let mut out = GVar::from(0.0);
     let mut x: Vec<GVar<f64>> = x0.iter().map(|&v| GVar::from(v)).collect();
     let mut t: Vec<GVar<f64>> = t0.iter().map(|&v| GVar::from(v)).collect();
-    let before = ALLOCS.with(|c| c.get());
+    let before = allocs();
     Grad::new(UmmSum, 0).call((&mut out, &mut x[..], &mut t[..], m, 1));
-    let mid = ALLOCS.with(|c| c.get());
+    let mid = allocs();
     // inputs restored, gradients attached: d(Σ Ux)/dx = Uᵀ 1
     let u = unitary_matrix(&t0, m);
     for (i, v) in x.iter().enumerate() {
@@ -75,9 +58,9 @@ fn gradient_with_grad_and_erase_with_inverse_grad_without_allocation() {
         let e: f64 = (0..m).map(|r| u[r * m + i]).sum();
         assert!((v.g - e).abs() < 1e-13, "{} vs {e}", v.g);
     }
-    let mid2 = ALLOCS.with(|c| c.get());
+    let mid2 = allocs();
     Grad::new(UmmSum, 0).uncall((&mut out, &mut x[..], &mut t[..], m, 1));
-    let after = ALLOCS.with(|c| c.get());
+    let after = allocs();
     assert_eq!(
         (mid - before, after - mid2),
         (0, 0),

@@ -6,33 +6,9 @@
 
 use nilang_adbench::ba::BaInput;
 use nilang_adbench::gmm::GmmInput;
+use nilang_testkit::alloc::measure;
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
-use std::alloc::{GlobalAlloc, Layout, System};
-use std::sync::atomic::{AtomicUsize, Ordering::Relaxed};
-
-struct Peak;
-static CURRENT: AtomicUsize = AtomicUsize::new(0);
-static PEAK: AtomicUsize = AtomicUsize::new(0);
-
-// SAFETY: forwards to `System`; the counters are side effects only.
-unsafe impl GlobalAlloc for Peak {
-    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        let p = unsafe { System.alloc(layout) };
-        if !p.is_null() {
-            let now = CURRENT.fetch_add(layout.size(), Relaxed) + layout.size();
-            PEAK.fetch_max(now, Relaxed);
-        }
-        p
-    }
-    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
-        unsafe { System.dealloc(ptr, layout) };
-        CURRENT.fetch_sub(layout.size(), Relaxed);
-    }
-}
-
-#[global_allocator]
-static A: Peak = Peak;
 
 const GMM_OK: &str = "2 3 1\n-0.649014\n1.181166\n-0.758453\n0.092339 0.186260\n0.345561 0.396767\n0.538817 0.419195\n0.586443 -0.851887 0.800321\n-1.509405 0.875874 -0.242790\n0.166813 -1.965419 -1.270071\n1.175171 2.029160\n1.000000 0\n";
 const BA_OK: &str = "2 10 10\n1.797201 0.590697 -0.635786 90.859550 29.361415 28.777534 211.628116 -0.284531 -14.762924 0.058931 0.069976\n4.173048 5.586898 1.403869\n0.417022\n-525.672849 161.811929\n";
@@ -98,32 +74,32 @@ fn mutate(rng: &mut StdRng, base: &str) -> String {
 #[test]
 fn ten_thousand_mutated_files_never_panic_and_stay_within_the_size_limit() {
     let mut rng = StdRng::seed_from_u64(10);
-    let base_heap = CURRENT.load(Relaxed);
-    PEAK.store(base_heap, Relaxed);
     let (mut ok, mut err) = (0, 0);
-    for case in 0..10_000 {
-        let base = if case % 2 == 0 { GMM_OK } else { BA_OK };
-        let src = mutate(&mut rng, base);
-        let results = [
-            GmmInput::parse_named_limited(&src, "f", false, LIMIT).map(|g| g.x.len()),
-            GmmInput::parse_named_limited(&src, "f", true, LIMIT).map(|g| g.x.len()),
-            BaInput::parse_named_limited(&src, "f", LIMIT).map(|b| b.obs.len()),
-        ];
-        for r in results {
-            match r {
-                Ok(_) => ok += 1,
-                Err(e) => {
-                    err += 1;
-                    let msg = e.to_string();
-                    assert!(msg.starts_with("f"), "case {case}: {msg}");
+    let ((), heap) = measure(|| {
+        for case in 0..10_000 {
+            let base = if case % 2 == 0 { GMM_OK } else { BA_OK };
+            let src = mutate(&mut rng, base);
+            let results = [
+                GmmInput::parse_named_limited(&src, "f", false, LIMIT).map(|g| g.x.len()),
+                GmmInput::parse_named_limited(&src, "f", true, LIMIT).map(|g| g.x.len()),
+                BaInput::parse_named_limited(&src, "f", LIMIT).map(|b| b.obs.len()),
+            ];
+            for r in results {
+                match r {
+                    Ok(_) => ok += 1,
+                    Err(e) => {
+                        err += 1;
+                        let msg = e.to_string();
+                        assert!(msg.starts_with("f"), "case {case}: {msg}");
+                    }
                 }
             }
         }
-    }
+    });
     // both outcomes occur, so the mutations reach past the header
     assert!(ok > 100 && err > 100, "ok {ok}, err {err}");
     // an accepted instance is at most LIMIT bytes (plus Vec growth slack); nothing near the
     // 10^12 elements some headers claim was allocated
-    let peak = PEAK.load(Relaxed) - base_heap;
+    let peak = heap.peak_bytes;
     assert!(peak < 4 * LIMIT as usize, "peak heap {peak} bytes");
 }

@@ -95,7 +95,7 @@ fn case11_error_names_the_statement() {
     let e = catch(|| dealloc_f64(&1.5)).unwrap_err();
     assert!(e.statement.contains("dealloc!(x = 1.0)"), "{}", e.statement);
     assert!(
-        e.location.contains("lang_ancillas_stacks.rs"),
+        e.location.contains("lang/ancillas_stacks.rs"),
         "{}",
         e.location
     );

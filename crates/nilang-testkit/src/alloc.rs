@@ -1,11 +1,22 @@
 //! A counting global allocator: number of allocations, current and peak heap bytes.
 //!
-//! The binary installs [`CountingAlloc`] as its `#[global_allocator]`; [`measure`] then
-//! reports what a closure allocated. Without the allocator installed (e.g. when the
-//! library is used from another binary) every count reads zero.
-
+//! A binary (the benchmark, a test binary) installs [`CountingAlloc`] as its
+//! `#[global_allocator]`; [`measure`] then reports what a closure allocated. Without the
+//! allocator installed every count reads zero.
+//!
 //! Counters are per thread (a measured call runs on one thread), so parallel test threads
 //! do not disturb each other.
+//!
+//! ```
+//! use nilang_testkit::alloc::{measure, CountingAlloc};
+//! #[global_allocator]
+//! static A: CountingAlloc = CountingAlloc;
+//! # fn main() {
+//! let (v, heap) = measure(|| vec![0u8; 4096]);
+//! assert_eq!((v.len(), heap.allocs), (4096, 1));
+//! assert!(heap.peak_bytes >= 4096);
+//! # }
+//! ```
 
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::cell::Cell;
@@ -92,6 +103,24 @@ pub fn installed() -> bool {
     INSTALLED.load(Relaxed)
 }
 
+/// How many allocations (including reallocations) this thread has made so far: the
+/// difference of two readings counts what ran between them.
+///
+/// ```
+/// use nilang_testkit::alloc::{allocs, CountingAlloc};
+/// #[global_allocator]
+/// static A: CountingAlloc = CountingAlloc;
+/// # fn main() {
+/// let before = allocs();
+/// let v = vec![1u8; 10];
+/// assert_eq!(allocs() - before, 1);
+/// # drop(v);
+/// # }
+/// ```
+pub fn allocs() -> usize {
+    ALLOCS.with(Cell::get)
+}
+
 /// Run `f` and report its allocations. Not meaningful if other threads allocate at the same time.
 pub fn measure<T>(f: impl FnOnce() -> T) -> (T, AllocStats) {
     let start_allocs = ALLOCS.with(Cell::get);
@@ -110,9 +139,11 @@ pub fn measure<T>(f: impl FnOnce() -> T) -> (T, AllocStats) {
 mod tests {
     use super::*;
 
+    #[global_allocator]
+    static TEST_ALLOC: CountingAlloc = CountingAlloc;
+
     #[test]
     fn counts_a_vector() {
-        // The lib's test harness installs the allocator (see lib.rs).
         let (v, s) = measure(|| vec![0u8; 4096]);
         assert_eq!(v.len(), 4096);
         assert!(installed());

@@ -33,7 +33,7 @@ fn panic_line(f: impl FnOnce() + std::panic::UnwindSafe) -> String {
 
 #[test]
 fn panics_inside_instructions_point_at_the_statement() {
-    let file = "crates/nilang/tests/runtime_messages.rs";
+    let file = "crates/nilang/tests/lang/runtime_messages.rs";
     if cfg!(debug_assertions) {
         // `y += x * x` overflows in `Mul` inside the instruction: reported at line 10
         let loc = panic_line(|| {
