@@ -1,7 +1,7 @@
 //! One folder per suite (the paper's Tables 2-6, then the reversal schedules): the cases, the
 //! plain objective and the third-party baselines (`baselines.rs` where they are more than a
 //! few functions), our cells (`nilang.rs`), and the checks. Each suite implements
-//! [`Suite`](crate::harness::Suite); [`run_named`] runs one by its `--suite` name.
+//! [`Suite`]; [`run_named`] runs one by its `--suite` name.
 
 pub mod ba;
 pub mod bessel;

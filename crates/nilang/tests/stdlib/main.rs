@@ -8,6 +8,7 @@ static ALLOC: nilang_testkit::alloc::CountingAlloc = nilang_testkit::alloc::Coun
 
 mod arguments;
 mod bennett;
+mod blas;
 mod dense;
 #[cfg(feature = "sprs")]
 mod nn_sparse;
