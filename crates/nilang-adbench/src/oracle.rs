@@ -136,6 +136,13 @@ pub struct GmmOracle {
     pub instance: String,
 }
 
+/// The GMM oracle files and their instances (relative to `adbench/gmm/`).
+pub const GMM_ORACLES: [(&str, &str); 3] = [
+    ("gmm_1k_d2_K5", "1k/gmm_d2_K5.txt"),
+    ("gmm_1k_d10_K25", "1k/gmm_d10_K25.txt"),
+    ("gmm_10k_d2_K5", "10k/gmm_d2_K5.txt"),
+];
+
 /// Loads `oracle-reference/<name>.json`, e.g. `load_gmm_oracle("gmm_1k_d2_K5")`.
 ///
 /// ```
@@ -239,6 +246,32 @@ impl VecSummary {
             l2: v.iter().map(|e| e * e).sum::<f64>().sqrt(),
             max_abs: v.iter().fold(0.0, |a, e| a.max(e.abs())),
         }
+    }
+
+    /// ADBench's metric ([`compare`], tolerance 1e-8) between this summary and `want`: the
+    /// same length, close head and tail entries, close sums, norm and largest value.
+    ///
+    /// ```
+    /// use nilang_adbench::oracle::VecSummary;
+    /// let s = VecSummary::of([3.0, -4.0]);
+    /// assert!(s.compare(&VecSummary::of([3.0, -4.0 + 1e-12])).is_ok());
+    /// assert!(s.compare(&VecSummary::of([3.0, 4.0])).unwrap_err().starts_with("sum"));
+    /// ```
+    pub fn compare(&self, want: &VecSummary) -> Result<(), String> {
+        if self.len != want.len {
+            return Err(format!("length {} != {}", self.len, want.len));
+        }
+        compare(&self.head, &want.head, 1e-8).map_err(|e| format!("head: {e}"))?;
+        compare(&self.tail, &want.tail, 1e-8).map_err(|e| format!("tail: {e}"))?;
+        for (name, got, w) in [
+            ("sum", self.sum, want.sum),
+            ("sum_abs", self.sum_abs, want.sum_abs),
+            ("l2", self.l2, want.l2),
+            ("max_abs", self.max_abs, want.max_abs),
+        ] {
+            compare(&[got], &[w], 1e-8).map_err(|e| format!("{name}: {e}"))?;
+        }
+        Ok(())
     }
 }
 

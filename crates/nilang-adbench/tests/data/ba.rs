@@ -1,27 +1,16 @@
 //! BA: residuals and the hand-written sparse Jacobian against ADBench's golden
 //! values, the JAX oracle (full CSR for `test.txt`, summaries for `ba1`/`ba2`), and
 //! finite differences.
+use crate::assert_all_close;
 
 use nilang_adbench::ba::{
     ba_jacobian, ba_jacobian_into, ba_objective, ba_reproj, ba_reproj_jacobian, BaInput,
 };
 use nilang_adbench::oracle::{
-    adbench_close, adbench_rel_err, data_dir, load_ba_oracle, load_ba_summaries, load_expected,
-    VecSummary,
+    adbench_close, data_dir, load_ba_oracle, load_ba_summaries, load_expected, VecSummary,
 };
 use nilang_adbench::sparse::SparseJacobian;
 use rand::{Rng, SeedableRng};
-
-fn assert_all_close(what: &str, got: &[f64], want: &[f64]) {
-    assert_eq!(got.len(), want.len(), "{what}: length");
-    for (i, (&g, &w)) in got.iter().zip(want).enumerate() {
-        assert!(
-            adbench_close(g, w),
-            "{what}[{i}]: got {g:e}, want {w:e} (rel err {:e})",
-            adbench_rel_err(g, w)
-        );
-    }
-}
 
 fn test_instance() -> BaInput {
     BaInput::from_file(data_dir().join("adbench/ba/test.txt")).unwrap()
@@ -125,21 +114,8 @@ fn real_instances_match_oracle_summaries() {
             assert!(adbench_close(got.l2, want.l2), "{stem} {name} l2");
         }
         let vals = VecSummary::of(j.vals.iter().copied());
-        let want = &s.vals_summary;
-        assert_eq!(vals.len, want.len);
-        assert_all_close("vals head", &vals.head, &want.head);
-        assert_all_close("vals tail", &vals.tail, &want.tail);
-        for (name, got, want) in [
-            ("sum", vals.sum, want.sum),
-            ("sum_abs", vals.sum_abs, want.sum_abs),
-            ("l2", vals.l2, want.l2),
-            ("max_abs", vals.max_abs, want.max_abs),
-        ] {
-            assert!(
-                adbench_close(got, want),
-                "{stem} vals {name}: {got} vs {want}"
-            );
-        }
+        vals.compare(&s.vals_summary)
+            .unwrap_or_else(|e| panic!("{stem} vals: {e}"));
     }
 }
 

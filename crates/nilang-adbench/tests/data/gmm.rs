@@ -1,25 +1,15 @@
 //! GMM: objective and hand-written gradient against ADBench's golden values and the
 //! JAX oracle, finite-difference checks, generator and writer round trips.
+use crate::assert_all_close;
 
 use nilang_adbench::gmm::{
     gmm_generate, gmm_gradient, gmm_objective, gmm_objective_and_gradient, GmmInput,
 };
 use nilang_adbench::oracle::{
-    adbench_close, adbench_rel_err, data_dir, load_expected, load_gmm_oracle,
+    adbench_close, data_dir, load_expected, load_gmm_oracle, GMM_ORACLES,
 };
 use nilang_adbench::special::{lgamma, log_gamma_d, logsumexp};
 use rand::{Rng, SeedableRng};
-
-fn assert_all_close(what: &str, got: &[f64], want: &[f64]) {
-    assert_eq!(got.len(), want.len(), "{what}: length");
-    for (i, (&g, &w)) in got.iter().zip(want).enumerate() {
-        assert!(
-            adbench_close(g, w),
-            "{what}[{i}]: got {g:e}, want {w:e} (rel err {:e})",
-            adbench_rel_err(g, w)
-        );
-    }
-}
 
 #[test]
 fn gmm_test_instance_matches_adbench_golden_values() {
@@ -54,18 +44,10 @@ fn check_oracle(name: &str, file: &str) {
 }
 
 #[test]
-fn gmm_1k_d2_k5_matches_oracle() {
-    check_oracle("gmm_1k_d2_K5", "1k/gmm_d2_K5.txt");
-}
-
-#[test]
-fn gmm_1k_d10_k25_matches_oracle() {
-    check_oracle("gmm_1k_d10_K25", "1k/gmm_d10_K25.txt");
-}
-
-#[test]
-fn gmm_10k_d2_k5_matches_oracle() {
-    check_oracle("gmm_10k_d2_K5", "10k/gmm_d2_K5.txt");
+fn gmm_instances_match_the_oracle() {
+    for (name, file) in GMM_ORACLES {
+        check_oracle(name, file);
+    }
 }
 
 /// Central differences of the objective at a random point (not a data file), with

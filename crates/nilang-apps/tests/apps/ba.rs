@@ -1,28 +1,17 @@
 //! The reversible bundle adjustment (`nilang_apps::ba`): residuals and the reverse-mode
 //! sparse Jacobian against ADBench's golden values, the JAX oracle (full CSR for `test.txt`,
 //! summaries for `ba1`/`ba2`) and the hand-written Jacobian; the inverse restores inputs.
+use crate::assert_all_close;
 use nilang::GVar;
 use nilang_apps::adbench::ba::{ba_reproj, ba_reproj_jacobian, BaInput};
 use nilang_apps::adbench::oracle::{
-    adbench_close, adbench_rel_err, data_dir, load_ba_oracle, load_ba_summaries, load_expected,
-    VecSummary,
+    adbench_close, data_dir, load_ba_oracle, load_ba_summaries, load_expected, VecSummary,
 };
 use nilang_apps::adbench::sparse::SparseJacobian;
 use nilang_apps::ba::{
     ba_block, ba_jacobian_into, ba_objective_into, ba_reproj_i, ba_reproj_i_inv, jacobian, BaAnc,
 };
 use rand::{Rng, SeedableRng};
-
-fn assert_all_close(what: &str, got: &[f64], want: &[f64]) {
-    assert_eq!(got.len(), want.len(), "{what}: length");
-    for (i, (&g, &w)) in got.iter().zip(want).enumerate() {
-        assert!(
-            adbench_close(g, w),
-            "{what}[{i}]: got {g:e}, want {w:e} (rel err {:e})",
-            adbench_rel_err(g, w)
-        );
-    }
-}
 
 fn load(stem: &str) -> BaInput {
     BaInput::from_file(data_dir().join("adbench/ba").join(format!("{stem}.txt"))).unwrap()
@@ -83,21 +72,8 @@ fn real_instances_match_oracle_summaries() {
         assert_all_close(stem, &j.vals[..30], &s.first_block_2x15_row_major);
         assert!(adbench_close(j.vals[j.nnz() - 1], s.w_row_value));
         let vals = VecSummary::of(j.vals.iter().copied());
-        let want = &s.vals_summary;
-        assert_eq!(vals.len, want.len);
-        assert_all_close("vals head", &vals.head, &want.head);
-        assert_all_close("vals tail", &vals.tail, &want.tail);
-        for (name, got, want) in [
-            ("sum", vals.sum, want.sum),
-            ("sum_abs", vals.sum_abs, want.sum_abs),
-            ("l2", vals.l2, want.l2),
-            ("max_abs", vals.max_abs, want.max_abs),
-        ] {
-            assert!(
-                adbench_close(got, want),
-                "{stem} vals {name}: {got} vs {want}"
-            );
-        }
+        vals.compare(&s.vals_summary)
+            .unwrap_or_else(|e| panic!("{stem} vals: {e}"));
     }
 }
 

@@ -1,23 +1,13 @@
 //! The reversible GMM objective (`nilang_apps::gmm`): objective and one-pass gradient against
 //! ADBench's golden values and the JAX oracle; the inverse restores every input; the
 //! generic program agrees with `nilang::gradient` on gradient numbers.
+use crate::assert_all_close;
 use nilang::GVar;
 use nilang_apps::adbench::gmm::{gmm_generate, gmm_objective_and_gradient, GmmInput};
 use nilang_apps::adbench::oracle::{
-    adbench_close, adbench_rel_err, data_dir, load_expected, load_gmm_oracle,
+    adbench_close, data_dir, load_expected, load_gmm_oracle, GMM_ORACLES,
 };
 use nilang_apps::gmm::{gmm_value_grad, objective, value_and_gradient, GmmGradWork, GmmWork};
-
-fn assert_all_close(what: &str, got: &[f64], want: &[f64]) {
-    assert_eq!(got.len(), want.len(), "{what}: length");
-    for (i, (&g, &w)) in got.iter().zip(want).enumerate() {
-        assert!(
-            adbench_close(g, w),
-            "{what}[{i}]: got {g:e}, want {w:e} (rel err {:e})",
-            adbench_rel_err(g, w)
-        );
-    }
-}
 
 fn load(rel: &str) -> GmmInput {
     GmmInput::from_file(data_dir().join("adbench/gmm").join(rel)).unwrap()
@@ -53,18 +43,10 @@ fn test_instance_matches_adbench_golden_values() {
 }
 
 #[test]
-fn gmm_1k_d2_k5_matches_oracle() {
-    check_oracle("gmm_1k_d2_K5", "1k/gmm_d2_K5.txt");
-}
-
-#[test]
-fn gmm_1k_d10_k25_matches_oracle() {
-    check_oracle("gmm_1k_d10_K25", "1k/gmm_d10_K25.txt");
-}
-
-#[test]
-fn gmm_10k_d2_k5_matches_oracle() {
-    check_oracle("gmm_10k_d2_K5", "10k/gmm_d2_K5.txt");
+fn gmm_instances_match_the_oracle() {
+    for (name, file) in GMM_ORACLES {
+        check_oracle(name, file);
+    }
 }
 
 /// Generated instances with gamma != 1 and m != 0 against the hand-written gradient.

@@ -39,21 +39,20 @@ impl Obj {
         }
     }
     fn call(&mut self) {
-        let g = &self.g;
-        self.w.objective(
-            &mut self.out,
-            &mut self.p,
-            &g.x,
-            g.d,
-            g.k,
-            g.n,
-            g.gamma,
-            g.m,
-        );
+        self.run(GmmWork::objective)
     }
     fn uncall(&mut self) {
+        self.run(GmmWork::objective_inv)
+    }
+    /// `f` (the objective or its inverse) on this state.
+    #[allow(clippy::type_complexity)]
+    fn run(
+        &mut self,
+        f: fn(&mut GmmWork<f64>, &mut f64, &mut [f64], &[f64], usize, usize, usize, f64, i64),
+    ) {
         let g = &self.g;
-        self.w.objective_inv(
+        f(
+            &mut self.w,
             &mut self.out,
             &mut self.p,
             &g.x,

@@ -104,67 +104,80 @@ fn run_case(h: &mut Harness, c: &Size) {
         n + 1
     ));
     for delta in DELTAS {
-        let tool = format!("treeverse-{delta}");
         let (g, log) = gradient(&START, n, delta);
-        if h.check(
-            &format!("{SUITE}/{case}: {tool} vs store-all"),
-            &g,
-            &reference,
-            1e-12,
-        ) {
-            h.note(&format!(
-                "schedules {case}: {tool}: {} step calls (optimum {}), {} vjps, peak {} stored states",
-                log.steps,
-                optimal_steps(n, delta),
-                log.vjps,
-                log.peak_states
-            ));
-            h.time(SUITE, case, size, &tool, Measure::G, 1.0, || {
-                gradient(&START, n, delta)
-            });
-        } else {
-            h.skip(SUITE, case, size, &tool, Measure::G);
-        }
+        let note = format!(
+            "{} step calls (optimum {}), {} vjps, peak {} stored states",
+            log.steps,
+            optimal_steps(n, delta),
+            log.vjps,
+            log.peak_states
+        );
+        let tool = format!("treeverse-{delta}");
+        check_and_time(
+            h,
+            case,
+            size,
+            &tool,
+            (&g, &reference, 1e-12),
+            || note,
+            || gradient(&START, n, delta),
+        );
     }
-    let tool = format!("bennett-{BENNETT_K}");
     let g = bennett_gradient(n);
-    if h.check(
-        &format!("{SUITE}/{case}: {tool} vs store-all"),
-        &g,
-        &reference,
-        1e-9,
-    ) {
+    let note = || {
         let mut log = BennettLog::default();
         let (mut y, mut x) = ([0.0; 4], START);
         bennett_logged(&LorenzRk4, &mut y, &mut x, BENNETT_K, n, &mut log);
         let (f, b) = log.counts();
-        h.note(&format!(
-            "schedules {case}: {tool}: {f} forward + {b} backward step calls per run (twice that per gradient), peak {} stored states",
+        format!(
+            "{f} forward + {b} backward step calls per run (twice that per gradient), peak {} stored states",
             log.peak_states
-        ));
-        h.time(SUITE, case, size, &tool, Measure::G, 1.0, || {
-            bennett_gradient(n)
-        });
-    } else {
-        h.skip(SUITE, case, size, &tool, Measure::G);
-    }
+        )
+    };
+    let tool = format!("bennett-{BENNETT_K}");
+    check_and_time(h, case, size, &tool, (&g, &reference, 1e-9), note, || {
+        bennett_gradient(n)
+    });
     let tool = "recompute-all";
     if quadratic {
         let (g, log) = gradient(&START, n, 1);
-        if h.check(
-            &format!("{SUITE}/{case}: {tool} vs store-all"),
-            &g,
-            &reference,
-            1e-12,
-        ) {
-            h.note(&format!(
-                "schedules {case}: {tool}: {} step calls, peak {} stored states",
-                log.steps, log.peak_states
-            ));
-            h.time(SUITE, case, size, tool, Measure::G, 1.0, || {
-                gradient(&START, n, 1)
-            });
-        }
+        let note = format!(
+            "{} step calls, peak {} stored states",
+            log.steps, log.peak_states
+        );
+        check_and_time(
+            h,
+            case,
+            size,
+            tool,
+            (&g, &reference, 1e-12),
+            || note,
+            || gradient(&START, n, 1),
+        );
+    } else {
+        h.skip(SUITE, case, size, tool, Measure::G);
+    }
+}
+
+/// If the gradient `g` agrees with the store-all `reference` (within `tol`), print `note()`
+/// (its step calls and stored states) and time `run`; otherwise a "-" cell.
+fn check_and_time<R>(
+    h: &mut Harness,
+    case: &str,
+    size: f64,
+    tool: &str,
+    (g, reference, tol): (&[f64], &[f64], f64),
+    note: impl FnOnce() -> String,
+    run: impl FnMut() -> R,
+) {
+    if h.check(
+        &format!("{SUITE}/{case}: {tool} vs store-all"),
+        g,
+        reference,
+        tol,
+    ) {
+        h.note(&format!("schedules {case}: {tool}: {}", note()));
+        h.time(SUITE, case, size, tool, Measure::G, 1.0, run);
     } else {
         h.skip(SUITE, case, size, tool, Measure::G);
     }

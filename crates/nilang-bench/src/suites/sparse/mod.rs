@@ -117,6 +117,14 @@ pub fn dot_scatter(a: &Csc<f64>, b: &Csc<f64>, w: &mut [f64]) -> f64 {
 #[inline]
 fn dot_generic<T: crate::real::Real>(a: &Csc<f64>, b: &Csc<f64>, av: &[T], bv: &[T]) -> T {
     let mut r = T::zero();
+    common_entries(a, b, |ia, ib| r = r + av[ia] * bv[ib]);
+    r
+}
+
+/// `f(ia, ib)` for every entry that `A` and `B` share (value indices), column by column, by
+/// merging the sorted row indices.
+#[inline]
+fn common_entries<T, U>(a: &Csc<T>, b: &Csc<U>, mut f: impl FnMut(usize, usize)) {
     for j in 0..a.n {
         let (mut ia, ea) = (a.colptr[j], a.colptr[j + 1]);
         let (mut ib, eb) = (b.colptr[j], b.colptr[j + 1]);
@@ -127,13 +135,12 @@ fn dot_generic<T: crate::real::Real>(a: &Csc<f64>, b: &Csc<f64>, av: &[T], bv: &
             } else if rb < ra {
                 ib += 1;
             } else {
-                r = r + av[ia] * bv[ib];
+                f(ia, ib);
                 ia += 1;
                 ib += 1;
             }
         }
     }
-    r
 }
 
 /// The hand-written backward pass of `dot` with output adjoint `g`: Ā = g·B and B̄ = g·A, each
@@ -142,23 +149,10 @@ pub fn dot_backward(a: &Csc<f64>, b: &Csc<f64>, g: f64, out: &mut [f64]) {
     let na = a.nnz();
     out.iter_mut().for_each(|x| *x = 0.0);
     let (ga, gb) = out.split_at_mut(na);
-    for j in 0..a.n {
-        let (mut ia, ea) = (a.colptr[j], a.colptr[j + 1]);
-        let (mut ib, eb) = (b.colptr[j], b.colptr[j + 1]);
-        while ia < ea && ib < eb {
-            let (ra, rb) = (a.rowval[ia], b.rowval[ib]);
-            if ra < rb {
-                ia += 1;
-            } else if rb < ra {
-                ib += 1;
-            } else {
-                ga[ia] += g * b.nzval[ib];
-                gb[ib] += g * a.nzval[ia];
-                ia += 1;
-                ib += 1;
-            }
-        }
-    }
+    common_entries(a, b, |ia, ib| {
+        ga[ia] += g * b.nzval[ib];
+        gb[ib] += g * a.nzval[ia];
+    });
 }
 
 /// [`dot_backward`] by scatter–gather with the zero work vector `w` (length `m`): each
