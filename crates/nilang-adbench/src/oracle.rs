@@ -115,6 +115,60 @@ fn load_json<T: DeserializeOwned>(path: &Path) -> Result<T, AdbenchError> {
         .map_err(|e| AdbenchError::json(path.display().to_string(), e.to_string()))
 }
 
+/// Checks a BA implementation's results on `ba/test.txt` (residuals `e`, weight errors `z`,
+/// the sparse Jacobian `j`) against ADBench's golden values and the JAX oracle's full CSR
+/// matrix, with ADBench's metric; the message names the first mismatch.
+///
+/// ```
+/// use nilang_adbench::{ba_jacobian, ba_objective, oracle, BaInput};
+/// let b = BaInput::from_file(oracle::data_dir().join("adbench/ba/test.txt")).unwrap();
+/// let (e, z) = ba_objective(&b);
+/// oracle::check_ba_test(&e, &z, &ba_jacobian(&b)).unwrap();
+/// ```
+pub fn check_ba_test(e: &[f64], z: &[f64], j: &crate::SparseJacobian) -> Result<(), String> {
+    let err = |e: AdbenchError| e.to_string();
+    let expected = load_expected().map_err(err)?.ba_test;
+    let o = load_ba_oracle().map_err(err)?;
+    let pairs: Vec<f64> = (0..e.len() / 2)
+        .flat_map(|_| expected.reproj_err_pair)
+        .collect();
+    let shape = (j.nrows, j.ncols, j.rows.len(), j.nnz());
+    let want = (
+        expected.nrows,
+        expected.ncols,
+        expected.rows_size,
+        expected.nnz,
+    );
+    if shape != want || (j.rows != o.jacobian.rows) || (j.cols != o.jacobian.cols) {
+        return Err(format!(
+            "Jacobian layout {shape:?}, expected {want:?} and the oracle's"
+        ));
+    }
+    for (what, got, want) in [
+        ("reprojection errors vs golden", e, &pairs[..]),
+        (
+            "weight errors vs golden",
+            z,
+            &vec![expected.w_err; z.len()][..],
+        ),
+        (
+            "Jacobian values vs golden",
+            &j.vals[..],
+            &expected.j_vals[..],
+        ),
+        ("reprojection errors vs oracle", e, &o.reproj_err[..]),
+        ("weight errors vs oracle", z, &o.w_err[..]),
+        (
+            "Jacobian values vs oracle",
+            &j.vals[..],
+            &o.jacobian.vals[..],
+        ),
+    ] {
+        compare(got, want, 1e-8).map_err(|m| format!("{what}: {m}"))?;
+    }
+    Ok(())
+}
+
 /// A JAX oracle output for one GMM instance (`oracle-reference/gmm_*.json`).
 #[derive(Clone, Debug, Deserialize)]
 pub struct GmmOracle {

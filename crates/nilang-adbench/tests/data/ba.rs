@@ -7,7 +7,7 @@ use nilang_adbench::ba::{
     ba_jacobian, ba_jacobian_into, ba_objective, ba_reproj, ba_reproj_jacobian, BaInput,
 };
 use nilang_adbench::oracle::{
-    adbench_close, data_dir, load_ba_oracle, load_ba_summaries, load_expected, VecSummary,
+    adbench_close, check_ba_test, data_dir, load_ba_summaries, VecSummary,
 };
 use nilang_adbench::sparse::SparseJacobian;
 use rand::{Rng, SeedableRng};
@@ -33,39 +33,10 @@ fn loader_replicates_as_adbench() {
 }
 
 #[test]
-fn test_instance_matches_adbench_golden_values() {
-    let expected = load_expected().unwrap().ba_test;
-    let b = BaInput::from_file(data_dir().join("adbench").join(&expected.input)).unwrap();
-    let (e, z) = ba_objective(&b);
-    assert_eq!(e.len(), 20);
-    for pair in e.chunks(2) {
-        assert_all_close("reproj pair", pair, &expected.reproj_err_pair);
-    }
-    assert_all_close("w_err", &z, &[expected.w_err; 10]);
-    let j = ba_jacobian(&b);
-    assert_eq!(j.nrows, expected.nrows);
-    assert_eq!(j.ncols, expected.ncols);
-    assert_eq!(j.rows.len(), expected.rows_size);
-    assert_eq!(j.cols.len(), expected.nnz);
-    assert_all_close("J vals", &j.vals, &expected.j_vals);
-}
-
-#[test]
-fn test_instance_matches_jax_oracle_full_csr() {
-    let o = load_ba_oracle().unwrap();
+fn test_instance_matches_adbench_golden_values_and_the_jax_oracle() {
     let b = test_instance();
-    assert_eq!((b.n, b.m, b.p), (o.n, o.m, o.p));
     let (e, z) = ba_objective(&b);
-    assert_all_close("reproj_err", &e, &o.reproj_err);
-    assert_all_close("w_err", &z, &o.w_err);
-    let j = ba_jacobian(&b);
-    assert_eq!(
-        (j.nrows, j.ncols, j.nnz()),
-        (o.jacobian.nrows, o.jacobian.ncols, o.jacobian.nnz)
-    );
-    assert_eq!(j.rows, o.jacobian.rows);
-    assert_eq!(j.cols, o.jacobian.cols);
-    assert_all_close("vals", &j.vals, &o.jacobian.vals);
+    check_ba_test(&e, &z, &ba_jacobian(&b)).unwrap();
 }
 
 fn usize_summary(v: &[usize]) -> VecSummary {

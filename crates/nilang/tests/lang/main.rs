@@ -19,5 +19,4 @@ mod newcomer;
 mod prop_inverse;
 mod readme;
 mod runtime_messages;
-mod smoke;
 mod store;
