@@ -66,39 +66,23 @@ fresh_scalar!(
     [T: Default + AlmostSame + Clone + num_traits::Num] num_complex::Complex<T>,
 );
 
-impl<T: Fresh> Fresh for [T] {
-    fn is_fresh(&self) -> bool {
-        self.iter().all(Fresh::is_fresh)
-    }
-    fn make_fresh(&mut self) {
-        self.iter_mut().for_each(Fresh::make_fresh)
-    }
-    fn make_fresh_unchecked(&mut self) {
-        self.iter_mut().for_each(Fresh::make_fresh_unchecked)
-    }
+/// Slices, arrays and vectors are fresh when every element is.
+macro_rules! fresh_elementwise {
+    ($([$($g:tt)*] $ty:ty),* $(,)?) => {$(
+        impl<$($g)*> Fresh for $ty {
+            fn is_fresh(&self) -> bool {
+                self.iter().all(Fresh::is_fresh)
+            }
+            fn make_fresh(&mut self) {
+                self.iter_mut().for_each(Fresh::make_fresh)
+            }
+            fn make_fresh_unchecked(&mut self) {
+                self.iter_mut().for_each(Fresh::make_fresh_unchecked)
+            }
+        }
+    )*};
 }
-impl<T: Fresh, const N: usize> Fresh for [T; N] {
-    fn is_fresh(&self) -> bool {
-        self.iter().all(Fresh::is_fresh)
-    }
-    fn make_fresh(&mut self) {
-        self.iter_mut().for_each(Fresh::make_fresh)
-    }
-    fn make_fresh_unchecked(&mut self) {
-        self.iter_mut().for_each(Fresh::make_fresh_unchecked)
-    }
-}
-impl<T: Fresh> Fresh for Vec<T> {
-    fn is_fresh(&self) -> bool {
-        self[..].is_fresh()
-    }
-    fn make_fresh(&mut self) {
-        self[..].make_fresh()
-    }
-    fn make_fresh_unchecked(&mut self) {
-        self[..].make_fresh_unchecked()
-    }
-}
+fresh_elementwise!([T: Fresh] [T], [T: Fresh, const N: usize] [T; N], [T: Fresh] Vec<T>);
 
 /// `fresh!(ws)` with checks: `ws` must be zero.
 #[inline]

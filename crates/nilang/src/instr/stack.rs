@@ -29,12 +29,7 @@ pub fn pop<T: Default + AlmostSame + Debug>(
     }
     match st.pop() {
         Some(v) => *x = v,
-        None => fail(
-            ErrorKind::Stack,
-            location,
-            statement,
-            "pop from an empty stack".into(),
-        ),
+        None => empty_stack(location, statement),
     }
 }
 /// `pop!(st, x)` without checks (the stack must still be non-empty).
@@ -67,16 +62,21 @@ pub fn copy_pop<T: AlmostSame + Debug>(
             }
             *x = v;
         }
-        None => fail(
-            ErrorKind::Stack,
-            location,
-            statement,
-            "pop from an empty stack".into(),
-        ),
+        None => empty_stack(location, statement),
     }
 }
 /// `copy_pop!(st, x)` without the equality check.
 #[inline]
 pub fn copy_pop_unchecked<T>(st: &mut Vec<T>, x: &mut T) {
     *x = st.pop().expect("nilang: pop from an empty stack");
+}
+
+/// The error of a pop from an empty stack.
+fn empty_stack(location: &'static str, statement: &'static str) -> ! {
+    fail(
+        ErrorKind::Stack,
+        location,
+        statement,
+        "pop from an empty stack".into(),
+    )
 }
