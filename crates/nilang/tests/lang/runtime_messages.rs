@@ -3,7 +3,7 @@
 //! the values they read and say when the failure happened in the inverse.
 use nilang::check::{catch, ErrorKind};
 use nilang::prelude::*;
-use std::sync::Mutex;
+// (the tests below check panic locations by line number: keep these lines in place)
 
 #[i]
 fn square_into(y: &mut i64, x: i64) {
@@ -17,18 +17,21 @@ fn pick(y: &mut f64, x: &[f64], i: usize) {
 
 /// The location (`file:line`) of the panic raised by `f`.
 fn panic_line(f: impl FnOnce() + std::panic::UnwindSafe) -> String {
-    static LOC: Mutex<String> = Mutex::new(String::new());
+    // the hook is process-wide and the other tests of this binary run (and panic) on other
+    // threads: each panic is recorded on its own thread
+    thread_local! {
+        static LOC: std::cell::RefCell<String> = const { std::cell::RefCell::new(String::new()) };
+    }
     let prev = std::panic::take_hook();
     std::panic::set_hook(Box::new(|info| {
         if let Some(l) = info.location() {
-            *LOC.lock().unwrap() = format!("{}:{}", l.file(), l.line());
+            LOC.with(|s| *s.borrow_mut() = format!("{}:{}", l.file(), l.line()));
         }
     }));
     let r = std::panic::catch_unwind(f);
     std::panic::set_hook(prev);
     assert!(r.is_err(), "expected a panic");
-    let s = LOC.lock().unwrap().clone();
-    s
+    LOC.with(|s| s.borrow().clone())
 }
 
 #[test]
