@@ -309,7 +309,7 @@ impl VecSummary {
     /// use nilang_adbench::oracle::VecSummary;
     /// let s = VecSummary::of([3.0, -4.0]);
     /// assert!(s.compare(&VecSummary::of([3.0, -4.0 + 1e-12])).is_ok());
-    /// assert!(s.compare(&VecSummary::of([3.0, 4.0])).unwrap_err().starts_with("sum"));
+    /// assert!(s.compare(&VecSummary::of([3.0, 4.0])).unwrap_err().starts_with("head"));
     /// ```
     pub fn compare(&self, want: &VecSummary) -> Result<(), String> {
         if self.len != want.len {
