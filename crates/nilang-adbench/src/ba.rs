@@ -227,6 +227,24 @@ impl BaInput {
         Ok(())
     }
 
+    /// The [`BLOCK_LEN`] inputs of observation `i`: `[camera (11) | point (3) | weight]`,
+    /// the arguments of one reprojection block.
+    ///
+    /// ```
+    /// let b = nilang_adbench::BaInput::parse("1 1 2\n1 2 3 4 5 6 7 8 9 10 11\n1 2 3\n0.5\n1 2\n").unwrap();
+    /// let v = b.block_inputs(1);
+    /// assert_eq!((v[0], v[10], v[11], v[14]), (1.0, 11.0, 1.0, 0.5));
+    /// ```
+    #[inline]
+    pub fn block_inputs(&self, i: usize) -> [f64; BLOCK_LEN] {
+        let (c, q) = self.obs[i];
+        let mut v = [0.0; BLOCK_LEN];
+        v[..CAM_LEN].copy_from_slice(self.cam(c));
+        v[CAM_LEN..CAM_LEN + 3].copy_from_slice(self.point(q));
+        v[BLOCK_LEN - 1] = self.w[i];
+        v
+    }
+
     /// The parameters of camera `j`.
     #[inline]
     pub fn cam(&self, j: usize) -> &[f64; CAM_LEN] {

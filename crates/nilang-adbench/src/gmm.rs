@@ -325,12 +325,29 @@ fn push_num(s: &mut String, v: f64) {
     }
 }
 
-/// The constant and prior terms that do not depend on the data points:
-/// `-n d/2 log(2 PI) - n logsumexp(alpha) + prior - K C`.
+/// The constant terms of the objective, `-n d/2 log(2 PI) - K C` with the Wishart
+/// normaliser `C = N d (log gamma - log(2)/2) - log Gamma_d(N/2)`, `N = d + m + 1`
+/// (ADBench's truncated [`ADBENCH_PI`]).
+///
+/// ```
+/// use nilang_adbench::gmm::gmm_constant;
+/// use nilang_adbench::special::ADBENCH_PI;
+/// // d = K = n = 1, gamma = 1, m = 0: N = 2, C = -log 2 - log Gamma(1) = -log 2
+/// let c = gmm_constant(1, 1, 1, 1.0, 0);
+/// assert!((c - (2f64.ln() - 0.5 * (2.0 * ADBENCH_PI).ln())).abs() < 1e-14);
+/// ```
+pub fn gmm_constant(d: usize, k: usize, n: usize, gamma: f64, m: i64) -> f64 {
+    let (df, mf) = (d as f64, m as f64);
+    let big_n = df + mf + 1.0;
+    let c = big_n * df * (gamma.ln() - 0.5 * 2f64.ln()) - log_gamma_d(d, 0.5 * big_n);
+    -(n as f64) * df * 0.5 * (2.0 * ADBENCH_PI).ln() - k as f64 * c
+}
+
+/// The terms that do not depend on the data points:
+/// `-n logsumexp(alpha) + prior` plus [`gmm_constant`].
 fn data_free_terms(g: &GmmInput) -> f64 {
     let (d, k, n) = (g.d, g.k, g.n);
     let tri = icf_len(d);
-    let constant = -(n as f64) * d as f64 * 0.5 * (2.0 * ADBENCH_PI).ln();
     let lse_alphas = logsumexp(&g.alphas);
     let g2 = g.gamma * g.gamma;
     let mf = g.m as f64;
@@ -343,10 +360,7 @@ fn data_free_terms(g: &GmmInput) -> f64 {
         let sq_l: f64 = l.iter().map(|v| v * v).sum();
         prior += 0.5 * g2 * (sq_diag + sq_l) - mf * sum_q;
     }
-    let big_n = d as f64 + mf + 1.0;
-    let wishart_c =
-        big_n * d as f64 * (g.gamma.ln() - 0.5 * 2f64.ln()) - log_gamma_d(d, 0.5 * big_n);
-    constant - n as f64 * lse_alphas + prior - k as f64 * wishart_c
+    gmm_constant(d, k, n, g.gamma, g.m) - n as f64 * lse_alphas + prior
 }
 
 /// The GMM objective `f` exactly as ADBench defines it (see the README).

@@ -25,6 +25,39 @@ pub fn adbench_rel_err(x: f64, y: f64) -> f64 {
     (x - y).abs() / (x.abs() + y.abs()).max(1.0)
 }
 
+/// ADBench's metric over two vectors with tolerance `tol`: `Ok` when every entry has
+/// [`adbench_rel_err`] `<= tol` (a NaN never does); otherwise the message names the worst entry.
+///
+/// ```
+/// use nilang_adbench::oracle::compare;
+/// assert!(compare(&[1.0, 2.0], &[1.0, 2.0 + 1e-12], 1e-8).is_ok());
+/// let e = compare(&[1.0, 2.0, f64::NAN], &[1.0, 2.0, 3.0], 1e-8).unwrap_err();
+/// assert!(e.starts_with("entry 2"), "{e}");
+/// assert!(compare(&[1.0], &[1.0, 2.0], 1e-8).is_err());
+/// ```
+pub fn compare(got: &[f64], want: &[f64], tol: f64) -> Result<(), String> {
+    if got.len() != want.len() {
+        return Err(format!("length {} != {}", got.len(), want.len()));
+    }
+    let mut worst: Option<(usize, f64)> = None;
+    for (i, (&x, &y)) in got.iter().zip(want).enumerate() {
+        let e = adbench_rel_err(x, y);
+        if e.is_nan() || e > tol {
+            let e = if e.is_nan() { f64::INFINITY } else { e };
+            if worst.is_none_or(|(_, w)| e > w) {
+                worst = Some((i, e));
+            }
+        }
+    }
+    match worst {
+        None => Ok(()),
+        Some((i, e)) => Err(format!(
+            "entry {i}: {} vs {} (relative error {e:.2e} > {tol:.0e})",
+            got[i], want[i]
+        )),
+    }
+}
+
 /// Candidate locations of `shared/data`, in search order.
 fn candidates() -> Vec<PathBuf> {
     let mut out = Vec::new();
@@ -82,6 +115,60 @@ fn load_json<T: DeserializeOwned>(path: &Path) -> Result<T, AdbenchError> {
         .map_err(|e| AdbenchError::json(path.display().to_string(), e.to_string()))
 }
 
+/// Checks a BA implementation's results on `ba/test.txt` (residuals `e`, weight errors `z`,
+/// the sparse Jacobian `j`) against ADBench's golden values and the JAX oracle's full CSR
+/// matrix, with ADBench's metric; the message names the first mismatch.
+///
+/// ```
+/// use nilang_adbench::{ba_jacobian, ba_objective, oracle, BaInput};
+/// let b = BaInput::from_file(oracle::data_dir().join("adbench/ba/test.txt")).unwrap();
+/// let (e, z) = ba_objective(&b);
+/// oracle::check_ba_test(&e, &z, &ba_jacobian(&b)).unwrap();
+/// ```
+pub fn check_ba_test(e: &[f64], z: &[f64], j: &crate::SparseJacobian) -> Result<(), String> {
+    let err = |e: AdbenchError| e.to_string();
+    let expected = load_expected().map_err(err)?.ba_test;
+    let o = load_ba_oracle().map_err(err)?;
+    let pairs: Vec<f64> = (0..e.len() / 2)
+        .flat_map(|_| expected.reproj_err_pair)
+        .collect();
+    let shape = (j.nrows, j.ncols, j.rows.len(), j.nnz());
+    let want = (
+        expected.nrows,
+        expected.ncols,
+        expected.rows_size,
+        expected.nnz,
+    );
+    if shape != want || (j.rows != o.jacobian.rows) || (j.cols != o.jacobian.cols) {
+        return Err(format!(
+            "Jacobian layout {shape:?}, expected {want:?} and the oracle's"
+        ));
+    }
+    for (what, got, want) in [
+        ("reprojection errors vs golden", e, &pairs[..]),
+        (
+            "weight errors vs golden",
+            z,
+            &vec![expected.w_err; z.len()][..],
+        ),
+        (
+            "Jacobian values vs golden",
+            &j.vals[..],
+            &expected.j_vals[..],
+        ),
+        ("reprojection errors vs oracle", e, &o.reproj_err[..]),
+        ("weight errors vs oracle", z, &o.w_err[..]),
+        (
+            "Jacobian values vs oracle",
+            &j.vals[..],
+            &o.jacobian.vals[..],
+        ),
+    ] {
+        compare(got, want, 1e-8).map_err(|m| format!("{what}: {m}"))?;
+    }
+    Ok(())
+}
+
 /// A JAX oracle output for one GMM instance (`oracle-reference/gmm_*.json`).
 #[derive(Clone, Debug, Deserialize)]
 pub struct GmmOracle {
@@ -103,6 +190,13 @@ pub struct GmmOracle {
     pub instance: String,
 }
 
+/// The GMM oracle files and their instances (relative to `adbench/gmm/`).
+pub const GMM_ORACLES: [(&str, &str); 3] = [
+    ("gmm_1k_d2_K5", "1k/gmm_d2_K5.txt"),
+    ("gmm_1k_d10_K25", "1k/gmm_d10_K25.txt"),
+    ("gmm_10k_d2_K5", "10k/gmm_d2_K5.txt"),
+];
+
 /// Loads `oracle-reference/<name>.json`, e.g. `load_gmm_oracle("gmm_1k_d2_K5")`.
 ///
 /// ```
@@ -110,11 +204,12 @@ pub struct GmmOracle {
 /// assert_eq!(o.gradient.len(), 30);
 /// ```
 pub fn load_gmm_oracle(name: &str) -> Result<GmmOracle, AdbenchError> {
-    load_json(
-        &try_data_dir()?
-            .join("oracle-reference")
-            .join(format!("{name}.json")),
-    )
+    load_gmm_oracle_in(&try_data_dir()?, name)
+}
+
+/// [`load_gmm_oracle`] from the data folder `data` (the one holding `oracle-reference/`).
+pub fn load_gmm_oracle_in(data: &Path, name: &str) -> Result<GmmOracle, AdbenchError> {
+    load_json(&data.join("oracle-reference").join(format!("{name}.json")))
 }
 
 /// A CSR matrix as stored in the reference JSON.
@@ -158,7 +253,12 @@ pub struct BaOracle {
 /// assert_eq!(o.jacobian.vals.len(), 310);
 /// ```
 pub fn load_ba_oracle() -> Result<BaOracle, AdbenchError> {
-    load_json(&try_data_dir()?.join("oracle-reference/ba_test.json"))
+    load_ba_oracle_in(&try_data_dir()?)
+}
+
+/// [`load_ba_oracle`] from the data folder `data`.
+pub fn load_ba_oracle_in(data: &Path) -> Result<BaOracle, AdbenchError> {
+    load_json(&data.join("oracle-reference/ba_test.json"))
 }
 
 /// Summary statistics of a long vector, as in `ba_real_instances_summary.json`.
@@ -201,6 +301,32 @@ impl VecSummary {
             max_abs: v.iter().fold(0.0, |a, e| a.max(e.abs())),
         }
     }
+
+    /// ADBench's metric ([`compare`], tolerance 1e-8) between this summary and `want`: the
+    /// same length, close head and tail entries, close sums, norm and largest value.
+    ///
+    /// ```
+    /// use nilang_adbench::oracle::VecSummary;
+    /// let s = VecSummary::of([3.0, -4.0]);
+    /// assert!(s.compare(&VecSummary::of([3.0, -4.0 + 1e-12])).is_ok());
+    /// assert!(s.compare(&VecSummary::of([3.0, 4.0])).unwrap_err().starts_with("head"));
+    /// ```
+    pub fn compare(&self, want: &VecSummary) -> Result<(), String> {
+        if self.len != want.len {
+            return Err(format!("length {} != {}", self.len, want.len));
+        }
+        compare(&self.head, &want.head, 1e-8).map_err(|e| format!("head: {e}"))?;
+        compare(&self.tail, &want.tail, 1e-8).map_err(|e| format!("tail: {e}"))?;
+        for (name, got, w) in [
+            ("sum", self.sum, want.sum),
+            ("sum_abs", self.sum_abs, want.sum_abs),
+            ("l2", self.l2, want.l2),
+            ("max_abs", self.max_abs, want.max_abs),
+        ] {
+            compare(&[got], &[w], 1e-8).map_err(|e| format!("{name}: {e}"))?;
+        }
+        Ok(())
+    }
 }
 
 /// The reference summary of one real BA instance.
@@ -242,7 +368,14 @@ pub struct BaInstanceSummary {
 /// assert_eq!(s["ba1_n49_m7776_p31843"].p, 31843);
 /// ```
 pub fn load_ba_summaries() -> Result<BTreeMap<String, BaInstanceSummary>, AdbenchError> {
-    let path = try_data_dir()?.join("oracle-reference/ba_real_instances_summary.json");
+    load_ba_summaries_in(&try_data_dir()?)
+}
+
+/// [`load_ba_summaries`] from the data folder `data`.
+pub fn load_ba_summaries_in(
+    data: &Path,
+) -> Result<BTreeMap<String, BaInstanceSummary>, AdbenchError> {
+    let path = data.join("oracle-reference/ba_real_instances_summary.json");
     let value: serde_json::Value = load_json(&path)?;
     let obj = value.as_object().ok_or_else(|| {
         AdbenchError::json(path.display().to_string(), "top level is not an object")
@@ -308,5 +441,46 @@ pub struct AdbenchExpected {
 /// assert_eq!(e.ba_test.nnz, 310);
 /// ```
 pub fn load_expected() -> Result<AdbenchExpected, AdbenchError> {
-    load_json(&try_data_dir()?.join("adbench/expected/adbench_test_expected.json"))
+    load_expected_in(&try_data_dir()?)
+}
+
+/// [`load_expected`] from the data folder `data`.
+pub fn load_expected_in(data: &Path) -> Result<AdbenchExpected, AdbenchError> {
+    load_json(&data.join("adbench/expected/adbench_test_expected.json"))
+}
+
+/// One row of `oracle-reference/bessel_table.json`: `J_nu(z)` by the truncated series
+/// (`atol = 1e-8`) and its first two derivatives in `z`.
+#[derive(Clone, Debug, Deserialize)]
+pub struct BesselRow {
+    /// Order.
+    pub nu: u32,
+    /// Argument.
+    pub z: f64,
+    /// `J_nu(z)`.
+    pub objective: f64,
+    /// `dJ_nu/dz`.
+    pub gradient: f64,
+    /// `d²J_nu/dz²`.
+    pub second_derivative: f64,
+}
+
+#[derive(Deserialize)]
+struct BesselTable {
+    rows: Vec<BesselRow>,
+}
+
+/// Loads the rows of `oracle-reference/bessel_table.json`.
+///
+/// ```
+/// let rows = nilang_adbench::oracle::load_bessel_table().unwrap();
+/// assert!(rows.iter().any(|r| r.nu == 2 && r.z == 1.0));
+/// ```
+pub fn load_bessel_table() -> Result<Vec<BesselRow>, AdbenchError> {
+    load_bessel_table_in(&try_data_dir()?)
+}
+
+/// [`load_bessel_table`] from the data folder `data`.
+pub fn load_bessel_table_in(data: &Path) -> Result<Vec<BesselRow>, AdbenchError> {
+    load_json::<BesselTable>(&data.join("oracle-reference/bessel_table.json")).map(|t| t.rows)
 }

@@ -8,40 +8,20 @@
 //!  [--deltas 5,10,...]`; the picture goes to `OUT_DIR/lorenz_tradeoff.svg` (default
 //! `target/`).
 use nilang_apps::lorenz::*;
-use std::alloc::{GlobalAlloc, Layout, System};
+use nilang_testkit::alloc::CountingAlloc;
 use std::path::PathBuf;
-use std::sync::atomic::{AtomicUsize, Ordering::Relaxed};
 use std::time::Instant;
 
-/// The system allocator, counting live and peak heap bytes.
-struct Counting;
-static LIVE: AtomicUsize = AtomicUsize::new(0);
-static PEAK: AtomicUsize = AtomicUsize::new(0);
-unsafe impl GlobalAlloc for Counting {
-    unsafe fn alloc(&self, l: Layout) -> *mut u8 {
-        let p = unsafe { System.alloc(l) };
-        if !p.is_null() {
-            let now = LIVE.fetch_add(l.size(), Relaxed) + l.size();
-            PEAK.fetch_max(now, Relaxed);
-        }
-        p
-    }
-    unsafe fn dealloc(&self, p: *mut u8, l: Layout) {
-        unsafe { System.dealloc(p, l) };
-        LIVE.fetch_sub(l.size(), Relaxed);
-    }
-}
+/// The system allocator, counting live and peak heap bytes (of the measuring thread).
 #[global_allocator]
-static ALLOC: Counting = Counting;
+static ALLOC: CountingAlloc = CountingAlloc;
 
 /// Run `f`, returning its result, its seconds and the peak heap it added.
 fn measure<R>(f: impl FnOnce() -> R) -> (R, f64, usize) {
-    let base = LIVE.load(Relaxed);
-    PEAK.store(base, Relaxed);
     let t = Instant::now();
-    let r = f();
+    let (r, heap) = nilang_testkit::alloc::measure(f);
     let s = t.elapsed().as_secs_f64();
-    (r, s, PEAK.load(Relaxed) - base)
+    (r, s, heap.peak_bytes)
 }
 
 fn main() {

@@ -59,6 +59,32 @@ fn rk4_stage<T: Scalar>(stage: &mut [T; 4], x: &mut [T; 4], k: &mut [T; 3], c: f
     stage[3] += x[3];
 }
 
+/// The four slopes `k` of an RK4 step from `src` and the three intermediate states `st`
+/// (`k`, `st` zero on entry).
+#[i]
+fn rk4_stages<T: Scalar>(k: &mut [[T; 3]; 4], st: &mut [[T; 4]; 3], src: &mut [T; 4]) {
+    lorenz_field(&mut k[0], src);
+    rk4_stage(&mut st[0], src, &mut k[0], H / 2.0);
+    lorenz_field(&mut k[1], &mut st[0]);
+    rk4_stage(&mut st[1], src, &mut k[1], H / 2.0);
+    lorenz_field(&mut k[2], &mut st[1]);
+    rk4_stage(&mut st[2], src, &mut k[2], H);
+    lorenz_field(&mut k[3], &mut st[2]);
+}
+
+/// `dest += src + H/6 (k₁ + 2k₂ + 2k₃ + k₄)` on the three coordinates, `dest[3] += src[3]`.
+#[i]
+fn rk4_update<T: Scalar>(dest: &mut [T; 4], src: &mut [T; 4], k: &mut [[T; 3]; 4]) {
+    for i in 0..3 {
+        dest[i] += src[i];
+        dest[i] += k[0][i] * cst!(T::lit(H / 6.0));
+        dest[i] += k[1][i] * cst!(T::lit(H / 3.0));
+        dest[i] += k[2][i] * cst!(T::lit(H / 3.0));
+        dest[i] += k[3][i] * cst!(T::lit(H / 6.0));
+    }
+    dest[3] += src[3];
+}
+
 /// One classical RK4 step of size [`H`]: `dest += Φ_h(src)` (`dest` zero on entry). The four
 /// stages are ancillas of a routine, uncomputed after the update.
 ///
@@ -74,24 +100,11 @@ fn rk4_stage<T: Scalar>(stage: &mut [T; 4], x: &mut [T; 4], k: &mut [T; 3], c: f
 #[i]
 pub fn lorenz_rk4<T: Scalar>(dest: &mut [T; 4], src: &mut [T; 4]) {
     routine! {
-        let (k1, k2, k3, k4) = ([T::default(); 3], [T::default(); 3], [T::default(); 3], [T::default(); 3]);
-        let (a, b, c) = ([T::default(); 4], [T::default(); 4], [T::default(); 4]);
-        lorenz_field(&mut k1, src);
-        rk4_stage(&mut a, src, &mut k1, H / 2.0);
-        lorenz_field(&mut k2, &mut a);
-        rk4_stage(&mut b, src, &mut k2, H / 2.0);
-        lorenz_field(&mut k3, &mut b);
-        rk4_stage(&mut c, src, &mut k3, H);
-        lorenz_field(&mut k4, &mut c);
+        let k = [[T::default(); 3]; 4];
+        let st = [[T::default(); 4]; 3];
+        rk4_stages(&mut k, &mut st, src);
     }
-    for i in 0..3 {
-        dest[i] += src[i];
-        dest[i] += k1[i] * cst!(T::lit(H / 6.0));
-        dest[i] += k2[i] * cst!(T::lit(H / 3.0));
-        dest[i] += k3[i] * cst!(T::lit(H / 3.0));
-        dest[i] += k4[i] * cst!(T::lit(H / 6.0));
-    }
-    dest[3] += src[3];
+    rk4_update(dest, src, &mut k);
     unroutine!();
 }
 
@@ -115,24 +128,11 @@ pub fn lorenz_rk4<T: Scalar>(dest: &mut [T; 4], src: &mut [T; 4]) {
 pub fn lorenz_rk4_split<T: Scalar>(dest: &mut [T; 4], src: &mut [T; 4]) {
     #[store]
     routine! {
-        let (k1, k2, k3, k4) = ([T::default(); 3], [T::default(); 3], [T::default(); 3], [T::default(); 3]);
-        let (a, b, c) = ([T::default(); 4], [T::default(); 4], [T::default(); 4]);
-        lorenz_field(&mut k1, src);
-        rk4_stage(&mut a, src, &mut k1, H / 2.0);
-        lorenz_field(&mut k2, &mut a);
-        rk4_stage(&mut b, src, &mut k2, H / 2.0);
-        lorenz_field(&mut k3, &mut b);
-        rk4_stage(&mut c, src, &mut k3, H);
-        lorenz_field(&mut k4, &mut c);
+        let k = [[T::default(); 3]; 4];
+        let st = [[T::default(); 4]; 3];
+        rk4_stages(&mut k, &mut st, src);
     }
-    for i in 0..3 {
-        dest[i] += src[i];
-        dest[i] += k1[i] * cst!(T::lit(H / 6.0));
-        dest[i] += k2[i] * cst!(T::lit(H / 3.0));
-        dest[i] += k3[i] * cst!(T::lit(H / 3.0));
-        dest[i] += k4[i] * cst!(T::lit(H / 6.0));
-    }
-    dest[3] += src[3];
+    rk4_update(dest, src, &mut k);
     unroutine!();
 }
 

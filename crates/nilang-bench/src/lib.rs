@@ -2,54 +2,27 @@
 //! GMM, bundle adjustment), with plain Rust, hand-written, num-dual (forward mode) and echidna
 //! (tape reverse mode) baselines measured in the same process on the same inputs.
 //!
-//! The reversible implementation's cells (tool `"nilang"`) plug in through [`hook`].
+//! Each suite is one folder under [`suites`] (its cases, its baselines, our cells in
+//! `nilang.rs`); the [`harness`] runs any [`harness::Suite`] and knows none of them.
 
 // Index loops read like the formulas in numerical kernels.
 #![allow(clippy::needless_range_loop)]
 
 pub mod ad;
-pub mod alloc;
-pub mod check;
 pub mod cli;
 pub mod harness;
-pub mod hook;
-pub mod nilang_cells;
 pub mod output;
-pub mod peers;
 pub mod real;
 pub mod report;
 pub mod suites;
-pub mod timing;
-
-pub use hook::{CellProvider, Kernel, Registry};
 
 #[cfg(test)]
 #[global_allocator]
-static TEST_ALLOC: alloc::CountingAlloc = alloc::CountingAlloc;
+static TEST_ALLOC: harness::alloc::CountingAlloc = harness::alloc::CountingAlloc;
 
 use cli::Options;
 use harness::Harness;
 use report::Cell;
-
-/// The providers of the default binary. The lead adds the reversible implementation here:
-/// `reg.add(Box::new(MyNilangCells));` (see [`hook`]).
-pub fn default_registry() -> Registry {
-    registry_with_threads(1)
-}
-
-/// [`default_registry`] plus the parallel cells (`nilang-t1` and, for `threads > 1`,
-/// `nilang-t{threads}`).
-pub fn registry_with_threads(threads: usize) -> Registry {
-    let mut reg = Registry::default();
-    reg.add(Box::new(nilang_cells::Nilang));
-    reg.add(Box::new(nilang_cells::Parallel::new(1)));
-    reg.add(Box::new(nilang_cells::Batched::new(4)));
-    reg.add(Box::new(nilang_cells::Batched::new(8)));
-    if threads > 1 {
-        reg.add(Box::new(nilang_cells::Parallel::new(threads)));
-    }
-    reg
-}
 
 /// What a run produced.
 pub struct RunResult {
@@ -97,39 +70,15 @@ impl RunResult {
 }
 
 /// Run the selected suites and return the cells (ratios filled in).
-pub fn run(opts: &Options, registry: &Registry) -> RunResult {
+pub fn run(opts: &Options) -> RunResult {
     let steps: u64 = opts
         .suites
         .iter()
-        .map(|s| match (s.as_str(), opts.mode) {
-            ("ba", cli::Mode::Quick) => 5,
-            ("ba", cli::Mode::Full) => 20,
-            ("ba", cli::Mode::Smoke) => 2,
-            ("embedding", cli::Mode::Smoke) => 2,
-            ("embedding", _) => 5,
-            ("gmm", cli::Mode::Full) => 8,
-            ("gmm", cli::Mode::Quick) => 3,
-            ("schedules", m) => suites::schedules::sizes(m).len() as u64,
-            _ => 2,
-        })
+        .map(|s| suites::steps(s, opts.mode))
         .sum();
-    let mut h = Harness::new(opts, registry, steps);
+    let mut h = Harness::new(opts, steps);
     for s in &opts.suites {
-        // the ADBench suites cannot run at all without their folder: say so once
-        if matches!(s.as_str(), "gmm" | "ba") && !h.data.join("adbench").is_dir() {
-            let what = format!("{s}: no adbench/ folder under {}", h.data.display());
-            h.data_error(&what);
-            continue;
-        }
-        h.isolate(&format!("suite {s}"), |h| match s.as_str() {
-            "sparse" => suites::sparse::run(h),
-            "bessel" => suites::bessel::run(h),
-            "embedding" => suites::embedding::run(h),
-            "gmm" => suites::gmm::run(h),
-            "ba" => suites::ba::run(h),
-            "schedules" => suites::schedules::run(h),
-            other => unreachable!("unknown suite {other}"),
-        });
+        h.isolate(&format!("suite {s}"), |h| suites::run_named(h, s));
     }
     h.finish_progress();
     let mut cells = std::mem::take(&mut h.cells);

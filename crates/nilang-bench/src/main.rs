@@ -2,8 +2,8 @@
 //!
 //! Exit status: see [`nilang_bench::cli::USAGE`].
 
-use nilang_bench::alloc::CountingAlloc;
 use nilang_bench::cli::{Options, USAGE};
+use nilang_bench::harness::alloc::CountingAlloc;
 use nilang_bench::{output, report, EXIT_USAGE};
 
 #[global_allocator]
@@ -30,9 +30,8 @@ fn main() {
         eprintln!("error: {e}");
         std::process::exit(EXIT_USAGE);
     }
-    let registry = nilang_bench::registry_with_threads(opts.threads);
     let t0 = std::time::Instant::now();
-    let res = nilang_bench::run(&opts, &registry);
+    let res = nilang_bench::run(&opts);
     println!(
         "# NiLang.rs benchmarks ({:?} run, {:.1} s)\n\nTimes in seconds per call: median over repeated runs (ratio to the plain-Rust objective of the same case); \"-\": not run within the time budget.\n",
         opts.mode,

@@ -21,22 +21,8 @@ fn complex_log_hand(y: &mut (f64, f64), x: (f64, f64)) {
     y.1 += x.1.atan2(x.0);
 }
 
-/// `y += a x` and `s += Σ x²` over a slice.
-#[i(nocheck)]
-fn loop_kernel<T: Scalar>(s: &mut T, y: &mut [T], x: &[T], a: &T) {
-    for i in 0..y.len() {
-        y[i] += a * x[i];
-        s += x[i].powi(2);
-    }
-}
-
-#[inline(never)]
-fn loop_hand(s: &mut f64, y: &mut [f64], x: &[f64], a: f64) {
-    for i in 0..y.len() {
-        y[i] += a * x[i];
-        *s += x[i].powi(2);
-    }
-}
+mod kernels;
+use kernels::{loop_hand, loop_kernel};
 
 fn bench(c: &mut Criterion) {
     let mut g = c.benchmark_group("complex_log");

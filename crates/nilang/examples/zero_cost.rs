@@ -1,23 +1,10 @@
 //! Zero cost, measured robustly on a loaded machine: the minimum of 60 interleaved runs of a
 //! `#[i(nocheck)]` loop and the same loop hand-written. `cargo run --release -p nilang --example zero_cost`
-use nilang::prelude::*;
 use std::time::Instant;
 
-#[i(nocheck)]
-fn loop_kernel<T: Scalar>(s: &mut T, y: &mut [T], x: &[T], a: &T) {
-    for i in 0..y.len() {
-        y[i] += a * x[i];
-        s += x[i].powi(2);
-    }
-}
-
-#[inline(never)]
-fn loop_hand(s: &mut f64, y: &mut [f64], x: &[f64], a: f64) {
-    for i in 0..y.len() {
-        y[i] += a * x[i];
-        *s += x[i].powi(2);
-    }
-}
+#[path = "../benches/kernels/mod.rs"]
+mod kernels;
+use kernels::{loop_hand, loop_kernel};
 
 fn main() {
     let n = 1_000_000;

@@ -1,5 +1,7 @@
-//! One module per suite (the paper's Tables 2-6): the case data, the plain objective, the
-//! third-party baselines, and the checks.
+//! One folder per suite (the paper's Tables 2-6, then the reversal schedules): the cases, the
+//! plain objective and the third-party baselines (`baselines.rs` where they are more than a
+//! few functions), our cells (`nilang.rs`), and the checks. Each suite implements
+//! [`Suite`]; [`run_named`] runs one by its `--suite` name.
 
 pub mod ba;
 pub mod bessel;
@@ -8,6 +10,8 @@ pub mod gmm;
 pub mod schedules;
 pub mod sparse;
 
+use crate::cli::Mode;
+use crate::harness::{Harness, Suite};
 use rand::rngs::StdRng;
 use rand::SeedableRng;
 
@@ -16,4 +20,40 @@ pub const SEED: u64 = 0x5eed_2020;
 
 pub fn rng(salt: u64) -> StdRng {
     StdRng::seed_from_u64(SEED ^ salt)
+}
+
+/// Apply `$f::<Suite>` to the suite called `$name` (one of [`crate::cli::SUITES`]).
+macro_rules! dispatch {
+    ($name:expr, $f:ident ( $($arg:expr),* )) => {
+        match $name {
+            sparse::SparseSuite::NAME => $f::<sparse::SparseSuite>($($arg),*),
+            bessel::BesselSuite::NAME => $f::<bessel::BesselSuite>($($arg),*),
+            embedding::EmbeddingSuite::NAME => $f::<embedding::EmbeddingSuite>($($arg),*),
+            gmm::GmmSuite::NAME => $f::<gmm::GmmSuite>($($arg),*),
+            ba::BaSuite::NAME => $f::<ba::BaSuite>($($arg),*),
+            schedules::SchedulesSuite::NAME => $f::<schedules::SchedulesSuite>($($arg),*),
+            other => unreachable!("unknown suite {other}"),
+        }
+    };
+}
+
+/// The progress-bar steps of the suite called `name` in `mode`.
+///
+/// ```
+/// use nilang_bench::{cli::Mode, suites::steps};
+/// assert_eq!(steps("gmm", Mode::Quick), 3);
+/// ```
+pub fn steps(name: &str, mode: Mode) -> u64 {
+    fn of<S: Suite>(mode: Mode) -> u64 {
+        S::steps(mode)
+    }
+    dispatch!(name, of(mode))
+}
+
+/// Run the suite called `name` (one of [`crate::cli::SUITES`]).
+pub fn run_named(h: &mut Harness, name: &str) {
+    fn run<S: Suite>(h: &mut Harness) {
+        h.run_suite::<S>()
+    }
+    dispatch!(name, run(h))
 }

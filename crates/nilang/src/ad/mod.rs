@@ -6,8 +6,11 @@
 pub mod args;
 pub mod complex;
 mod grad;
+mod grad_rev;
 mod gvar;
+mod jacobian;
 mod lanes;
+mod numeric;
 pub mod primitive;
 mod promote;
 pub mod rules;
@@ -15,13 +18,12 @@ mod scalar;
 
 pub use args::{Elem, FieldSlots, GradArg, GradArgs, Lift, LiftField, Slots, SlotsIterMut};
 pub use complex::{CPromote, ComplexOps};
-pub use grad::{
-    check_grad, gradient, gradient_numeric, grads, hessian_fwd_rev, hessian_numeric,
-    hessian_rev_rev, jacobian, jacobian_repeat, loss_value, value_and_gradient, Grad, Plan,
-    SeedArg, SeedArgs, Store,
-};
+pub use grad::{gradient, grads, value_and_gradient, Plan, Store};
+pub use grad_rev::{Grad, SeedArg, SeedArgs};
 pub use gvar::GVar;
+pub use jacobian::{hessian_fwd_rev, hessian_rev_rev, jacobian, jacobian_repeat};
 pub use lanes::Lanes;
+pub use numeric::{check_grad, gradient_numeric, hessian_numeric, loss_value};
 pub use primitive::{Partials1, Partials2, Partials3};
 pub use promote::Promote;
 pub use rules::{Rule1, Rule2, Rule3};

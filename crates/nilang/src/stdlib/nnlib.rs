@@ -193,18 +193,7 @@ where
     T: Scalar + PlusEq1<M, T>,
     F: for<'a, 'b> Reversible<(&'a mut T, &'b mut T)>,
 {
-    let mut anc = T::default();
-    for xi in x.iter_mut() {
-        PlusEq1::<M, T>::plus_eq(&mut anc, xi);
-        fold.call((&mut *out, &mut anc));
-        PlusEq1::<M, T>::minus_eq(&mut anc, xi);
-    }
-    crate::check::dealloc(
-        &anc,
-        &T::default(),
-        concat!(file!(), ":", line!()),
-        "anc -> 0",
-    );
+    mapfoldl::<T, M, F>(fold, out, x, false)
 }
 
 // hand-written pair: no one-pass analysis (the fold may be anything)
@@ -216,10 +205,26 @@ where
     T: Scalar + PlusEq1<M, T>,
     F: for<'a, 'b> Reversible<(&'a mut T, &'b mut T)>,
 {
+    mapfoldl::<T, M, F>(fold, out, x, true)
+}
+
+/// [`i_mapfoldl`] (`inverse` false: points in order, `fold` called) or its inverse (points in
+/// reverse, `fold` uncalled).
+fn mapfoldl<T, M, F>(fold: &F, out: &mut T, x: &mut [T], inverse: bool)
+where
+    T: Scalar + PlusEq1<M, T>,
+    F: for<'a, 'b> Reversible<(&'a mut T, &'b mut T)>,
+{
     let mut anc = T::default();
-    for xi in x.iter_mut().rev() {
+    let n = x.len();
+    for j in 0..n {
+        let xi = &mut x[if inverse { n - 1 - j } else { j }];
         PlusEq1::<M, T>::plus_eq(&mut anc, xi);
-        fold.uncall((&mut *out, &mut anc));
+        if inverse {
+            fold.uncall((&mut *out, &mut anc));
+        } else {
+            fold.call((&mut *out, &mut anc));
+        }
         PlusEq1::<M, T>::minus_eq(&mut anc, xi);
     }
     crate::check::dealloc(

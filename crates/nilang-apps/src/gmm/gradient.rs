@@ -1,0 +1,204 @@
+//! The GMM gradient by the gradient API: one reverse pass of [`gmm_objective_i`](super::gmm_objective_i) per chunk
+//! of points, serially ([`gmm_value_grad`]) or on a rayon pool ([`gmm_value_grad_par`]).
+use super::{GmmObjectiveI, GmmWork, GMM_BLOCK};
+use crate::adbench::gmm::GmmInput;
+use nilang::ad::Plan;
+use nilang::prelude::*;
+
+/// The storage of the gradient plan of [`gmm_objective_i`](super::gmm_objective_i).
+type GmmStore<'a> = (
+    GVar<f64>,
+    Vec<GVar<f64>>,
+    Vec<GVar<f64>>,
+    Vec<GVar<f64>>,
+    &'a [f64],
+    usize,
+    usize,
+    usize,
+    f64,
+    i64,
+    bool,
+    GmmWork<GVar<f64>>,
+);
+
+/// Reusable buffers of [`gmm_value_grad`]: the parameters, the plain workspace and the
+/// gradient plan (its storage is made at the first call and reused); nothing depends on `n`.
+#[derive(Debug)]
+pub struct GmmGradWork<'a> {
+    alpha: Vec<f64>,
+    mu: Vec<f64>,
+    icf: Vec<f64>,
+    w: GmmWork<f64>,
+    plan: Plan<GmmStore<'a>>,
+}
+
+impl GmmGradWork<'_> {
+    /// Buffers for instances of dimension `d` with `k` components (blocks of [`GMM_BLOCK`]).
+    pub fn new(d: usize, k: usize) -> Self {
+        Self::with_block(d, k, GMM_BLOCK)
+    }
+
+    /// Buffers for instances of dimension `d` with `k` components and blocks of `bs` points.
+    pub fn with_block(d: usize, k: usize, bs: usize) -> Self {
+        GmmGradWork {
+            alpha: vec![0.0; k],
+            mu: vec![0.0; k * d],
+            icf: vec![0.0; k * d * (d + 1) / 2],
+            w: GmmWork::with_block(d, k, bs),
+            plan: Plan::new(),
+        }
+    }
+}
+
+/// The objective and its gradient (flat layout `[α | μ | icf]`, written to `grad`) by the
+/// gradient API: [`gmm_objective_i`](super::gmm_objective_i) is compute–copy–uncompute in `out`, so this is one
+/// reverse pass, and the plan makes every call after the first allocation-free.
+///
+/// ```
+/// use nilang_apps::adbench::{gmm::{gmm_generate, gmm_objective_and_gradient}, oracle::adbench_close};
+/// use nilang_apps::gmm::{gmm_value_grad, GmmGradWork};
+/// let g = gmm_generate(3, 4, 20, 1);
+/// let mut work = GmmGradWork::new(3, 4);
+/// let mut grad = vec![0.0; g.n_params()];
+/// let f = gmm_value_grad(&g, &mut work, &mut grad);
+/// let (f0, g0) = gmm_objective_and_gradient(&g);
+/// assert!(adbench_close(f, f0));
+/// assert!(grad.iter().zip(&g0).all(|(a, b)| adbench_close(*a, *b)));
+/// ```
+pub fn gmm_value_grad<'a>(g: &'a GmmInput, work: &mut GmmGradWork<'a>, grad: &mut [f64]) -> f64 {
+    gmm_chunk_value_grad(g, 0..g.n, true, work, grad)
+}
+
+/// The objective's terms of points `points` (with the data-free terms if `rest`) and their
+/// gradient, by the gradient API (see [`gmm_value_grad`]).
+pub(super) fn gmm_chunk_value_grad<'a>(
+    g: &'a GmmInput,
+    points: core::ops::Range<usize>,
+    rest: bool,
+    work: &mut GmmGradWork<'a>,
+    grad: &mut [f64],
+) -> f64 {
+    let (d, k) = (g.d, g.k);
+    assert_eq!(
+        grad.len(),
+        g.n_params(),
+        "gmm_value_grad: grad has the wrong length"
+    );
+    assert!(
+        work.mu.len() == k * d && work.alpha.len() == k,
+        "gmm_value_grad: work built for another (d, K)"
+    );
+    assert_eq!(g.x.len(), g.n * d, "gmm_value_grad: x.len() != n*d");
+    let GmmGradWork {
+        alpha,
+        mu,
+        icf,
+        w,
+        plan,
+    } = work;
+    alpha.copy_from_slice(&g.alphas);
+    mu.copy_from_slice(&g.means);
+    icf.copy_from_slice(&g.icf);
+    let args = (
+        &mut 0.0,
+        &mut alpha[..],
+        &mut mu[..],
+        &mut icf[..],
+        &g.x[points.start * d..points.end * d],
+        d,
+        k,
+        g.n,
+        g.gamma,
+        g.m,
+        rest,
+        w,
+    );
+    let (value, st) = plan.value_and_gradient(&GmmObjectiveI, args, 0);
+    for (o, v) in grad.iter_mut().zip(st.1.iter().chain(&st.2).chain(&st.3)) {
+        *o = v.g;
+    }
+    value
+}
+
+/// The objective and gradient of `g` (allocating the buffers; see [`gmm_value_grad`]).
+pub fn value_and_gradient(g: &GmmInput) -> (f64, Vec<f64>) {
+    let mut work = GmmGradWork::new(g.d, g.k);
+    let mut grad = vec![0.0; g.n_params()];
+    let f = gmm_value_grad(g, &mut work, &mut grad);
+    (f, grad)
+}
+
+/// Points per parallel task of [`gmm_value_grad_par`] (a multiple of [`GMM_BLOCK`]).
+pub const GMM_CHUNK: usize = 1024;
+
+/// Buffers of [`gmm_value_grad_par`]: one [`GmmGradWork`] per thread of the pool and one
+/// gradient accumulator per chunk of points.
+#[derive(Debug)]
+pub struct GmmParWork<'a> {
+    works: Vec<std::sync::Mutex<GmmGradWork<'a>>>,
+    partial: Vec<Vec<f64>>,
+    values: Vec<f64>,
+}
+
+impl GmmParWork<'_> {
+    /// Buffers for instances of dimension `d`, `k` components and `n` points, for pools of at
+    /// most `threads` threads.
+    pub fn new(d: usize, k: usize, n: usize, threads: usize) -> Self {
+        let np = k * (1 + d + d * (d + 1) / 2);
+        let chunks = n.div_ceil(GMM_CHUNK).max(1);
+        GmmParWork {
+            works: (0..threads.max(1))
+                .map(|_| std::sync::Mutex::new(GmmGradWork::new(d, k)))
+                .collect(),
+            partial: vec![vec![0.0; np]; chunks],
+            values: vec![0.0; chunks],
+        }
+    }
+}
+
+/// [`gmm_value_grad`] on all threads of the current rayon pool (`pool.install(..)` chooses
+/// the pool): the points in chunks of [`GMM_CHUNK`], one gradient per chunk by the gradient API
+/// (each thread with its own plan: per-thread adjoint storage for the shared parameters), then
+/// the chunks' values and gradients summed in chunk order: the same result, bit for bit, for
+/// any number of threads. No allocation after the first call.
+///
+/// ```
+/// use nilang_apps::adbench::gmm::gmm_generate;
+/// use nilang_apps::gmm::{gmm_value_grad_par, GmmParWork};
+/// let g = gmm_generate(2, 3, 3000, 1);
+/// let mut grads = vec![];
+/// for threads in [1, 2] {
+///     let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().unwrap();
+///     let mut work = GmmParWork::new(2, 3, 3000, threads);
+///     let mut grad = vec![0.0; g.n_params()];
+///     let f = pool.install(|| gmm_value_grad_par(&g, &mut work, &mut grad));
+///     grads.push((f, grad));
+/// }
+/// assert_eq!(grads[0], grads[1]);
+/// ```
+pub fn gmm_value_grad_par<'a>(g: &'a GmmInput, work: &mut GmmParWork<'a>, grad: &mut [f64]) -> f64 {
+    use rayon::prelude::*;
+    let chunks = g.n.div_ceil(GMM_CHUNK).max(1);
+    assert!(
+        work.partial.len() == chunks && work.works.len() >= rayon::current_num_threads(),
+        "gmm_value_grad_par: work built for another n or fewer threads"
+    );
+    let works = &work.works;
+    work.partial
+        .par_iter_mut()
+        .zip(work.values.par_iter_mut())
+        .enumerate()
+        .for_each(|(c, (pg, v))| {
+            let t = rayon::current_thread_index().unwrap_or(0);
+            let mut w = works[t].lock().expect("one task per thread at a time");
+            let points = c * GMM_CHUNK..((c + 1) * GMM_CHUNK).min(g.n);
+            *v = gmm_chunk_value_grad(g, points, c == 0, &mut w, pg);
+        });
+    grad.copy_from_slice(&work.partial[0]);
+    for pg in &work.partial[1..] {
+        for (o, v) in grad.iter_mut().zip(pg) {
+            *o += v;
+        }
+    }
+    work.values.iter().sum()
+}

@@ -1,0 +1,289 @@
+//! The JAX peer: `jax-O/G/J/H` (XLA on one thread) and `jax-mt-O/G/J/H` (all cores) cells.
+//!
+//! Two Python processes run `peers/jax/peer.py` (one with `NILANG_PEER_THREADS=1`, which sets
+//! `XLA_FLAGS=--xla_cpu_multi_thread_eigen=false intra_op_parallelism_threads=1` before JAX is
+//! imported). For every case, the harness sends the case's inputs (the same `f64`s the Rust
+//! tools use, as raw bytes), the peer compiles and runs each function once and sends the results
+//! back, each derivative is checked against the suite's reference (a mismatch is a `CHECK
+//! FAILED` and the cell is not timed), and then the peer times the passing functions with the
+//! harness's budget (same warm-up, adaptive repetition and median; `block_until_ready` after each
+//! call). Heap columns are "-" for peers (another process).
+//!
+//! `NILANG_PEER_PERTURB=x` makes the peer add `x` to every derivative it returns for the check
+//! (a test hook: the run must then fail).
+//!
+//! Without `--peers`, or where Python or JAX is missing, the run goes on without these cells
+//! and says in one line how to enable them ([`HINT`]).
+
+use super::Harness;
+use crate::report::{Cell, Measure};
+use serde_json::{json, Value};
+use std::borrow::Cow;
+use std::io::{BufRead, BufReader, Read, Write};
+use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
+
+/// How to enable the peer (printed in one line when it is off or unavailable).
+pub const HINT: &str =
+    "`pip install -r peers/requirements.txt`, then `cargo run --release -- --peers`";
+
+/// The peer script (`peers/jax/peer.py` in the workspace).
+pub fn script() -> std::path::PathBuf {
+    std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../peers/jax/peer.py")
+}
+
+/// The Python interpreter: `$NILANG_PYTHON`, else `python3`.
+pub fn python() -> String {
+    std::env::var("NILANG_PYTHON").unwrap_or_else(|_| "python3".into())
+}
+
+/// The suite's reference result of a measure (as in [`Harness::external`](super::Harness::external)).
+pub type Reference<'r, 'd> = &'r dyn Fn(Measure) -> Option<Cow<'d, [f64]>>;
+
+/// The running peer processes (none when `--peers` is off or JAX is unavailable).
+#[derive(Default)]
+pub struct JaxPeers {
+    procs: Vec<Peer>,
+}
+
+struct Peer {
+    tool: &'static str,
+    child: Child,
+    stdin: ChildStdin,
+    stdout: BufReader<ChildStdout>,
+}
+
+/// A request or reply: one JSON line, then the raw little-endian f64 arrays it announces.
+struct Msg {
+    head: Value,
+    arrays: Vec<(String, Vec<f64>)>,
+}
+
+impl Peer {
+    fn start(tool: &'static str, threads: &str) -> Result<(Peer, String), String> {
+        let py = python();
+        let mut child = Command::new(&py)
+            .arg(script())
+            .env("NILANG_PEER_THREADS", threads)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::inherit())
+            .spawn()
+            .map_err(|e| format!("cannot run {py}: {e}"))?;
+        let stdin = child.stdin.take().expect("piped");
+        let stdout = BufReader::new(child.stdout.take().expect("piped"));
+        let mut p = Peer {
+            tool,
+            child,
+            stdin,
+            stdout,
+        };
+        let r = p.ask(json!({"cmd": "hello"}), &[])?;
+        Ok((p, r.head["jax"].as_str().unwrap_or("?").to_string()))
+    }
+
+    fn ask(&mut self, mut head: Value, arrays: &[(&str, &[f64])]) -> Result<Msg, String> {
+        head["arrays"] = arrays
+            .iter()
+            .map(|(n, a)| json!([n, a.len()]))
+            .collect::<Vec<_>>()
+            .into();
+        let tool = self.tool;
+        let io = |e: std::io::Error| format!("peer {tool}: {e}");
+        let mut line = serde_json::to_vec(&head).expect("json");
+        line.push(b'\n');
+        let send = |w: &mut ChildStdin| -> std::io::Result<()> {
+            w.write_all(&line)?;
+            for (_, a) in arrays {
+                let bytes: Vec<u8> = a.iter().flat_map(|v| v.to_le_bytes()).collect();
+                w.write_all(&bytes)?;
+            }
+            w.flush()
+        };
+        send(&mut self.stdin).map_err(io)?;
+        let mut reply = String::new();
+        self.stdout.read_line(&mut reply).map_err(io)?;
+        if reply.is_empty() {
+            return Err(format!("peer {} exited", self.tool));
+        }
+        let head: Value = serde_json::from_str(&reply)
+            .map_err(|e| format!("peer {}: bad reply `{}`: {e}", self.tool, reply.trim()))?;
+        let mut out = Vec::new();
+        for a in head["arrays"].as_array().into_iter().flatten() {
+            let name = a[0].as_str().unwrap_or("").to_string();
+            let len = a[1].as_u64().unwrap_or(0) as usize;
+            let mut buf = vec![0u8; 8 * len];
+            self.stdout.read_exact(&mut buf).map_err(io)?;
+            let v = buf
+                .chunks_exact(8)
+                .map(|c| f64::from_le_bytes(c.try_into().expect("8 bytes")))
+                .collect();
+            out.push((name, v));
+        }
+        if head["ok"] != Value::Bool(true) {
+            return Err(format!(
+                "peer {}: {}",
+                self.tool,
+                head["error"].as_str().unwrap_or("failed")
+            ));
+        }
+        Ok(Msg { head, arrays: out })
+    }
+}
+
+impl Drop for Peer {
+    fn drop(&mut self) {
+        let _ = self.stdin.write_all(b"{\"cmd\": \"quit\"}\n");
+        let _ = self.stdin.flush();
+        let _ = self.child.wait();
+    }
+}
+
+impl JaxPeers {
+    /// Start the peers if `enabled`; otherwise, or if Python/JAX is missing, print one line
+    /// saying how to enable them.
+    pub fn start(enabled: bool) -> JaxPeers {
+        let mut peers = JaxPeers::default();
+        if !enabled {
+            eprintln!("jax peer: off (jax-* cells: {HINT})");
+            return peers;
+        }
+        for (tool, threads) in [("jax", "1"), ("jax-mt", "all")] {
+            match Peer::start(tool, threads) {
+                Ok((p, version)) => {
+                    if tool == "jax" {
+                        eprintln!("jax peer: JAX {version} (jax: one thread, jax-mt: all cores)");
+                    }
+                    peers.procs.push(p);
+                }
+                Err(e) => {
+                    eprintln!("jax peer: unavailable ({e}); to enable: {HINT}");
+                    return JaxPeers::default();
+                }
+            }
+        }
+        peers
+    }
+
+    /// Whether any peer is running.
+    pub fn active(&self) -> bool {
+        !self.procs.is_empty()
+    }
+}
+
+fn measure(s: &str) -> Option<Measure> {
+    Some(match s {
+        "O" => Measure::O,
+        "G" => Measure::G,
+        "J" => Measure::J,
+        "H" => Measure::H,
+        _ => return None,
+    })
+}
+
+/// Exact partial derivatives on a few coordinates, for a measure without a full reference:
+/// (measure, coordinates, values).
+pub type Sampled = (Measure, Vec<usize>, Vec<f64>);
+
+/// Check and time one case on every peer: the peer receives `scalars` and `arrays` (the
+/// suite's `peer.py` function reads them), returns its results, each is checked against
+/// `reference` (or, without one, against `sampled`) and the passing ones are timed. `per`
+/// divides the times (batch throughput). Each suite calls this from its `run_case` when
+/// [`JaxPeers::active`].
+#[allow(clippy::too_many_arguments)]
+pub fn run_case(
+    h: &mut Harness,
+    suite: &str,
+    case: &str,
+    size: f64,
+    per: f64,
+    scalars: Value,
+    arrays: &[(&str, &[f64])],
+    reference: Reference<'_, '_>,
+    sampled: Option<&Sampled>,
+    tol: f64,
+) {
+    let mut peers = std::mem::take(&mut h.jax);
+    let b = &h.budget;
+    let budget = json!({
+        "warmup": b.warmup,
+        "target": b.target.as_secs_f64(),
+        "max_samples": b.max_samples,
+        "min_samples": b.min_samples,
+        "min_sample": b.min_sample.as_secs_f64(),
+        "time_limit": b.time_limit.as_secs_f64(),
+    });
+    let mut failed = Vec::new();
+    for (i, p) in peers.procs.iter_mut().enumerate() {
+        let tool = p.tool;
+        h.status(format!("{suite} {case} {tool}"));
+        let head = json!({"cmd": "case", "suite": suite, "scalars": scalars});
+        let results = match p.ask(head, arrays) {
+            Ok(r) => r.arrays,
+            Err(e) => {
+                let msg = format!("CRASHED: {suite}/{case}: {e}");
+                h.note(&msg);
+                h.crashes.push(msg);
+                failed.push(i);
+                continue;
+            }
+        };
+        let mut passed = Vec::new();
+        for (name, got) in results {
+            let Some(m) = measure(&name) else { continue };
+            let what = format!("{suite}/{case}: {tool}-{name} vs reference");
+            let ok = match (reference(m), sampled) {
+                (Some(want), _) => h.check(&what, &got, &want, tol),
+                (None, Some((sm, idx, want)))
+                    if *sm == m && got.len() > idx.iter().max().copied().unwrap_or(0) =>
+                {
+                    let sel: Vec<f64> = idx.iter().map(|&i| got[i]).collect();
+                    h.check(&format!("{what} (sampled dual partials)"), &sel, want, tol)
+                }
+                _ => {
+                    h.note(&format!("{what}: no reference, not timed"));
+                    false
+                }
+            };
+            if ok {
+                passed.push(name);
+            } else {
+                h.skip(suite, case, size, tool, m);
+            }
+        }
+        if passed.is_empty() {
+            continue;
+        }
+        let head = json!({"cmd": "time", "measures": passed, "budget": budget});
+        match p.ask(head, &[]) {
+            Ok(r) => {
+                for name in &passed {
+                    let m = measure(name).expect("known measure");
+                    let t = &r.head["times"][name.as_str()];
+                    match (t[0].as_f64(), t[1].as_f64(), t[2].as_f64()) {
+                        (Some(med), Some(min), Some(max)) => h.cells.push(Cell {
+                            median_s: Some(med / per),
+                            min_s: Some(min / per),
+                            max_s: Some(max / per),
+                            ..Cell::skipped(suite, case, size, tool, m)
+                        }),
+                        _ => h.skip(suite, case, size, tool, m),
+                    }
+                }
+            }
+            Err(e) => {
+                let msg = format!("CRASHED: {suite}/{case}: {e}");
+                h.note(&msg);
+                h.crashes.push(msg);
+                failed.push(i);
+            }
+        }
+    }
+    // A peer that failed (a Python exception, e.g. out of memory, is a crash of that case's
+    // peer cells: "-" and exit status 4) is asked again only if its process is still alive.
+    for i in failed.into_iter().rev() {
+        if peers.procs[i].child.try_wait().ok().flatten().is_some() {
+            peers.procs.remove(i);
+        }
+    }
+    h.jax = peers;
+}

@@ -1,0 +1,358 @@
+//! The harness: runs every [`Suite`] the same way, times cells, counts their heap use, runs
+//! the correctness checks and drives the progress bar. It knows no suite: `crate::run` names
+//! them.
+
+pub mod jax;
+mod kernel;
+mod pool;
+pub mod timing;
+
+pub use kernel::Kernel;
+pub use pool::Pool;
+
+pub use nilang_testkit::alloc;
+
+use crate::cli::{Mode, Options};
+use crate::report::{Cell, Measure};
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use std::io::IsTerminal;
+use std::path::PathBuf;
+use std::time::Instant;
+use timing::Budget;
+
+/// One benchmark suite (one of the paper's tables): its cases, its baselines, our cells. The
+/// harness drives every suite the same way ([`Harness::run_suite`]): it asks for the run's
+/// cases and runs each one isolated (a panic is a crash of that case; the others still run).
+pub trait Suite {
+    /// The suite's name: `--suite NAME`, and the `suite` field of its cells.
+    const NAME: &'static str;
+    /// Whether the suite reads `adbench/` (missing: one data error, the suite does not run).
+    const ADBENCH: bool = false;
+    /// One case: an instance (or what loads it) and its name.
+    type Case;
+    /// How many cases a run in `mode` has at most (the progress bar's steps).
+    fn steps(mode: Mode) -> u64;
+    /// The cases of this run, selected by `--case` ([`Harness::wants_case`]); unreadable data
+    /// is recorded with [`Harness::data_error`].
+    fn cases(h: &mut Harness) -> Vec<Self::Case>;
+    /// The case's name, for crash messages.
+    fn name(case: &Self::Case) -> &str;
+    /// Checks run once before the cases (e.g. the definition against an oracle file).
+    fn prepare(_h: &mut Harness) {}
+    /// Check and time every tool on one case: the baselines, our cells, the JAX peer.
+    fn run_case(h: &mut Harness, case: &Self::Case);
+}
+
+pub struct Harness {
+    pub mode: Mode,
+    pub budget: Budget,
+    /// The data folder (`adbench/`, `oracle-reference/`).
+    pub data: PathBuf,
+    pub cells: Vec<Cell>,
+    /// Failed correctness checks (the run exits with status 1 if any).
+    pub failures: Vec<String>,
+    /// Missing or unreadable data (status 3 when no check failed).
+    pub data_errors: Vec<String>,
+    /// Suites or cases that crashed; the others still ran (status 4).
+    pub crashes: Vec<String>,
+    /// Which case names to run (`--case`; empty: all).
+    pub only_cases: Vec<String>,
+    /// The thread pools of the parallel cells (`--threads`).
+    pub pools: std::sync::Arc<[Pool]>,
+    /// The JAX peer processes (`--peers`).
+    pub jax: jax::JaxPeers,
+    progress: ProgressBar,
+}
+
+/// The environment variable naming the data folder (also used by `nilang-adbench` and CI).
+pub const DATA_ENV: &str = "NILANG_DATA";
+
+/// The default data folder: `$NILANG_DATA` (the folder holding `adbench/`, or its parent),
+/// else the first `shared/data` found walking up from the workspace or the working directory
+/// (see [`nilang_adbench::oracle::try_data_dir`]); if none is found, `<workspace>/../shared/data`,
+/// which then shows up, missing, in the data errors.
+pub fn default_data_dir() -> PathBuf {
+    nilang_adbench::oracle::try_data_dir().unwrap_or_else(|_| match std::env::var_os(DATA_ENV) {
+        Some(d) => d.into(),
+        None => PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/data"),
+    })
+}
+
+/// How to point the benchmark at its data, for error messages.
+pub fn data_hint(data: &std::path::Path) -> String {
+    format!(
+        "data folder searched: {} (it must hold adbench/ and oracle-reference/); point at it with \
+         --data DIR or {DATA_ENV}=DIR",
+        data.display()
+    )
+}
+
+impl Harness {
+    pub fn new(opts: &Options, total_steps: u64) -> Harness {
+        let budget = match opts.mode {
+            Mode::Quick => Budget::quick(),
+            Mode::Full => Budget::full(),
+            Mode::Smoke => Budget::smoke(),
+        };
+        let progress = if std::io::stderr().is_terminal() {
+            let pb = ProgressBar::with_draw_target(Some(total_steps), ProgressDrawTarget::stderr());
+            pb.set_style(
+                ProgressStyle::with_template("{elapsed_precise} [{bar:30}] {pos}/{len} {msg}")
+                    .expect("template")
+                    .progress_chars("=> "),
+            );
+            pb
+        } else {
+            ProgressBar::hidden()
+        };
+        Harness {
+            mode: opts.mode,
+            budget,
+            data: opts.data.clone().unwrap_or_else(default_data_dir),
+            cells: Vec::new(),
+            failures: Vec::new(),
+            data_errors: Vec::new(),
+            crashes: Vec::new(),
+            only_cases: opts.cases.clone(),
+            pools: Pool::for_threads(opts.threads).into(),
+            jax: jax::JaxPeers::start(opts.peers),
+            progress,
+        }
+    }
+
+    /// A harness for unit tests: smoke budget, one thread, hidden progress.
+    pub fn for_tests() -> Harness {
+        let opts = Options::parse(["--smoke", "--threads", "1"]).expect("smoke");
+        Harness::new(&opts, 0)
+    }
+
+    /// Run suite `S`: its cases, each isolated; the progress bar advances once per case.
+    pub fn run_suite<S: Suite>(&mut self) {
+        // the ADBench suites cannot run at all without their folder: say so once
+        if S::ADBENCH && !self.data.join("adbench").is_dir() {
+            let what = format!(
+                "{}: no adbench/ folder under {}",
+                S::NAME,
+                self.data.display()
+            );
+            return self.data_error(&what);
+        }
+        S::prepare(self);
+        for case in S::cases(self) {
+            let what = format!("{} {}", S::NAME, S::name(&case));
+            self.isolate(&what, |h| S::run_case(h, &case));
+            self.step();
+        }
+    }
+
+    pub fn status(&self, msg: impl Into<String>) {
+        self.progress.set_message(msg.into());
+    }
+    pub fn step(&self) {
+        self.progress.inc(1);
+    }
+    pub fn finish_progress(&self) {
+        self.progress.finish_and_clear();
+    }
+    /// Record missing or unreadable data (`what`: the file and the error); the message says
+    /// which folder was searched and how to point at another.
+    pub fn data_error(&mut self, what: &str) {
+        let msg = format!("DATA MISSING: {what}; {}", data_hint(&self.data));
+        self.note(&msg);
+        self.data_errors.push(msg);
+    }
+
+    /// Whether the case `name` of `suite` was selected (`--case`, matched against the case
+    /// name's first word, e.g. `ba19` for `ba19 p=9125125`, or the whole name).
+    pub fn wants_case(&self, name: &str) -> bool {
+        self.only_cases.is_empty()
+            || self
+                .only_cases
+                .iter()
+                .any(|c| c == name || name.split_whitespace().next() == Some(c.as_str()))
+    }
+
+    /// Run `f` (one suite or one case); a panic is recorded as a crash under `what` and the
+    /// run goes on. Cells recorded before the panic are kept.
+    pub fn isolate(&mut self, what: &str, f: impl FnOnce(&mut Self)) {
+        let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| f(self)));
+        if let Err(payload) = r {
+            let why = payload
+                .downcast_ref::<String>()
+                .cloned()
+                .or_else(|| payload.downcast_ref::<&str>().map(|s| s.to_string()))
+                .unwrap_or_else(|| "panic".into());
+            let msg = format!("CRASHED: {what}: {why}");
+            self.note(&msg);
+            self.crashes.push(msg);
+        }
+    }
+
+    /// Print a line without breaking the progress bar.
+    pub fn note(&self, msg: &str) {
+        self.progress.suspend(|| eprintln!("{msg}"));
+    }
+
+    /// Time one cell. One call runs under the allocation counter (it also probes the time
+    /// limit), then [`timing::bench_after_probe`] samples it. `per` divides the times (batch
+    /// throughput). Returns whether the cell finished within the budget.
+    #[allow(clippy::too_many_arguments)]
+    pub fn time<T>(
+        &mut self,
+        suite: &str,
+        case: &str,
+        size: f64,
+        tool: &str,
+        measure: Measure,
+        per: f64,
+        mut f: impl FnMut() -> T,
+    ) -> bool {
+        self.status(format!("{suite} {case} {tool}-{}", measure.as_str()));
+        let t0 = Instant::now();
+        let (out, heap) = alloc::measure(&mut f);
+        let first = t0.elapsed();
+        drop(std::hint::black_box(out));
+        if first > self.budget.time_limit {
+            self.skip(suite, case, size, tool, measure);
+            return false;
+        }
+        let s = timing::bench_after_probe(&self.budget, first, f).per(per);
+        self.cells.push(Cell {
+            median_s: Some(s.median),
+            min_s: Some(s.min),
+            max_s: Some(s.max),
+            heap_allocs: Some(heap.allocs),
+            peak_heap_bytes: Some(heap.peak_bytes),
+            ..Cell::skipped(suite, case, size, tool, measure)
+        });
+        true
+    }
+
+    /// Record a "-" cell.
+    pub fn skip(&mut self, suite: &str, case: &str, size: f64, tool: &str, measure: Measure) {
+        self.cells
+            .push(Cell::skipped(suite, case, size, tool, measure));
+    }
+
+    /// Check `got` against `want` (ADBench metric, `tol`); a mismatch is recorded as a failure
+    /// and printed at once. Returns whether it passed.
+    pub fn check(&mut self, what: &str, got: &[f64], want: &[f64], tol: f64) -> bool {
+        match nilang_adbench::oracle::compare(got, want, tol) {
+            Ok(()) => true,
+            Err(e) => {
+                let msg = format!("CHECK FAILED: {what}: {e}");
+                self.note(&msg);
+                self.failures.push(msg);
+                false
+            }
+        }
+    }
+
+    /// Check and time the kernels of one of our tools for one case. `reference(measure)` gives
+    /// the reference result of that measure (None: nothing to check against); `per` divides the
+    /// times (batch throughput).
+    #[allow(clippy::too_many_arguments)]
+    pub fn external<'d>(
+        &mut self,
+        suite: &str,
+        case: &str,
+        size: f64,
+        per: f64,
+        tool: &str,
+        kernels: Vec<Kernel<'_>>,
+        reference: &dyn Fn(Measure) -> Option<std::borrow::Cow<'d, [f64]>>,
+        tol: f64,
+    ) {
+        for mut k in kernels {
+            let m = k.measure;
+            // One untimed run for the check, then the timed cell.
+            k.run();
+            if let Some(want) = reference(m) {
+                let got = k.result();
+                let what = format!("{suite}/{case}: {tool}-{} vs reference", m.as_str());
+                if !self.check(&what, &got, &want, tol) {
+                    self.skip(suite, case, size, tool, m);
+                    continue;
+                }
+            }
+            self.time(suite, case, size, tool, m, per, || k.run());
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_crash_is_recorded_and_earlier_cells_are_kept() {
+        let mut h = Harness::for_tests();
+        h.isolate("suite demo", |h| {
+            h.skip("demo", "a", 1.0, "rust", Measure::O);
+            panic!("boom {}", 7);
+        });
+        h.isolate("suite fine", |h| {
+            h.skip("demo", "b", 2.0, "rust", Measure::O)
+        });
+        assert_eq!(h.crashes, ["CRASHED: suite demo: boom 7"]);
+        assert_eq!(h.cells.len(), 2);
+        assert!(h.failures.is_empty() && h.data_errors.is_empty());
+    }
+
+    #[test]
+    fn data_errors_say_where_and_how() {
+        let mut h = Harness::for_tests();
+        h.data = PathBuf::from("/nowhere/data");
+        h.data_error("gmm: cannot load test.txt");
+        assert_eq!(h.data_errors.len(), 1);
+        let e = &h.data_errors[0];
+        assert!(
+            e.contains("/nowhere/data") && e.contains("--data DIR"),
+            "{e}"
+        );
+        assert!(e.contains("NILANG_DATA=DIR"), "{e}");
+    }
+
+    #[test]
+    fn case_selection() {
+        let mut h = Harness::for_tests();
+        assert!(h.wants_case("ba19 p=9125125"));
+        h.only_cases = vec!["ba19".into(), "1k d=2 K=5".into()];
+        assert!(h.wants_case("ba19"));
+        assert!(h.wants_case("1k d=2 K=5"));
+        assert!(!h.wants_case("ba1"));
+        assert!(!h.wants_case("1k d=10 K=25"));
+    }
+
+    #[test]
+    fn kernels_are_checked_before_they_are_timed() {
+        let mut h = Harness::for_tests();
+        let x = 3.0f64;
+        // a correct objective and a deliberately wrong gradient of x²
+        let kernels = vec![
+            Kernel::with_state(Measure::O, 0.0, move |o: &mut f64| *o = x * x, |o| vec![*o]),
+            Kernel::with_state(
+                Measure::G,
+                0.0,
+                move |g: &mut f64| *g = 4.0 * x,
+                |g| vec![*g],
+            ),
+        ];
+        let reference = |m: Measure| match m {
+            Measure::O => Some(std::borrow::Cow::Owned(vec![9.0])),
+            Measure::G => Some(std::borrow::Cow::Owned(vec![6.0])),
+            _ => None,
+        };
+        h.external(
+            "demo", "x=3", 1.0, 1.0, "nilang", kernels, &reference, 1e-12,
+        );
+        let cell = |m| h.cells.iter().find(|c| c.measure == m).expect("a cell");
+        assert!(cell(Measure::O).median_s.is_some());
+        assert!(
+            cell(Measure::G).median_s.is_none(),
+            "a wrong gradient must not be timed"
+        );
+        assert_eq!(h.failures.len(), 1, "{:?}", h.failures);
+        assert!(h.failures[0].contains("nilang-G"), "{:?}", h.failures);
+    }
+}

@@ -1,0 +1,269 @@
+//! Table 3: the Bessel function J₂(1.0): objective, gradient (closed form, num-dual, echidna),
+//! and per-evaluation throughput over a batch of 2^17 inputs.
+
+pub mod nilang;
+
+use crate::cli::Mode;
+use crate::harness::{jax, Harness, Suite};
+use crate::real::Real;
+use crate::report::Measure;
+use echidna::Reverse;
+use num_dual::Dual64;
+use rand::Rng;
+use serde_json::json;
+
+pub const SUITE: &str = "bessel";
+/// Series truncation, as the paper's `besselj(ν, z; atol=1e-8)`.
+pub const ATOL: f64 = 1e-8;
+
+/// The Bessel suite (Table 3).
+pub struct BesselSuite;
+
+impl Suite for BesselSuite {
+    const NAME: &'static str = SUITE;
+    type Case = BesselCase;
+    fn steps(_: Mode) -> u64 {
+        2
+    }
+    fn cases(h: &mut Harness) -> Vec<BesselCase> {
+        cases(h)
+    }
+    fn name(case: &BesselCase) -> &str {
+        &case.name
+    }
+    fn run_case(h: &mut Harness, case: &BesselCase) {
+        run_case(h, case)
+    }
+}
+
+/// One Bessel case. Result layouts for the checks: O: `[J_nu(z)]` (batch: one per input),
+/// G: `[dJ/dz]` (batch: one per input), U: the inputs (`[z]`, or the batch) restored.
+pub struct BesselCase {
+    pub name: String,
+    pub nu: u32,
+    pub z: f64,
+    /// `Some(zs)`: the throughput case; the times are per evaluation.
+    pub batch: Option<Vec<f64>>,
+}
+
+impl BesselCase {
+    pub fn inputs(&self) -> Vec<f64> {
+        self.batch.clone().unwrap_or_else(|| vec![self.z])
+    }
+}
+
+/// J_ν(z) by the truncated Taylor series, exactly as the paper's irreversible `besselj`:
+/// stop after the first term with |t_k| <= atol (that term included).
+#[inline]
+pub fn besselj<T: Real>(nu: u32, z: T) -> T {
+    let hz = z * T::cst(0.5);
+    let mut p = T::cst(1.0);
+    let mut fact = 1.0;
+    for i in 1..=nu {
+        p = p * hz;
+        fact *= i as f64;
+    }
+    let mut s = p / T::cst(fact);
+    let mut out = s;
+    let hz2 = hz * hz;
+    let mut k = 0u32;
+    while s.val().abs() > ATOL {
+        k += 1;
+        s = s * (T::cst(-1.0 / k as f64 / (k + nu) as f64) * hz2);
+        out = out + s;
+    }
+    out
+}
+
+/// The hand-written derivative: J_ν' = (J_{ν-1} − J_{ν+1}) / 2 (ν ≥ 1), J_0' = −J_1.
+#[inline]
+pub fn besselj_prime(nu: u32, z: f64) -> f64 {
+    if nu == 0 {
+        -besselj(1, z)
+    } else {
+        0.5 * (besselj(nu - 1, z) - besselj(nu + 1, z))
+    }
+}
+
+#[inline]
+pub fn grad_num_dual(nu: u32, z: f64) -> f64 {
+    besselj(nu, Dual64::new(z, 1.0)).eps
+}
+
+#[inline]
+pub fn grad_echidna(nu: u32, z: f64) -> f64 {
+    echidna::grad(|x: &[Reverse<f64>]| besselj(nu, x[0]), &[z])[0]
+}
+
+fn cases(h: &Harness) -> Vec<BesselCase> {
+    let n: usize = match h.mode {
+        Mode::Smoke => 1 << 10,
+        _ => 1 << 17,
+    };
+    let mut rng = crate::suites::rng(1);
+    let zs: Vec<f64> = (0..n).map(|_| rng.gen_range(0.0..10.0)).collect();
+    vec![
+        BesselCase {
+            name: "J2(1.0)".into(),
+            nu: 2,
+            z: 1.0,
+            batch: None,
+        },
+        BesselCase {
+            name: format!("J2 batch 2^{} (per eval)", n.trailing_zeros()),
+            nu: 2,
+            z: 1.0,
+            batch: Some(zs),
+        },
+    ]
+}
+
+/// The oracle's value and derivative for (ν, z), if listed.
+fn oracle(h: &Harness, nu: u32, z: f64) -> Option<(f64, f64)> {
+    let rows = nilang_adbench::oracle::load_bessel_table_in(&h.data).ok()?;
+    let r = rows.iter().find(|r| r.nu == nu && r.z == z)?;
+    Some((r.objective, r.gradient))
+}
+
+fn run_case(h: &mut Harness, c: &BesselCase) {
+    let nu = c.nu;
+    let name = c.name.as_str();
+    match &c.batch {
+        None => {
+            let z = c.z;
+            let f = besselj(nu, z);
+            let g_nd = grad_num_dual(nu, z);
+            let g_ech = grad_echidna(nu, z);
+            let g_man = besselj_prime(nu, z);
+            let mut ok = true;
+            if let Some((fo, go)) = oracle(h, nu, z) {
+                ok &= h.check("bessel: rust-O vs JAX oracle", &[f], &[fo], 1e-12);
+                ok &= h.check("bessel: num-dual-G vs JAX oracle", &[g_nd], &[go], 1e-12);
+            } else {
+                h.note("bessel: oracle-reference/bessel_table.json not found; checking tools against each other only");
+            }
+            let ok_e = h.check("bessel: echidna-G vs num-dual-G", &[g_ech], &[g_nd], 1e-12);
+            // The closed form differentiates the exact function; the series is truncated at 1e-8.
+            let ok_m = h.check("bessel: manual-G vs num-dual-G", &[g_man], &[g_nd], 1e-7);
+            h.time(SUITE, name, 1.0, "rust", Measure::O, 1.0, || {
+                besselj(nu, std::hint::black_box(z))
+            });
+            if ok_m {
+                h.time(SUITE, name, 1.0, "manual", Measure::G, 1.0, || {
+                    besselj_prime(nu, std::hint::black_box(z))
+                });
+            }
+            if ok {
+                h.time(SUITE, name, 1.0, "num-dual", Measure::G, 1.0, || {
+                    grad_num_dual(nu, std::hint::black_box(z))
+                });
+            }
+            if ok_e {
+                h.time(SUITE, name, 1.0, "echidna", Measure::G, 1.0, || {
+                    grad_echidna(nu, std::hint::black_box(z))
+                });
+            }
+            let reference = |m: Measure| match m {
+                Measure::O => Some(std::borrow::Cow::Owned(vec![f])),
+                Measure::G => Some(std::borrow::Cow::Owned(vec![g_nd])),
+                Measure::U => Some(std::borrow::Cow::Owned(vec![z])),
+                _ => None,
+            };
+            let ks = nilang::kernels(c);
+            h.external(SUITE, name, 1.0, 1.0, "nilang", ks, &reference, 1e-10);
+            jax_case(h, c, &reference);
+        }
+        Some(zs) => {
+            let n = zs.len();
+            let per = n as f64;
+            let mut out = vec![0.0; n];
+            let f: Vec<f64> = zs.iter().map(|&z| besselj(nu, z)).collect();
+            let g_nd: Vec<f64> = zs.iter().map(|&z| grad_num_dual(nu, z)).collect();
+            let g_ech: Vec<f64> = zs.iter().map(|&z| grad_echidna(nu, z)).collect();
+            let g_man: Vec<f64> = zs.iter().map(|&z| besselj_prime(nu, z)).collect();
+            let g_fd: Vec<f64> = zs
+                .iter()
+                .map(|&z| (besselj(nu, z + 1e-6) - besselj(nu, z - 1e-6)) / 2e-6)
+                .collect();
+            let ok = h.check(
+                "bessel batch: num-dual-G vs central differences",
+                &g_nd,
+                &g_fd,
+                1e-6,
+            );
+            let ok_e = h.check(
+                "bessel batch: echidna-G vs num-dual-G",
+                &g_ech,
+                &g_nd,
+                1e-12,
+            );
+            let ok_m = h.check("bessel batch: manual-G vs num-dual-G", &g_man, &g_nd, 1e-7);
+            h.time(SUITE, name, per, "rust", Measure::O, per, || {
+                for (o, &z) in out.iter_mut().zip(zs) {
+                    *o = besselj(nu, z);
+                }
+            });
+            if ok_m {
+                h.time(SUITE, name, per, "manual", Measure::G, per, || {
+                    for (o, &z) in out.iter_mut().zip(zs) {
+                        *o = besselj_prime(nu, z);
+                    }
+                });
+            }
+            if ok {
+                h.time(SUITE, name, per, "num-dual", Measure::G, per, || {
+                    for (o, &z) in out.iter_mut().zip(zs) {
+                        *o = grad_num_dual(nu, z);
+                    }
+                });
+            }
+            if ok_e {
+                h.time(SUITE, name, per, "echidna", Measure::G, per, || {
+                    for (o, &z) in out.iter_mut().zip(zs) {
+                        *o = grad_echidna(nu, z);
+                    }
+                });
+            }
+            let reference = |m: Measure| match m {
+                Measure::O => Some(std::borrow::Cow::Borrowed(&f[..])),
+                Measure::G => Some(std::borrow::Cow::Borrowed(&g_nd[..])),
+                Measure::U => Some(std::borrow::Cow::Borrowed(&zs[..])),
+                _ => None,
+            };
+            let ks = nilang::kernels(c);
+            h.external(SUITE, name, per, per, "nilang", ks, &reference, 1e-10);
+            jax_case(h, c, &reference);
+        }
+    }
+}
+
+/// The JAX peer: O and G (dJ/dz) at one point or on the batch (times per evaluation).
+fn jax_case(h: &mut Harness, c: &BesselCase, reference: jax::Reference<'_, '_>) {
+    if !h.jax.active() {
+        return;
+    }
+    let z = c.inputs();
+    let per = if c.batch.is_some() {
+        z.len() as f64
+    } else {
+        1.0
+    };
+    let scalars = json!({"nu": c.nu, "atol": ATOL, "batch": c.batch.is_some()});
+    let arrays: [(&str, &[f64]); 1] = [("z", &z)];
+    jax::run_case(
+        h, SUITE, &c.name, per, per, scalars, &arrays, reference, None, 1e-10,
+    );
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    #[test]
+    fn values() {
+        // J2(1) = 0.1149034849319005 (exact); the series stops at |t| <= 1e-8.
+        assert!((besselj(2, 1.0) - 0.114_903_484_931_900_5).abs() < 1e-8);
+        assert!((grad_num_dual(2, 1.0) - 0.210_243_615_292_0).abs() < 1e-8);
+        assert!((grad_echidna(2, 1.0) - grad_num_dual(2, 1.0)).abs() < 1e-14);
+        assert!((besselj_prime(2, 1.0) - grad_num_dual(2, 1.0)).abs() < 1e-7);
+    }
+}

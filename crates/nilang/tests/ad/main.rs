@@ -1,0 +1,17 @@
+//! Automatic differentiation: the gradient API, the cases and rules, complex numbers, one-pass gradients and plans, primitives, the check tolerance, and zero allocation per gradient call.
+//!
+//! One test binary (fewer binaries link faster); the counting allocator counts each thread's
+//! allocations.
+
+#[global_allocator]
+static ALLOC: nilang_testkit::alloc::CountingAlloc = nilang_testkit::alloc::CountingAlloc;
+
+mod api;
+mod cases;
+mod check_tolerance;
+mod complex;
+mod no_alloc;
+mod one_pass;
+mod primal;
+mod primitive;
+mod rules;
