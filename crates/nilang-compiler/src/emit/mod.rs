@@ -96,8 +96,13 @@ impl Emitter {
         let inout = |n: &str| self.params.get(n) == Some(&ParamKind::InOut);
         let mut d = crate::primal::no_adjoint_before(stmts, k, &is_var);
         let conds = crate::primal::writes_only_no_adjoint(body, &mut d, &inout, &is_var)?;
-        let flag = self.fresh("primal");
-        let decl = quote!(#[allow(non_snake_case)] let #flag: bool = true #(&& #conds)*;);
+        if conds.is_empty() {
+            return Some((quote!(), quote!(true)));
+        }
+        // a constant item (the conditions name only the callees' non-generic markers), so that
+        // rustc drops the branch not taken before it weighs what to inline
+        let flag = self.fresh("PRIMAL");
+        let decl = quote!(#[allow(non_upper_case_globals)] const #flag: bool = true #(&& #conds)*;);
         Some((decl, quote!(#flag)))
     }
 

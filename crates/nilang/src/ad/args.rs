@@ -369,8 +369,10 @@ macro_rules! tuple_args {
             fn scalar_out(k: usize) -> Option<bool> {
                 match k { $($i => Some(<$a as GradArg<E>>::SCALAR_OUT),)* _ => None }
             }
+            #[inline]
             fn store<S: Lift<E>>(&self) -> Self::Store<S> { ($(<$a as GradArg<E>>::store::<S>(&self.$i),)*) }
             fn fits<S: Lift<E>>(&self, st: &Self::Store<S>) -> bool { true $(&& <$a as GradArg<E>>::fits::<S>(&self.$i, &st.$i))* }
+            #[inline]
             fn refresh<S: Lift<E>>(&self, st: &mut Self::Store<S>) { $(<$a as GradArg<E>>::refresh::<S>(&self.$i, &mut st.$i);)* }
             fn borrow<S: Lift<E>>(s: &mut Self::Store<S>) -> Self::Borrow<'_, S> {
                 ($(<$a as GradArg<E>>::borrow::<S>(&mut s.$i),)*)

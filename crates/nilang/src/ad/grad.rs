@@ -198,6 +198,7 @@ impl<St> Plan<St> {
     }
 
     /// Storage for `args` over `S`, refreshed with their values: reused when it fits.
+    #[inline]
     fn refreshed<A, S, E>(&mut self, args: &A) -> &mut St
     where
         E: Elem,
@@ -277,6 +278,7 @@ impl<St> Plan<St> {
     /// argument, in one backward pass with `N` adjoint lanes (see [`jacobian`]): lane `j` of
     /// each slot's `.g` holds `∂out_j/∂slot`. No allocation after the first call.
     #[track_caller]
+    #[inline]
     pub fn jacobian<F, A, const N: usize>(&mut self, f: &F, args: A, iout: usize) -> &mut St
     where
         A: GradArgs<f64, Store<Lanes<N>> = St>,
