@@ -96,8 +96,8 @@ pub fn objective_batched<B: Batch + PlusEq2<Sub, B, B>>(g: &GmmInput) -> f64 {
 /// The objective and its gradient (layout `[α | μ | icf]`) with the points in lanes of `B`:
 /// one call of the gradient API on `B` (the parameters splatted into every lane, so each lane
 /// accumulates the adjoints of its own points; the lanes are summed at the end, in lane
-/// order), plus one on `f64` ([`gmm_value_grad`]'s) for the `n mod L` remaining points and the
-/// data-free terms. The same program as [`gmm_value_grad`] ([`gmm_objective_i`]), `L` points
+/// order), plus one on `f64` ([`gmm_value_grad`](super::gmm_value_grad)'s) for the `n mod L` remaining points and the
+/// data-free terms. The same program as [`gmm_value_grad`](super::gmm_value_grad) ([`gmm_objective_i`]), `L` points
 /// per instruction. The layout of the points in lanes is redone at every call (`O(n·d)`
 /// copies, no allocation after the first call except the gradient storage).
 ///

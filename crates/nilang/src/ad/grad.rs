@@ -275,7 +275,7 @@ impl<St> Plan<St> {
     }
 
     /// The Jacobian of the (at most `N`) outputs in argument `iout` with respect to every
-    /// argument, in one backward pass with `N` adjoint lanes (see [`jacobian`]): lane `j` of
+    /// argument, in one backward pass with `N` adjoint lanes (see [`jacobian`](super::jacobian)): lane `j` of
     /// each slot's `.g` holds `∂out_j/∂slot`. No allocation after the first call.
     #[track_caller]
     #[inline]
