@@ -179,10 +179,11 @@ pub fn writes_only_no_adjoint(
             StmtKind::Dealloc(_) | StmtKind::Safe(_) => {}
             StmtKind::Fresh(ps) => {
                 for p in ps {
-                    if leading_fields(p).len() == p.path.len() {
+                    let fields = leading_fields(p);
+                    if fields.len() == p.path.len() {
                         d.push(NoAdjoint {
                             root: p.root.to_string(),
-                            fields: leading_fields(p),
+                            fields,
                         });
                     }
                 }

@@ -106,18 +106,13 @@ impl Emitter {
                         last.ident = format_ident!("{}_inv", last.ident, span = last.ident.span());
                     }
                 }
-                match (&self.primal, crate::primal::primal_callee(c)) {
-                    (Some(flag), Some(marker)) if flag.to_string() == "true" => {
-                        quote_spanned!(s.span=> #marker::__primal(#p, (#(#args,)*));)
-                    }
-                    (Some(flag), Some(marker)) => quote_spanned! {s.span=>
-                        if #flag {
-                            #marker::__primal(#p, (#(#args,)*));
-                        } else {
-                            #p(#(#args),*);
-                        }
-                    },
-                    _ => quote_spanned!(s.span=> #p(#(#args),*);),
+                let ordinary = quote_spanned!(s.span=> #p(#(#args),*););
+                match crate::primal::primal_callee(c) {
+                    Some(marker) => self.value_only_or(
+                        quote_spanned!(s.span=> #marker::__primal(#p, (#(#args,)*));),
+                        ordinary,
+                    ),
+                    None => ordinary,
                 }
             }
             Callee::Method {

@@ -130,16 +130,12 @@ impl Emitter {
         let mut call = quote_spanned! {s.span=>
             <_ as ::nilang::instr::#tr<#f, #(#holes),*>>::#method(#target, #(#args),*);
         };
-        if let (Some(flag), AccOp::Plus | AccOp::Minus) = (&self.primal, i.op) {
+        if let AccOp::Plus | AccOp::Minus = i.op {
             let pm = format_ident!("{}_primal", method, span = s.span);
             let primal = quote_spanned! {s.span=>
                 <_ as ::nilang::instr::#tr<#f, #(#holes),*>>::#pm(#target, #(#args),*);
             };
-            call = if flag.to_string() == "true" {
-                primal
-            } else {
-                quote!(if #flag { #primal } else { #call })
-            };
+            call = self.value_only_or(primal, call);
         }
         quote!({ #checks #pre #call #post })
     }

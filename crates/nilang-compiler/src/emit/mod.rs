@@ -34,6 +34,15 @@ mod while_loop;
 
 /// Emission context: which names are reference parameters (written `(*x)`), which are
 /// variables of the function (as opposed to global constants).
+/// When statements are emitted with value-only instructions (see `primal`).
+#[derive(Clone)]
+enum Primal {
+    /// Always (the value-only variant `f::__primal`, a routine with no condition).
+    Always,
+    /// When this constant holds (a routine whose callees' analyses decide).
+    If(syn::Ident),
+}
+
 pub struct Emitter {
     pub params: HashMap<String, ParamKind>,
     pub locals: HashSet<String>,
@@ -47,11 +56,9 @@ pub struct Emitter {
     rest: Vec<Vec<Stmt>>,
     /// The name of the inverse function when emitting its body (runtime messages say so).
     pub inverse_of: Option<String>,
-    /// Value-only emission (see `primal`): `Some(flag)` while emitting statements whose
-    /// targets carry no adjoint when the constant `flag` holds (`true`: always).
-    primal: Option<TokenStream>,
-    /// Whether routines writing only places without adjoint are emitted value-only.
-    pub primal_routines: bool,
+    /// Value-only emission (see `primal`): set while emitting statements whose targets carry
+    /// no adjoint.
+    primal: Option<Primal>,
     counter: usize,
 }
 
@@ -71,7 +78,6 @@ impl Emitter {
             rest: vec![],
             inverse_of: None,
             primal: None,
-            primal_routines: true,
             counter: 0,
         }
     }
@@ -79,17 +85,27 @@ impl Emitter {
     /// An emitter of the value-only variant `f::__primal`: every instruction value-only.
     pub fn primal(params: HashMap<String, ParamKind>, locals: HashSet<String>) -> Self {
         let mut e = Emitter::new(params, locals);
-        e.primal = Some(quote!(true));
+        e.primal = Some(Primal::Always);
         e
+    }
+
+    /// `primal` where the value-only form applies (now, or under the current flag), else
+    /// `ordinary`.
+    pub(super) fn value_only_or(&self, primal: TokenStream, ordinary: TokenStream) -> TokenStream {
+        match &self.primal {
+            None => ordinary,
+            Some(Primal::Always) => primal,
+            Some(Primal::If(flag)) => quote!(if #flag { #primal } else { #ordinary }),
+        }
     }
 
     /// A routine (`undo` false) at `stmts[k]` whose every write goes to places without
     /// adjoint: the declaration of the flag under which it is emitted value-only, and the flag.
-    fn primal_routine(&mut self, stmts: &[Stmt], k: usize) -> Option<(TokenStream, TokenStream)> {
+    fn primal_routine(&mut self, stmts: &[Stmt], k: usize) -> Option<(TokenStream, Primal)> {
         let StmtKind::Routine { body, undo: false } = &stmts[k].kind else {
             return None;
         };
-        if self.primal.is_some() || !self.primal_routines {
+        if self.primal.is_some() {
             return None;
         }
         let is_var = |n: &str| self.is_variable(n);
@@ -97,13 +113,13 @@ impl Emitter {
         let mut d = crate::primal::no_adjoint_before(stmts, k, &is_var);
         let conds = crate::primal::writes_only_no_adjoint(body, &mut d, &inout, &is_var)?;
         if conds.is_empty() {
-            return Some((quote!(), quote!(true)));
+            return Some((quote!(), Primal::Always));
         }
         // a constant item (the conditions name only the callees' non-generic markers), so that
         // rustc drops the branch not taken before it weighs what to inline
         let flag = self.fresh("PRIMAL");
         let decl = quote!(#[allow(non_upper_case_globals)] const #flag: bool = true #(&& #conds)*;);
-        Some((decl, quote!(#flag)))
+        Some((decl, Primal::If(flag)))
     }
 
     fn fresh(&mut self, base: &str) -> syn::Ident {
