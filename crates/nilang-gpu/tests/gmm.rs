@@ -3,10 +3,11 @@
 //! per-thread rows) with the CPU gradient of the same program (1e-12 relative, f64).
 mod common;
 use common::{assert_close, device};
-use nilang::GVar;
 use nilang_adbench::gmm::{gmm_generate, GmmInput};
 use nilang_apps::gmm::lower_index;
-use nilang_gpu::kernels::gmm::{gmm_point, gmm_point_inv};
+use nilang_gpu::kernels::gmm::{
+    gmm_point, gmm_shared_gradient_cpu, gmm_terms_cpu, gmm_workspace_sizes,
+};
 use nilang_gpu::{Arg, Buffer, Device, Precision, Shared};
 
 /// Point `i`'s log-sum-exp term, plainly.
@@ -35,19 +36,6 @@ fn plain_term(g: &GmmInput, i: usize) -> f64 {
     mains.iter().map(|m| (m - mx).exp()).sum::<f64>().ln() + mx
 }
 
-struct Ws {
-    n: usize,
-    d: usize,
-    k: usize,
-}
-impl Ws {
-    /// Workspace sizes: xc, y, sq, main, tt, mxs, s, ls.
-    fn sizes(&self) -> [usize; 8] {
-        let (n, d, k) = (self.n, self.d, self.k);
-        [n * k * d, n * k * d, n * k, n * k, n * k, n * k, n, n]
-    }
-}
-
 fn buffers(dev: &Device, sizes: &[usize]) -> Vec<Buffer<f64>> {
     sizes
         .iter()
@@ -62,34 +50,9 @@ fn gmm_terms_and_shared_gradient() {
     for (d, k, n) in [(2, 3, 50), (5, 4, 200), (10, 5, 100)] {
         let g = gmm_generate(d, k, n, 7);
         let tri = d * (d + 1) / 2;
-        let ws = Ws { n, d, k }.sizes();
+        let ws = gmm_workspace_sizes(n, d, k);
         // CPU: the same program, point by point
-        let mut cpu_out = vec![0.0; n];
-        let mut cw: Vec<Vec<f64>> = ws.iter().map(|&s| vec![0.0; s]).collect();
-        let (mut al, mut mu, mut icf) = (g.alphas.clone(), g.means.clone(), g.icf.clone());
-        for i in 0..n {
-            let [xc, y, sq, main, tt, mxs, s, ls] = &mut cw[..] else {
-                unreachable!()
-            };
-            gmm_point(
-                i,
-                &mut cpu_out,
-                xc,
-                y,
-                sq,
-                main,
-                tt,
-                mxs,
-                s,
-                ls,
-                &mut al,
-                &mut mu,
-                &mut icf,
-                &g.x,
-                d,
-                k,
-            );
-        }
+        let cpu_out = gmm_terms_cpu(&g.alphas, &g.means, &g.icf, &g.x, n, d, k);
         let plain: Vec<f64> = (0..n).map(|i| plain_term(&g, i)).collect();
         assert_close(
             &format!("CPU program vs plain ({d},{k},{n})"),
@@ -126,20 +89,8 @@ fn gmm_terms_and_shared_gradient() {
             );
         }
         // CPU gradient of Σ_i out_i
-        let gv = |v: &[f64], s: f64| v.iter().map(|&x| GVar::new(x, s)).collect::<Vec<_>>();
-        let mut gout = gv(&cpu_out, 1.0);
-        let mut gw: Vec<Vec<GVar<f64>>> = ws.iter().map(|&s| gv(&vec![0.0; s], 0.0)).collect();
-        let (mut ga, mut gm, mut gq) = (gv(&g.alphas, 0.0), gv(&g.means, 0.0), gv(&g.icf, 0.0));
-        let gx = gv(&g.x, 0.0);
-        for i in (0..n).rev() {
-            let [xc, y, sq, main, tt, mxs, s, ls] = &mut gw[..] else {
-                unreachable!()
-            };
-            gmm_point_inv(
-                i, &mut gout, xc, y, sq, main, tt, mxs, s, ls, &mut ga, &mut gm, &mut gq, &gx, d, k,
-            );
-        }
-        let adj = |v: &[GVar<f64>]| v.iter().map(|x| x.g).collect::<Vec<_>>();
+        let [ga, gm, gq] =
+            gmm_shared_gradient_cpu(&cpu_out, &g.alphas, &g.means, &g.icf, &g.x, n, d, k);
         for shared in [Shared::Atomic, Shared::Rows] {
             out.write(&cpu_out).unwrap();
             let gout_d = dev.buffer(&vec![1.0; n]).unwrap();
@@ -163,21 +114,21 @@ fn gmm_terms_and_shared_gradient() {
             assert_close(
                 &format!("d/dalpha {tag}"),
                 &gad.read().unwrap(),
-                &adj(&ga),
+                &ga,
                 1e-12,
                 1e-300,
             );
             assert_close(
                 &format!("d/dmu {tag}"),
                 &gmd.read().unwrap(),
-                &adj(&gm),
+                &gm,
                 1e-12,
                 1e-300,
             );
             assert_close(
                 &format!("d/dicf {tag}"),
                 &gqd.read().unwrap(),
-                &adj(&gq),
+                &gq,
                 1e-12,
                 1e-300,
             );

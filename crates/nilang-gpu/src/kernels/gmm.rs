@@ -72,3 +72,79 @@ pub fn gmm_point<T: Ordered>(
     unroutine!();
     dealloc!(tri = d * (d + 1) / 2);
 }
+
+/// The workspace lengths of [`gmm_point`] over `n` points: `xc`, `y` (`n·K·d`), `sq`, `main`,
+/// `tt`, `mxs` (`n·K`), `s`, `ls` (`n`).
+pub fn gmm_workspace_sizes(n: usize, d: usize, k: usize) -> [usize; 8] {
+    [n * k * d, n * k * d, n * k, n * k, n * k, n * k, n, n]
+}
+
+/// The kernel's terms on one core: [`gmm_point`] for `i = 0..n`, in order (the reference of the
+/// device's forward launch).
+///
+/// ```
+/// let (alpha, mu, icf, x) = (vec![0.5], vec![0.0], vec![0.0], vec![1.0, -1.0]);
+/// let out = nilang_gpu::kernels::gmm::gmm_terms_cpu(&alpha, &mu, &icf, &x, 2, 1, 1);
+/// // one component: logsumexp = α + q − ½ (x − μ)²
+/// assert!((out[0] - 0.0).abs() < 1e-15 && (out[1] - 0.0).abs() < 1e-15);
+/// ```
+#[allow(clippy::too_many_arguments)]
+pub fn gmm_terms_cpu(
+    alpha: &[f64],
+    mu: &[f64],
+    icf: &[f64],
+    x: &[f64],
+    n: usize,
+    d: usize,
+    k: usize,
+) -> Vec<f64> {
+    let mut out = vec![0.0; n];
+    let mut w: Vec<Vec<f64>> = gmm_workspace_sizes(n, d, k)
+        .iter()
+        .map(|&s| vec![0.0; s])
+        .collect();
+    let (mut al, mut m, mut q) = (alpha.to_vec(), mu.to_vec(), icf.to_vec());
+    for i in 0..n {
+        let [xc, y, sq, main, tt, mxs, s, ls] = &mut w[..] else {
+            unreachable!("eight workspaces")
+        };
+        gmm_point(
+            i, &mut out, xc, y, sq, main, tt, mxs, s, ls, &mut al, &mut m, &mut q, x, d, k,
+        );
+    }
+    out
+}
+
+/// The gradient of `Σ_i out_i` with respect to `alpha`, `mu`, `icf` on one core (the
+/// reference of the device's gradient launch): from the terms `out` (of [`gmm_terms_cpu`])
+/// with adjoint one, [`gmm_point_inv`] on gradient numbers for `i = n−1..0`.
+#[allow(clippy::too_many_arguments)]
+pub fn gmm_shared_gradient_cpu(
+    out: &[f64],
+    alpha: &[f64],
+    mu: &[f64],
+    icf: &[f64],
+    x: &[f64],
+    n: usize,
+    d: usize,
+    k: usize,
+) -> [Vec<f64>; 3] {
+    let gv = |v: &[f64], s: f64| v.iter().map(|&x| GVar::new(x, s)).collect::<Vec<_>>();
+    let mut go = gv(out, 1.0);
+    let mut gw: Vec<Vec<GVar<f64>>> = gmm_workspace_sizes(n, d, k)
+        .iter()
+        .map(|&s| vec![GVar::new(0.0, 0.0); s])
+        .collect();
+    let (mut ga, mut gm, mut gq) = (gv(alpha, 0.0), gv(mu, 0.0), gv(icf, 0.0));
+    let gx = gv(x, 0.0);
+    for i in (0..n).rev() {
+        let [xc, y, sq, main, tt, mxs, s, ls] = &mut gw[..] else {
+            unreachable!("eight workspaces")
+        };
+        gmm_point_inv(
+            i, &mut go, xc, y, sq, main, tt, mxs, s, ls, &mut ga, &mut gm, &mut gq, &gx, d, k,
+        );
+    }
+    let adj = |v: &[GVar<f64>]| v.iter().map(|g| g.g).collect::<Vec<_>>();
+    [adj(&ga), adj(&gm), adj(&gq)]
+}
