@@ -34,7 +34,20 @@ pub struct Options {
     pub threads: usize,
     /// `--peers`: also run the JAX peer (`jax-*`, `jax-mt-*` cells).
     pub peers: bool,
+    /// Which device runs the `gpu-*` cells (`--gpu`, `--no-gpu`; default: a GPU if present).
+    pub gpu: GpuChoice,
     pub help: bool,
+}
+
+/// When the `gpu-O/G/J` cells run (the kernels of `nilang-gpu` on an OpenCL device).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum GpuChoice {
+    /// Default: where the first OpenCL device is a GPU.
+    Auto,
+    /// `--gpu`: on the first OpenCL device of any kind (e.g. pocl on the CPU, for checking).
+    Any,
+    /// `--no-gpu`: never.
+    Off,
 }
 
 pub const USAGE: &str = "\
@@ -62,6 +75,11 @@ OPTIONS:
                         workspace or the working directory)
     --peers             also time our JAX versions (jax: one thread, jax-mt: all cores);
                         needs `pip install -r peers/requirements.txt`
+    --gpu               run the gpu-O/G/J cells (Bessel batch, BA, GMM kernels of nilang-gpu)
+                        on the first OpenCL device even if it is not a GPU (e.g. pocl on the
+                        CPU: checks the device path; its times say nothing about GPUs).
+                        Default: the cells run where an OpenCL GPU is present
+    --no-gpu            never run the gpu cells
     -h, --help          this text
 
 Every derivative is checked against a second method before it is timed. Cells that cannot
@@ -94,6 +112,7 @@ impl Options {
             cases: Vec::new(),
             threads: std::thread::available_parallelism().map_or(1, |n| n.get()),
             peers: false,
+            gpu: GpuChoice::Auto,
             help: false,
         };
         let (mut full, mut smoke) = (false, false);
@@ -115,6 +134,8 @@ impl Options {
                 "--full" => full = true,
                 "--smoke" => smoke = true,
                 "--peers" => o.peers = true,
+                "--gpu" => o.gpu = GpuChoice::Any,
+                "--no-gpu" => o.gpu = GpuChoice::Off,
                 "-h" | "--help" => o.help = true,
                 "--json" => o.json = Some(inline.map_or_else(|| value(&mut i, flag), Ok)?.into()),
                 "--plot" => o.plot = Some(inline.map_or_else(|| value(&mut i, flag), Ok)?.into()),
@@ -232,6 +253,9 @@ mod tests {
         let o = Options::parse(["--suite", "ba", "--case", "ba19", "ba1,ba2"]).unwrap();
         assert_eq!(o.cases, ["ba19", "ba1", "ba2"]);
         assert!(Options::parse(["--case"]).is_err());
+        assert_eq!(Options::parse(["--gpu"]).unwrap().gpu, GpuChoice::Any);
+        assert_eq!(Options::parse(["--no-gpu"]).unwrap().gpu, GpuChoice::Off);
+        assert_eq!(Options::parse(["--smoke"]).unwrap().gpu, GpuChoice::Auto);
     }
 
     #[test]

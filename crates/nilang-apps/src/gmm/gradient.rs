@@ -69,6 +69,35 @@ pub fn gmm_value_grad<'a>(g: &'a GmmInput, work: &mut GmmGradWork<'a>, grad: &mu
     gmm_chunk_value_grad(g, 0..g.n, true, work, grad)
 }
 
+/// The data-free terms of the objective (`−n·logsumexp(α)`, the Wishart prior and the
+/// constant: [`gmm_objective_i`](super::gmm_objective_i) over no points) and their gradient,
+/// by the gradient API. With the points' terms computed elsewhere (e.g. by a device kernel),
+/// this completes the objective and its gradient.
+///
+/// ```
+/// use nilang_apps::adbench::gmm::gmm_generate;
+/// use nilang_apps::gmm::{gmm_rest_value_grad, gmm_value_grad, GmmGradWork};
+/// let mut g = gmm_generate(2, 3, 5, 7);
+/// let mut work = GmmGradWork::new(2, 3);
+/// let mut rest = vec![0.0; g.n_params()];
+/// let f_rest = gmm_rest_value_grad(&g, &mut work, &mut rest);
+/// // the data-free terms do not depend on the points' positions
+/// g.x.iter_mut().for_each(|x| *x += 1.0);
+/// let mut again = vec![0.0; g.n_params()];
+/// let mut work = GmmGradWork::new(2, 3);
+/// assert_eq!(gmm_rest_value_grad(&g, &mut work, &mut again), f_rest);
+/// assert_eq!(again, rest);
+/// // and the means get no gradient from them
+/// assert!(rest[3..3 + 6].iter().all(|&v| v == 0.0));
+/// ```
+pub fn gmm_rest_value_grad<'a>(
+    g: &'a GmmInput,
+    work: &mut GmmGradWork<'a>,
+    grad: &mut [f64],
+) -> f64 {
+    gmm_chunk_value_grad(g, 0..0, true, work, grad)
+}
+
 /// The objective's terms of points `points` (with the data-free terms if `rest`) and their
 /// gradient, by the gradient API (see [`gmm_value_grad`]).
 pub(super) fn gmm_chunk_value_grad<'a>(

@@ -40,7 +40,8 @@ mod gradient;
 
 pub use batched::{gmm_points_in_lanes, gmm_value_grad_batched, objective_batched, GmmBatchWork};
 pub use gradient::{
-    gmm_value_grad, gmm_value_grad_par, value_and_gradient, GmmGradWork, GmmParWork, GMM_CHUNK,
+    gmm_rest_value_grad, gmm_value_grad, gmm_value_grad_par, value_and_gradient, GmmGradWork,
+    GmmParWork, GMM_CHUNK,
 };
 
 use crate::adbench::gmm::GmmInput;

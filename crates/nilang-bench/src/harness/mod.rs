@@ -2,6 +2,7 @@
 //! the correctness checks and drives the progress bar. It knows no suite: `crate::run` names
 //! them.
 
+pub mod gpu;
 pub mod jax;
 mod kernel;
 mod pool;
@@ -61,6 +62,8 @@ pub struct Harness {
     pub pools: std::sync::Arc<[Pool]>,
     /// The JAX peer processes (`--peers`).
     pub jax: jax::JaxPeers,
+    /// The device of the `gpu-*` cells ([`gpu::choose`]).
+    pub gpu: Option<nilang_gpu::Device>,
     progress: ProgressBar,
 }
 
@@ -105,7 +108,16 @@ impl Harness {
         } else {
             ProgressBar::hidden()
         };
-        Harness {
+        let (gpu, gpu_line) = if opts
+            .suites
+            .iter()
+            .any(|s| gpu::SUITES.contains(&s.as_str()))
+        {
+            gpu::choose(opts.gpu)
+        } else {
+            (None, String::new())
+        };
+        let h = Harness {
             mode: opts.mode,
             budget,
             data: opts.data.clone().unwrap_or_else(default_data_dir),
@@ -116,13 +128,18 @@ impl Harness {
             only_cases: opts.cases.clone(),
             pools: Pool::for_threads(opts.threads).into(),
             jax: jax::JaxPeers::start(opts.peers),
+            gpu,
             progress,
+        };
+        if !gpu_line.is_empty() {
+            h.note(&gpu_line);
         }
+        h
     }
 
     /// A harness for unit tests: smoke budget, one thread, hidden progress.
     pub fn for_tests() -> Harness {
-        let opts = Options::parse(["--smoke", "--threads", "1"]).expect("smoke");
+        let opts = Options::parse(["--smoke", "--threads", "1", "--no-gpu"]).expect("smoke");
         Harness::new(&opts, 0)
     }
 

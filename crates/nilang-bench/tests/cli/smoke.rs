@@ -8,7 +8,14 @@ fn smoke_run_writes_tables_and_json() {
     std::fs::create_dir_all(&dir).unwrap();
     let json = dir.join("cells.json");
     let out = Command::new(env!("CARGO_BIN_EXE_nilang-bench"))
-        .args(["--smoke", "--suite", "bessel", "embedding", "--json"])
+        .args([
+            "--smoke",
+            "--gpu",
+            "--suite",
+            "bessel",
+            "embedding",
+            "--json",
+        ])
         .arg(&json)
         .arg("--plot")
         .arg(dir.join("plots"))
@@ -39,6 +46,16 @@ fn smoke_run_writes_tables_and_json() {
     assert!(cells
         .iter()
         .any(|c| c["suite"] == "embedding" && c["tool"] == "num-dual" && c["measure"] == "H"));
+    // the device cells, checked like every other cell, where an OpenCL device exists (CI
+    // installs pocl and sets NILANG_REQUIRE_OPENCL=1)
+    let gpu_cells = cells
+        .iter()
+        .filter(|c| c["suite"] == "bessel" && c["tool"] == "gpu" && c["median_s"].is_number())
+        .count();
+    if std::env::var("NILANG_REQUIRE_OPENCL").as_deref() == Ok("1") {
+        assert_eq!(gpu_cells, 2, "gpu-O and gpu-G of the batch\n{stderr}");
+        assert!(stderr.contains("gpu cells: "), "{stderr}");
+    }
     for c in cells {
         for k in [
             "suite",

@@ -8,9 +8,11 @@
 //! [`nilang`].
 
 pub mod baselines;
+pub mod gpu;
 pub mod nilang;
 
 use crate::cli::Mode;
+use crate::harness::gpu::{MAX_DEVICE_BYTES, TOOL};
 use crate::harness::{Harness, Suite};
 use crate::report::Measure;
 use baselines::{jacobian_echidna, jacobian_num_dual, objective, reproj};
@@ -274,6 +276,15 @@ fn run_case(h: &mut Harness, c: &BaCase) {
     let pools = h.pools.clone();
     for (tool, ks) in nilang::cells(c, &pools) {
         h.external(SUITE, name, size, 1.0, &tool, ks, &reference, 1e-8);
+    }
+    if let Some(dev) = h.gpu.clone() {
+        if gpu::device_bytes(b) <= MAX_DEVICE_BYTES {
+            let ks = gpu::kernels(&dev, c);
+            h.external(SUITE, name, size, 1.0, TOOL, ks, &reference, 1e-8);
+        } else {
+            h.skip(SUITE, name, size, TOOL, Measure::O);
+            h.skip(SUITE, name, size, TOOL, Measure::J);
+        }
     }
     baselines::jax(h, c, &reference);
 }

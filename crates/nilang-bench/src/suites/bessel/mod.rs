@@ -1,9 +1,11 @@
 //! Table 3: the Bessel function J₂(1.0): objective, gradient (closed form, num-dual, echidna),
 //! and per-evaluation throughput over a batch of 2^17 inputs.
 
+pub mod gpu;
 pub mod nilang;
 
 use crate::cli::Mode;
+use crate::harness::gpu::TOOL;
 use crate::harness::{jax, Harness, Suite};
 use crate::real::Real;
 use crate::report::Measure;
@@ -232,6 +234,10 @@ fn run_case(h: &mut Harness, c: &BesselCase) {
             };
             let ks = nilang::kernels(c);
             h.external(SUITE, name, per, per, "nilang", ks, &reference, 1e-10);
+            if let Some(dev) = h.gpu.clone() {
+                let ks = gpu::kernels(&dev, c);
+                h.external(SUITE, name, per, per, TOOL, ks, &reference, 1e-10);
+            }
             jax_case(h, c, &reference);
         }
     }

@@ -7,10 +7,12 @@
 //! [`nilang`].
 
 pub mod baselines;
+pub mod gpu;
 pub mod nilang;
 
 use crate::ad::{self, Objective};
 use crate::cli::Mode;
+use crate::harness::gpu::{MAX_DEVICE_BYTES, TOOL};
 use crate::harness::{Harness, Suite};
 use crate::report::Measure;
 use baselines::{tape_ops, Gmm, ECHIDNA_MAX_OPS};
@@ -155,6 +157,17 @@ impl Suite for GmmSuite {
         let pools = h.pools.clone();
         for (tool, ks) in nilang::cells(c, &pools) {
             h.external(SUITE, name, size, 1.0, &tool, ks, &reference, 1e-8);
+        }
+        if let Some(dev) = h.gpu.clone() {
+            if gpu::device_bytes(&c.inst) <= MAX_DEVICE_BYTES {
+                let ks = gpu::kernels(&dev, c);
+                h.external(SUITE, name, size, 1.0, TOOL, ks, &reference, 1e-8);
+                let ks = vec![gpu::gradient(&dev, c, nilang_gpu::Shared::Rows)];
+                h.external(SUITE, name, size, 1.0, "gpu-rows", ks, &reference, 1e-8);
+            } else {
+                h.skip(SUITE, name, size, TOOL, Measure::O);
+                h.skip(SUITE, name, size, TOOL, Measure::G);
+            }
         }
         baselines::jax(h, c, &reference);
     }
