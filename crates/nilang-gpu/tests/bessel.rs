@@ -1,26 +1,41 @@
 //! The Bessel batches on the device agree with `nilang_apps::bessel` on the CPU: values,
 //! inverse, and the gradient `dJ_ν/dz`.
 mod common;
-use common::{assert_close, device, seq};
+use common::{assert_close, device, max_rel, seq, to32, up};
+use nilang::instr::fns::PowiN;
+use nilang::instr::PlusEq1;
+use nilang::prelude::Ordered;
 use nilang::GVar;
 use nilang_apps::bessel::{factorial, ibesselj, ibesselj_inv, ibesselj_n, ibesselj_n_inv};
 use nilang_gpu::kernels::bessel::{besselj_batch, besselj_n_batch, MAX_TERMS};
 use nilang_gpu::{Arg, Precision, Shared};
 
-/// `ibesselj_n::<f64, NU>` and its gradient (value, dJ/dz) on the CPU.
-fn cpu_n(nu: usize, z: f64) -> (f64, f64) {
-    fn run<const NU: i32>(z: f64) -> (f64, f64) {
-        let (mut out, mut zz) = (0.0, z);
-        ibesselj_n::<f64, NU>(&mut out, &mut zz);
-        let (mut og, mut zg) = (GVar::new(out, 1.0), GVar::new(z, 0.0));
-        ibesselj_n_inv::<GVar<f64>, NU>(&mut og, &mut zg);
+/// `ibesselj_n::<T, NU>` and its gradient `dJ/dz` (by `ibesselj_n_inv` on `GVar<T>`) on the
+/// CPU, for `T = f64` and `f32`.
+fn cpu_n<T: Ordered>(nu: usize, z: T) -> (T, T)
+where
+    GVar<T>: Ordered,
+    T: PlusEq1<PowiN<0>, T> + PlusEq1<PowiN<1>, T> + PlusEq1<PowiN<2>, T> + PlusEq1<PowiN<3>, T>,
+    GVar<T>: PlusEq1<PowiN<0>, GVar<T>> + PlusEq1<PowiN<1>, GVar<T>>,
+    GVar<T>: PlusEq1<PowiN<2>, GVar<T>> + PlusEq1<PowiN<3>, GVar<T>>,
+{
+    fn run<T: Ordered, const NU: i32>(z: T) -> (T, T)
+    where
+        GVar<T>: Ordered,
+        T: PlusEq1<PowiN<NU>, T>,
+        GVar<T>: PlusEq1<PowiN<NU>, GVar<T>>,
+    {
+        let (mut out, mut zz) = (T::default(), z);
+        ibesselj_n::<T, NU>(&mut out, &mut zz);
+        let (mut og, mut zg) = (GVar::new(out, T::lit(1.0)), GVar::new(z, T::default()));
+        ibesselj_n_inv::<GVar<T>, NU>(&mut og, &mut zg);
         (out, zg.g)
     }
     match nu {
-        0 => run::<0>(z),
-        1 => run::<1>(z),
-        2 => run::<2>(z),
-        3 => run::<3>(z),
+        0 => run::<T, 0>(z),
+        1 => run::<T, 1>(z),
+        2 => run::<T, 2>(z),
+        3 => run::<T, 3>(z),
         _ => unreachable!("orders 0..=3 are tested"),
     }
 }
@@ -132,5 +147,56 @@ fn bessel_paper_batch_matches_cpu_to_atol() {
         for (a, b) in gz.read().unwrap().iter().zip(&grads) {
             assert!((a - b).abs() < 1e-6, "dJ_{nu}/dz: {a} vs {b}");
         }
+    }
+}
+
+/// f32: the device agrees with `ibesselj_n::<f32, NU>` on the CPU. Both round every operation
+/// to `f32` in the same order (no contraction) and the kernel uses only `+ − × ÷` and `powi`
+/// (by squaring), correctly rounded on both sides, so the tolerance is a few ulp: 1e-6
+/// relative (≈ 8 ulp of `f32`).
+#[test]
+fn bessel_n_batch_matches_cpu_f32() {
+    let Some(dev) = device() else { return };
+    let prog = dev.program::<besselj_n_batch>(Precision::F32).unwrap();
+    let n = 500;
+    for nu in [0usize, 1, 2, 3] {
+        let zs = to32(&seq(n, 41 + nu as u64, 0.05, 8.0));
+        let (vals, grads): (Vec<f32>, Vec<f32>) = zs.iter().map(|&z| cpu_n(nu, z)).unzip();
+        let out = dev.zeros::<f32>(n).unwrap();
+        let z = dev.buffer(&zs).unwrap();
+        let terms = dev.zeros::<f32>(n * MAX_TERMS).unwrap();
+        let inv_fact = 1.0 / factorial(nu);
+        let args = [
+            Arg::from(&out),
+            Arg::from(&z),
+            Arg::from(&terms),
+            Arg::Int(nu as i64),
+            Arg::Real(inv_fact),
+        ];
+        prog.forward(n, &args).unwrap();
+        let what = format!("f32 J_{nu}(z)");
+        assert_close(&what, &up(&out.read().unwrap()), &up(&vals), 1e-6, 1e-30);
+        // and against f64: the f32 program's own rounding error (absolute, |J| ≤ 1), which
+        // the series' cancellation for larger z makes larger than a few ulp
+        let exact: Vec<f64> = zs.iter().map(|&z| cpu_n(nu, f64::from(z)).0).collect();
+        println!("{what}: max |f32 − f64| = {:e}", max_rel(&up(&vals), &exact, 1.0));
+        assert_close(&format!("{what} vs f64"), &up(&vals), &exact, 3e-5, 1.0);
+        assert!(terms.read().unwrap().iter().all(|&t| t == 0.0));
+        prog.inverse(n, &args).unwrap();
+        assert!(out.read().unwrap().iter().all(|&o| o == 0.0), "f32 inverse");
+        out.write(&vals).unwrap();
+        let (gout, gz) = (dev.buffer(&vec![1f32; n]).unwrap(), dev.zeros::<f32>(n).unwrap());
+        let gterms = dev.zeros::<f32>(n * MAX_TERMS).unwrap();
+        let gargs = [
+            Arg::grad(&out, &gout),
+            Arg::grad(&z, &gz),
+            Arg::grad(&terms, &gterms),
+            Arg::Int(nu as i64),
+            Arg::Real(inv_fact),
+        ];
+        prog.gradient(n, &gargs, Shared::Atomic).unwrap();
+        let what = format!("f32 dJ_{nu}/dz");
+        assert_close(&what, &up(&gz.read().unwrap()), &up(&grads), 1e-6, 1e-30);
+        assert_eq!(z.read().unwrap(), zs, "z restored (f32)");
     }
 }

@@ -19,6 +19,22 @@ pub fn device() -> Option<Device> {
     }
 }
 
+/// `v` rounded to `f32`.
+pub fn to32(v: &[f64]) -> Vec<f32> {
+    v.iter().map(|&x| x as f32).collect()
+}
+
+/// `v` widened to `f64`.
+pub fn up(v: &[f32]) -> Vec<f64> {
+    v.iter().map(|&x| f64::from(x)).collect()
+}
+
+/// The largest absolute value (a floor that makes `max_rel` norm-wise: for sums of many
+/// terms, whose small entries carry the absolute error of the large ones).
+pub fn max_abs(v: &[f64]) -> f64 {
+    v.iter().fold(0.0, |m, x| m.max(x.abs()))
+}
+
 /// The largest relative difference `|a − b| / max(|a|, |b|, floor)` over two slices.
 pub fn max_rel(a: &[f64], b: &[f64], floor: f64) -> f64 {
     assert_eq!(a.len(), b.len(), "lengths differ");
@@ -32,6 +48,7 @@ pub fn max_rel(a: &[f64], b: &[f64], floor: f64) -> f64 {
 #[track_caller]
 pub fn assert_close(what: &str, a: &[f64], b: &[f64], tol: f64, floor: f64) {
     let e = max_rel(a, b, floor);
+    println!("{what}: {e:e} (tolerance {tol:e})");
     let worst = a
         .iter()
         .zip(b)
