@@ -3,9 +3,9 @@
 //! (1e-12 relative, f64).
 mod common;
 use common::{assert_close, device, max_abs, max_rel, seq, to32, up};
+use nilang::GVar;
 use nilang_adbench::ba::BaInput;
 use nilang_apps::ba::{ba_block, ba_objective_into, w_err_grad};
-use nilang::GVar;
 use nilang_gpu::kernels::ba::{ba_residual, ba_residual_inv, CAM};
 use nilang_gpu::{Arg, Buffer, Device, Elem, Precision, Shared};
 
@@ -57,7 +57,8 @@ struct Bufs<T> {
 }
 
 fn upload<T: Elem>(dev: &Device, b: &BaInput, conv: fn(&[f64]) -> Vec<T>) -> Bufs<T> {
-    let ids = |f: fn(&(usize, usize)) -> usize| b.obs.iter().map(|o| f(o) as u64).collect::<Vec<_>>();
+    let ids =
+        |f: fn(&(usize, usize)) -> usize| b.obs.iter().map(|o| f(o) as u64).collect::<Vec<_>>();
     Bufs {
         e: dev.zeros(2 * b.p).unwrap(),
         werr: dev.zeros(b.p).unwrap(),
@@ -186,7 +187,13 @@ fn jacobian_blocks() {
     let (mut dev_blocks, mut cpu_blocks) = (vec![], vec![]);
     let rows: Vec<_> = rows
         .iter()
-        .map(|a| (a.cams.read().unwrap(), a.pts.read().unwrap(), a.w.read().unwrap()))
+        .map(|a| {
+            (
+                a.cams.read().unwrap(),
+                a.pts.read().unwrap(),
+                a.w.read().unwrap(),
+            )
+        })
         .collect();
     for i in 0..p {
         let (c, q) = b.obs[i];
@@ -253,25 +260,41 @@ fn shared_camera_and_point_adjoints() {
 fn cpu_forward_f32(b: &BaInput) -> (Vec<f32>, Vec<f32>) {
     let (mut e, mut werr) = (vec![0f32; 2 * b.p], vec![0f32; b.p]);
     let (mut cams, mut pts, mut w) = (to32(&b.cams), to32(&b.x), to32(&b.w));
-    let ids = |f: fn(&(usize, usize)) -> usize| b.obs.iter().map(|o| f(o) as u64).collect::<Vec<_>>();
+    let ids =
+        |f: fn(&(usize, usize)) -> usize| b.obs.iter().map(|o| f(o) as u64).collect::<Vec<_>>();
     let (oc, op, feats) = (ids(|o| o.0), ids(|o| o.1), to32(&b.feats));
     for t in 0..b.p {
-        ba_residual(t, &mut e, &mut werr, &mut cams, &mut pts, &mut w, &feats, &oc, &op);
+        ba_residual(
+            t, &mut e, &mut werr, &mut cams, &mut pts, &mut w, &feats, &oc, &op,
+        );
     }
     (e, werr)
 }
 
 /// The CPU gradient program on `GVar<f32>` from the forward state `(e, werr)` with seeds
 /// `se`, `sw`: the adjoints of cameras, points, weights (threads in reverse order).
-fn cpu_gradient_f32(b: &BaInput, fwd: &(Vec<f32>, Vec<f32>), se: &[f32], sw: &[f32]) -> [Vec<f64>; 3] {
-    let gv = |v: &[f32], s: &[f32]| v.iter().zip(s).map(|(&x, &g)| GVar::new(x, g)).collect::<Vec<_>>();
+fn cpu_gradient_f32(
+    b: &BaInput,
+    fwd: &(Vec<f32>, Vec<f32>),
+    se: &[f32],
+    sw: &[f32],
+) -> [Vec<f64>; 3] {
+    let gv = |v: &[f32], s: &[f32]| {
+        v.iter()
+            .zip(s)
+            .map(|(&x, &g)| GVar::new(x, g))
+            .collect::<Vec<_>>()
+    };
     let zero = |v: &[f64]| gv(&to32(v), &vec![0.0; v.len()]);
     let (mut e, mut werr) = (gv(&fwd.0, se), gv(&fwd.1, sw));
     let (mut cams, mut pts, mut w) = (zero(&b.cams), zero(&b.x), zero(&b.w));
-    let ids = |f: fn(&(usize, usize)) -> usize| b.obs.iter().map(|o| f(o) as u64).collect::<Vec<_>>();
+    let ids =
+        |f: fn(&(usize, usize)) -> usize| b.obs.iter().map(|o| f(o) as u64).collect::<Vec<_>>();
     let (oc, op, feats) = (ids(|o| o.0), ids(|o| o.1), zero(&b.feats));
     for t in (0..b.p).rev() {
-        ba_residual_inv(t, &mut e, &mut werr, &mut cams, &mut pts, &mut w, &feats, &oc, &op);
+        ba_residual_inv(
+            t, &mut e, &mut werr, &mut cams, &mut pts, &mut w, &feats, &oc, &op,
+        );
     }
     let adj = |v: &[GVar<f32>]| v.iter().map(|g| f64::from(g.g)).collect::<Vec<_>>();
     [adj(&cams), adj(&pts), adj(&w)]
@@ -301,7 +324,11 @@ fn ba_matches_cpu_f32() {
     println!("f32 residuals vs f64: {:e}", max_rel(&e, &e0, max_abs(&e0)));
     prog.inverse(p, &g.args()).unwrap();
     let back = up(&g.e.read().unwrap());
-    assert!(back.iter().all(|v| v.abs() < 1e-5), "f32 inverse: {:?}", &back[..4]);
+    assert!(
+        back.iter().all(|v| v.abs() < 1e-5),
+        "f32 inverse: {:?}",
+        &back[..4]
+    );
     // shared adjoints, both ways of accumulating them
     let se = to32(&seq(2 * p, 78, -1.0, 1.0));
     let sw = to32(&seq(p, 79, -1.0, 1.0));

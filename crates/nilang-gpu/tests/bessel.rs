@@ -179,13 +179,19 @@ fn bessel_n_batch_matches_cpu_f32() {
         // and against f64: the f32 program's own rounding error (absolute, |J| ≤ 1), which
         // the series' cancellation for larger z makes larger than a few ulp
         let exact: Vec<f64> = zs.iter().map(|&z| cpu_n(nu, f64::from(z)).0).collect();
-        println!("{what}: max |f32 − f64| = {:e}", max_rel(&up(&vals), &exact, 1.0));
+        println!(
+            "{what}: max |f32 − f64| = {:e}",
+            max_rel(&up(&vals), &exact, 1.0)
+        );
         assert_close(&format!("{what} vs f64"), &up(&vals), &exact, 3e-5, 1.0);
         assert!(terms.read().unwrap().iter().all(|&t| t == 0.0));
         prog.inverse(n, &args).unwrap();
         assert!(out.read().unwrap().iter().all(|&o| o == 0.0), "f32 inverse");
         out.write(&vals).unwrap();
-        let (gout, gz) = (dev.buffer(&vec![1f32; n]).unwrap(), dev.zeros::<f32>(n).unwrap());
+        let (gout, gz) = (
+            dev.buffer(&vec![1f32; n]).unwrap(),
+            dev.zeros::<f32>(n).unwrap(),
+        );
         let gterms = dev.zeros::<f32>(n * MAX_TERMS).unwrap();
         let gargs = [
             Arg::grad(&out, &gout),

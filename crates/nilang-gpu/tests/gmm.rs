@@ -59,9 +59,19 @@ fn check<T: Elem + Ordered>(
         let cpu_out = gmm_terms_cpu(&alpha, &mu, &icf, &x, n, d, k);
         let plain: Vec<f64> = (0..n).map(|i| plain_term(&g, i)).collect();
         let tag = format!("({d},{k},{n}) {precision:?}");
-        let vs_plain = if precision == Precision::F64 { 1e-12 } else { 1e-5 };
+        let vs_plain = if precision == Precision::F64 {
+            1e-12
+        } else {
+            1e-5
+        };
         let cpu = back(&cpu_out);
-        assert_close(&format!("CPU program vs plain {tag}"), &cpu, &plain, vs_plain, 1.0);
+        assert_close(
+            &format!("CPU program vs plain {tag}"),
+            &cpu,
+            &plain,
+            vs_plain,
+            1.0,
+        );
         // device forward
         let out = dev.zeros::<T>(n).unwrap();
         let w: Vec<Buffer<T>> = ws.iter().map(|&s| dev.zeros(s).unwrap()).collect();
@@ -75,7 +85,11 @@ fn check<T: Elem + Ordered>(
         let got = back(&out.read().unwrap());
         assert_close(&format!("device terms {tag}"), &got, &cpu, tol, 1e-300);
         // uncomputed: back to zero up to the rounding of the values they held
-        let zero_tol = if precision == Precision::F64 { 1e-12 } else { 1e-3 };
+        let zero_tol = if precision == Precision::F64 {
+            1e-12
+        } else {
+            1e-3
+        };
         for b in &w {
             let left = max_abs(&back(&b.read().unwrap()));
             assert!(left < zero_tol, "workspace back to zero: {left:e}");
@@ -93,7 +107,10 @@ fn check<T: Elem + Ordered>(
             args.push(Arg::from(&xb));
             args.extend(ints);
             prog.gradient(n, &args, shared).unwrap();
-            for (name, (gd, want)) in ["alpha", "mu", "icf"].iter().zip(gparams.iter().zip(&cpu_grad)) {
+            for (name, (gd, want)) in ["alpha", "mu", "icf"]
+                .iter()
+                .zip(gparams.iter().zip(&cpu_grad))
+            {
                 let (got, want) = (back(&gd.read().unwrap()), back(want));
                 let what = format!("d/d{name} {tag} {shared:?}");
                 assert_close(&what, &got, &want, tol, max_abs(&want));
@@ -107,7 +124,13 @@ fn check<T: Elem + Ordered>(
 #[test]
 fn gmm_terms_and_shared_gradient() {
     let Some(dev) = device() else { return };
-    check::<f64>(&dev, Precision::F64, <[f64]>::to_vec, <[f64]>::to_vec, 1e-12);
+    check::<f64>(
+        &dev,
+        Precision::F64,
+        <[f64]>::to_vec,
+        <[f64]>::to_vec,
+        1e-12,
+    );
 }
 
 /// f32: against the CPU program on `f32`/`GVar<f32>`. Both round every operation to `f32` in

@@ -2,7 +2,7 @@
 //! `#[i]` program: forward, inverse (back to the inputs) and gradient, in f64 (1e-12
 //! relative) and f32; shared-read adjoints by atomics and by per-thread rows.
 mod common;
-use common::{assert_close, device, seq};
+use common::{assert_close, device, max_abs, seq, to32, up};
 use nilang::prelude::*;
 use nilang::GVar;
 use nilang_gpu::{Arg, Precision, Shared};
@@ -203,19 +203,27 @@ fn forward_inverse_gradient_f64() {
     }
 }
 
+/// f32: forward, inverse and gradient (shared `p` both ways) against the CPU program on
+/// `f32`/`GVar<f32>`. Same operations in the same order, but the device's `sin`, `cos`, `tanh`,
+/// `exp`, `atan2`, `hypot`, `log` may differ from Rust's by a few ulp (OpenCL allows up to 4–6
+/// ulp for these in `float`), and atomics add in another order: 2e-5 relative (≈ 170 ulp).
 #[test]
-fn forward_inverse_f32() {
+fn forward_inverse_gradient_f32() {
     let Some(dev) = device() else { return };
     let prog = dev.program::<mix>(Precision::F32).unwrap();
     let d0 = data();
-    let mut cpu = data();
-    cpu_forward(&mut cpu);
-    let f = |v: &[f64]| v.iter().map(|&x| x as f32).collect::<Vec<_>>();
+    let n = N_THREADS;
+    let (y0, x0, p0, w0) = (to32(&d0.y), to32(&d0.x), to32(&d0.p), to32(&d0.w));
+    let a = d0.a as f32;
+    let (mut cy, mut cx, mut cp) = (y0.clone(), x0.clone(), p0.clone());
+    for t in 0..n {
+        mix(t, &mut cy, &mut cx, &mut cp, &w0, &d0.idx, a);
+    }
     let (y, x, p, w) = (
-        dev.buffer(&f(&d0.y)).unwrap(),
-        dev.buffer(&f(&d0.x)).unwrap(),
-        dev.buffer(&f(&d0.p)).unwrap(),
-        dev.buffer(&f(&d0.w)).unwrap(),
+        dev.buffer(&y0).unwrap(),
+        dev.buffer(&x0).unwrap(),
+        dev.buffer(&p0).unwrap(),
+        dev.buffer(&w0).unwrap(),
     );
     let idx = dev
         .buffer(&d0.idx.iter().map(|&i| i as u64).collect::<Vec<_>>())
@@ -228,12 +236,79 @@ fn forward_inverse_f32() {
         Arg::from(&idx),
         Arg::Real(d0.a),
     ];
-    prog.forward(N_THREADS, &args).unwrap();
-    let up = |v: Vec<f32>| v.into_iter().map(f64::from).collect::<Vec<_>>();
-    assert_close("f32 forward y", &up(y.read().unwrap()), &cpu.y, 1e-4, 1.0);
-    prog.inverse(N_THREADS, &args).unwrap();
-    assert_close("f32 inverse y", &up(y.read().unwrap()), &d0.y, 1e-4, 1.0);
-    assert_close("f32 inverse x", &up(x.read().unwrap()), &d0.x, 1e-6, 1.0);
+    prog.forward(n, &args).unwrap();
+    let read = |b: &nilang_gpu::Buffer<f32>| up(&b.read().unwrap());
+    assert_close("f32 forward y", &read(&y), &up(&cy), 2e-5, 1.0);
+    assert_close("f32 forward x", &read(&x), &up(&cx), 0.0, 1e-30);
+    prog.inverse(n, &args).unwrap();
+    assert_close("f32 inverse y", &read(&y), &up(&y0), 2e-5, 1.0);
+    assert_close("f32 inverse x", &read(&x), &up(&x0), 0.0, 1e-30);
+    // gradient
+    let seed = to32(&seq(n, 9, 0.5, 1.5));
+    let gv = |v: &[f32], s: &[f32]| {
+        v.iter()
+            .zip(s)
+            .map(|(&x, &g)| GVar::new(x, g))
+            .collect::<Vec<_>>()
+    };
+    let (mut gy, mut gx, mut gp) = (
+        gv(&cy, &seed),
+        gv(&cx, &vec![0.0; 2 * n]),
+        gv(&cp, &[0.0; 8]),
+    );
+    let gw: Vec<GVar<f32>> = w0.iter().map(|&v| GVar::from(v)).collect();
+    for t in (0..n).rev() {
+        mix_inv(t, &mut gy, &mut gx, &mut gp, &gw, &d0.idx, GVar::from(a));
+    }
+    let adjs = |v: &[GVar<f32>]| v.iter().map(|g| f64::from(g.g)).collect::<Vec<_>>();
+    for shared in [Shared::Atomic, Shared::Rows] {
+        y.write(&cy).unwrap();
+        x.write(&cx).unwrap();
+        let gyb = dev.buffer(&seed).unwrap();
+        let (gxb, gpb) = (
+            dev.zeros::<f32>(2 * n).unwrap(),
+            dev.zeros::<f32>(8).unwrap(),
+        );
+        let gargs = [
+            Arg::grad(&y, &gyb),
+            Arg::grad(&x, &gxb),
+            Arg::grad(&p, &gpb),
+            Arg::from(&w),
+            Arg::from(&idx),
+            Arg::Real(d0.a),
+        ];
+        prog.gradient(n, &gargs, shared).unwrap();
+        let tag = format!("f32 {shared:?}");
+        assert_close(
+            &format!("{tag}: x restored"),
+            &read(&x),
+            &up(&x0),
+            0.0,
+            1e-30,
+        );
+        assert_close(
+            &format!("{tag}: adjoint of y"),
+            &read(&gyb),
+            &adjs(&gy),
+            2e-5,
+            1e-6,
+        );
+        assert_close(
+            &format!("{tag}: adjoint of x"),
+            &read(&gxb),
+            &adjs(&gx),
+            2e-5,
+            1e-6,
+        );
+        let want = adjs(&gp);
+        assert_close(
+            &format!("{tag}: adjoint of shared p"),
+            &read(&gpb),
+            &want,
+            2e-5,
+            max_abs(&want),
+        );
+    }
 }
 
 #[test]
@@ -244,33 +319,21 @@ fn argument_errors_are_values() {
     let e = prog.forward(4, &[Arg::from(&y)]).unwrap_err();
     assert!(e.to_string().contains("1 arguments given"), "{e}");
     let i = dev.zeros::<u64>(4).unwrap();
-    let e = prog
-        .forward(
-            4,
-            &[
-                Arg::from(&i),
-                Arg::from(&y),
-                Arg::from(&y),
-                Arg::from(&y),
-                Arg::from(&i),
-                Arg::Real(1.0),
-            ],
-        )
-        .unwrap_err();
+    // an integer buffer for `y`, then plain slices where the gradient needs value/adjoint pairs
+    let wrong = |first| {
+        [
+            first,
+            Arg::from(&y),
+            Arg::from(&y),
+            Arg::from(&y),
+            Arg::from(&i),
+            Arg::Real(1.0),
+        ]
+    };
+    let e = prog.forward(4, &wrong(Arg::from(&i))).unwrap_err();
     assert!(e.to_string().contains("`y`"), "{e}");
     let e = prog
-        .gradient(
-            4,
-            &[
-                Arg::from(&y),
-                Arg::from(&y),
-                Arg::from(&y),
-                Arg::from(&y),
-                Arg::from(&i),
-                Arg::Real(1.0),
-            ],
-            Shared::Atomic,
-        )
+        .gradient(4, &wrong(Arg::from(&y)), Shared::Atomic)
         .unwrap_err();
     assert!(e.to_string().contains("Arg::grad"), "{e}");
     assert!(matches!(

@@ -135,7 +135,11 @@ pub fn gmm_shared_gradient_cpu<T: Ordered>(
 where
     GVar<T>: Ordered,
 {
-    let gv = |v: &[T], s: f64| v.iter().map(|&x| GVar::new(x, T::lit(s))).collect::<Vec<_>>();
+    let gv = |v: &[T], s: f64| {
+        v.iter()
+            .map(|&x| GVar::new(x, T::lit(s)))
+            .collect::<Vec<_>>()
+    };
     let mut go = gv(out, 1.0);
     let mut gw = workspaces(n, d, k, GVar::new(T::default(), T::default()));
     let (mut ga, mut gm, mut gq) = (gv(alpha, 0.0), gv(mu, 0.0), gv(icf, 0.0));
