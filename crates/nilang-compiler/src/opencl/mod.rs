@@ -123,7 +123,7 @@ pub fn device_items(
         emit::w(
             &mut text,
             format_args!(
-                "void nl_{name}_{dir}({}) {{\n{code}}}\n",
+                "NL_FN void nl_{name}_{dir}({}) {{\n{code}}}\n",
                 c_params(&params, gvar).join(", ")
             ),
         );
