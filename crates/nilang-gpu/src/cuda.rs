@@ -81,7 +81,9 @@ impl Drop for Mem {
 
 impl Ctx {
     fn bind(&self) -> Result<()> {
-        self.ctx.bind_to_thread().map_err(cuda_err("cuCtxSetCurrent"))
+        self.ctx
+            .bind_to_thread()
+            .map_err(cuda_err("cuCtxSetCurrent"))
     }
 
     /// Zeroed device memory of `bytes` bytes (one at least).
@@ -127,7 +129,9 @@ impl Ctx {
         use cudarc::nvrtc;
         // SAFETY: only tries to load the library.
         if !unsafe { nvrtc::sys::is_culib_present() } {
-            return Err(GpuError::NoLibrary("no NVRTC library (libnvrtc) found".into()));
+            return Err(GpuError::NoLibrary(
+                "no NVRTC library (libnvrtc) found".into(),
+            ));
         }
         let mut options: Vec<String> = precision
             .defines(rows)
@@ -164,7 +168,12 @@ impl Ctx {
     ///
     /// # Safety
     /// Each argument matches the kernel's C parameter (device pointers as `u64`).
-    pub(crate) unsafe fn run(&self, kernel: &CudaFunction, args: &[Scalar], global: usize) -> Result<()> {
+    pub(crate) unsafe fn run(
+        &self,
+        kernel: &CudaFunction,
+        args: &[Scalar],
+        global: usize,
+    ) -> Result<()> {
         if global == 0 {
             return Ok(());
         }

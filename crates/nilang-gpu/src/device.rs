@@ -19,7 +19,11 @@ pub enum Backend {
 impl Backend {
     /// The backend `NILANG_GPU_BACKEND` (`cuda` or `opencl`) asks for, if any.
     fn from_env() -> Option<Backend> {
-        match std::env::var("NILANG_GPU_BACKEND").ok()?.to_ascii_lowercase().as_str() {
+        match std::env::var("NILANG_GPU_BACKEND")
+            .ok()?
+            .to_ascii_lowercase()
+            .as_str()
+        {
             "cuda" => Some(Backend::Cuda),
             "opencl" => Some(Backend::OpenCl),
             _ => None,

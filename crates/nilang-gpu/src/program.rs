@@ -206,9 +206,10 @@ impl<K: DeviceCode> Program<K> {
                         Raw::I64(x) => (8, (x as *const i64).cast()),
                         Raw::F64(x) => (8, (x as *const f64).cast()),
                         Raw::F32(x) => (4, (x as *const f32).cast()),
-                        Raw::Mem(MemRef::Cl(h)) => {
-                            (std::mem::size_of_val(h), (h as *const opencl::ClHandle).cast())
-                        }
+                        Raw::Mem(MemRef::Cl(h)) => (
+                            std::mem::size_of_val(h),
+                            (h as *const opencl::ClHandle).cast(),
+                        ),
                         Raw::Mem(MemRef::Cuda(_)) => (0, std::ptr::null()),
                     })
                     .collect();

@@ -367,3 +367,8 @@ fn ba_matches_cpu_f32() {
         }
     }
 }
+
+#[test]
+fn cuda_source_compiles() {
+    common::check_cuda_syntax::<ba_residual>();
+}

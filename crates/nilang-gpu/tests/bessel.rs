@@ -206,3 +206,9 @@ fn bessel_n_batch_matches_cpu_f32() {
         assert_eq!(z.read().unwrap(), zs, "z restored (f32)");
     }
 }
+
+#[test]
+fn cuda_source_compiles() {
+    common::check_cuda_syntax::<besselj_batch>();
+    common::check_cuda_syntax::<besselj_n_batch>();
+}

@@ -142,3 +142,8 @@ fn gmm_terms_and_shared_gradient_f32() {
     let Some(dev) = device() else { return };
     check::<f32>(&dev, Precision::F32, to32, up, 1e-5);
 }
+
+#[test]
+fn cuda_source_compiles() {
+    common::check_cuda_syntax::<gmm_point>();
+}

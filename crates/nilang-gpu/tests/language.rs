@@ -442,3 +442,9 @@ fn every_builtin_gradient_f64() {
     }
     assert_close("y restored", &y.read().unwrap(), &ys, 1e-12, 1.0);
 }
+
+#[test]
+fn cuda_source_compiles() {
+    common::check_cuda_syntax::<mix>();
+    common::check_cuda_syntax::<builtins>();
+}

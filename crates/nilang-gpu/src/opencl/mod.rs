@@ -203,13 +203,8 @@ impl Ctx {
         // SAFETY: one NUL-terminated source string; the program is released on error (by
         // `Built`'s drop).
         unsafe {
-            let program = (a.create_program_with_source)(
-                self.context,
-                1,
-                &ptr,
-                std::ptr::null(),
-                &mut code,
-            );
+            let program =
+                (a.create_program_with_source)(self.context, 1, &ptr, std::ptr::null(), &mut code);
             check("clCreateProgramWithSource", code)?;
             let built = Built {
                 program,
