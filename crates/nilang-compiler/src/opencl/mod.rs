@@ -11,8 +11,11 @@
 //!
 //! Unsupported constructs (stacks, `fresh!`, structs and fields, method calls, user
 //! primitives, ...) are compile errors naming the construct.
+mod call;
+mod control;
 mod emit;
 mod expr;
+mod instr;
 mod rules;
 mod sig;
 
