@@ -1,14 +1,14 @@
 //! The Bessel batches on the device agree with `nilang_apps::bessel` on the CPU: values,
 //! inverse, and the gradient `dJ_ν/dz`.
 mod common;
-use common::{assert_close, device, max_rel, seq, to32, up};
+use common::{assert_close, device, seq, to32, up};
 use nilang::instr::fns::PowiN;
 use nilang::instr::PlusEq1;
 use nilang::prelude::Ordered;
 use nilang::GVar;
 use nilang_apps::bessel::{factorial, ibesselj, ibesselj_inv, ibesselj_n, ibesselj_n_inv};
 use nilang_gpu::kernels::bessel::{besselj_batch, besselj_n_batch, MAX_TERMS};
-use nilang_gpu::{Arg, Precision, Shared};
+use nilang_gpu::{Arg, Device, Elem, Precision, Shared};
 
 /// `ibesselj_n::<T, NU>` and its gradient `dJ/dz` (by `ibesselj_n_inv` on `GVar<T>`) on the
 /// CPU, for `T = f64` and `f32`.
@@ -40,64 +40,95 @@ where
     }
 }
 
-#[test]
-fn bessel_n_batch_matches_cpu_f64() {
-    let Some(dev) = device() else { return };
-    let prog = dev.program::<besselj_n_batch>(Precision::F64).unwrap();
+/// `besselj_n_batch` on the device in `T` against `ibesselj_n::<T, NU>` on the CPU for
+/// orders 0..=3 and `n` arguments in `(0.05, zmax)`: values, the exact inverse, `dJ/dz`
+/// (relative tolerance `tol`); `conv`/`back`: to and from `f64`.
+fn check_n_batch<T: Elem + Ordered + PartialEq + std::fmt::Debug>(
+    dev: &Device,
+    precision: Precision,
+    (conv, back): (fn(&[f64]) -> Vec<T>, fn(&[T]) -> Vec<f64>),
+    zmax: f64,
+    tol: f64,
+) -> Vec<(Vec<T>, Vec<f64>)>
+where
+    GVar<T>: Ordered,
+    T: PlusEq1<PowiN<0>, T> + PlusEq1<PowiN<1>, T> + PlusEq1<PowiN<2>, T> + PlusEq1<PowiN<3>, T>,
+    GVar<T>: PlusEq1<PowiN<0>, GVar<T>> + PlusEq1<PowiN<1>, GVar<T>>,
+    GVar<T>: PlusEq1<PowiN<2>, GVar<T>> + PlusEq1<PowiN<3>, GVar<T>>,
+{
+    let prog = dev.program::<besselj_n_batch>(precision).unwrap();
     let n = 1000;
+    let mut values = vec![];
     for nu in [0usize, 1, 2, 3] {
-        let zs = seq(n, 21 + nu as u64, 0.05, 12.0);
-        let (vals, grads): (Vec<f64>, Vec<f64>) = zs.iter().map(|&z| cpu_n(nu, z)).unzip();
-        let out = dev.zeros::<f64>(n).unwrap();
+        let zs = conv(&seq(n, 21 + nu as u64, 0.05, zmax));
+        let (vals, grads): (Vec<T>, Vec<T>) = zs.iter().map(|&z| cpu_n(nu, z)).unzip();
+        let out = dev.zeros::<T>(n).unwrap();
         let z = dev.buffer(&zs).unwrap();
-        let terms = dev.zeros::<f64>(n * MAX_TERMS).unwrap();
+        let terms = dev.zeros::<T>(n * MAX_TERMS).unwrap();
         let inv_fact = 1.0 / factorial(nu);
+        let ints = [Arg::Int(nu as i64), Arg::Real(inv_fact)];
         let args = [
             Arg::from(&out),
             Arg::from(&z),
             Arg::from(&terms),
-            Arg::Int(nu as i64),
-            Arg::Real(inv_fact),
+            ints[0],
+            ints[1],
         ];
         prog.forward(n, &args).unwrap();
-        assert_close(
-            &format!("J_{nu}(z)"),
-            &out.read().unwrap(),
-            &vals,
-            1e-12,
-            1e-300,
-        );
+        let what = format!("{precision:?} J_{nu}(z)");
+        assert_close(&what, &back(&out.read().unwrap()), &back(&vals), tol, 1e-30);
+        let zero = T::default();
         assert!(
-            terms.read().unwrap().iter().all(|&t| t == 0.0),
+            terms.read().unwrap().iter().all(|&t| t == zero),
             "workspace back to zero"
         );
         prog.inverse(n, &args).unwrap();
         assert!(
-            out.read().unwrap().iter().all(|&o| o == 0.0),
+            out.read().unwrap().iter().all(|&o| o == zero),
             "the inverse is exact"
         );
         out.write(&vals).unwrap();
         let (gout, gz) = (
-            dev.buffer(&vec![1.0; n]).unwrap(),
-            dev.zeros::<f64>(n).unwrap(),
+            dev.buffer(&vec![T::lit(1.0); n]).unwrap(),
+            dev.zeros::<T>(n).unwrap(),
         );
-        let gterms = dev.zeros::<f64>(n * MAX_TERMS).unwrap();
+        let gterms = dev.zeros::<T>(n * MAX_TERMS).unwrap();
         let gargs = [
             Arg::grad(&out, &gout),
             Arg::grad(&z, &gz),
             Arg::grad(&terms, &gterms),
-            Arg::Int(nu as i64),
-            Arg::Real(inv_fact),
+            ints[0],
+            ints[1],
         ];
         prog.gradient(n, &gargs, Shared::Atomic).unwrap();
-        assert_close(
-            &format!("dJ_{nu}/dz"),
-            &gz.read().unwrap(),
-            &grads,
-            1e-12,
-            1e-300,
-        );
+        let what = format!("{precision:?} dJ_{nu}/dz");
+        assert_close(&what, &back(&gz.read().unwrap()), &back(&grads), tol, 1e-30);
         assert_eq!(z.read().unwrap(), zs, "z restored by the gradient program");
+        values.push((zs, back(&vals)));
+    }
+    values
+}
+
+#[test]
+fn bessel_n_batch_matches_cpu_f64() {
+    let Some(dev) = device() else { return };
+    let id = <[f64]>::to_vec;
+    check_n_batch::<f64>(&dev, Precision::F64, (id, id), 12.0, 1e-12);
+}
+
+/// f32: the device agrees with `ibesselj_n::<f32, NU>` on the CPU. Both round every operation
+/// to `f32` in the same order (no contraction) and the kernel uses only `+ − × ÷` and `powi`
+/// (by squaring), correctly rounded on both sides, so the tolerance is a few ulp: 1e-6
+/// relative (≈ 8 ulp of `f32`).
+#[test]
+fn bessel_n_batch_matches_cpu_f32() {
+    let Some(dev) = device() else { return };
+    let runs = check_n_batch::<f32>(&dev, Precision::F32, (to32, up), 8.0, 1e-6);
+    // against f64: the f32 program's own rounding error (absolute, |J| ≤ 1), which the
+    // series' cancellation for larger z makes larger than a few ulp
+    for (nu, (zs, vals)) in runs.iter().enumerate() {
+        let exact: Vec<f64> = zs.iter().map(|&z| cpu_n(nu, f64::from(z)).0).collect();
+        assert_close(&format!("f32 J_{nu} vs f64"), vals, &exact, 3e-5, 1.0);
     }
 }
 
@@ -147,63 +178,6 @@ fn bessel_paper_batch_matches_cpu_to_atol() {
         for (a, b) in gz.read().unwrap().iter().zip(&grads) {
             assert!((a - b).abs() < 1e-6, "dJ_{nu}/dz: {a} vs {b}");
         }
-    }
-}
-
-/// f32: the device agrees with `ibesselj_n::<f32, NU>` on the CPU. Both round every operation
-/// to `f32` in the same order (no contraction) and the kernel uses only `+ − × ÷` and `powi`
-/// (by squaring), correctly rounded on both sides, so the tolerance is a few ulp: 1e-6
-/// relative (≈ 8 ulp of `f32`).
-#[test]
-fn bessel_n_batch_matches_cpu_f32() {
-    let Some(dev) = device() else { return };
-    let prog = dev.program::<besselj_n_batch>(Precision::F32).unwrap();
-    let n = 500;
-    for nu in [0usize, 1, 2, 3] {
-        let zs = to32(&seq(n, 41 + nu as u64, 0.05, 8.0));
-        let (vals, grads): (Vec<f32>, Vec<f32>) = zs.iter().map(|&z| cpu_n(nu, z)).unzip();
-        let out = dev.zeros::<f32>(n).unwrap();
-        let z = dev.buffer(&zs).unwrap();
-        let terms = dev.zeros::<f32>(n * MAX_TERMS).unwrap();
-        let inv_fact = 1.0 / factorial(nu);
-        let args = [
-            Arg::from(&out),
-            Arg::from(&z),
-            Arg::from(&terms),
-            Arg::Int(nu as i64),
-            Arg::Real(inv_fact),
-        ];
-        prog.forward(n, &args).unwrap();
-        let what = format!("f32 J_{nu}(z)");
-        assert_close(&what, &up(&out.read().unwrap()), &up(&vals), 1e-6, 1e-30);
-        // and against f64: the f32 program's own rounding error (absolute, |J| ≤ 1), which
-        // the series' cancellation for larger z makes larger than a few ulp
-        let exact: Vec<f64> = zs.iter().map(|&z| cpu_n(nu, f64::from(z)).0).collect();
-        println!(
-            "{what}: max |f32 − f64| = {:e}",
-            max_rel(&up(&vals), &exact, 1.0)
-        );
-        assert_close(&format!("{what} vs f64"), &up(&vals), &exact, 3e-5, 1.0);
-        assert!(terms.read().unwrap().iter().all(|&t| t == 0.0));
-        prog.inverse(n, &args).unwrap();
-        assert!(out.read().unwrap().iter().all(|&o| o == 0.0), "f32 inverse");
-        out.write(&vals).unwrap();
-        let (gout, gz) = (
-            dev.buffer(&vec![1f32; n]).unwrap(),
-            dev.zeros::<f32>(n).unwrap(),
-        );
-        let gterms = dev.zeros::<f32>(n * MAX_TERMS).unwrap();
-        let gargs = [
-            Arg::grad(&out, &gout),
-            Arg::grad(&z, &gz),
-            Arg::grad(&terms, &gterms),
-            Arg::Int(nu as i64),
-            Arg::Real(inv_fact),
-        ];
-        prog.gradient(n, &gargs, Shared::Atomic).unwrap();
-        let what = format!("f32 dJ_{nu}/dz");
-        assert_close(&what, &up(&gz.read().unwrap()), &up(&grads), 1e-6, 1e-30);
-        assert_eq!(z.read().unwrap(), zs, "z restored (f32)");
     }
 }
 
