@@ -1,7 +1,7 @@
 //! The Bessel batches on the device agree with `nilang_apps::bessel` on the CPU: values,
 //! inverse, and the gradient `dJ_ν/dz`.
 mod common;
-use common::{assert_close, device, seq, to32, up};
+use common::{assert_close, device, seq, to32, up, Conv};
 use nilang::instr::fns::PowiN;
 use nilang::instr::PlusEq1;
 use nilang::prelude::Ordered;
@@ -10,19 +10,34 @@ use nilang_apps::bessel::{factorial, ibesselj, ibesselj_inv, ibesselj_n, ibessel
 use nilang_gpu::kernels::bessel::{besselj_batch, besselj_n_batch, MAX_TERMS};
 use nilang_gpu::{Arg, Device, Elem, Precision, Shared};
 
+/// The numbers `ibesselj_n` runs on for the orders 0..=3 tested.
+trait BesselNum:
+    Ordered
+    + PlusEq1<PowiN<0>, Self>
+    + PlusEq1<PowiN<1>, Self>
+    + PlusEq1<PowiN<2>, Self>
+    + PlusEq1<PowiN<3>, Self>
+{
+}
+impl<T> BesselNum for T where
+    T: Ordered
+        + PlusEq1<PowiN<0>, T>
+        + PlusEq1<PowiN<1>, T>
+        + PlusEq1<PowiN<2>, T>
+        + PlusEq1<PowiN<3>, T>
+{
+}
+
 /// `ibesselj_n::<T, NU>` and its gradient `dJ/dz` (by `ibesselj_n_inv` on `GVar<T>`) on the
 /// CPU, for `T = f64` and `f32`.
-fn cpu_n<T: Ordered>(nu: usize, z: T) -> (T, T)
+fn cpu_n<T: BesselNum>(nu: usize, z: T) -> (T, T)
 where
-    GVar<T>: Ordered,
-    T: PlusEq1<PowiN<0>, T> + PlusEq1<PowiN<1>, T> + PlusEq1<PowiN<2>, T> + PlusEq1<PowiN<3>, T>,
-    GVar<T>: PlusEq1<PowiN<0>, GVar<T>> + PlusEq1<PowiN<1>, GVar<T>>,
-    GVar<T>: PlusEq1<PowiN<2>, GVar<T>> + PlusEq1<PowiN<3>, GVar<T>>,
+    GVar<T>: BesselNum,
 {
-    fn run<T: Ordered, const NU: i32>(z: T) -> (T, T)
+    fn run<T, const NU: i32>(z: T) -> (T, T)
     where
+        T: Ordered + PlusEq1<PowiN<NU>, T>,
         GVar<T>: Ordered,
-        T: PlusEq1<PowiN<NU>, T>,
         GVar<T>: PlusEq1<PowiN<NU>, GVar<T>>,
     {
         let (mut out, mut zz) = (T::default(), z);
@@ -43,18 +58,15 @@ where
 /// `besselj_n_batch` on the device in `T` against `ibesselj_n::<T, NU>` on the CPU for
 /// orders 0..=3 and `n` arguments in `(0.05, zmax)`: values, the exact inverse, `dJ/dz`
 /// (relative tolerance `tol`); `conv`/`back`: to and from `f64`.
-fn check_n_batch<T: Elem + Ordered + PartialEq + std::fmt::Debug>(
+fn check_n_batch<T: Elem + BesselNum + std::fmt::Debug>(
     dev: &Device,
     precision: Precision,
-    (conv, back): (fn(&[f64]) -> Vec<T>, fn(&[T]) -> Vec<f64>),
+    (conv, back): Conv<T>,
     zmax: f64,
     tol: f64,
 ) -> Vec<(Vec<T>, Vec<f64>)>
 where
-    GVar<T>: Ordered,
-    T: PlusEq1<PowiN<0>, T> + PlusEq1<PowiN<1>, T> + PlusEq1<PowiN<2>, T> + PlusEq1<PowiN<3>, T>,
-    GVar<T>: PlusEq1<PowiN<0>, GVar<T>> + PlusEq1<PowiN<1>, GVar<T>>,
-    GVar<T>: PlusEq1<PowiN<2>, GVar<T>> + PlusEq1<PowiN<3>, GVar<T>>,
+    GVar<T>: BesselNum,
 {
     let prog = dev.program::<besselj_n_batch>(precision).unwrap();
     let n = 1000;

@@ -2,7 +2,7 @@
 //! with the CPU `#[i]` program; the gradient (shared parameter adjoints, by atomics and by
 //! per-thread rows) with the CPU gradient of the same program (1e-12 relative, f64).
 mod common;
-use common::{assert_close, device, max_abs, to32, up};
+use common::{assert_close, device, max_abs, to32, up, Conv};
 use nilang::prelude::Ordered;
 use nilang::GVar;
 use nilang_adbench::gmm::{gmm_generate, GmmInput};
@@ -41,13 +41,8 @@ fn plain_term(g: &GmmInput, i: usize) -> f64 {
 /// The device's terms and shared gradients in `T` against the CPU program in `T`
 /// (`conv`/`back`: to and from `f64`); relative tolerance `tol` (norm-wise for the gradients:
 /// sums over all points).
-fn check<T: Elem + Ordered>(
-    dev: &Device,
-    precision: Precision,
-    conv: fn(&[f64]) -> Vec<T>,
-    back: fn(&[T]) -> Vec<f64>,
-    tol: f64,
-) where
+fn check<T: Elem + Ordered>(dev: &Device, precision: Precision, (conv, back): Conv<T>, tol: f64)
+where
     GVar<T>: Ordered,
 {
     let prog = dev.program::<gmm_point>(precision).unwrap();
@@ -124,13 +119,8 @@ fn check<T: Elem + Ordered>(
 #[test]
 fn gmm_terms_and_shared_gradient() {
     let Some(dev) = device() else { return };
-    check::<f64>(
-        &dev,
-        Precision::F64,
-        <[f64]>::to_vec,
-        <[f64]>::to_vec,
-        1e-12,
-    );
+    let id = <[f64]>::to_vec;
+    check::<f64>(&dev, Precision::F64, (id, id), 1e-12);
 }
 
 /// f32: against the CPU program on `f32`/`GVar<f32>`. Both round every operation to `f32` in
@@ -140,7 +130,7 @@ fn gmm_terms_and_shared_gradient() {
 #[test]
 fn gmm_terms_and_shared_gradient_f32() {
     let Some(dev) = device() else { return };
-    check::<f32>(&dev, Precision::F32, to32, up, 1e-5);
+    check::<f32>(&dev, Precision::F32, (to32, up), 1e-5);
 }
 
 #[test]

@@ -2,7 +2,7 @@
 //! `#[i]` program: forward, inverse (back to the inputs) and gradient, in f64 (1e-12
 //! relative) and f32; shared-read adjoints by atomics and by per-thread rows.
 mod common;
-use common::{assert_close, device, max_abs, seq, to32, up};
+use common::{assert_close, device, max_abs, seq, to32, up, Conv};
 use nilang::prelude::*;
 use nilang::GVar;
 use nilang_gpu::{Arg, Buffer, Device, Elem, Precision, Shared};
@@ -104,12 +104,8 @@ fn g(v: &[f64], adj: &[f64]) -> Vec<GVar<f64>> {
 /// gradient): forward, inverse, gradient with `p` shared (both ways). `tol`: relative
 /// tolerance of values and adjoints (norm-wise for the shared `p`); `x` is only swapped and
 /// negated, so it must come back exactly.
-fn check_mix<T: Elem + Ordered>(
-    dev: &Device,
-    precision: Precision,
-    (conv, back): (fn(&[f64]) -> Vec<T>, fn(&[T]) -> Vec<f64>),
-    tol: f64,
-) where
+fn check_mix<T: Elem + Ordered>(dev: &Device, precision: Precision, (conv, back): Conv<T>, tol: f64)
+where
     GVar<T>: Ordered,
 {
     let prog = dev.program::<mix>(precision).unwrap();

@@ -19,6 +19,9 @@ pub fn device() -> Option<Device> {
     }
 }
 
+/// Conversions to and from `f64` of a precision's numbers (`(to32, up)` for `f32`).
+pub type Conv<T> = (fn(&[f64]) -> Vec<T>, fn(&[T]) -> Vec<f64>);
+
 /// `v` rounded to `f32`.
 pub fn to32(v: &[f64]) -> Vec<f32> {
     v.iter().map(|&x| x as f32).collect()
