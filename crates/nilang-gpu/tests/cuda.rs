@@ -151,3 +151,11 @@ fn kernel_on_cuda_f64_and_f32() {
 fn cuda_source_compiles() {
     common::check_cuda_syntax::<axpy2>();
 }
+
+#[test]
+fn handles_are_send_and_sync() {
+    fn check<T: Send + Sync>() {}
+    check::<Device>();
+    check::<nilang_gpu::Buffer<f64>>();
+    check::<nilang_gpu::Program<axpy2>>();
+}
