@@ -26,12 +26,20 @@ pub(crate) struct Ctx {
     arch: String,
 }
 
-/// Every CUDA device; `NoLibrary` where the driver (`libcuda`) cannot be loaded.
+/// Every CUDA device; `NoLibrary` where the driver (`libcuda`) or NVRTC (`libnvrtc`, without
+/// which no program builds) cannot be loaded.
 pub(crate) fn all() -> Result<Vec<(Arc<Ctx>, Info)>> {
-    // SAFETY: only tries to load the library.
+    // SAFETY: only tries to load the libraries.
     if !unsafe { sys::is_culib_present() } {
         return Err(GpuError::NoLibrary(
             "no CUDA driver library (libcuda) found".into(),
+        ));
+    }
+    if !unsafe { cudarc::nvrtc::sys::is_culib_present() } {
+        return Err(GpuError::NoLibrary(
+            "the CUDA driver is there but no NVRTC library (libnvrtc.so.12/.so.11/.so): \
+             add its folder to LD_LIBRARY_PATH"
+                .into(),
         ));
     }
     let n = CudaContext::device_count().map_err(cuda_err("cuDeviceGetCount"))?;
