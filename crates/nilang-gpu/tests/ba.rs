@@ -305,7 +305,8 @@ fn cpu_gradient_f32(
 /// order, but `sin`, `cos` and `sqrt` of the device (OpenCL allows 4 ulp for `sin`/`cos`)
 /// may differ from Rust's by an ulp, which the projection amplifies by its condition number;
 /// atomic accumulation adds in another order than the CPU: 2e-5 relative (≈ 170 ulp; measured
-/// on pocl: ≤ 4e-6), norm-wise for the shared adjoints (sums of ~130 terms that cancel).
+/// on pocl: ≤ 4e-6), norm-wise for the shared adjoints (sums of ~130 terms that cancel), and
+/// 1e-4 for single Jacobian entries (measured: 1.3e-5).
 #[test]
 fn ba_matches_cpu_f32() {
     let Some(dev) = device() else { return };
@@ -362,8 +363,10 @@ fn ba_matches_cpu_f32() {
         let got = [&a.cams, &a.pts, &a.w].map(|b| up(&b.read().unwrap()));
         for (k, what) in ["camera", "point", "weight"].iter().enumerate() {
             let what = format!("f32 Jacobian row {r}: {what} columns");
-            // relative to a thousandth of the row's largest entry (entries cancel to ~0)
-            assert_close(&what, &got[k], &cpu[k], 2e-5, 1e-3 * max_abs(&cpu[k]));
+            // relative to a thousandth of the row's largest entry (entries cancel to ~0);
+            // single entries amplify a one-ulp `sin`/`cos` difference most: 1e-4 (measured on
+            // pocl: 1.3e-5)
+            assert_close(&what, &got[k], &cpu[k], 1e-4, 1e-3 * max_abs(&cpu[k]));
         }
     }
 }
