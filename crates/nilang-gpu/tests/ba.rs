@@ -2,11 +2,12 @@
 //! inverse, the 2×15 Jacobian blocks, and the shared adjoints of cameras and points
 //! (1e-12 relative, f64).
 mod common;
-use common::{assert_close, device, seq};
+use common::{assert_close, device, max_abs, max_rel, seq, to32, up};
+use nilang::GVar;
 use nilang_adbench::ba::BaInput;
 use nilang_apps::ba::{ba_block, ba_objective_into, w_err_grad};
-use nilang_gpu::kernels::ba::{ba_residual, CAM};
-use nilang_gpu::{Arg, Buffer, Device, Precision, Shared};
+use nilang_gpu::kernels::ba::{ba_residual, ba_residual_inv, CAM};
+use nilang_gpu::{Arg, Buffer, Device, Elem, Precision, Shared};
 
 /// A random problem: `n` cameras, `m` points, `p` observations; camera 0 has no rotation
 /// (the first-order branch).
@@ -43,32 +44,84 @@ fn problem(n: usize, m: usize, p: usize) -> BaInput {
     }
 }
 
-struct Bufs {
-    e: Buffer<f64>,
-    werr: Buffer<f64>,
-    cams: Buffer<f64>,
-    pts: Buffer<f64>,
-    w: Buffer<f64>,
-    feats: Buffer<f64>,
+/// The problem's buffers on the device, in `T` (`f64` or `f32`).
+struct Bufs<T> {
+    e: Buffer<T>,
+    werr: Buffer<T>,
+    cams: Buffer<T>,
+    pts: Buffer<T>,
+    w: Buffer<T>,
+    feats: Buffer<T>,
     oc: Buffer<u64>,
     op: Buffer<u64>,
 }
 
-fn upload(dev: &Device, b: &BaInput) -> Bufs {
+fn upload<T: Elem>(dev: &Device, b: &BaInput, conv: fn(&[f64]) -> Vec<T>) -> Bufs<T> {
+    let ids =
+        |f: fn(&(usize, usize)) -> usize| b.obs.iter().map(|o| f(o) as u64).collect::<Vec<_>>();
     Bufs {
         e: dev.zeros(2 * b.p).unwrap(),
         werr: dev.zeros(b.p).unwrap(),
-        cams: dev.buffer(&b.cams).unwrap(),
-        pts: dev.buffer(&b.x).unwrap(),
-        w: dev.buffer(&b.w).unwrap(),
-        feats: dev.buffer(&b.feats).unwrap(),
-        oc: dev
-            .buffer(&b.obs.iter().map(|o| o.0 as u64).collect::<Vec<_>>())
-            .unwrap(),
-        op: dev
-            .buffer(&b.obs.iter().map(|o| o.1 as u64).collect::<Vec<_>>())
-            .unwrap(),
+        cams: dev.buffer(&conv(&b.cams)).unwrap(),
+        pts: dev.buffer(&conv(&b.x)).unwrap(),
+        w: dev.buffer(&conv(&b.w)).unwrap(),
+        feats: dev.buffer(&conv(&b.feats)).unwrap(),
+        oc: dev.buffer(&ids(|o| o.0)).unwrap(),
+        op: dev.buffer(&ids(|o| o.1)).unwrap(),
     }
+}
+
+/// The adjoint buffers of a gradient launch: residuals, weight errors (the seeds), cameras,
+/// points, weights (accumulated).
+struct Adjs<T> {
+    e: Buffer<T>,
+    werr: Buffer<T>,
+    cams: Buffer<T>,
+    pts: Buffer<T>,
+    w: Buffer<T>,
+}
+
+impl<T: Elem> Bufs<T> {
+    /// The arguments of a forward or inverse launch.
+    fn args(&self) -> [Arg<'_>; 8] {
+        [
+            Arg::from(&self.e),
+            Arg::from(&self.werr),
+            Arg::from(&self.cams),
+            Arg::from(&self.pts),
+            Arg::from(&self.w),
+            Arg::from(&self.feats),
+            Arg::from(&self.oc),
+            Arg::from(&self.op),
+        ]
+    }
+    /// Fresh adjoints: seeds `se` (residuals) and `sw` (weight errors), zeros elsewhere.
+    fn adjoints(&self, dev: &Device, se: &[T], sw: &[T]) -> Adjs<T> {
+        Adjs {
+            e: dev.buffer(se).unwrap(),
+            werr: dev.buffer(sw).unwrap(),
+            cams: dev.zeros(self.cams.len()).unwrap(),
+            pts: dev.zeros(self.pts.len()).unwrap(),
+            w: dev.zeros(self.w.len()).unwrap(),
+        }
+    }
+    /// The arguments of a gradient launch.
+    fn grad_args<'a>(&'a self, g: &'a Adjs<T>) -> [Arg<'a>; 8] {
+        [
+            Arg::grad(&self.e, &g.e),
+            Arg::grad(&self.werr, &g.werr),
+            Arg::grad(&self.cams, &g.cams),
+            Arg::grad(&self.pts, &g.pts),
+            Arg::grad(&self.w, &g.w),
+            Arg::from(&self.feats),
+            Arg::from(&self.oc),
+            Arg::from(&self.op),
+        ]
+    }
+}
+
+fn f64s(v: &[f64]) -> Vec<f64> {
+    v.to_vec()
 }
 
 #[test]
@@ -78,27 +131,12 @@ fn residuals_and_inverse() {
     let b = problem(5, 40, 300);
     let (mut e0, mut z0) = (vec![0.0; 2 * b.p], vec![0.0; b.p]);
     ba_objective_into(&b, &mut e0, &mut z0);
-    let g = upload(&dev, &b);
-    let args = [
-        Arg::from(&g.e),
-        Arg::from(&g.werr),
-        Arg::from(&g.cams),
-        Arg::from(&g.pts),
-        Arg::from(&g.w),
-        Arg::from(&g.feats),
-        Arg::from(&g.oc),
-        Arg::from(&g.op),
-    ];
-    prog.forward(b.p, &args).unwrap();
-    assert_close(
-        "reprojection residuals",
-        &g.e.read().unwrap(),
-        &e0,
-        1e-12,
-        1e-300,
-    );
+    let g = upload(&dev, &b, f64s);
+    prog.forward(b.p, &g.args()).unwrap();
+    let e = g.e.read().unwrap();
+    assert_close("reprojection residuals", &e, &e0, 1e-12, 1e-300);
     assert_close("weight errors", &g.werr.read().unwrap(), &z0, 1e-12, 1e-300);
-    prog.inverse(b.p, &args).unwrap();
+    prog.inverse(b.p, &g.args()).unwrap();
     let e = g.e.read().unwrap();
     assert!(
         e.iter().all(|v| v.abs() < 1e-14),
@@ -108,12 +146,8 @@ fn residuals_and_inverse() {
     assert_eq!(g.cams.read().unwrap(), b.cams, "cameras only read");
 }
 
-#[test]
-fn jacobian_blocks() {
-    let Some(dev) = device() else { return };
-    let prog = dev.program::<ba_residual>(Precision::F64).unwrap();
-    let b = problem(4, 30, 200);
-    // gathered: every observation its own camera and point
+/// Every observation with its own camera and point (for the Jacobian blocks).
+fn gathered(b: &BaInput) -> BaInput {
     let mut gb = BaInput {
         n: b.p,
         m: b.p,
@@ -126,56 +160,41 @@ fn jacobian_blocks() {
         gb.cams.extend(b.cam(c));
         gb.x.extend(b.point(q));
     }
-    let g = upload(&dev, &gb);
+    gb
+}
+
+/// One-hot seeds of residual row `r` of every observation.
+fn row_seed<T: nilang::prelude::Scalar>(p: usize, r: usize) -> Vec<T> {
+    (0..2 * p)
+        .map(|k| T::lit(if k % 2 == r { 1.0 } else { 0.0 }))
+        .collect()
+}
+
+#[test]
+fn jacobian_blocks() {
+    let Some(dev) = device() else { return };
+    let prog = dev.program::<ba_residual>(Precision::F64).unwrap();
+    let b = problem(4, 30, 200);
+    let g = upload(&dev, &gathered(&b), f64s);
     let p = b.p;
-    let (gcams, gpts, gw) = (
-        dev.zeros::<f64>(CAM * p).unwrap(),
-        dev.zeros::<f64>(3 * p).unwrap(),
-        dev.zeros::<f64>(p).unwrap(),
-    );
-    let (ge, gwerr) = (
-        dev.zeros::<f64>(2 * p).unwrap(),
-        dev.zeros::<f64>(p).unwrap(),
-    );
-    let plain = [
-        Arg::from(&g.e),
-        Arg::from(&g.werr),
-        Arg::from(&g.cams),
-        Arg::from(&g.pts),
-        Arg::from(&g.w),
-        Arg::from(&g.feats),
-        Arg::from(&g.oc),
-        Arg::from(&g.op),
-    ];
     let mut rows = vec![];
     for r in 0..2 {
-        prog.forward(p, &plain).unwrap();
-        let seed: Vec<f64> = (0..2 * p)
-            .map(|k| if k % 2 == r { 1.0 } else { 0.0 })
-            .collect();
-        ge.write(&seed).unwrap();
-        gwerr.write(&vec![0.0; p]).unwrap();
-        for buf in [&gcams, &gpts, &gw] {
-            buf.write(&vec![0.0; buf.len()]).unwrap();
-        }
-        let args = [
-            Arg::grad(&g.e, &ge),
-            Arg::grad(&g.werr, &gwerr),
-            Arg::grad(&g.cams, &gcams),
-            Arg::grad(&g.pts, &gpts),
-            Arg::grad(&g.w, &gw),
-            Arg::from(&g.feats),
-            Arg::from(&g.oc),
-            Arg::from(&g.op),
-        ];
-        prog.gradient(p, &args, Shared::Atomic).unwrap();
-        rows.push((
-            gcams.read().unwrap(),
-            gpts.read().unwrap(),
-            gw.read().unwrap(),
-        ));
+        prog.forward(p, &g.args()).unwrap();
+        let a = g.adjoints(&dev, &row_seed(p, r), &vec![0.0; p]);
+        prog.gradient(p, &g.grad_args(&a), Shared::Atomic).unwrap();
+        rows.push(a);
     }
     let (mut dev_blocks, mut cpu_blocks) = (vec![], vec![]);
+    let rows: Vec<_> = rows
+        .iter()
+        .map(|a| {
+            (
+                a.cams.read().unwrap(),
+                a.pts.read().unwrap(),
+                a.w.read().unwrap(),
+            )
+        })
+        .collect();
     for i in 0..p {
         let (c, q) = b.obs[i];
         let blk = ba_block(b.cam(c), b.point(q), b.w[i], b.feat(i));
@@ -194,23 +213,11 @@ fn jacobian_blocks() {
         1e-300,
     );
     // the weight error's derivative, seeded alone
-    prog.forward(p, &plain).unwrap();
-    ge.write(&vec![0.0; 2 * p]).unwrap();
-    gwerr.write(&vec![1.0; p]).unwrap();
-    gw.write(&vec![0.0; p]).unwrap();
-    let args = [
-        Arg::grad(&g.e, &ge),
-        Arg::grad(&g.werr, &gwerr),
-        Arg::grad(&g.cams, &gcams),
-        Arg::grad(&g.pts, &gpts),
-        Arg::grad(&g.w, &gw),
-        Arg::from(&g.feats),
-        Arg::from(&g.oc),
-        Arg::from(&g.op),
-    ];
-    prog.gradient(p, &args, Shared::Atomic).unwrap();
+    prog.forward(p, &g.args()).unwrap();
+    let a = g.adjoints(&dev, &vec![0.0; 2 * p], &vec![1.0; p]);
+    prog.gradient(p, &g.grad_args(&a), Shared::Atomic).unwrap();
     let dz: Vec<f64> = b.w.iter().map(|&w| w_err_grad(w)).collect();
-    assert_close("dz/dw", &gw.read().unwrap(), &dz, 1e-12, 1e-300);
+    assert_close("dz/dw", &a.w.read().unwrap(), &dz, 1e-12, 1e-300);
 }
 
 #[test]
@@ -235,51 +242,136 @@ fn shared_camera_and_point_adjoints() {
             }
         }
     }
-    let g = upload(&dev, &b);
-    let plain = [
-        Arg::from(&g.e),
-        Arg::from(&g.werr),
-        Arg::from(&g.cams),
-        Arg::from(&g.pts),
-        Arg::from(&g.w),
-        Arg::from(&g.feats),
-        Arg::from(&g.oc),
-        Arg::from(&g.op),
-    ];
+    let g = upload(&dev, &b, f64s);
     for shared in [Shared::Atomic, Shared::Rows] {
         g.e.write(&vec![0.0; 2 * p]).unwrap();
         g.werr.write(&vec![0.0; p]).unwrap();
-        prog.forward(p, &plain).unwrap();
-        let ge = dev.buffer(&seed).unwrap();
-        let gwerr = dev.zeros::<f64>(p).unwrap();
-        let gcams = dev.zeros::<f64>(b.cams.len()).unwrap();
-        let gpts = dev.zeros::<f64>(b.x.len()).unwrap();
-        let gw = dev.zeros::<f64>(p).unwrap();
-        let args = [
-            Arg::grad(&g.e, &ge),
-            Arg::grad(&g.werr, &gwerr),
-            Arg::grad(&g.cams, &gcams),
-            Arg::grad(&g.pts, &gpts),
-            Arg::grad(&g.w, &gw),
-            Arg::from(&g.feats),
-            Arg::from(&g.oc),
-            Arg::from(&g.op),
-        ];
-        prog.gradient(p, &args, shared).unwrap();
-        let what = format!("{shared:?}");
-        assert_close(
-            &format!("camera adjoints ({what})"),
-            &gcams.read().unwrap(),
-            &gc0,
-            1e-12,
-            1e-300,
-        );
-        assert_close(
-            &format!("point adjoints ({what})"),
-            &gpts.read().unwrap(),
-            &gx0,
-            1e-12,
-            1e-300,
+        prog.forward(p, &g.args()).unwrap();
+        let a = g.adjoints(&dev, &seed, &vec![0.0; p]);
+        prog.gradient(p, &g.grad_args(&a), shared).unwrap();
+        let cams = format!("camera adjoints ({shared:?})");
+        assert_close(&cams, &a.cams.read().unwrap(), &gc0, 1e-12, 1e-300);
+        let pts = format!("point adjoints ({shared:?})");
+        assert_close(&pts, &a.pts.read().unwrap(), &gx0, 1e-12, 1e-300);
+    }
+}
+
+/// The CPU `#[i]` program on `f32`: residuals and weight errors of every observation.
+fn cpu_forward_f32(b: &BaInput) -> (Vec<f32>, Vec<f32>) {
+    let (mut e, mut werr) = (vec![0f32; 2 * b.p], vec![0f32; b.p]);
+    let (mut cams, mut pts, mut w) = (to32(&b.cams), to32(&b.x), to32(&b.w));
+    let ids =
+        |f: fn(&(usize, usize)) -> usize| b.obs.iter().map(|o| f(o) as u64).collect::<Vec<_>>();
+    let (oc, op, feats) = (ids(|o| o.0), ids(|o| o.1), to32(&b.feats));
+    for t in 0..b.p {
+        ba_residual(
+            t, &mut e, &mut werr, &mut cams, &mut pts, &mut w, &feats, &oc, &op,
         );
     }
+    (e, werr)
+}
+
+/// The CPU gradient program on `GVar<f32>` from the forward state `(e, werr)` with seeds
+/// `se`, `sw`: the adjoints of cameras, points, weights (threads in reverse order).
+fn cpu_gradient_f32(
+    b: &BaInput,
+    fwd: &(Vec<f32>, Vec<f32>),
+    se: &[f32],
+    sw: &[f32],
+) -> [Vec<f64>; 3] {
+    let gv = |v: &[f32], s: &[f32]| {
+        v.iter()
+            .zip(s)
+            .map(|(&x, &g)| GVar::new(x, g))
+            .collect::<Vec<_>>()
+    };
+    let zero = |v: &[f64]| gv(&to32(v), &vec![0.0; v.len()]);
+    let (mut e, mut werr) = (gv(&fwd.0, se), gv(&fwd.1, sw));
+    let (mut cams, mut pts, mut w) = (zero(&b.cams), zero(&b.x), zero(&b.w));
+    let ids =
+        |f: fn(&(usize, usize)) -> usize| b.obs.iter().map(|o| f(o) as u64).collect::<Vec<_>>();
+    let (oc, op, feats) = (ids(|o| o.0), ids(|o| o.1), zero(&b.feats));
+    for t in (0..b.p).rev() {
+        ba_residual_inv(
+            t, &mut e, &mut werr, &mut cams, &mut pts, &mut w, &feats, &oc, &op,
+        );
+    }
+    let adj = |v: &[GVar<f32>]| v.iter().map(|g| f64::from(g.g)).collect::<Vec<_>>();
+    [adj(&cams), adj(&pts), adj(&w)]
+}
+
+/// f32: residuals, the inverse, the 2×15 Jacobian blocks and the shared adjoints agree with
+/// the CPU program on `f32`/`GVar<f32>`. Both sides round every operation to `f32` in the same
+/// order, but `sin`, `cos` and `sqrt` of the device (OpenCL allows 4 ulp for `sin`/`cos`)
+/// may differ from Rust's by an ulp, which the projection amplifies by its condition number;
+/// atomic accumulation adds in another order than the CPU: 2e-5 relative (≈ 170 ulp; measured
+/// on pocl: ≤ 4e-6), norm-wise for the shared adjoints (sums of ~130 terms that cancel), and
+/// 1e-4 for single Jacobian entries (measured: 1.3e-5).
+#[test]
+fn ba_matches_cpu_f32() {
+    let Some(dev) = device() else { return };
+    let prog = dev.program::<ba_residual>(Precision::F32).unwrap();
+    let b = problem(5, 40, 300);
+    let p = b.p;
+    let fwd = cpu_forward_f32(&b);
+    let g = upload(&dev, &b, to32);
+    prog.forward(p, &g.args()).unwrap();
+    let (e, werr) = (up(&g.e.read().unwrap()), up(&g.werr.read().unwrap()));
+    assert_close("f32 residuals", &e, &up(&fwd.0), 2e-5, 1e-6);
+    assert_close("f32 weight errors", &werr, &up(&fwd.1), 2e-5, 1e-6);
+    // the f32 program's own error against f64 (for the record)
+    let (mut e0, mut z0) = (vec![0.0; 2 * p], vec![0.0; p]);
+    ba_objective_into(&b, &mut e0, &mut z0);
+    println!("f32 residuals vs f64: {:e}", max_rel(&e, &e0, max_abs(&e0)));
+    prog.inverse(p, &g.args()).unwrap();
+    let back = up(&g.e.read().unwrap());
+    assert!(
+        back.iter().all(|v| v.abs() < 1e-5),
+        "f32 inverse: {:?}",
+        &back[..4]
+    );
+    // shared adjoints, both ways of accumulating them
+    let se = to32(&seq(2 * p, 78, -1.0, 1.0));
+    let sw = to32(&seq(p, 79, -1.0, 1.0));
+    let cpu = cpu_gradient_f32(&b, &fwd, &se, &sw);
+    for shared in [Shared::Atomic, Shared::Rows] {
+        g.e.write(&fwd.0).unwrap();
+        g.werr.write(&fwd.1).unwrap();
+        let a = g.adjoints(&dev, &se, &sw);
+        prog.gradient(p, &g.grad_args(&a), shared).unwrap();
+        for (what, got, want) in [
+            ("cameras", &a.cams, &cpu[0]),
+            ("points", &a.pts, &cpu[1]),
+            ("weights", &a.w, &cpu[2]),
+        ] {
+            let got = up(&got.read().unwrap());
+            let what = format!("f32 {what} adjoints ({shared:?})");
+            assert_close(&what, &got, want, 2e-5, max_abs(want));
+        }
+    }
+    // the Jacobian blocks: gathered, one residual row at a time
+    let gb = gathered(&b);
+    let gg = upload(&dev, &gb, to32);
+    let gfwd = cpu_forward_f32(&gb);
+    for r in 0..2 {
+        let se = row_seed::<f32>(p, r);
+        let cpu = cpu_gradient_f32(&gb, &gfwd, &se, &vec![0.0; p]);
+        gg.e.write(&gfwd.0).unwrap();
+        gg.werr.write(&gfwd.1).unwrap();
+        let a = gg.adjoints(&dev, &se, &vec![0.0; p]);
+        prog.gradient(p, &gg.grad_args(&a), Shared::Atomic).unwrap();
+        let got = [&a.cams, &a.pts, &a.w].map(|b| up(&b.read().unwrap()));
+        for (k, what) in ["camera", "point", "weight"].iter().enumerate() {
+            let what = format!("f32 Jacobian row {r}: {what} columns");
+            // relative to a thousandth of the row's largest entry (entries cancel to ~0);
+            // single entries amplify a one-ulp `sin`/`cos` difference most: 1e-4 (measured on
+            // pocl: 1.3e-5)
+            assert_close(&what, &got[k], &cpu[k], 1e-4, 1e-3 * max_abs(&cpu[k]));
+        }
+    }
+}
+
+#[test]
+fn cuda_source_compiles() {
+    common::check_cuda_syntax::<ba_residual>();
 }

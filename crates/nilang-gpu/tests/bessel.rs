@@ -1,88 +1,146 @@
 //! The Bessel batches on the device agree with `nilang_apps::bessel` on the CPU: values,
 //! inverse, and the gradient `dJ_ν/dz`.
 mod common;
-use common::{assert_close, device, seq};
+use common::{assert_close, device, seq, to32, up, Conv};
+use nilang::instr::fns::PowiN;
+use nilang::instr::PlusEq1;
+use nilang::prelude::Ordered;
 use nilang::GVar;
 use nilang_apps::bessel::{factorial, ibesselj, ibesselj_inv, ibesselj_n, ibesselj_n_inv};
 use nilang_gpu::kernels::bessel::{besselj_batch, besselj_n_batch, MAX_TERMS};
-use nilang_gpu::{Arg, Precision, Shared};
+use nilang_gpu::{Arg, Device, Elem, Precision, Shared};
 
-/// `ibesselj_n::<f64, NU>` and its gradient (value, dJ/dz) on the CPU.
-fn cpu_n(nu: usize, z: f64) -> (f64, f64) {
-    fn run<const NU: i32>(z: f64) -> (f64, f64) {
-        let (mut out, mut zz) = (0.0, z);
-        ibesselj_n::<f64, NU>(&mut out, &mut zz);
-        let (mut og, mut zg) = (GVar::new(out, 1.0), GVar::new(z, 0.0));
-        ibesselj_n_inv::<GVar<f64>, NU>(&mut og, &mut zg);
+/// The numbers `ibesselj_n` runs on for the orders 0..=3 tested.
+trait BesselNum:
+    Ordered
+    + PlusEq1<PowiN<0>, Self>
+    + PlusEq1<PowiN<1>, Self>
+    + PlusEq1<PowiN<2>, Self>
+    + PlusEq1<PowiN<3>, Self>
+{
+}
+impl<T> BesselNum for T where
+    T: Ordered
+        + PlusEq1<PowiN<0>, T>
+        + PlusEq1<PowiN<1>, T>
+        + PlusEq1<PowiN<2>, T>
+        + PlusEq1<PowiN<3>, T>
+{
+}
+
+/// `ibesselj_n::<T, NU>` and its gradient `dJ/dz` (by `ibesselj_n_inv` on `GVar<T>`) on the
+/// CPU, for `T = f64` and `f32`.
+fn cpu_n<T: BesselNum>(nu: usize, z: T) -> (T, T)
+where
+    GVar<T>: BesselNum,
+{
+    fn run<T, const NU: i32>(z: T) -> (T, T)
+    where
+        T: Ordered + PlusEq1<PowiN<NU>, T>,
+        GVar<T>: Ordered,
+        GVar<T>: PlusEq1<PowiN<NU>, GVar<T>>,
+    {
+        let (mut out, mut zz) = (T::default(), z);
+        ibesselj_n::<T, NU>(&mut out, &mut zz);
+        let (mut og, mut zg) = (GVar::new(out, T::lit(1.0)), GVar::new(z, T::default()));
+        ibesselj_n_inv::<GVar<T>, NU>(&mut og, &mut zg);
         (out, zg.g)
     }
     match nu {
-        0 => run::<0>(z),
-        1 => run::<1>(z),
-        2 => run::<2>(z),
-        3 => run::<3>(z),
+        0 => run::<T, 0>(z),
+        1 => run::<T, 1>(z),
+        2 => run::<T, 2>(z),
+        3 => run::<T, 3>(z),
         _ => unreachable!("orders 0..=3 are tested"),
     }
+}
+
+/// `besselj_n_batch` on the device in `T` against `ibesselj_n::<T, NU>` on the CPU for
+/// orders 0..=3 and `n` arguments in `(0.05, zmax)`: values, the exact inverse, `dJ/dz`
+/// (relative tolerance `tol`); `conv`/`back`: to and from `f64`.
+fn check_n_batch<T: Elem + BesselNum + std::fmt::Debug>(
+    dev: &Device,
+    precision: Precision,
+    (conv, back): Conv<T>,
+    zmax: f64,
+    tol: f64,
+) -> Vec<(Vec<T>, Vec<f64>)>
+where
+    GVar<T>: BesselNum,
+{
+    let prog = dev.program::<besselj_n_batch>(precision).unwrap();
+    let n = 1000;
+    let mut values = vec![];
+    for nu in [0usize, 1, 2, 3] {
+        let zs = conv(&seq(n, 21 + nu as u64, 0.05, zmax));
+        let (vals, grads): (Vec<T>, Vec<T>) = zs.iter().map(|&z| cpu_n(nu, z)).unzip();
+        let out = dev.zeros::<T>(n).unwrap();
+        let z = dev.buffer(&zs).unwrap();
+        let terms = dev.zeros::<T>(n * MAX_TERMS).unwrap();
+        let inv_fact = 1.0 / factorial(nu);
+        let ints = [Arg::Int(nu as i64), Arg::Real(inv_fact)];
+        let args = [
+            Arg::from(&out),
+            Arg::from(&z),
+            Arg::from(&terms),
+            ints[0],
+            ints[1],
+        ];
+        prog.forward(n, &args).unwrap();
+        let what = format!("{precision:?} J_{nu}(z)");
+        assert_close(&what, &back(&out.read().unwrap()), &back(&vals), tol, 1e-30);
+        let zero = T::default();
+        assert!(
+            terms.read().unwrap().iter().all(|&t| t == zero),
+            "workspace back to zero"
+        );
+        prog.inverse(n, &args).unwrap();
+        assert!(
+            out.read().unwrap().iter().all(|&o| o == zero),
+            "the inverse is exact"
+        );
+        out.write(&vals).unwrap();
+        let (gout, gz) = (
+            dev.buffer(&vec![T::lit(1.0); n]).unwrap(),
+            dev.zeros::<T>(n).unwrap(),
+        );
+        let gterms = dev.zeros::<T>(n * MAX_TERMS).unwrap();
+        let gargs = [
+            Arg::grad(&out, &gout),
+            Arg::grad(&z, &gz),
+            Arg::grad(&terms, &gterms),
+            ints[0],
+            ints[1],
+        ];
+        prog.gradient(n, &gargs, Shared::Atomic).unwrap();
+        let what = format!("{precision:?} dJ_{nu}/dz");
+        assert_close(&what, &back(&gz.read().unwrap()), &back(&grads), tol, 1e-30);
+        assert_eq!(z.read().unwrap(), zs, "z restored by the gradient program");
+        values.push((zs, back(&vals)));
+    }
+    values
 }
 
 #[test]
 fn bessel_n_batch_matches_cpu_f64() {
     let Some(dev) = device() else { return };
-    let prog = dev.program::<besselj_n_batch>(Precision::F64).unwrap();
-    let n = 1000;
-    for nu in [0usize, 1, 2, 3] {
-        let zs = seq(n, 21 + nu as u64, 0.05, 12.0);
-        let (vals, grads): (Vec<f64>, Vec<f64>) = zs.iter().map(|&z| cpu_n(nu, z)).unzip();
-        let out = dev.zeros::<f64>(n).unwrap();
-        let z = dev.buffer(&zs).unwrap();
-        let terms = dev.zeros::<f64>(n * MAX_TERMS).unwrap();
-        let inv_fact = 1.0 / factorial(nu);
-        let args = [
-            Arg::from(&out),
-            Arg::from(&z),
-            Arg::from(&terms),
-            Arg::Int(nu as i64),
-            Arg::Real(inv_fact),
-        ];
-        prog.forward(n, &args).unwrap();
-        assert_close(
-            &format!("J_{nu}(z)"),
-            &out.read().unwrap(),
-            &vals,
-            1e-12,
-            1e-300,
-        );
-        assert!(
-            terms.read().unwrap().iter().all(|&t| t == 0.0),
-            "workspace back to zero"
-        );
-        prog.inverse(n, &args).unwrap();
-        assert!(
-            out.read().unwrap().iter().all(|&o| o == 0.0),
-            "the inverse is exact"
-        );
-        out.write(&vals).unwrap();
-        let (gout, gz) = (
-            dev.buffer(&vec![1.0; n]).unwrap(),
-            dev.zeros::<f64>(n).unwrap(),
-        );
-        let gterms = dev.zeros::<f64>(n * MAX_TERMS).unwrap();
-        let gargs = [
-            Arg::grad(&out, &gout),
-            Arg::grad(&z, &gz),
-            Arg::grad(&terms, &gterms),
-            Arg::Int(nu as i64),
-            Arg::Real(inv_fact),
-        ];
-        prog.gradient(n, &gargs, Shared::Atomic).unwrap();
-        assert_close(
-            &format!("dJ_{nu}/dz"),
-            &gz.read().unwrap(),
-            &grads,
-            1e-12,
-            1e-300,
-        );
-        assert_eq!(z.read().unwrap(), zs, "z restored by the gradient program");
+    let id = <[f64]>::to_vec;
+    check_n_batch::<f64>(&dev, Precision::F64, (id, id), 12.0, 1e-12);
+}
+
+/// f32: the device agrees with `ibesselj_n::<f32, NU>` on the CPU. Both round every operation
+/// to `f32` in the same order (no contraction) and the kernel uses only `+ − × ÷` and `powi`
+/// (by squaring), correctly rounded on both sides, so the tolerance is a few ulp: 1e-6
+/// relative (≈ 8 ulp of `f32`).
+#[test]
+fn bessel_n_batch_matches_cpu_f32() {
+    let Some(dev) = device() else { return };
+    let runs = check_n_batch::<f32>(&dev, Precision::F32, (to32, up), 8.0, 1e-6);
+    // against f64: the f32 program's own rounding error (absolute, |J| ≤ 1), which the
+    // series' cancellation for larger z makes larger than a few ulp
+    for (nu, (zs, vals)) in runs.iter().enumerate() {
+        let exact: Vec<f64> = zs.iter().map(|&z| cpu_n(nu, f64::from(z)).0).collect();
+        assert_close(&format!("f32 J_{nu} vs f64"), vals, &exact, 3e-5, 1.0);
     }
 }
 
@@ -133,4 +191,10 @@ fn bessel_paper_batch_matches_cpu_to_atol() {
             assert!((a - b).abs() < 1e-6, "dJ_{nu}/dz: {a} vs {b}");
         }
     }
+}
+
+#[test]
+fn cuda_source_compiles() {
+    common::check_cuda_syntax::<besselj_batch>();
+    common::check_cuda_syntax::<besselj_n_batch>();
 }

@@ -2,13 +2,15 @@
 //! with the CPU `#[i]` program; the gradient (shared parameter adjoints, by atomics and by
 //! per-thread rows) with the CPU gradient of the same program (1e-12 relative, f64).
 mod common;
-use common::{assert_close, device};
+use common::{assert_close, device, max_abs, to32, up, Conv};
+use nilang::prelude::Ordered;
+use nilang::GVar;
 use nilang_adbench::gmm::{gmm_generate, GmmInput};
 use nilang_apps::gmm::lower_index;
 use nilang_gpu::kernels::gmm::{
     gmm_point, gmm_shared_gradient_cpu, gmm_terms_cpu, gmm_workspace_sizes,
 };
-use nilang_gpu::{Arg, Buffer, Device, Precision, Shared};
+use nilang_gpu::{Arg, Buffer, Device, Elem, Precision, Shared};
 
 /// Point `i`'s log-sum-exp term, plainly.
 fn plain_term(g: &GmmInput, i: usize) -> f64 {
@@ -36,106 +38,102 @@ fn plain_term(g: &GmmInput, i: usize) -> f64 {
     mains.iter().map(|m| (m - mx).exp()).sum::<f64>().ln() + mx
 }
 
-fn buffers(dev: &Device, sizes: &[usize]) -> Vec<Buffer<f64>> {
-    sizes
-        .iter()
-        .map(|&s| dev.zeros::<f64>(s).unwrap())
-        .collect()
+/// The device's terms and shared gradients in `T` against the CPU program in `T`
+/// (`conv`/`back`: to and from `f64`); relative tolerance `tol` (norm-wise for the gradients:
+/// sums over all points).
+fn check<T: Elem + Ordered>(dev: &Device, precision: Precision, (conv, back): Conv<T>, tol: f64)
+where
+    GVar<T>: Ordered,
+{
+    let prog = dev.program::<gmm_point>(precision).unwrap();
+    for (d, k, n) in [(2, 3, 50), (5, 4, 200), (10, 5, 100)] {
+        let g = gmm_generate(d, k, n, 7);
+        let ws = gmm_workspace_sizes(n, d, k);
+        let (alpha, mu, icf, x) = (conv(&g.alphas), conv(&g.means), conv(&g.icf), conv(&g.x));
+        // CPU: the same program, point by point
+        let cpu_out = gmm_terms_cpu(&alpha, &mu, &icf, &x, n, d, k);
+        let plain: Vec<f64> = (0..n).map(|i| plain_term(&g, i)).collect();
+        let tag = format!("({d},{k},{n}) {precision:?}");
+        let vs_plain = if precision == Precision::F64 {
+            1e-12
+        } else {
+            1e-5
+        };
+        let cpu = back(&cpu_out);
+        assert_close(
+            &format!("CPU program vs plain {tag}"),
+            &cpu,
+            &plain,
+            vs_plain,
+            1.0,
+        );
+        // device forward
+        let out = dev.zeros::<T>(n).unwrap();
+        let w: Vec<Buffer<T>> = ws.iter().map(|&s| dev.zeros(s).unwrap()).collect();
+        let params = [&alpha, &mu, &icf].map(|v| dev.buffer(v).unwrap());
+        let xb = dev.buffer(&x).unwrap();
+        let ints = [Arg::Int(d as i64), Arg::Int(k as i64)];
+        let mut args: Vec<Arg> = vec![Arg::from(&out)];
+        args.extend(w.iter().chain(&params).chain([&xb]).map(Arg::from));
+        args.extend(ints);
+        prog.forward(n, &args).unwrap();
+        let got = back(&out.read().unwrap());
+        assert_close(&format!("device terms {tag}"), &got, &cpu, tol, 1e-300);
+        // uncomputed: back to zero up to the rounding of the values they held
+        let zero_tol = if precision == Precision::F64 {
+            1e-12
+        } else {
+            1e-3
+        };
+        for b in &w {
+            let left = max_abs(&back(&b.read().unwrap()));
+            assert!(left < zero_tol, "workspace back to zero: {left:e}");
+        }
+        // CPU gradient of Σ_i out_i
+        let cpu_grad = gmm_shared_gradient_cpu(&cpu_out, &alpha, &mu, &icf, &x, n, d, k);
+        for shared in [Shared::Atomic, Shared::Rows] {
+            out.write(&cpu_out).unwrap();
+            let gout = dev.buffer(&vec![T::lit(1.0); n]).unwrap();
+            let gws: Vec<Buffer<T>> = ws.iter().map(|&s| dev.zeros(s).unwrap()).collect();
+            let gparams = params.each_ref().map(|p| dev.zeros::<T>(p.len()).unwrap());
+            let mut args: Vec<Arg> = vec![Arg::grad(&out, &gout)];
+            args.extend(w.iter().zip(&gws).map(|(v, g)| Arg::grad(v, g)));
+            args.extend(params.iter().zip(&gparams).map(|(v, g)| Arg::grad(v, g)));
+            args.push(Arg::from(&xb));
+            args.extend(ints);
+            prog.gradient(n, &args, shared).unwrap();
+            for (name, (gd, want)) in ["alpha", "mu", "icf"]
+                .iter()
+                .zip(gparams.iter().zip(&cpu_grad))
+            {
+                let (got, want) = (back(&gd.read().unwrap()), back(want));
+                let what = format!("d/d{name} {tag} {shared:?}");
+                assert_close(&what, &got, &want, tol, max_abs(&want));
+            }
+            let left = max_abs(&back(&out.read().unwrap()));
+            assert!(left < zero_tol, "outputs uncomputed: {left:e}");
+        }
+    }
 }
 
 #[test]
 fn gmm_terms_and_shared_gradient() {
     let Some(dev) = device() else { return };
-    let prog = dev.program::<gmm_point>(Precision::F64).unwrap();
-    for (d, k, n) in [(2, 3, 50), (5, 4, 200), (10, 5, 100)] {
-        let g = gmm_generate(d, k, n, 7);
-        let tri = d * (d + 1) / 2;
-        let ws = gmm_workspace_sizes(n, d, k);
-        // CPU: the same program, point by point
-        let cpu_out = gmm_terms_cpu(&g.alphas, &g.means, &g.icf, &g.x, n, d, k);
-        let plain: Vec<f64> = (0..n).map(|i| plain_term(&g, i)).collect();
-        assert_close(
-            &format!("CPU program vs plain ({d},{k},{n})"),
-            &cpu_out,
-            &plain,
-            1e-12,
-            1e-300,
-        );
-        // device forward
-        let out = dev.zeros::<f64>(n).unwrap();
-        let w = buffers(&dev, &ws);
-        let (a, m, q, x) = (
-            dev.buffer(&g.alphas).unwrap(),
-            dev.buffer(&g.means).unwrap(),
-            dev.buffer(&g.icf).unwrap(),
-            dev.buffer(&g.x).unwrap(),
-        );
-        let mut args: Vec<Arg> = vec![Arg::from(&out)];
-        args.extend(w.iter().map(Arg::from));
-        args.extend([Arg::from(&a), Arg::from(&m), Arg::from(&q), Arg::from(&x)]);
-        args.extend([Arg::Int(d as i64), Arg::Int(k as i64)]);
-        prog.forward(n, &args).unwrap();
-        assert_close(
-            &format!("device terms ({d},{k},{n})"),
-            &out.read().unwrap(),
-            &cpu_out,
-            1e-12,
-            1e-300,
-        );
-        for b in &w {
-            assert!(
-                b.read().unwrap().iter().all(|v| v.abs() < 1e-12),
-                "workspace back to zero"
-            );
-        }
-        // CPU gradient of Σ_i out_i
-        let [ga, gm, gq] =
-            gmm_shared_gradient_cpu(&cpu_out, &g.alphas, &g.means, &g.icf, &g.x, n, d, k);
-        for shared in [Shared::Atomic, Shared::Rows] {
-            out.write(&cpu_out).unwrap();
-            let gout_d = dev.buffer(&vec![1.0; n]).unwrap();
-            let gws = buffers(&dev, &ws);
-            let (gad, gmd, gqd) = (
-                dev.zeros::<f64>(k).unwrap(),
-                dev.zeros::<f64>(k * d).unwrap(),
-                dev.zeros::<f64>(k * tri).unwrap(),
-            );
-            let mut args: Vec<Arg> = vec![Arg::grad(&out, &gout_d)];
-            args.extend(w.iter().zip(&gws).map(|(v, g)| Arg::grad(v, g)));
-            args.extend([
-                Arg::grad(&a, &gad),
-                Arg::grad(&m, &gmd),
-                Arg::grad(&q, &gqd),
-                Arg::from(&x),
-            ]);
-            args.extend([Arg::Int(d as i64), Arg::Int(k as i64)]);
-            prog.gradient(n, &args, shared).unwrap();
-            let tag = format!("({d},{k},{n}) {shared:?}");
-            assert_close(
-                &format!("d/dalpha {tag}"),
-                &gad.read().unwrap(),
-                &ga,
-                1e-12,
-                1e-300,
-            );
-            assert_close(
-                &format!("d/dmu {tag}"),
-                &gmd.read().unwrap(),
-                &gm,
-                1e-12,
-                1e-300,
-            );
-            assert_close(
-                &format!("d/dicf {tag}"),
-                &gqd.read().unwrap(),
-                &gq,
-                1e-12,
-                1e-300,
-            );
-            assert!(
-                out.read().unwrap().iter().all(|v| v.abs() < 1e-12),
-                "outputs uncomputed"
-            );
-        }
-    }
+    let id = <[f64]>::to_vec;
+    check::<f64>(&dev, Precision::F64, (id, id), 1e-12);
+}
+
+/// f32: against the CPU program on `f32`/`GVar<f32>`. Both round every operation to `f32` in
+/// the same order, but `exp`/`log` of the device (OpenCL allows 3 ulp) may differ from Rust's by
+/// an ulp, and the shared adjoints are sums over all points added in another order: 1e-5
+/// relative (≈ 80 ulp), norm-wise for the gradients.
+#[test]
+fn gmm_terms_and_shared_gradient_f32() {
+    let Some(dev) = device() else { return };
+    check::<f32>(&dev, Precision::F32, (to32, up), 1e-5);
+}
+
+#[test]
+fn cuda_source_compiles() {
+    common::check_cuda_syntax::<gmm_point>();
 }

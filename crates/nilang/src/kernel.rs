@@ -73,9 +73,10 @@ pub trait DeviceCode {
     fn device_code(out: &mut Vec<(&'static str, String)>);
 }
 
-/// The helpers every program starts with: `REAL` (from `-D NL_REAL=double|float`), the atomic
-/// add on reals, and `NL_SHARED_ADD` (atomic unless `NL_SHARED_ROWS` is defined).
-pub const PRELUDE: &str = r#"
+/// The OpenCL C dialect header: `REAL` (from `-D NL_REAL=double|float`), no contraction, the
+/// atomic add on reals (a compare-and-swap loop), and the spellings [`PRELUDE`] and the
+/// emitted code use for function qualifiers (`NL_FN`, `NL_INLINE`: nothing and `inline`).
+pub const OPENCL_HEADER: &str = r#"
 #ifndef NL_REAL
 #define NL_REAL double
 #endif
@@ -85,6 +86,8 @@ pub const PRELUDE: &str = r#"
 #pragma OPENCL EXTENSION cl_khr_int64_base_atomics : enable
 /* no fused multiply-adds: every operation rounds as on the CPU */
 #pragma OPENCL FP_CONTRACT OFF
+#define NL_FN
+#define NL_INLINE inline
 typedef NL_REAL REAL;
 inline void nl_atomic_add(volatile __global REAL* p, REAL v) {
 #if NL_REAL_BYTES == 8
@@ -101,13 +104,47 @@ inline void nl_atomic_add(volatile __global REAL* p, REAL v) {
     } while (atomic_cmpxchg((volatile __global uint*)p, old.u, new_.u) != old.u);
 #endif
 }
+"#;
+
+/// The CUDA C++ dialect header (for NVRTC): the OpenCL C spellings of the emitted source
+/// mapped onto CUDA (`__kernel` → `extern "C" __global__`, `__global` → nothing, `NL_FN` →
+/// `__device__`, `get_global_id(0)` → `blockIdx.x·blockDim.x + threadIdx.x`, `ulong` & co. as
+/// typedefs), and the atomic add on reals as `atomicAdd` (`double`: compute capability 6.0 and
+/// up). Contraction is turned off by compiling with `--fmad=false`.
+pub const CUDA_HEADER: &str = r#"
+#ifndef NL_REAL
+#define NL_REAL double
+#endif
+#define __kernel extern "C" __global__
+#define __global
+#define NL_FN __device__
+#define NL_INLINE __device__ inline
+typedef unsigned char uchar;
+typedef unsigned short ushort;
+typedef unsigned int uint;
+typedef unsigned long long ulong;
+#define get_global_id(d) ((ulong)blockIdx.x * (ulong)blockDim.x + (ulong)threadIdx.x)
+#ifndef INFINITY
+#define INFINITY __builtin_huge_valf()
+#endif
+#ifndef NAN
+#define NAN __builtin_nanf("")
+#endif
+typedef NL_REAL REAL;
+__device__ inline void nl_atomic_add(REAL* p, REAL v) { atomicAdd(p, v); }
+"#;
+
+/// The helpers every program has after its dialect header ([`OPENCL_HEADER`] or
+/// [`CUDA_HEADER`]): `NL_SHARED_ADD` (atomic unless `NL_SHARED_ROWS` is defined), `powi` as
+/// Rust computes it, and the kernels that zero and reduce the per-thread rows.
+pub const PRELUDE: &str = r#"
 #ifdef NL_SHARED_ROWS
 #define NL_SHARED_ADD(p, v) (*(p) += (v))
 #else
 #define NL_SHARED_ADD(p, v) nl_atomic_add((p), (v))
 #endif
 /* x^n by repeated squaring, as Rust's `powi` (LLVM's powi / compiler-rt's __powidf2) */
-inline REAL nl_powi(REAL a, int n) {
+NL_INLINE REAL nl_powi(REAL a, int n) {
     int recip = n < 0;
     REAL r = 1;
     while (1) {
@@ -118,7 +155,7 @@ inline REAL nl_powi(REAL a, int n) {
     }
     return recip ? 1 / r : r;
 }
-inline REAL nl_sqdiff(REAL a, REAL b) { REAL d = a - b; return d * d; }
+NL_INLINE REAL nl_sqdiff(REAL a, REAL b) { REAL d = a - b; return d * d; }
 __kernel void nl_zero(__global REAL* p, ulong n) {
     ulong k = get_global_id(0);
     if (k < n) p[k] = 0;
@@ -133,7 +170,44 @@ __kernel void nl_reduce_rows(__global REAL* out, __global const REAL* rows, ulon
 }
 "#;
 
-/// The whole program of kernel `K`: [`PRELUDE`], then every device function it needs.
+/// The language a program's source is written for: one emitted text, two dialect headers.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Dialect {
+    /// OpenCL C ([`OPENCL_HEADER`]).
+    OpenCl,
+    /// CUDA C++ for NVRTC ([`CUDA_HEADER`]).
+    Cuda,
+}
+
+/// The whole program of kernel `K` in `dialect`: its header, [`PRELUDE`], then every device
+/// function it needs (the same text for both dialects).
+///
+/// ```
+/// use nilang::prelude::*;
+/// use nilang::kernel::{program_source_in, Dialect};
+/// #[i(kernel)]
+/// fn twice<T: Scalar>(tid: usize, y: &mut [T], x: &[T]) {
+///     y[tid] += x[tid] * 2.0;
+/// }
+/// let cuda = program_source_in::<twice>(Dialect::Cuda);
+/// assert!(cuda.contains("#define __kernel extern \"C\" __global__"));
+/// assert!(cuda.ends_with(&nilang::kernel::program_source::<twice>()[nilang::kernel::OPENCL_HEADER.len()..]));
+/// ```
+pub fn program_source_in<K: DeviceCode>(dialect: Dialect) -> String {
+    let mut parts = vec![];
+    K::device_code(&mut parts);
+    let mut s = String::from(match dialect {
+        Dialect::OpenCl => OPENCL_HEADER,
+        Dialect::Cuda => CUDA_HEADER,
+    });
+    s.push_str(PRELUDE);
+    for (_, code) in parts {
+        s.push_str(&code);
+    }
+    s
+}
+
+/// The whole OpenCL C program of kernel `K`: [`program_source_in`] for [`Dialect::OpenCl`].
 ///
 /// ```
 /// use nilang::prelude::*;
@@ -144,13 +218,7 @@ __kernel void nl_reduce_rows(__global REAL* out, __global const REAL* rows, ulon
 /// assert!(nilang::kernel::program_source::<twice>().contains("nl_twice_fwd"));
 /// ```
 pub fn program_source<K: DeviceCode>() -> String {
-    let mut parts = vec![];
-    K::device_code(&mut parts);
-    let mut s = String::from(PRELUDE);
-    for (_, code) in parts {
-        s.push_str(&code);
-    }
-    s
+    program_source_in::<K>(Dialect::OpenCl)
 }
 
 /// Pushes `(name, code)` unless `name` is already in `out` (for generated code).

@@ -1,13 +1,13 @@
-//! Statements as OpenCL C, plain (forward, inverse) or on value/adjoint pairs (gradient).
+//! Statements as OpenCL C, plain (forward, inverse) or on value/adjoint pairs (gradient): the
+//! emission context, places and operands, blocks. Control flow is in `control`, instructions
+//! and ancillas in `instr`, calls of device functions in `call`.
 use super::expr::Et;
-use super::rules;
 use super::sig::{Shape, Ty};
 use crate::errors::Errors;
 use crate::ir::*;
 use proc_macro2::Span;
 use std::collections::HashSet;
 use std::fmt::Write;
-use syn::spanned::Spanned;
 
 /// A variable on the device.
 #[derive(Clone, Debug)]
@@ -28,6 +28,22 @@ pub struct CPlace {
     pub adj: Option<String>,
     pub shared: bool,
     pub ty: Ty,
+}
+
+impl CPlace {
+    /// A value without adjoint (a literal or a constant expression) of C type `t`.
+    fn value(val: String, t: Et) -> CPlace {
+        let ty = match t {
+            Et::Num(t) => t,
+            _ => Ty::Real,
+        };
+        CPlace {
+            val,
+            adj: None,
+            shared: false,
+            ty,
+        }
+    }
 }
 
 /// The emission context of one body.
@@ -70,7 +86,7 @@ impl<'e> Cx<'e> {
         format!("\u{1}{}\u{1}", self.host.len() - 1)
     }
 
-    fn fresh(&mut self, base: &str) -> String {
+    pub(super) fn fresh(&mut self, base: &str) -> String {
         self.counter += 1;
         format!("v_{base}_{}", self.counter)
     }
@@ -144,27 +160,11 @@ impl<'e> Cx<'e> {
             Operand::Place(p) => self.place(p),
             Operand::Lit { lit, neg, .. } => {
                 let (s, t) = self.lit(lit, *neg);
-                Some(CPlace {
-                    val: s,
-                    adj: None,
-                    shared: false,
-                    ty: match t {
-                        Et::Num(t) => t,
-                        _ => Ty::Real,
-                    },
-                })
+                Some(CPlace::value(s, t))
             }
             Operand::Const { expr, .. } => {
                 let (s, t) = self.cexpr(expr);
-                Some(CPlace {
-                    val: s,
-                    adj: None,
-                    shared: false,
-                    ty: match t {
-                        Et::Num(t) => t,
-                        _ => Ty::Real,
-                    },
-                })
+                Some(CPlace::value(s, t))
             }
             Operand::Tuple(_, span) => {
                 self.err(
@@ -204,501 +204,6 @@ impl<'e> Cx<'e> {
             self.stmt(s);
         }
     }
-
-    fn cond(&mut self, e: &syn::Expr) -> String {
-        self.cexpr(e).0
-    }
-
-    fn stmt(&mut self, s: &Stmt) {
-        match &s.kind {
-            StmtKind::Instr(i) => self.instr(i, s.span),
-            StmtKind::Call(c) => self.call(c, s.span),
-            StmtKind::Alloc(a) => self.alloc(a, s.span),
-            StmtKind::Dealloc(a) => {
-                for n in &a.names {
-                    let n = n.to_string();
-                    if let Some(k) = self.scopes.iter().rposition(|(m, _)| *m == n) {
-                        self.scopes.remove(k);
-                    }
-                }
-            }
-            StmtKind::If {
-                branches,
-                otherwise,
-            } => {
-                for (k, b) in branches.iter().enumerate() {
-                    let c = self.cond(&b.pre);
-                    if k == 0 {
-                        self.line(format!("if ({c}) {{"));
-                    } else {
-                        self.line(format!("}} else if ({c}) {{"));
-                    }
-                    self.block(&b.body);
-                }
-                if let Some(o) = otherwise {
-                    self.line("} else {");
-                    self.block(o);
-                }
-                self.line("}");
-            }
-            StmtKind::While { pre, body, .. } => {
-                let c = self.cond(pre);
-                self.line(format!("while ({c}) {{"));
-                self.block(body);
-                self.line("}");
-            }
-            StmtKind::DoLoop {
-                first,
-                until,
-                second,
-                ..
-            } => {
-                self.line("while (1) {");
-                let scope = self.scopes.len();
-                self.depth += 1;
-                self.stmts(first);
-                let c = self.cond(until);
-                self.line(format!("if ({c}) break;"));
-                self.stmts(second);
-                self.depth -= 1;
-                self.scopes.truncate(scope);
-                self.line("}");
-            }
-            StmtKind::For { var, iter, body } => self.for_loop(var, iter, body),
-            StmtKind::Block(b) => {
-                self.line("{");
-                self.block(b);
-                self.line("}");
-            }
-            StmtKind::Seq(b) | StmtKind::Routine { body: b, .. } => self.stmts(b),
-            StmtKind::Move { dst, src } => {
-                let Some(v) = self.lookup(&src.to_string()).cloned() else {
-                    self.err(src.span(), "`take!` of something not an ancilla");
-                    return;
-                };
-                let c = self.fresh(&dst.to_string());
-                self.line(format!("{} {c} = {};", v.ty.c_scalar(), v.c));
-                if self.gvar && v.ty == Ty::Real {
-                    self.line(format!("REAL {c}_g = {}_g;", v.c));
-                }
-                let k = self.scopes.iter().rposition(|(m, _)| src == m);
-                if let Some(k) = k {
-                    self.scopes.remove(k);
-                }
-                self.scopes.push((dst.to_string(), Var { c, ..v }));
-            }
-            StmtKind::Safe(_) => {}
-            StmtKind::Fresh(_) => self.err(s.span, "`fresh!` is not supported on the device"),
-            StmtKind::Stack { .. } => self.err(
-                s.span,
-                "stacks (`push!`, `pop!`, `copy_push!`, ...) are not supported on the device",
-            ),
-            // lowered away before emission (see `lower`)
-            StmtKind::Surface(_) => {
-                self.err(s.span, "this statement is not supported on the device")
-            }
-        }
-    }
-
-    fn for_loop(&mut self, var: &syn::Ident, iter: &ForIter, body: &[Stmt]) {
-        let scope = self.scopes.len();
-        let c = self.fresh(&var.to_string());
-        let (s, e, st) = (self.fresh("s"), self.fresh("e"), self.fresh("st"));
-        let (start, end, inclusive, step, rev) = match iter {
-            ForIter::Range {
-                start,
-                end,
-                inclusive,
-                step,
-                rev,
-            } => {
-                let start = self.cexpr(start).0;
-                let end = self.cexpr(end).0;
-                let step = step.as_ref().map(|x| self.cexpr(x).0);
-                (start, end, *inclusive, step, *rev)
-            }
-            ForIter::Indices { slice, rev } => {
-                let len = match self.lookup(&slice.root.to_string()) {
-                    Some(v) if slice.path.is_empty() && matches!(v.shape, Shape::Slice { .. }) => {
-                        format!("{}_len", v.c)
-                    }
-                    _ => {
-                        self.err(
-                            slice.span,
-                            "on the device, `for` over a slice parameter only",
-                        );
-                        String::new()
-                    }
-                };
-                ("0".into(), len, false, None, *rev)
-            }
-        };
-        self.line("{");
-        self.depth += 1;
-        let end = if inclusive {
-            format!("((long)({end}) + 1)")
-        } else {
-            format!("((long)({end}))")
-        };
-        self.line(format!(
-            "long {s} = (long)({start}); long {e} = {end}; long {st} = (long)({});",
-            step.as_deref().unwrap_or("1")
-        ));
-        if rev {
-            self.line(format!("if ({s} < {e}) for (long {c} = {s} + (({e} - 1 - {s}) / {st}) * {st}; {c} >= {s}; {c} -= {st}) {{"));
-        } else {
-            self.line(format!("for (long {c} = {s}; {c} < {e}; {c} += {st}) {{"));
-        }
-        self.scopes.push((
-            var.to_string(),
-            Var {
-                c,
-                ty: Ty::Int {
-                    signed: true,
-                    bytes: 8,
-                },
-                shape: Shape::Value,
-                readonly: true,
-            },
-        ));
-        self.block(body);
-        self.line("}");
-        self.depth -= 1;
-        self.line("}");
-        self.scopes.truncate(scope);
-    }
-
-    fn alloc(&mut self, a: &Anc, span: Span) {
-        if a.tuple || a.names.len() != 1 {
-            self.err(span, "tuple ancillas are not supported on the device");
-            return;
-        }
-        let name = a.names[0].to_string();
-        let (v, t) = self.cexpr(&a.value);
-        let ty = match &a.ty {
-            Some(t) => match super::sig::number_type(t, &self.generics) {
-                Some(ty) => ty,
-                None => {
-                    self.err(
-                        t.span(),
-                        "ancilla type not supported on the device (a number)",
-                    );
-                    return;
-                }
-            },
-            None => match t {
-                Et::Num(ty) => ty,
-                _ => {
-                    self.err(
-                        a.value.span(),
-                        format!(
-                            "ancilla `{name}`: its number type is not known on the device; \
-                             write `T::default()`, `T::lit(..)`, a suffixed literal or \
-                             `let {name}: T = ...`"
-                        ),
-                    );
-                    return;
-                }
-            },
-        };
-        let c = self.fresh(&name);
-        self.line(format!("{} {c} = {v};", ty.c_scalar()));
-        if self.gvar && ty == Ty::Real {
-            self.line(format!("REAL {c}_g = 0;"));
-        }
-        self.scopes.push((
-            name,
-            Var {
-                c,
-                ty,
-                shape: Shape::Value,
-                readonly: false,
-            },
-        ));
-    }
-
-    fn instr(&mut self, i: &Instr, span: Span) {
-        if let Operand::Tuple(ts, tspan) = &i.target {
-            let ok = matches!(i.func, FuncRef::Builtin("SinCos")) && ts.len() == 2;
-            if !ok {
-                self.err(
-                    *tspan,
-                    "a tuple target is only supported as `(s, c) += sincos(x)`",
-                );
-                return;
-            }
-            let (Some(s), Some(c), Some(a)) = (
-                self.operand(&ts[0]),
-                self.operand(&ts[1]),
-                i.args.first().and_then(|a| self.operand(a)),
-            ) else {
-                return;
-            };
-            let plus = match i.op {
-                AccOp::Plus => true,
-                AccOp::Minus => false,
-                _ => {
-                    self.err(span, "only `+=` and `-=` with `sincos` on the device");
-                    return;
-                }
-            };
-            rules::sincos(self, plus, &s, &c, &a);
-            return;
-        }
-        let Some(y) = self.operand(&i.target) else {
-            return;
-        };
-        let args: Option<Vec<CPlace>> = i.args.iter().map(|a| self.operand(a)).collect();
-        let Some(args) = args else { return };
-        let f = match &i.func {
-            FuncRef::Builtin(b) => rules::Func::Builtin(b),
-            FuncRef::User(p) => match powin(p) {
-                Some(n) => rules::Func::PowiN(n),
-                None => {
-                    let name = p
-                        .segments
-                        .last()
-                        .map(|s| s.ident.to_string())
-                        .unwrap_or_default();
-                    self.err(
-                        p.span(),
-                        format!("user primitive `{name}` is not supported on the device"),
-                    );
-                    return;
-                }
-            },
-        };
-        if y.ty != Ty::Real {
-            // integers: plain C in every mode
-            let op = match i.op {
-                AccOp::Plus => "+=",
-                AccOp::Minus => "-=",
-                AccOp::Xor => "^=",
-                AccOp::Mul | AccOp::Div => {
-                    self.err(
-                        span,
-                        "`*=` and `/=` on integers are not supported on the device",
-                    );
-                    return;
-                }
-            };
-            let Some(v) = rules::value(self, &f, &args, false, span) else {
-                return;
-            };
-            self.line(format!("{} {op} {v};", y.val));
-            return;
-        }
-        let plus = match i.op {
-            AccOp::Plus => true,
-            AccOp::Minus => false,
-            op => {
-                self.err(
-                    span,
-                    format!(
-                        "`{}` on a real number is not supported on the device (only `+=` and `-=`)",
-                        match op {
-                            AccOp::Xor => "^=",
-                            AccOp::Mul => "*=",
-                            _ => "/=",
-                        }
-                    ),
-                );
-                return;
-            }
-        };
-        let Some(v) = rules::value(self, &f, &args, true, span) else {
-            return;
-        };
-        if self.gvar {
-            rules::gvar(self, plus, &y, &f, &args, &v);
-        } else {
-            self.line(format!("{} {}= {v};", y.val, if plus { '+' } else { '-' }));
-        }
-    }
-
-    fn call(&mut self, c: &Call, span: Span) {
-        let Callee::Path(p) = &c.callee else {
-            self.err(span, "method calls are not supported on the device");
-            return;
-        };
-        let Some(last) = p.path.segments.last() else {
-            return;
-        };
-        let mut name = last.ident.to_string();
-        let mut inverse = c.inverse;
-        if let Some(base) = name.strip_suffix("_inv") {
-            name = base.to_string();
-            inverse = !inverse;
-        }
-        match name.as_str() {
-            "SWAP" => {
-                let ps: Vec<Option<CPlace>> = c
-                    .args
-                    .iter()
-                    .map(|a| match a {
-                        CallArg::InOut(p) | CallArg::Name(p) => self.place(p),
-                        CallArg::Read(e) => {
-                            self.err(e.span(), "`SWAP` takes two places");
-                            None
-                        }
-                    })
-                    .collect();
-                if let [Some(a), Some(b)] = &ps[..] {
-                    let t = self.fresh("t");
-                    self.line(format!(
-                        "{{ {} {t} = {}; {} = {}; {} = {t}; }}",
-                        a.ty.c_scalar(),
-                        a.val,
-                        a.val,
-                        b.val,
-                        b.val
-                    ));
-                    if let (Some(ga), Some(gb)) = (&a.adj, &b.adj) {
-                        self.line(format!("{{ REAL {t} = {ga}; {ga} = {gb}; {gb} = {t}; }}"));
-                    }
-                }
-                return;
-            }
-            "NEG" => {
-                if let [CallArg::InOut(p) | CallArg::Name(p)] = &c.args[..] {
-                    if let Some(a) = self.place(p) {
-                        self.line(format!("{} = -{};", a.val, a.val));
-                        if let Some(g) = &a.adj {
-                            self.line(format!("{g} = -{g};"));
-                        }
-                    }
-                }
-                return;
-            }
-            "INC" | "DEC" | "ROT" | "IROT" | "HADAMARD" | "INV" | "FLIP" | "CONJ" | "ADD_CONST"
-            | "SUB_CONST" => {
-                self.err(
-                    span,
-                    format!("instruction `{name}` is not supported on the device"),
-                );
-                return;
-            }
-            _ => {}
-        }
-        // a device function: `nl_<name>_<direction>`
-        let mut dep = p.path.clone();
-        if let Some(l) = dep.segments.last_mut() {
-            l.ident = syn::Ident::new(&name, l.ident.span());
-        }
-        for s in dep.segments.iter_mut() {
-            s.arguments = syn::PathArguments::None;
-        }
-        if !self
-            .deps
-            .iter()
-            .any(|d| quote::quote!(#d).to_string() == quote::quote!(#dep).to_string())
-        {
-            self.deps.push(dep);
-        }
-        let dir = match (self.gvar, inverse) {
-            (false, false) => "fwd",
-            (false, true) => "inv",
-            (true, false) => "gfwd",
-            (true, true) => "ginv",
-        };
-        let mut pre = vec![];
-        let mut post = vec![];
-        let mut args = vec![];
-        for a in &c.args {
-            match a {
-                CallArg::InOut(p) | CallArg::Name(p) => {
-                    let Some(v) = self.lookup(&p.root.to_string()).cloned() else {
-                        self.err(p.span, "not a variable of the device function");
-                        return;
-                    };
-                    match (v.shape, p.path.is_empty(), matches!(a, CallArg::InOut(_))) {
-                        (Shape::Slice { mutable, .. }, true, _) => {
-                            args.push(v.c.clone());
-                            if self.gvar && mutable && v.ty == Ty::Real {
-                                args.push(format!("{}_g", v.c));
-                            }
-                            args.push(format!("{}_len", v.c));
-                        }
-                        (Shape::Ptr, true, _) => {
-                            args.push(v.c.clone());
-                            if self.gvar && v.ty == Ty::Real {
-                                args.push(format!("{}_g", v.c));
-                            }
-                        }
-                        (Shape::Value, true, false) => args.push(v.c.clone()),
-                        _ => {
-                            // an element or an ancilla passed in-out: through a private copy
-                            let Some(cp) = self.place(p) else { return };
-                            let t = self.fresh("arg");
-                            pre.push(format!("{} {t} = {};", cp.ty.c_scalar(), cp.val));
-                            post.push(format!("{} = {t};", cp.val));
-                            args.push(format!("&{t}"));
-                            if self.gvar && cp.ty == Ty::Real {
-                                let g = match &cp.adj {
-                                    Some(g) if !cp.shared => g.clone(),
-                                    _ => "0".into(),
-                                };
-                                pre.push(format!("REAL {t}_g = {g};"));
-                                match &cp.adj {
-                                    Some(adj) if cp.shared => {
-                                        post.push(format!("NL_SHARED_ADD(&{adj}, {t}_g);"))
-                                    }
-                                    Some(adj) => post.push(format!("{adj} = {t}_g;")),
-                                    None => {}
-                                }
-                                args.push(format!("&{t}_g"));
-                            }
-                        }
-                    }
-                }
-                CallArg::Read(e) => {
-                    // `&xs` of a slice: its values
-                    let inner = match e {
-                        syn::Expr::Reference(r) => &*r.expr,
-                        e => e,
-                    };
-                    if let syn::Expr::Path(pp) = inner {
-                        if let Some(v) = pp
-                            .path
-                            .get_ident()
-                            .and_then(|i| self.lookup(&i.to_string()))
-                            .cloned()
-                        {
-                            if matches!(v.shape, Shape::Slice { .. }) {
-                                args.push(v.c.clone());
-                                args.push(format!("{}_len", v.c));
-                                continue;
-                            }
-                        }
-                    }
-                    args.push(self.cexpr(inner).0);
-                }
-            }
-        }
-        let call = format!("nl_{name}_{dir}({});", args.join(", "));
-        if pre.is_empty() {
-            self.line(call);
-        } else {
-            self.line(format!("{{ {} {call} {} }}", pre.join(" "), post.join(" ")));
-        }
-    }
-}
-
-/// `::nilang::instr::fns::PowiN<{ N }>`: its exponent.
-fn powin(p: &syn::Path) -> Option<i64> {
-    let last = p.segments.last()?;
-    if last.ident != "PowiN" {
-        return None;
-    }
-    let syn::PathArguments::AngleBracketed(a) = &last.arguments else {
-        return None;
-    };
-    let text = quote::quote!(#a).to_string();
-    let digits: String = text
-        .chars()
-        .filter(|c| c.is_ascii_digit() || *c == '-')
-        .collect();
-    digits.parse().ok()
 }
 
 /// Writes `s` (helper for `write!` on strings that cannot fail).

@@ -11,8 +11,11 @@
 //!
 //! Unsupported constructs (stacks, `fresh!`, structs and fields, method calls, user
 //! primitives, ...) are compile errors naming the construct.
+mod call;
+mod control;
 mod emit;
 mod expr;
+mod instr;
 mod rules;
 mod sig;
 
@@ -123,7 +126,7 @@ pub fn device_items(
         emit::w(
             &mut text,
             format_args!(
-                "void nl_{name}_{dir}({}) {{\n{code}}}\n",
+                "NL_FN void nl_{name}_{dir}({}) {{\n{code}}}\n",
                 c_params(&params, gvar).join(", ")
             ),
         );

@@ -79,30 +79,33 @@ pub fn gmm_workspace_sizes(n: usize, d: usize, k: usize) -> [usize; 8] {
     [n * k * d, n * k * d, n * k, n * k, n * k, n * k, n, n]
 }
 
+/// Zeroed workspaces of [`gmm_point`] over `n` points (see [`gmm_workspace_sizes`]).
+fn workspaces<T: Clone>(n: usize, d: usize, k: usize, zero: T) -> Vec<Vec<T>> {
+    let sizes = gmm_workspace_sizes(n, d, k);
+    sizes.iter().map(|&s| vec![zero.clone(); s]).collect()
+}
+
 /// The kernel's terms on one core: [`gmm_point`] for `i = 0..n`, in order (the reference of the
-/// device's forward launch).
+/// device's forward launch), in `f64` or `f32`.
 ///
 /// ```
 /// let (alpha, mu, icf, x) = (vec![0.5], vec![0.0], vec![0.0], vec![1.0, -1.0]);
 /// let out = nilang_gpu::kernels::gmm::gmm_terms_cpu(&alpha, &mu, &icf, &x, 2, 1, 1);
 /// // one component: logsumexp = α + q − ½ (x − μ)²
-/// assert!((out[0] - 0.0).abs() < 1e-15 && (out[1] - 0.0).abs() < 1e-15);
+/// assert!((out[0] - 0.0f64).abs() < 1e-15 && (out[1] - 0.0f64).abs() < 1e-15);
 /// ```
 #[allow(clippy::too_many_arguments)]
-pub fn gmm_terms_cpu(
-    alpha: &[f64],
-    mu: &[f64],
-    icf: &[f64],
-    x: &[f64],
+pub fn gmm_terms_cpu<T: Ordered>(
+    alpha: &[T],
+    mu: &[T],
+    icf: &[T],
+    x: &[T],
     n: usize,
     d: usize,
     k: usize,
-) -> Vec<f64> {
-    let mut out = vec![0.0; n];
-    let mut w: Vec<Vec<f64>> = gmm_workspace_sizes(n, d, k)
-        .iter()
-        .map(|&s| vec![0.0; s])
-        .collect();
+) -> Vec<T> {
+    let mut out = vec![T::default(); n];
+    let mut w = workspaces(n, d, k, T::default());
     let (mut al, mut m, mut q) = (alpha.to_vec(), mu.to_vec(), icf.to_vec());
     for i in 0..n {
         let [xc, y, sq, main, tt, mxs, s, ls] = &mut w[..] else {
@@ -119,22 +122,26 @@ pub fn gmm_terms_cpu(
 /// reference of the device's gradient launch): from the terms `out` (of [`gmm_terms_cpu`])
 /// with adjoint one, [`gmm_point_inv`] on gradient numbers for `i = n−1..0`.
 #[allow(clippy::too_many_arguments)]
-pub fn gmm_shared_gradient_cpu(
-    out: &[f64],
-    alpha: &[f64],
-    mu: &[f64],
-    icf: &[f64],
-    x: &[f64],
+pub fn gmm_shared_gradient_cpu<T: Ordered>(
+    out: &[T],
+    alpha: &[T],
+    mu: &[T],
+    icf: &[T],
+    x: &[T],
     n: usize,
     d: usize,
     k: usize,
-) -> [Vec<f64>; 3] {
-    let gv = |v: &[f64], s: f64| v.iter().map(|&x| GVar::new(x, s)).collect::<Vec<_>>();
+) -> [Vec<T>; 3]
+where
+    GVar<T>: Ordered,
+{
+    let gv = |v: &[T], s: f64| {
+        v.iter()
+            .map(|&x| GVar::new(x, T::lit(s)))
+            .collect::<Vec<_>>()
+    };
     let mut go = gv(out, 1.0);
-    let mut gw: Vec<Vec<GVar<f64>>> = gmm_workspace_sizes(n, d, k)
-        .iter()
-        .map(|&s| vec![GVar::new(0.0, 0.0); s])
-        .collect();
+    let mut gw = workspaces(n, d, k, GVar::new(T::default(), T::default()));
     let (mut ga, mut gm, mut gq) = (gv(alpha, 0.0), gv(mu, 0.0), gv(icf, 0.0));
     let gx = gv(x, 0.0);
     for i in (0..n).rev() {
@@ -145,6 +152,6 @@ pub fn gmm_shared_gradient_cpu(
             i, &mut go, xc, y, sq, main, tt, mxs, s, ls, &mut ga, &mut gm, &mut gq, &gx, d, k,
         );
     }
-    let adj = |v: &[GVar<f64>]| v.iter().map(|g| g.g).collect::<Vec<_>>();
+    let adj = |v: &[GVar<T>]| v.iter().map(|g| g.g).collect::<Vec<_>>();
     [adj(&ga), adj(&gm), adj(&gq)]
 }

@@ -23,6 +23,19 @@ pub const CL_PROGRAM_BUILD_LOG: cl_uint = 0x1183;
 type InfoFn = unsafe extern "C" fn(Handle, cl_uint, usize, *mut c_void, *mut usize) -> cl_int;
 type ReleaseFn = unsafe extern "C" fn(Handle) -> cl_int;
 type Notify = *const c_void;
+/// `clEnqueueWriteBuffer` (`P = *const c_void`) and `clEnqueueReadBuffer` (`*mut c_void`):
+/// queue, buffer, blocking, offset, bytes, host pointer, wait list, event.
+type EnqueueRw<P> = unsafe extern "C" fn(
+    Handle,
+    Handle,
+    cl_uint,
+    usize,
+    usize,
+    P,
+    cl_uint,
+    *const Handle,
+    *mut Handle,
+) -> cl_int;
 
 /// The entry points used.
 pub struct Api {
@@ -42,28 +55,8 @@ pub struct Api {
     ) -> Handle,
     pub create_command_queue: unsafe extern "C" fn(Handle, Handle, u64, *mut cl_int) -> Handle,
     pub create_buffer: unsafe extern "C" fn(Handle, u64, usize, *mut c_void, *mut cl_int) -> Handle,
-    pub enqueue_write_buffer: unsafe extern "C" fn(
-        Handle,
-        Handle,
-        cl_uint,
-        usize,
-        usize,
-        *const c_void,
-        cl_uint,
-        *const Handle,
-        *mut Handle,
-    ) -> cl_int,
-    pub enqueue_read_buffer: unsafe extern "C" fn(
-        Handle,
-        Handle,
-        cl_uint,
-        usize,
-        usize,
-        *mut c_void,
-        cl_uint,
-        *const Handle,
-        *mut Handle,
-    ) -> cl_int,
+    pub enqueue_write_buffer: EnqueueRw<*const c_void>,
+    pub enqueue_read_buffer: EnqueueRw<*mut c_void>,
     pub enqueue_copy_buffer: unsafe extern "C" fn(
         Handle,
         Handle,

@@ -1,0 +1,176 @@
+//! Calls of `#[i(device)]` functions from device code, forward or inverse, plain or on
+//! value/adjoint pairs (adjoints of shared slices accumulated after the call).
+use super::emit::{CPlace, Cx};
+use super::sig::{Shape, Ty};
+use crate::ir::*;
+use proc_macro2::Span;
+use syn::spanned::Spanned;
+
+impl Cx<'_> {
+    pub(super) fn call(&mut self, c: &Call, span: Span) {
+        let Callee::Path(p) = &c.callee else {
+            self.err(span, "method calls are not supported on the device");
+            return;
+        };
+        let Some(last) = p.path.segments.last() else {
+            return;
+        };
+        let mut name = last.ident.to_string();
+        let mut inverse = c.inverse;
+        if let Some(base) = name.strip_suffix("_inv") {
+            name = base.to_string();
+            inverse = !inverse;
+        }
+        match name.as_str() {
+            "SWAP" => {
+                let ps: Vec<Option<CPlace>> = c
+                    .args
+                    .iter()
+                    .map(|a| match a {
+                        CallArg::InOut(p) | CallArg::Name(p) => self.place(p),
+                        CallArg::Read(e) => {
+                            self.err(e.span(), "`SWAP` takes two places");
+                            None
+                        }
+                    })
+                    .collect();
+                if let [Some(a), Some(b)] = &ps[..] {
+                    let t = self.fresh("t");
+                    self.line(format!(
+                        "{{ {} {t} = {}; {} = {}; {} = {t}; }}",
+                        a.ty.c_scalar(),
+                        a.val,
+                        a.val,
+                        b.val,
+                        b.val
+                    ));
+                    if let (Some(ga), Some(gb)) = (&a.adj, &b.adj) {
+                        self.line(format!("{{ REAL {t} = {ga}; {ga} = {gb}; {gb} = {t}; }}"));
+                    }
+                }
+                return;
+            }
+            "NEG" => {
+                if let [CallArg::InOut(p) | CallArg::Name(p)] = &c.args[..] {
+                    if let Some(a) = self.place(p) {
+                        self.line(format!("{} = -{};", a.val, a.val));
+                        if let Some(g) = &a.adj {
+                            self.line(format!("{g} = -{g};"));
+                        }
+                    }
+                }
+                return;
+            }
+            "INC" | "DEC" | "ROT" | "IROT" | "HADAMARD" | "INV" | "FLIP" | "CONJ" | "ADD_CONST"
+            | "SUB_CONST" => {
+                self.err(
+                    span,
+                    format!("instruction `{name}` is not supported on the device"),
+                );
+                return;
+            }
+            _ => {}
+        }
+        // a device function: `nl_<name>_<direction>`
+        let mut dep = p.path.clone();
+        if let Some(l) = dep.segments.last_mut() {
+            l.ident = syn::Ident::new(&name, l.ident.span());
+        }
+        for s in dep.segments.iter_mut() {
+            s.arguments = syn::PathArguments::None;
+        }
+        if !self
+            .deps
+            .iter()
+            .any(|d| quote::quote!(#d).to_string() == quote::quote!(#dep).to_string())
+        {
+            self.deps.push(dep);
+        }
+        let dir = match (self.gvar, inverse) {
+            (false, false) => "fwd",
+            (false, true) => "inv",
+            (true, false) => "gfwd",
+            (true, true) => "ginv",
+        };
+        let mut pre = vec![];
+        let mut post = vec![];
+        let mut args = vec![];
+        for a in &c.args {
+            match a {
+                CallArg::InOut(p) | CallArg::Name(p) => {
+                    let Some(v) = self.lookup(&p.root.to_string()).cloned() else {
+                        self.err(p.span, "not a variable of the device function");
+                        return;
+                    };
+                    match (v.shape, p.path.is_empty(), matches!(a, CallArg::InOut(_))) {
+                        (Shape::Slice { mutable, .. }, true, _) => {
+                            args.push(v.c.clone());
+                            if self.gvar && mutable && v.ty == Ty::Real {
+                                args.push(format!("{}_g", v.c));
+                            }
+                            args.push(format!("{}_len", v.c));
+                        }
+                        (Shape::Ptr, true, _) => {
+                            args.push(v.c.clone());
+                            if self.gvar && v.ty == Ty::Real {
+                                args.push(format!("{}_g", v.c));
+                            }
+                        }
+                        (Shape::Value, true, false) => args.push(v.c.clone()),
+                        _ => {
+                            // an element or an ancilla passed in-out: through a private copy
+                            let Some(cp) = self.place(p) else { return };
+                            let t = self.fresh("arg");
+                            pre.push(format!("{} {t} = {};", cp.ty.c_scalar(), cp.val));
+                            post.push(format!("{} = {t};", cp.val));
+                            args.push(format!("&{t}"));
+                            if self.gvar && cp.ty == Ty::Real {
+                                let g = match &cp.adj {
+                                    Some(g) if !cp.shared => g.clone(),
+                                    _ => "0".into(),
+                                };
+                                pre.push(format!("REAL {t}_g = {g};"));
+                                match &cp.adj {
+                                    Some(adj) if cp.shared => {
+                                        post.push(format!("NL_SHARED_ADD(&{adj}, {t}_g);"))
+                                    }
+                                    Some(adj) => post.push(format!("{adj} = {t}_g;")),
+                                    None => {}
+                                }
+                                args.push(format!("&{t}_g"));
+                            }
+                        }
+                    }
+                }
+                CallArg::Read(e) => {
+                    // `&xs` of a slice: its values
+                    let inner = match e {
+                        syn::Expr::Reference(r) => &*r.expr,
+                        e => e,
+                    };
+                    if let syn::Expr::Path(pp) = inner {
+                        if let Some(v) = pp
+                            .path
+                            .get_ident()
+                            .and_then(|i| self.lookup(&i.to_string()))
+                            .cloned()
+                        {
+                            if matches!(v.shape, Shape::Slice { .. }) {
+                                args.push(v.c.clone());
+                                args.push(format!("{}_len", v.c));
+                                continue;
+                            }
+                        }
+                    }
+                    args.push(self.cexpr(inner).0);
+                }
+            }
+        }
+        let call = format!("nl_{name}_{dir}({});", args.join(", "));
+        if pre.is_empty() {
+            self.line(call);
+        } else {
+            self.line(format!("{{ {} {call} {} }}", pre.join(" "), post.join(" ")));
+        }
+    }
+}
