@@ -22,7 +22,7 @@ pub fn factorial(n: usize) -> f64 {
 /// nilang_apps::bessel::imul(&mut out, &mut x, &mut anc);
 /// assert_eq!(out, 6.0);
 /// ```
-#[i]
+#[i(device)]
 pub fn imul<T: Ordered>(out: &mut T, x: &mut T, anc: &mut T) {
     anc += out * x;
     out -= anc / x;
@@ -41,8 +41,25 @@ pub fn imul<T: Ordered>(out: &mut T, x: &mut T, anc: &mut T) {
 /// ```
 #[i]
 pub fn ibesselj<T: Ordered>(out: &mut T, nu: usize, z: &mut T) {
-    let k = T::default();
     let fact_nu = T::lit(factorial(nu));
+    ibesselj_series(out, z, nu, fact_nu);
+    dealloc!(fact_nu = T::lit(factorial(nu)));
+}
+
+/// `out += J_ν(z)` given `fact_nu = ν!`: the body of [`ibesselj`], a device function too, so
+/// the GPU kernel `nilang_gpu::kernels::bessel::besselj_batch` runs these very instructions.
+///
+/// ```
+/// use nilang_apps::bessel::{ibesselj_series, ibesselj_series_inv};
+/// let (mut out, mut z) = (0.0_f64, 1.0);
+/// ibesselj_series(&mut out, &mut z, 2, 2.0);
+/// assert!((out - 0.1149034849319005).abs() < 1e-9);
+/// ibesselj_series_inv(&mut out, &mut z, 2, 2.0);
+/// assert!(out.abs() < 1e-15);
+/// ```
+#[i(device)]
+pub fn ibesselj_series<T: Ordered>(out: &mut T, z: &mut T, nu: usize, fact_nu: T) {
+    let k = T::default();
     let nu_t = T::lit(nu as f64);
     let halfz = T::default();
     let halfz_power_nu = T::default();
@@ -84,7 +101,6 @@ pub fn ibesselj<T: Ordered>(out: &mut T, nu: usize, z: &mut T) {
     dealloc!(halfz_power_nu = T::default());
     dealloc!(halfz = T::default());
     dealloc!(nu_t = T::lit(nu as f64));
-    dealloc!(fact_nu = T::lit(factorial(nu)));
     dealloc!(k = T::default());
 }
 

@@ -106,7 +106,7 @@ pub fn no_adjoint_before(
 
 /// A callee called by path that may have a recorded analysis: not a built-in instruction or
 /// an associated function (an upper-case segment), no `<T as Tr>::` form.
-fn analysed_callee(p: &syn::ExprPath) -> bool {
+pub(crate) fn analysed_callee(p: &syn::ExprPath) -> bool {
     p.qself.is_none()
         && !p
             .path
@@ -117,7 +117,7 @@ fn analysed_callee(p: &syn::ExprPath) -> bool {
 
 /// The type-namespace item of a callee (its path without generic arguments, `_inv` for an
 /// inverse call).
-fn marker_path(p: &syn::ExprPath, inverse: bool) -> syn::Path {
+pub(crate) fn marker_path(p: &syn::ExprPath, inverse: bool) -> syn::Path {
     let mut path = p.path.clone();
     if let Some(last) = path.segments.last_mut() {
         last.arguments = syn::PathArguments::None;

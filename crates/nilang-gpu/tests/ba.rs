@@ -6,8 +6,8 @@ use common::{assert_close, device, max_abs, max_rel, seq, to32, up};
 use nilang::GVar;
 use nilang_adbench::ba::BaInput;
 use nilang_apps::ba::{ba_block, ba_objective_into, w_err_grad};
-use nilang_gpu::kernels::ba::{ba_residual, ba_residual_inv, CAM};
-use nilang_gpu::{Arg, Buffer, Device, Elem, Precision, Shared};
+use nilang_gpu::kernels::ba::{ba_residual, ba_residual_inv, BaAdjoints, BaBuffers, CAM};
+use nilang_gpu::{Device, Elem, Precision, Shared};
 
 /// A random problem: `n` cameras, `m` points, `p` observations; camera 0 has no rotation
 /// (the first-order branch).
@@ -45,79 +45,14 @@ fn problem(n: usize, m: usize, p: usize) -> BaInput {
 }
 
 /// The problem's buffers on the device, in `T` (`f64` or `f32`).
-struct Bufs<T> {
-    e: Buffer<T>,
-    werr: Buffer<T>,
-    cams: Buffer<T>,
-    pts: Buffer<T>,
-    w: Buffer<T>,
-    feats: Buffer<T>,
-    oc: Buffer<u64>,
-    op: Buffer<u64>,
+fn upload<T: Elem>(dev: &Device, b: &BaInput, conv: fn(&[f64]) -> Vec<T>) -> BaBuffers<T> {
+    let (cams, pts, w, feats) = (conv(&b.cams), conv(&b.x), conv(&b.w), conv(&b.feats));
+    BaBuffers::new(dev, &cams, &pts, &w, &feats, &b.obs).unwrap()
 }
 
-fn upload<T: Elem>(dev: &Device, b: &BaInput, conv: fn(&[f64]) -> Vec<T>) -> Bufs<T> {
-    let ids =
-        |f: fn(&(usize, usize)) -> usize| b.obs.iter().map(|o| f(o) as u64).collect::<Vec<_>>();
-    Bufs {
-        e: dev.zeros(2 * b.p).unwrap(),
-        werr: dev.zeros(b.p).unwrap(),
-        cams: dev.buffer(&conv(&b.cams)).unwrap(),
-        pts: dev.buffer(&conv(&b.x)).unwrap(),
-        w: dev.buffer(&conv(&b.w)).unwrap(),
-        feats: dev.buffer(&conv(&b.feats)).unwrap(),
-        oc: dev.buffer(&ids(|o| o.0)).unwrap(),
-        op: dev.buffer(&ids(|o| o.1)).unwrap(),
-    }
-}
-
-/// The adjoint buffers of a gradient launch: residuals, weight errors (the seeds), cameras,
-/// points, weights (accumulated).
-struct Adjs<T> {
-    e: Buffer<T>,
-    werr: Buffer<T>,
-    cams: Buffer<T>,
-    pts: Buffer<T>,
-    w: Buffer<T>,
-}
-
-impl<T: Elem> Bufs<T> {
-    /// The arguments of a forward or inverse launch.
-    fn args(&self) -> [Arg<'_>; 8] {
-        [
-            Arg::from(&self.e),
-            Arg::from(&self.werr),
-            Arg::from(&self.cams),
-            Arg::from(&self.pts),
-            Arg::from(&self.w),
-            Arg::from(&self.feats),
-            Arg::from(&self.oc),
-            Arg::from(&self.op),
-        ]
-    }
-    /// Fresh adjoints: seeds `se` (residuals) and `sw` (weight errors), zeros elsewhere.
-    fn adjoints(&self, dev: &Device, se: &[T], sw: &[T]) -> Adjs<T> {
-        Adjs {
-            e: dev.buffer(se).unwrap(),
-            werr: dev.buffer(sw).unwrap(),
-            cams: dev.zeros(self.cams.len()).unwrap(),
-            pts: dev.zeros(self.pts.len()).unwrap(),
-            w: dev.zeros(self.w.len()).unwrap(),
-        }
-    }
-    /// The arguments of a gradient launch.
-    fn grad_args<'a>(&'a self, g: &'a Adjs<T>) -> [Arg<'a>; 8] {
-        [
-            Arg::grad(&self.e, &g.e),
-            Arg::grad(&self.werr, &g.werr),
-            Arg::grad(&self.cams, &g.cams),
-            Arg::grad(&self.pts, &g.pts),
-            Arg::grad(&self.w, &g.w),
-            Arg::from(&self.feats),
-            Arg::from(&self.oc),
-            Arg::from(&self.op),
-        ]
-    }
+/// Fresh adjoints: seeds `se` (residuals) and `sw` (weight errors), zeros elsewhere.
+fn adjoints<T: Elem>(dev: &Device, g: &BaBuffers<T>, se: &[T], sw: &[T]) -> BaAdjoints<T> {
+    BaAdjoints::seeded(dev, g, se, sw).unwrap()
 }
 
 fn f64s(v: &[f64]) -> Vec<f64> {
@@ -180,7 +115,7 @@ fn jacobian_blocks() {
     let mut rows = vec![];
     for r in 0..2 {
         prog.forward(p, &g.args()).unwrap();
-        let a = g.adjoints(&dev, &row_seed(p, r), &vec![0.0; p]);
+        let a = adjoints(&dev, &g, &row_seed(p, r), &vec![0.0; p]);
         prog.gradient(p, &g.grad_args(&a), Shared::Atomic).unwrap();
         rows.push(a);
     }
@@ -214,7 +149,7 @@ fn jacobian_blocks() {
     );
     // the weight error's derivative, seeded alone
     prog.forward(p, &g.args()).unwrap();
-    let a = g.adjoints(&dev, &vec![0.0; 2 * p], &vec![1.0; p]);
+    let a = adjoints(&dev, &g, &vec![0.0; 2 * p], &vec![1.0; p]);
     prog.gradient(p, &g.grad_args(&a), Shared::Atomic).unwrap();
     let dz: Vec<f64> = b.w.iter().map(|&w| w_err_grad(w)).collect();
     assert_close("dz/dw", &a.w.read().unwrap(), &dz, 1e-12, 1e-300);
@@ -247,7 +182,7 @@ fn shared_camera_and_point_adjoints() {
         g.e.write(&vec![0.0; 2 * p]).unwrap();
         g.werr.write(&vec![0.0; p]).unwrap();
         prog.forward(p, &g.args()).unwrap();
-        let a = g.adjoints(&dev, &seed, &vec![0.0; p]);
+        let a = adjoints(&dev, &g, &seed, &vec![0.0; p]);
         prog.gradient(p, &g.grad_args(&a), shared).unwrap();
         let cams = format!("camera adjoints ({shared:?})");
         assert_close(&cams, &a.cams.read().unwrap(), &gc0, 1e-12, 1e-300);
@@ -337,7 +272,7 @@ fn ba_matches_cpu_f32() {
     for shared in [Shared::Atomic, Shared::Rows] {
         g.e.write(&fwd.0).unwrap();
         g.werr.write(&fwd.1).unwrap();
-        let a = g.adjoints(&dev, &se, &sw);
+        let a = adjoints(&dev, &g, &se, &sw);
         prog.gradient(p, &g.grad_args(&a), shared).unwrap();
         for (what, got, want) in [
             ("cameras", &a.cams, &cpu[0]),
@@ -358,7 +293,7 @@ fn ba_matches_cpu_f32() {
         let cpu = cpu_gradient_f32(&gb, &gfwd, &se, &vec![0.0; p]);
         gg.e.write(&gfwd.0).unwrap();
         gg.werr.write(&gfwd.1).unwrap();
-        let a = gg.adjoints(&dev, &se, &vec![0.0; p]);
+        let a = adjoints(&dev, &gg, &se, &vec![0.0; p]);
         prog.gradient(p, &gg.grad_args(&a), Shared::Atomic).unwrap();
         let got = [&a.cams, &a.pts, &a.w].map(|b| up(&b.read().unwrap()));
         for (k, what) in ["camera", "point", "weight"].iter().enumerate() {

@@ -90,6 +90,7 @@ pub fn device_items(
     let before = errors.len();
     let mut params = sig::params(sig, target == Target::Kernel, errors);
     sig::mark_shared(&mut params, body);
+    let checks = sig::shared_write_checks(&params, body, &name);
     let generics: HashSet<String> = sig
         .generics
         .type_params()
@@ -184,6 +185,7 @@ pub fn device_items(
             const PARAMS: &'static [::nilang::kernel::KernelParam] = &[#(#kernel_params),*];
             #[allow(clippy::all, unused_parens)]
             fn device_code(__nilang_out: &mut ::std::vec::Vec<(&'static str, ::std::string::String)>) {
+                #(#checks)*
                 #(#deps)*
                 let mut __nilang_s = ::std::string::String::new();
                 #(#pushes)*

@@ -1,6 +1,8 @@
 //! Kernel signatures: the device type of every parameter.
 use crate::errors::Errors;
 use crate::ir::*;
+use crate::visit::{walk_block, walk_stmt, Visit};
+use proc_macro2::TokenStream;
 use std::collections::HashSet;
 use syn::spanned::Spanned;
 
@@ -227,6 +229,68 @@ pub fn mark_shared(params: &mut [Param], body: &[Stmt]) {
             *shared = p.ty == Ty::Real && !written.contains(&p.name);
         }
     }
+}
+
+/// Compile-time checks that no callee writes an element of a shared slice (a slice the
+/// function itself never writes is *shared*: its adjoints are accumulated across threads, so
+/// an element passed in-out to a callee that writes it would get a wrong adjoint): one
+/// `const` assertion per such argument, on the callee's recorded analysis `g::WRITES`.
+pub fn shared_write_checks(params: &[Param], body: &[Stmt], fname: &str) -> Vec<TokenStream> {
+    struct Calls<'a> {
+        shared: HashSet<String>,
+        fname: &'a str,
+        out: Vec<TokenStream>,
+    }
+    impl<'ir> Visit<'ir> for Calls<'_> {
+        fn visit_stmt(&mut self, s: &'ir Stmt) {
+            if let StmtKind::Call(c) = &s.kind {
+                if let Callee::Path(p) = &c.callee {
+                    for (j, a) in c.args.iter().enumerate() {
+                        let Some(place) = a.inout_place(|_| false) else {
+                            continue;
+                        };
+                        let root = place.root.to_string();
+                        if !self.shared.contains(&root) || is_writing_instruction(&c.callee) {
+                            continue;
+                        }
+                        let callee = quote::ToTokens::to_token_stream(&p.path).to_string();
+                        let msg = format!(
+                            "`{}`: `{root}` is shared (the function never writes it, so its \
+                             adjoints are accumulated across threads), but `{}` may write its \
+                             argument {}; move the element into an ancilla and back: \
+                             `SWAP(&mut anc, &mut {root}[i]); g(&mut anc, ..); \
+                             SWAP(&mut anc, &mut {root}[i])`",
+                            self.fname,
+                            callee.replace(' ', ""),
+                            j + 1,
+                        );
+                        // `assert!` reads its message as a format string
+                        let msg = msg.replace('{', "{{").replace('}', "}}");
+                        if crate::primal::analysed_callee(p) && j < 64 {
+                            let path = crate::primal::marker_path(p, c.inverse);
+                            let j = j as u32;
+                            self.out.push(quote::quote_spanned! {s.span=>
+                                const _: () = ::core::assert!((#path::WRITES >> #j) & 1 == 0, #msg);
+                            });
+                        }
+                    }
+                }
+            }
+            walk_stmt(self, s)
+        }
+    }
+    let shared = params
+        .iter()
+        .filter(|p| matches!(p.shape, Shape::Slice { shared: true, .. }))
+        .map(|p| p.name.clone())
+        .collect();
+    let mut calls = Calls {
+        shared,
+        fname,
+        out: vec![],
+    };
+    walk_block(&mut calls, body);
+    calls.out
 }
 
 fn operand_roots(o: &Operand, out: &mut HashSet<String>) {

@@ -8,6 +8,7 @@
 //! and points are read by many threads and never written: their adjoints are *shared*
 //! (accumulated across threads). For the Jacobian blocks, gather each observation's camera and
 //! point (`obs_cam[t] = obs_pt[t] = t`) and seed one residual at a time.
+use crate::{Arg, Buffer, Device, Elem};
 use nilang::instr::fns::SinCos;
 use nilang::instr::PlusEq1;
 use nilang::prelude::*;
@@ -164,4 +165,112 @@ pub fn ba_residual<T: Ordered>(
     dealloc!(p0 = T::default());
     dealloc!(q = obs_pt[t] as usize * 3);
     dealloc!(c = obs_cam[t] as usize * CAM);
+}
+
+/// The buffers of [`ba_residual`] on a device, in `T` (`f64` or `f32`): residuals `e` and
+/// weight errors `werr` (zero when made), and the problem (cameras, points, weights, features,
+/// and the camera and point index of every observation).
+///
+/// ```
+/// use nilang_gpu::kernels::ba::{ba_residual, BaAdjoints, BaBuffers};
+/// use nilang_gpu::{Device, Precision, Shared};
+/// let Ok(dev) = Device::first() else { return };
+/// // one camera at the origin looking down z, one point, one observation
+/// let mut cam = [0.0; 11];
+/// cam[6] = 1.0; // focal length
+/// let b = BaBuffers::new(&dev, &cam, &[0.5, 0.25, 2.0], &[1.0], &[0.0, 0.0], &[(0, 0)]).unwrap();
+/// let prog = dev.program::<ba_residual>(Precision::F64).unwrap();
+/// prog.forward(1, &b.args()).unwrap();
+/// assert_eq!(b.e.read().unwrap(), [0.25, 0.125]); // the projection x/z, y/z
+/// // ∂e₀ / ∂(camera, point, weight), seeded on the first residual
+/// let a = BaAdjoints::seeded(&dev, &b, &[1.0, 0.0], &[0.0]).unwrap();
+/// prog.gradient(1, &b.grad_args(&a), Shared::Atomic).unwrap();
+/// assert_eq!(a.w.read().unwrap(), [0.25]);
+/// ```
+pub struct BaBuffers<T> {
+    pub e: Buffer<T>,
+    pub werr: Buffer<T>,
+    pub cams: Buffer<T>,
+    pub pts: Buffer<T>,
+    pub w: Buffer<T>,
+    pub feats: Buffer<T>,
+    pub obs_cam: Buffer<u64>,
+    pub obs_pt: Buffer<u64>,
+}
+
+impl<T: Elem> BaBuffers<T> {
+    /// Upload a problem: `cams` (11 per camera), `pts` (3 per point), one weight and two
+    /// features per observation, `obs[i] = (camera, point)` of observation `i`.
+    pub fn new(
+        dev: &Device,
+        cams: &[T],
+        pts: &[T],
+        w: &[T],
+        feats: &[T],
+        obs: &[(usize, usize)],
+    ) -> crate::Result<Self> {
+        let ids = |f: fn(&(usize, usize)) -> usize| obs.iter().map(|o| f(o) as u64).collect();
+        let (oc, op): (Vec<u64>, Vec<u64>) = (ids(|o| o.0), ids(|o| o.1));
+        Ok(BaBuffers {
+            e: dev.zeros(2 * obs.len())?,
+            werr: dev.zeros(obs.len())?,
+            cams: dev.buffer(cams)?,
+            pts: dev.buffer(pts)?,
+            w: dev.buffer(w)?,
+            feats: dev.buffer(feats)?,
+            obs_cam: dev.buffer(&oc)?,
+            obs_pt: dev.buffer(&op)?,
+        })
+    }
+
+    /// The arguments of a forward or inverse launch.
+    pub fn args(&self) -> [Arg<'_>; 8] {
+        [
+            Arg::from(&self.e),
+            Arg::from(&self.werr),
+            Arg::from(&self.cams),
+            Arg::from(&self.pts),
+            Arg::from(&self.w),
+            Arg::from(&self.feats),
+            Arg::from(&self.obs_cam),
+            Arg::from(&self.obs_pt),
+        ]
+    }
+
+    /// The arguments of a gradient launch with the adjoints `a`.
+    pub fn grad_args<'a>(&'a self, a: &'a BaAdjoints<T>) -> [Arg<'a>; 8] {
+        [
+            Arg::grad(&self.e, &a.e),
+            Arg::grad(&self.werr, &a.werr),
+            Arg::grad(&self.cams, &a.cams),
+            Arg::grad(&self.pts, &a.pts),
+            Arg::grad(&self.w, &a.w),
+            Arg::from(&self.feats),
+            Arg::from(&self.obs_cam),
+            Arg::from(&self.obs_pt),
+        ]
+    }
+}
+
+/// The adjoints of a gradient launch of [`ba_residual`]: the seeds of the residuals and weight
+/// errors, and the adjoints accumulated into cameras, points and weights.
+pub struct BaAdjoints<T> {
+    pub e: Buffer<T>,
+    pub werr: Buffer<T>,
+    pub cams: Buffer<T>,
+    pub pts: Buffer<T>,
+    pub w: Buffer<T>,
+}
+
+impl<T: Elem> BaAdjoints<T> {
+    /// Seeds `se` (residuals) and `sw` (weight errors), zeros for the inputs of `b`.
+    pub fn seeded(dev: &Device, b: &BaBuffers<T>, se: &[T], sw: &[T]) -> crate::Result<Self> {
+        Ok(BaAdjoints {
+            e: dev.buffer(se)?,
+            werr: dev.buffer(sw)?,
+            cams: dev.zeros(b.cams.len())?,
+            pts: dev.zeros(b.pts.len())?,
+            w: dev.zeros(b.w.len())?,
+        })
+    }
 }

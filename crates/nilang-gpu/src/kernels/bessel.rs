@@ -3,69 +3,24 @@
 //! [`besselj_n_batch`] is `nilang_apps::bessel::ibesselj_n` (every series term in a fresh
 //! element of a per-thread workspace, undone exactly) as a kernel: only `+ − × ÷` (and `powi`
 //! by repeated squaring), so it agrees with the CPU to the last bits. [`besselj_batch`] is the paper's
-//! `ibesselj` (approximate uncomputing with the dirty ancilla of [`imul`]): its loop stops when
+//! `ibesselj` (approximate uncomputing with the dirty ancilla of `nilang_apps::bessel::imul`): its loop stops when
 //! the rounding residue in that ancilla grows past `ATOL`, so a one-ulp difference in `pow`
 //! between the device's math library and the CPU's can add or drop a term (≈ `ATOL`).
 use nilang::prelude::*;
 
-/// Truncation of the series (as `nilang_apps::bessel::ATOL`).
-pub const ATOL: f64 = 1e-8;
+pub use nilang_apps::bessel::ATOL;
 
-/// `out *= x` with the dirty ancilla `anc ≈ 0` (as `nilang_apps::bessel::imul`).
-#[i(device)]
-pub fn imul<T: Scalar>(out: &mut T, x: &mut T, anc: &mut T) {
-    anc += out * x;
-    out -= anc / x;
-    SWAP(out, anc);
-}
-
-/// `out[t] += J_ν(z[t])`; `fact_nu = ν!`. The same instructions, in the same order, as
-/// `nilang_apps::bessel::ibesselj`.
+/// `out[t] += J_ν(z[t])`; `fact_nu = ν!`: `nilang_apps::bessel::ibesselj_series` (the paper's
+/// `ibesselj`) on every thread. `out[t]` goes through a private ancilla: a slice that only a
+/// callee writes would be taken for a shared one (its adjoints accumulated across threads),
+/// which the compiler rejects.
 #[i(kernel)]
 pub fn besselj_batch<T: Ordered>(t: usize, out: &mut [T], z: &mut [T], nu: usize, fact_nu: T) {
-    let k = T::default();
-    let nu_t = T::lit(nu as f64);
-    let halfz = T::default();
-    let halfz_power_nu = T::default();
-    let halfz_power_2 = T::default();
-    let out_anc = T::default();
-    let anc1 = T::default();
-    let anc2 = T::default();
-    let anc3 = T::default();
-    let anc4 = T::default();
-    let anc5 = T::default();
-    routine! {
-        halfz += z[t] / 2.0;
-        halfz_power_nu += powf(halfz, nu_t);
-        halfz_power_2 += halfz.powi(2);
-        anc1 += halfz_power_nu / fact_nu;
-        out_anc += anc1;
-        while (anc1.value().abs() > ATOL && anc4.value().abs() < ATOL, k.value() != 0.0) {
-            k += 1.0;
-            routine! {
-                anc5 += k;
-                anc5 += nu_t;
-                anc2 -= k * anc5;
-                anc3 += halfz_power_2 / anc2;
-            }
-            imul(&mut anc1, &mut anc3, &mut anc4);
-            out_anc += anc1;
-            unroutine!();
-        }
-    }
-    out[t] += out_anc;
-    unroutine!();
-    dealloc!(anc5 = T::default());
-    dealloc!(anc4 = T::default());
-    dealloc!(anc3 = T::default());
-    dealloc!(anc2 = T::default());
-    dealloc!(anc1 = T::default());
-    dealloc!(out_anc = T::default());
-    dealloc!(halfz_power_2 = T::default());
-    dealloc!(halfz_power_nu = T::default());
-    dealloc!(halfz = T::default());
-    dealloc!(nu_t = T::lit(nu as f64));
-    dealloc!(k = T::default());
+    let o = T::default();
+    SWAP(&mut o, &mut out[t]);
+    nilang_apps::bessel::ibesselj_series(&mut o, &mut z[t], nu, fact_nu);
+    SWAP(&mut o, &mut out[t]);
+    dealloc!(o = T::default());
 }
 
 /// Terms per thread in the workspace of [`besselj_n_batch`] (as

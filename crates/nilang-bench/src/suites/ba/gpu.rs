@@ -7,59 +7,46 @@
 //!   columns), then the weight error seeded (its `∂/∂w` column); scattered into ADBench's CSR
 //!   layout (`SparseJacobian::with_layout`), the same values as our CPU cell.
 use super::BaCase;
-use crate::harness::gpu::{fail, read, upload, zeros, Zeroed};
+use crate::harness::gpu::{fail, read, upload, zeros};
 use crate::harness::Kernel;
 use crate::report::Measure;
 use nilang_apps::adbench::ba::BaInput;
-use nilang_gpu::kernels::ba::{ba_residual, CAM};
-use nilang_gpu::{Arg, Buffer, Device, Precision, Program, Shared};
+use nilang_gpu::kernels::ba::{ba_residual, BaAdjoints, BaBuffers, CAM};
+use nilang_gpu::{Buffer, Device, Precision, Program, Shared};
 
-/// Values in, residuals out: the program and the case's buffers on the device.
+/// The program and a problem's buffers on the device, with zero twins of the outputs.
 struct Residuals {
     prog: Program<ba_residual>,
-    e: Zeroed,
-    werr: Zeroed,
-    cams: Buffer<f64>,
-    pts: Buffer<f64>,
-    w: Buffer<f64>,
-    feats: Buffer<f64>,
-    oc: Buffer<u64>,
-    op: Buffer<u64>,
+    b: BaBuffers<f64>,
+    zero_e: Buffer<f64>,
+    zero_werr: Buffer<f64>,
 }
 
 impl Residuals {
-    /// The buffers of `b` with its observations' cameras `cams` and points `pts` (indexed by
-    /// `oc`, `op`).
-    fn new(dev: &Device, b: &BaInput, cams: &[f64], pts: &[f64], oc: &[u64], op: &[u64]) -> Self {
-        let p = b.p;
+    /// The buffers of `b` with the cameras `cams` and points `pts` of observations `obs`.
+    fn new(dev: &Device, b: &BaInput, cams: &[f64], pts: &[f64], obs: &[(usize, usize)]) -> Self {
         Residuals {
             prog: dev
                 .program::<ba_residual>(Precision::F64)
                 .unwrap_or_else(|e| fail("build ba_residual", e)),
-            e: Zeroed::new(dev, 2 * p),
-            werr: Zeroed::new(dev, p),
-            cams: upload(dev, cams),
-            pts: upload(dev, pts),
-            w: upload(dev, &b.w),
-            feats: upload(dev, &b.feats),
-            oc: upload(dev, oc),
-            op: upload(dev, op),
+            b: BaBuffers::new(dev, cams, pts, &b.w, &b.feats, obs)
+                .unwrap_or_else(|e| fail("upload", e)),
+            zero_e: zeros(dev, 2 * b.p),
+            zero_werr: zeros(dev, b.p),
         }
     }
 
+    /// Residuals and weight errors back to zero.
+    fn reset(&self) {
+        let r =
+            |z: &Buffer<f64>, b: &Buffer<f64>| b.copy_from(z).unwrap_or_else(|e| fail("reset", e));
+        r(&self.zero_e, &self.b.e);
+        r(&self.zero_werr, &self.b.werr);
+    }
+
     fn forward(&self) {
-        let args = [
-            Arg::from(&self.e.buf),
-            Arg::from(&self.werr.buf),
-            Arg::from(&self.cams),
-            Arg::from(&self.pts),
-            Arg::from(&self.w),
-            Arg::from(&self.feats),
-            Arg::from(&self.oc),
-            Arg::from(&self.op),
-        ];
         self.prog
-            .forward(self.w.len(), &args)
+            .forward(self.b.w.len(), &self.b.args())
             .unwrap_or_else(|e| fail("forward", e));
     }
 }
@@ -72,24 +59,21 @@ struct Objective {
 
 impl Objective {
     fn run(&mut self) {
-        let p = self.r.w.len();
-        self.r.e.reset();
-        self.r.werr.reset();
+        let p = self.r.b.w.len();
+        self.r.reset();
         self.r.forward();
         let (e, z) = self.out.split_at_mut(2 * p);
-        read(&self.r.e.buf, e);
-        read(&self.r.werr.buf, z);
+        read(&self.r.b.e, e);
+        read(&self.r.b.werr, z);
     }
 }
 
-/// The J cell's state: gathered residuals, adjoint buffers, seeds and the CSR values.
+/// The J cell's state: gathered residuals, adjoint buffers (and zero twins of those that
+/// accumulate), seeds and the CSR values.
 struct Jacobian {
     r: Residuals,
-    ge: Buffer<f64>,
-    gwerr: Buffer<f64>,
-    gcams: Zeroed,
-    gpts: Zeroed,
-    gw: Zeroed,
+    adj: BaAdjoints<f64>,
+    zeros: [Buffer<f64>; 3],
     /// The three seeds on the device: `(∂e, ∂werr)`.
     seeds: [(Buffer<f64>, Buffer<f64>); 3],
     /// Adjoints read back: cameras, points, weights.
@@ -106,16 +90,16 @@ impl Jacobian {
             cams.extend(b.cam(c));
             pts.extend(b.point(q));
         }
-        let ident: Vec<u64> = (0..p as u64).collect();
+        let ident: Vec<(usize, usize)> = (0..p).map(|i| (i, i)).collect();
         let row = |r: usize| -> Vec<f64> { (0..2 * p).map(|k| f64::from(k % 2 == r)).collect() };
         let seed = |e: &[f64], z: &[f64]| (upload(dev, e), upload(dev, z));
+        let r = Residuals::new(dev, b, &cams, &pts, &ident);
+        let adj = BaAdjoints::seeded(dev, &r.b, &vec![0.0; 2 * p], &vec![0.0; p])
+            .unwrap_or_else(|e| fail("allocate", e));
         Jacobian {
-            r: Residuals::new(dev, b, &cams, &pts, &ident, &ident),
-            ge: zeros(dev, 2 * p),
-            gwerr: zeros(dev, p),
-            gcams: Zeroed::new(dev, CAM * p),
-            gpts: Zeroed::new(dev, 3 * p),
-            gw: Zeroed::new(dev, p),
+            r,
+            adj,
+            zeros: [zeros(dev, CAM * p), zeros(dev, 3 * p), zeros(dev, p)],
             seeds: [
                 seed(&row(0), &vec![0.0; p]),
                 seed(&row(1), &vec![0.0; p]),
@@ -127,36 +111,28 @@ impl Jacobian {
     }
 
     fn run(&mut self) {
-        let p = self.r.w.len();
+        let p = self.r.b.w.len();
+        let a = &self.adj;
         for (pass, (se, sz)) in self.seeds.iter().enumerate() {
             self.r.forward();
-            self.ge.copy_from(se).unwrap_or_else(|e| fail("seed", e));
-            self.gwerr.copy_from(sz).unwrap_or_else(|e| fail("seed", e));
-            for g in [&self.gcams, &self.gpts, &self.gw] {
-                g.reset();
+            let copies = [(&a.e, se), (&a.werr, sz)]
+                .into_iter()
+                .chain([&a.cams, &a.pts, &a.w].into_iter().zip(&self.zeros));
+            for (to, from) in copies {
+                to.copy_from(from).unwrap_or_else(|e| fail("seed", e));
             }
-            let r = &self.r;
-            let args = [
-                Arg::grad(&r.e.buf, &self.ge),
-                Arg::grad(&r.werr.buf, &self.gwerr),
-                Arg::grad(&r.cams, &self.gcams.buf),
-                Arg::grad(&r.pts, &self.gpts.buf),
-                Arg::grad(&r.w, &self.gw.buf),
-                Arg::from(&r.feats),
-                Arg::from(&r.oc),
-                Arg::from(&r.op),
-            ];
-            r.prog
-                .gradient(p, &args, Shared::Atomic)
+            self.r
+                .prog
+                .gradient(p, &self.r.b.grad_args(a), Shared::Atomic)
                 .unwrap_or_else(|e| fail("gradient", e));
             let (gc, gx, gw) = &mut self.back;
-            read(&self.gw.buf, gw);
+            read(&a.w, gw);
             if pass == 2 {
                 self.vals[30 * p..].copy_from_slice(gw);
                 continue;
             }
-            read(&self.gcams.buf, gc);
-            read(&self.gpts.buf, gx);
+            read(&a.cams, gc);
+            read(&a.pts, gx);
             for i in 0..p {
                 let row = &mut self.vals[30 * i + 15 * pass..30 * i + 15 * (pass + 1)];
                 row[..CAM].copy_from_slice(&gc[CAM * i..CAM * (i + 1)]);
@@ -175,13 +151,11 @@ pub fn device_bytes(b: &BaInput) -> usize {
 /// O and J of the case on `dev`.
 pub fn kernels<'a>(dev: &Device, case: &'a BaCase) -> Vec<Kernel<'a>> {
     let b = &case.inst;
-    let oc: Vec<u64> = b.obs.iter().map(|&(c, _)| c as u64).collect();
-    let op: Vec<u64> = b.obs.iter().map(|&(_, q)| q as u64).collect();
     vec![
         Kernel::with_state(
             Measure::O,
             Objective {
-                r: Residuals::new(dev, b, &b.cams, &b.x, &oc, &op),
+                r: Residuals::new(dev, b, &b.cams, &b.x, &b.obs),
                 out: vec![0.0; 3 * b.p],
             },
             Objective::run,
