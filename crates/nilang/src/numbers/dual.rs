@@ -1,5 +1,4 @@
 //! [`Dual`]: forward-mode dual numbers (a value with one directional derivative).
-use crate::check::AlmostSame;
 use crate::instr::basic::Increment;
 use crate::instr::{FromLiteral, Plain};
 use crate::numbers::Real;
@@ -14,7 +13,7 @@ use core::ops::{Add, AddAssign, Div, DivAssign, Mul, MulAssign, Neg, Sub, SubAss
 /// duals (`Dual<Dual<f64>>`) give second derivatives, and `GVar<Dual<f64>>` computes Hessian
 /// columns (forward-over-reverse).
 ///
-/// Comparisons and runtime checks ([`AlmostSame`]) look at the value only.
+/// Comparisons and runtime checks ([`AlmostSame`](crate::check::AlmostSame)) look at the value only.
 ///
 /// ```
 /// use nilang::{Dual, Real};
@@ -334,21 +333,10 @@ impl<T: Real> FromLiteral for Dual<T> {
         Dual::constant(T::from_f64(v as f64))
     }
 }
-impl<T: AlmostSame> AlmostSame for Dual<T> {
+crate::check::almost_same_by_field!(
     /// Values only (like [`crate::GVar`]).
-    #[inline]
-    fn almost_same(&self, other: &Self) -> bool {
-        self.x.almost_same(&other.x)
-    }
-    #[inline]
-    fn almost_same_at(&self, other: &Self, history: f64) -> bool {
-        self.x.almost_same_at(&other.x, history)
-    }
-    #[inline]
-    fn magnitude(&self) -> f64 {
-        self.x.magnitude()
-    }
-}
+    Dual.x
+);
 impl<T: Increment> Increment for Dual<T> {
     /// Value only: adding a constant leaves the derivative alone.
     #[inline(always)]
