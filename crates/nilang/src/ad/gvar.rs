@@ -1,5 +1,5 @@
 //! [`GVar`]: a number carrying its adjoint (gradient) field.
-use crate::instr::basic::{Hadamard, Increment, Negate};
+use crate::instr::basic::{Hadamard, Negate};
 use crate::instr::FromLiteral;
 use core::cmp::Ordering;
 
@@ -68,17 +68,10 @@ impl<T: Negate> Negate for GVar<T> {
         self.g.negate();
     }
 }
-impl<T: Increment> Increment for GVar<T> {
+crate::instr::basic::increment_by_field!(
     /// Value only: adding a constant does not change adjoints.
-    #[inline(always)]
-    fn increment(&mut self) {
-        self.x.increment()
-    }
-    #[inline(always)]
-    fn decrement(&mut self) {
-        self.x.decrement()
-    }
-}
+    GVar.x
+);
 impl<T: Hadamard> Hadamard for GVar<T> {
     /// The Hadamard matrix is orthogonal and symmetric: adjoints transform the same way.
     #[inline(always)]

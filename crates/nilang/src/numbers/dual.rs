@@ -1,5 +1,4 @@
 //! [`Dual`]: forward-mode dual numbers (a value with one directional derivative).
-use crate::instr::basic::Increment;
 use crate::instr::{FromLiteral, Plain};
 use crate::numbers::Real;
 use core::cmp::Ordering;
@@ -337,17 +336,10 @@ crate::check::almost_same_by_field!(
     /// Values only (like [`crate::GVar`]).
     Dual.x
 );
-impl<T: Increment> Increment for Dual<T> {
+crate::instr::basic::increment_by_field!(
     /// Value only: adding a constant leaves the derivative alone.
-    #[inline(always)]
-    fn increment(&mut self) {
-        self.x.increment()
-    }
-    #[inline(always)]
-    fn decrement(&mut self) {
-        self.x.decrement()
-    }
-}
+    Dual.x
+);
 impl<T: Real> crate::ad::args::Lift<f64> for Dual<T> {
     fn lift(e: f64) -> Self {
         Dual::from_f64(e)
