@@ -352,6 +352,7 @@ impl<T: Real> crate::ad::args::Lift<f64> for Dual<T> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::check::AlmostSame;
 
     /// Central finite difference of `f` at `x`.
     fn fd(f: impl Fn(f64) -> f64, x: f64) -> f64 {

@@ -176,6 +176,7 @@ impl<T: PartialOrd + PlusEq1<Identity, T>> MulEq2<Add, Tropical<T>, Tropical<T>>
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::check::AlmostSame;
     use crate::instr::lit_i;
 
     #[test]

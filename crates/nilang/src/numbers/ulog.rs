@@ -387,6 +387,7 @@ impl<T: LogSumContent, A: LogOperand<T>, B: LogOperand<T>> MulEq2<Sub, A, B> for
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::check::AlmostSame;
     use crate::instr::lit_i;
     use crate::numbers::Fixed43;
 
