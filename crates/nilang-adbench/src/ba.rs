@@ -6,7 +6,7 @@
 
 use std::path::Path;
 
-use crate::error::{read_to_string, AdbenchError};
+use crate::error::{check_arrays, read_to_string, AdbenchError};
 use crate::sparse::SparseJacobian;
 use crate::tokens::{check_size, checked_mul, Tokens};
 
@@ -185,26 +185,8 @@ impl BaInput {
             ("w", &self.w, Some(self.p)),
             ("feats", &self.feats, self.p.checked_mul(2)),
         ];
-        for (name, v, want) in checks {
-            if Some(v.len()) != want {
-                return Err(AdbenchError::invalid(
-                    f,
-                    format!(
-                        "{name} has length {} but n={}, m={}, p={} require {want:?}",
-                        v.len(),
-                        self.n,
-                        self.m,
-                        self.p
-                    ),
-                ));
-            }
-            if let Some(i) = v.iter().position(|e| !e.is_finite()) {
-                return Err(AdbenchError::invalid(
-                    f,
-                    format!("{name}[{i}] = {} is not finite", v[i]),
-                ));
-            }
-        }
+        let sizes = format!("n={}, m={}, p={}", self.n, self.m, self.p);
+        check_arrays(f, &sizes, &checks)?;
         if self.obs.len() != self.p {
             return Err(AdbenchError::invalid(
                 f,

@@ -171,3 +171,27 @@ pub(crate) fn read_to_string(path: &std::path::Path) -> Result<String, AdbenchEr
         source,
     })
 }
+
+/// Each named array has its required length (`None`: the sizes overflow) and finite entries;
+/// `sizes` names the sizes the lengths follow from (`"n=2, m=3"`), for the message.
+pub(crate) fn check_arrays(
+    file: &str,
+    sizes: &str,
+    arrays: &[(&str, &[f64], Option<usize>)],
+) -> Result<(), AdbenchError> {
+    for &(name, v, want) in arrays {
+        if Some(v.len()) != want {
+            return Err(AdbenchError::invalid(
+                file,
+                format!("{name} has length {} but {sizes} require {want:?}", v.len()),
+            ));
+        }
+        if let Some(i) = v.iter().position(|e| !e.is_finite()) {
+            return Err(AdbenchError::invalid(
+                file,
+                format!("{name}[{i}] = {} is not finite", v[i]),
+            ));
+        }
+    }
+    Ok(())
+}

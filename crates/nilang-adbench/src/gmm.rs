@@ -7,7 +7,7 @@
 use std::fmt::Write as _;
 use std::path::Path;
 
-use crate::error::{read_to_string, AdbenchError};
+use crate::error::{check_arrays, read_to_string, AdbenchError};
 use crate::special::{log_gamma_d, logsumexp, ADBENCH_PI};
 use crate::tokens::{check_size, checked_mul, Tokens};
 
@@ -199,26 +199,8 @@ impl GmmInput {
             ),
             ("x", &self.x, self.n.checked_mul(self.d)),
         ];
-        for (name, v, want) in checks {
-            if Some(v.len()) != want {
-                return Err(AdbenchError::invalid(
-                    f,
-                    format!(
-                        "{name} has length {} but d={}, K={}, n={} require {want:?}",
-                        v.len(),
-                        self.d,
-                        self.k,
-                        self.n
-                    ),
-                ));
-            }
-            if let Some(i) = v.iter().position(|e| !e.is_finite()) {
-                return Err(AdbenchError::invalid(
-                    f,
-                    format!("{name}[{i}] = {} is not finite", v[i]),
-                ));
-            }
-        }
+        let sizes = format!("d={}, K={}, n={}", self.d, self.k, self.n);
+        check_arrays(f, &sizes, &checks)?;
         if !(self.gamma.is_finite() && self.gamma > 0.0) {
             return Err(AdbenchError::invalid(
                 f,

@@ -85,56 +85,61 @@ fn rk4_update<T: Scalar>(dest: &mut [T; 4], src: &mut [T; 4], k: &mut [[T; 3]; 4
     dest[3] += src[3];
 }
 
-/// One classical RK4 step of size [`H`]: `dest += Φ_h(src)` (`dest` zero on entry). The four
-/// stages are ancillas of a routine, uncomputed after the update.
-///
-/// ```
-/// use nilang::prelude::*;
-/// use nilang_apps::lorenz::*;
-/// let (mut dest, mut src) = ([0.0; 4], START);
-/// LorenzRk4.call((&mut dest, &mut src));
-/// assert!((dest[0] - 1.0).abs() < 1e-8 && dest[3] == 28.0);
-/// LorenzRk4.uncall((&mut dest, &mut src));
-/// assert_eq!(dest, [0.0; 4]);
-/// ```
-#[i]
-pub fn lorenz_rk4<T: Scalar>(dest: &mut [T; 4], src: &mut [T; 4]) {
-    routine! {
-        let k = [[T::default(); 3]; 4];
-        let st = [[T::default(); 4]; 3];
-        rk4_stages(&mut k, &mut st, src);
-    }
-    rk4_update(dest, src, &mut k);
-    unroutine!();
+/// An RK4 step `$name` in one of the two reversal modes (the stages are the ancillas of a
+/// routine; with `#[store]` they are stored on the tape instead of being uncomputed).
+macro_rules! rk4_step {
+    ($(#[$doc:meta])* $name:ident $(, #[$store:ident])?) => {
+        $(#[$doc])*
+        #[i]
+        pub fn $name<T: Scalar>(dest: &mut [T; 4], src: &mut [T; 4]) {
+            $(#[$store])?
+            routine! {
+                let k = [[T::default(); 3]; 4];
+                let st = [[T::default(); 4]; 3];
+                rk4_stages(&mut k, &mut st, src);
+            }
+            rk4_update(dest, src, &mut k);
+            unroutine!();
+        }
+    };
 }
 
-/// [`lorenz_rk4`] in split mode: the stages are stored on the tape (`#[store] routine!`) at
-/// the end of the forward run instead of being uncomputed, and restored (not recomputed) when
-/// the step runs backwards. Same values and gradients; a forward run must be followed by its
-/// inverse (as in [`step_vjp`]), or the tape keeps growing.
-///
-/// ```
-/// use nilang::prelude::*;
-/// use nilang_apps::lorenz::*;
-/// let (mut d1, mut d2) = ([0.0; 4], [0.0; 4]);
-/// LorenzRk4.call((&mut d1, &mut START.clone()));
-/// LorenzRk4Split.call((&mut d2, &mut START.clone()));
-/// assert_eq!(d1, d2);
-/// assert_eq!(nilang::tape::stats().len, 4 * 3 + 3 * 4); // k1..k4 and the stages a, b, c
-/// LorenzRk4Split.uncall((&mut d2, &mut START.clone()));
-/// assert_eq!((d2, nilang::tape::stats().len), ([0.0; 4], 0));
-/// ```
-#[i]
-pub fn lorenz_rk4_split<T: Scalar>(dest: &mut [T; 4], src: &mut [T; 4]) {
+rk4_step!(
+    /// One classical RK4 step of size [`H`]: `dest += Φ_h(src)` (`dest` zero on entry). The four
+    /// stages are ancillas of a routine, uncomputed after the update.
+    ///
+    /// ```
+    /// use nilang::prelude::*;
+    /// use nilang_apps::lorenz::*;
+    /// let (mut dest, mut src) = ([0.0; 4], START);
+    /// LorenzRk4.call((&mut dest, &mut src));
+    /// assert!((dest[0] - 1.0).abs() < 1e-8 && dest[3] == 28.0);
+    /// LorenzRk4.uncall((&mut dest, &mut src));
+    /// assert_eq!(dest, [0.0; 4]);
+    /// ```
+    lorenz_rk4
+);
+
+rk4_step!(
+    /// [`lorenz_rk4`] in split mode: the stages are stored on the tape (`#[store] routine!`) at
+    /// the end of the forward run instead of being uncomputed, and restored (not recomputed) when
+    /// the step runs backwards. Same values and gradients; a forward run must be followed by its
+    /// inverse (as in [`step_vjp`]), or the tape keeps growing.
+    ///
+    /// ```
+    /// use nilang::prelude::*;
+    /// use nilang_apps::lorenz::*;
+    /// let (mut d1, mut d2) = ([0.0; 4], [0.0; 4]);
+    /// LorenzRk4.call((&mut d1, &mut START.clone()));
+    /// LorenzRk4Split.call((&mut d2, &mut START.clone()));
+    /// assert_eq!(d1, d2);
+    /// assert_eq!(nilang::tape::stats().len, 4 * 3 + 3 * 4); // k1..k4 and the stages a, b, c
+    /// LorenzRk4Split.uncall((&mut d2, &mut START.clone()));
+    /// assert_eq!((d2, nilang::tape::stats().len), ([0.0; 4], 0));
+    /// ```
+    lorenz_rk4_split,
     #[store]
-    routine! {
-        let k = [[T::default(); 3]; 4];
-        let st = [[T::default(); 4]; 3];
-        rk4_stages(&mut k, &mut st, src);
-    }
-    rk4_update(dest, src, &mut k);
-    unroutine!();
-}
+);
 
 /// The gradient of `z_n` through a tape of all states (as [`gradient_store_all`]) with each
 /// step's vjp in split mode ([`LorenzRk4Split`]), and the store tape's peak bytes during it.

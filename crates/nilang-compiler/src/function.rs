@@ -415,14 +415,19 @@ fn reversible_value(f: &syn::ItemFn, names: &[syn::Ident], rev: Option<syn::Iden
     } else {
         quote!(<#(#consts),*>)
     };
+    // the type and const parameters, named in a turbofish when a const one cannot be inferred
+    let all: Vec<&syn::Ident> = generics
+        .params
+        .iter()
+        .filter_map(|p| match p {
+            syn::GenericParam::Type(t) => Some(&t.ident),
+            syn::GenericParam::Const(c) => Some(&c.ident),
+            syn::GenericParam::Lifetime(_) => None,
+        })
+        .collect();
     let turbofish = if consts.is_empty() {
         quote!()
     } else {
-        let all = generics.params.iter().filter_map(|p| match p {
-            syn::GenericParam::Type(t) => Some(t.ident.clone()),
-            syn::GenericParam::Const(c) => Some(c.ident.clone()),
-            syn::GenericParam::Lifetime(_) => None,
-        });
         quote!(::<#(#all),*>)
     };
     let vis = &f.vis;
@@ -434,11 +439,6 @@ fn reversible_value(f: &syn::ItemFn, names: &[syn::Ident], rev: Option<syn::Iden
     let primal_turbofish = if consts.is_empty() {
         quote!()
     } else {
-        let all = generics.params.iter().filter_map(|p| match p {
-            syn::GenericParam::Type(t) => Some(t.ident.clone()),
-            syn::GenericParam::Const(c) => Some(c.ident.clone()),
-            syn::GenericParam::Lifetime(_) => None,
-        });
         quote!(::<#(#all,)* _>)
     };
     // the arguments handed to the value-only variant and back: `&mut` ones reborrowed

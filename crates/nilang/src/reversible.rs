@@ -47,7 +47,7 @@ pub trait CallTuple<A> {
     fn call_tuple(self, args: A);
 }
 macro_rules! call_tuple {
-    ($($a:ident)*) => {
+    ($($i:tt $a:ident),*) => {
         impl<Func: FnOnce($($a),*), $($a),*> CallTuple<($($a,)*)> for Func {
             #[inline(always)]
             #[allow(non_snake_case)]
@@ -58,38 +58,7 @@ macro_rules! call_tuple {
     };
 }
 call_tuple!();
-call_tuple!(A0);
-call_tuple!(A0 A1);
-call_tuple!(A0 A1 A2);
-call_tuple!(A0 A1 A2 A3);
-call_tuple!(A0 A1 A2 A3 A4);
-call_tuple!(A0 A1 A2 A3 A4 A5);
-call_tuple!(A0 A1 A2 A3 A4 A5 A6);
-call_tuple!(A0 A1 A2 A3 A4 A5 A6 A7);
-call_tuple!(A0 A1 A2 A3 A4 A5 A6 A7 A8);
-call_tuple!(A0 A1 A2 A3 A4 A5 A6 A7 A8 A9);
-call_tuple!(A0 A1 A2 A3 A4 A5 A6 A7 A8 A9 A10);
-call_tuple!(A0 A1 A2 A3 A4 A5 A6 A7 A8 A9 A10 A11);
-call_tuple!(A0 A1 A2 A3 A4 A5 A6 A7 A8 A9 A10 A11 A12);
-call_tuple!(A0 A1 A2 A3 A4 A5 A6 A7 A8 A9 A10 A11 A12 A13);
-call_tuple!(A0 A1 A2 A3 A4 A5 A6 A7 A8 A9 A10 A11 A12 A13 A14);
-call_tuple!(A0 A1 A2 A3 A4 A5 A6 A7 A8 A9 A10 A11 A12 A13 A14 A15);
-call_tuple!(A0 A1 A2 A3 A4 A5 A6 A7 A8 A9 A10 A11 A12 A13 A14 A15 A16);
-call_tuple!(A0 A1 A2 A3 A4 A5 A6 A7 A8 A9 A10 A11 A12 A13 A14 A15 A16 A17);
-call_tuple!(A0 A1 A2 A3 A4 A5 A6 A7 A8 A9 A10 A11 A12 A13 A14 A15 A16 A17 A18);
-call_tuple!(A0 A1 A2 A3 A4 A5 A6 A7 A8 A9 A10 A11 A12 A13 A14 A15 A16 A17 A18 A19);
-call_tuple!(A0 A1 A2 A3 A4 A5 A6 A7 A8 A9 A10 A11 A12 A13 A14 A15 A16 A17 A18 A19 A20);
-call_tuple!(A0 A1 A2 A3 A4 A5 A6 A7 A8 A9 A10 A11 A12 A13 A14 A15 A16 A17 A18 A19 A20 A21);
-call_tuple!(A0 A1 A2 A3 A4 A5 A6 A7 A8 A9 A10 A11 A12 A13 A14 A15 A16 A17 A18 A19 A20 A21 A22);
-call_tuple!(A0 A1 A2 A3 A4 A5 A6 A7 A8 A9 A10 A11 A12 A13 A14 A15 A16 A17 A18 A19 A20 A21 A22 A23);
-call_tuple!(A0 A1 A2 A3 A4 A5 A6 A7 A8 A9 A10 A11 A12 A13 A14 A15 A16 A17 A18 A19 A20 A21 A22 A23 A24);
-call_tuple!(A0 A1 A2 A3 A4 A5 A6 A7 A8 A9 A10 A11 A12 A13 A14 A15 A16 A17 A18 A19 A20 A21 A22 A23 A24 A25);
-call_tuple!(A0 A1 A2 A3 A4 A5 A6 A7 A8 A9 A10 A11 A12 A13 A14 A15 A16 A17 A18 A19 A20 A21 A22 A23 A24 A25 A26);
-call_tuple!(A0 A1 A2 A3 A4 A5 A6 A7 A8 A9 A10 A11 A12 A13 A14 A15 A16 A17 A18 A19 A20 A21 A22 A23 A24 A25 A26 A27);
-call_tuple!(A0 A1 A2 A3 A4 A5 A6 A7 A8 A9 A10 A11 A12 A13 A14 A15 A16 A17 A18 A19 A20 A21 A22 A23 A24 A25 A26 A27 A28);
-call_tuple!(A0 A1 A2 A3 A4 A5 A6 A7 A8 A9 A10 A11 A12 A13 A14 A15 A16 A17 A18 A19 A20 A21 A22 A23 A24 A25 A26 A27 A28 A29);
-call_tuple!(A0 A1 A2 A3 A4 A5 A6 A7 A8 A9 A10 A11 A12 A13 A14 A15 A16 A17 A18 A19 A20 A21 A22 A23 A24 A25 A26 A27 A28 A29 A30);
-call_tuple!(A0 A1 A2 A3 A4 A5 A6 A7 A8 A9 A10 A11 A12 A13 A14 A15 A16 A17 A18 A19 A20 A21 A22 A23 A24 A25 A26 A27 A28 A29 A30 A31);
+for_tuples!(call_tuple);
 
 /// Declare a hand-written reversible pair `f`/`f_inv` to `#[i]` code that calls it, with the
 /// analyses `#[i]` generates for its own functions: bit `k` of the mask says that `f` is

@@ -1,6 +1,6 @@
 //! The GMM objective and gradient with the points in lanes of a batch number (`F64x4`,
 //! `F64x8`): the same program ([`gmm_objective_i`]), `L` points per instruction.
-use super::gradient::gmm_chunk_value_grad;
+use super::gradient::{check_sizes, gmm_chunk_value_grad};
 use super::{gmm_objective_i, GmmGradWork, GmmObjectiveI, GmmWork, GMM_BLOCK};
 use crate::adbench::gmm::GmmInput;
 use nilang::instr::fns::Sub;
@@ -124,16 +124,13 @@ where
     GVar<B>: PlusEq2<Sub, B, GVar<B>>,
 {
     let (d, k) = (g.d, g.k);
-    assert_eq!(
-        grad.len(),
-        g.n_params(),
-        "gmm_value_grad_batched: grad has the wrong length"
+    check_sizes(
+        "gmm_value_grad_batched",
+        g,
+        grad,
+        work.mu.len(),
+        work.alpha.len(),
     );
-    assert!(
-        work.mu.len() == k * d && work.alpha.len() == k,
-        "gmm_value_grad_batched: work built for another (d, K)"
-    );
-    assert_eq!(g.x.len(), g.n * d, "gmm_value_grad_batched: x.len() != n*d");
     let GmmBatchWork {
         xb,
         alpha,

@@ -107,17 +107,8 @@ pub(super) fn gmm_chunk_value_grad<'a>(
     work: &mut GmmGradWork<'a>,
     grad: &mut [f64],
 ) -> f64 {
+    check_sizes("gmm_value_grad", g, grad, work.mu.len(), work.alpha.len());
     let (d, k) = (g.d, g.k);
-    assert_eq!(
-        grad.len(),
-        g.n_params(),
-        "gmm_value_grad: grad has the wrong length"
-    );
-    assert!(
-        work.mu.len() == k * d && work.alpha.len() == k,
-        "gmm_value_grad: work built for another (d, K)"
-    );
-    assert_eq!(g.x.len(), g.n * d, "gmm_value_grad: x.len() != n*d");
     let GmmGradWork {
         alpha,
         mu,
@@ -230,4 +221,16 @@ pub fn gmm_value_grad_par<'a>(g: &'a GmmInput, work: &mut GmmParWork<'a>, grad: 
         }
     }
     work.values.iter().sum()
+}
+
+/// The sizes a gradient call (`who`) needs: `grad` holds the parameters, the workspace (its
+/// `mu` and `alpha` lengths) was built for this `(d, K)`, and `x` holds `n` points.
+pub(super) fn check_sizes(who: &str, g: &GmmInput, grad: &[f64], mu: usize, alpha: usize) {
+    let (d, k) = (g.d, g.k);
+    assert_eq!(grad.len(), g.n_params(), "{who}: grad has the wrong length");
+    assert!(
+        mu == k * d && alpha == k,
+        "{who}: work built for another (d, K)"
+    );
+    assert_eq!(g.x.len(), g.n * d, "{who}: x.len() != n*d");
 }

@@ -191,7 +191,8 @@ pub fn gmm_comp_pts<T: Scalar, X: Copy>(
     }
 }
 
-/// One point's `lse += logsumexp(main)` (`t`: `K` ancillas, `s`, `mx` zero ancillas).
+/// `lse += logsumexp(main)` (`t`: `main.len()` ancillas, `s`, `mx` zero ancillas): one
+/// point's, and the mixture weights' in [`gmm_rest`].
 ///
 /// The logsumexp is shifted by the largest `main` (a constant: the derivative of
 /// `logsumexp` with respect to its shift is zero).
@@ -285,13 +286,7 @@ pub fn gmm_rest<T: Scalar>(
     m: i64,
 ) {
     routine! {
-        mxa += cst!(max_of(&alpha));
-        for c in 0..k {
-            ta[c] += alpha[c] - mxa;
-            sa += exp(ta[c]);
-        }
-        la += ln(sa);
-        la += mxa;
+        gmm_lse(la, ta, sa, mxa, alpha);
         for c in 0..k {
             for r in 0..d {
                 fro += abs2(qd[c * d + r]);

@@ -1,6 +1,5 @@
 //! [`GVar`]: a number carrying its adjoint (gradient) field.
-use crate::check::AlmostSame;
-use crate::instr::basic::{Hadamard, Increment, Negate};
+use crate::instr::basic::{Hadamard, Negate};
 use crate::instr::FromLiteral;
 use core::cmp::Ordering;
 
@@ -46,22 +45,11 @@ impl<T: PartialOrd> PartialOrd for GVar<T> {
         self.x.partial_cmp(&other.x)
     }
 }
-impl<T: AlmostSame> AlmostSame for GVar<T> {
+crate::check::almost_same_by_field!(
     /// Values only: deallocating an ancilla drops its gradient (see the guide on ancilla
     /// gradients; the compiler rejects ancillas allocated from variables).
-    #[inline]
-    fn almost_same(&self, other: &Self) -> bool {
-        self.x.almost_same(&other.x)
-    }
-    #[inline]
-    fn almost_same_at(&self, other: &Self, history: f64) -> bool {
-        self.x.almost_same_at(&other.x, history)
-    }
-    #[inline]
-    fn magnitude(&self) -> f64 {
-        self.x.magnitude()
-    }
-}
+    GVar.x
+);
 impl<T: FromLiteral + Default> FromLiteral for GVar<T> {
     #[inline(always)]
     fn from_f64_lit(v: f64) -> Self {
@@ -80,17 +68,10 @@ impl<T: Negate> Negate for GVar<T> {
         self.g.negate();
     }
 }
-impl<T: Increment> Increment for GVar<T> {
+crate::instr::basic::increment_by_field!(
     /// Value only: adding a constant does not change adjoints.
-    #[inline(always)]
-    fn increment(&mut self) {
-        self.x.increment()
-    }
-    #[inline(always)]
-    fn decrement(&mut self) {
-        self.x.decrement()
-    }
-}
+    GVar.x
+);
 impl<T: Hadamard> Hadamard for GVar<T> {
     /// The Hadamard matrix is orthogonal and symmetric: adjoints transform the same way.
     #[inline(always)]

@@ -114,6 +114,24 @@ macro_rules! incr {
     } )*};
 }
 incr!(f32, f64, i8, i16, i32, i64, i128, isize, u8, u16, u32, u64, u128, usize);
+/// `Increment` of a wrapper `$ty<T>` by its value field `$field` (gradient and dual numbers:
+/// adding a constant changes neither adjoints nor derivatives).
+macro_rules! increment_by_field {
+    ($(#[$attr:meta])* $ty:ident . $field:tt) => {
+        $(#[$attr])*
+        impl<T: $crate::instr::basic::Increment> $crate::instr::basic::Increment for $ty<T> {
+            #[inline(always)]
+            fn increment(&mut self) {
+                $crate::instr::basic::Increment::increment(&mut self.$field)
+            }
+            #[inline(always)]
+            fn decrement(&mut self) {
+                $crate::instr::basic::Increment::decrement(&mut self.$field)
+            }
+        }
+    };
+}
+pub(crate) use increment_by_field;
 /// Wrapping integers: `INC`/`DEC` wrap around.
 impl<T> Increment for core::num::Wrapping<T>
 where

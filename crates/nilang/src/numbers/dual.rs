@@ -1,6 +1,4 @@
 //! [`Dual`]: forward-mode dual numbers (a value with one directional derivative).
-use crate::check::AlmostSame;
-use crate::instr::basic::Increment;
 use crate::instr::{FromLiteral, Plain};
 use crate::numbers::Real;
 use core::cmp::Ordering;
@@ -14,7 +12,7 @@ use core::ops::{Add, AddAssign, Div, DivAssign, Mul, MulAssign, Neg, Sub, SubAss
 /// duals (`Dual<Dual<f64>>`) give second derivatives, and `GVar<Dual<f64>>` computes Hessian
 /// columns (forward-over-reverse).
 ///
-/// Comparisons and runtime checks ([`AlmostSame`]) look at the value only.
+/// Comparisons and runtime checks ([`AlmostSame`](crate::check::AlmostSame)) look at the value only.
 ///
 /// ```
 /// use nilang::{Dual, Real};
@@ -334,32 +332,14 @@ impl<T: Real> FromLiteral for Dual<T> {
         Dual::constant(T::from_f64(v as f64))
     }
 }
-impl<T: AlmostSame> AlmostSame for Dual<T> {
+crate::check::almost_same_by_field!(
     /// Values only (like [`crate::GVar`]).
-    #[inline]
-    fn almost_same(&self, other: &Self) -> bool {
-        self.x.almost_same(&other.x)
-    }
-    #[inline]
-    fn almost_same_at(&self, other: &Self, history: f64) -> bool {
-        self.x.almost_same_at(&other.x, history)
-    }
-    #[inline]
-    fn magnitude(&self) -> f64 {
-        self.x.magnitude()
-    }
-}
-impl<T: Increment> Increment for Dual<T> {
+    Dual.x
+);
+crate::instr::basic::increment_by_field!(
     /// Value only: adding a constant leaves the derivative alone.
-    #[inline(always)]
-    fn increment(&mut self) {
-        self.x.increment()
-    }
-    #[inline(always)]
-    fn decrement(&mut self) {
-        self.x.decrement()
-    }
-}
+    Dual.x
+);
 impl<T: Real> crate::ad::args::Lift<f64> for Dual<T> {
     fn lift(e: f64) -> Self {
         Dual::from_f64(e)
@@ -372,6 +352,7 @@ impl<T: Real> crate::ad::args::Lift<f64> for Dual<T> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::check::AlmostSame;
 
     /// Central finite difference of `f` at `x`.
     fn fd(f: impl Fn(f64) -> f64, x: f64) -> f64 {

@@ -1,5 +1,4 @@
 //! [`Tropical`]: max-plus numbers.
-use crate::check::AlmostSame;
 use crate::instr::fns::{self, Add, Identity, Mul, PowiN, Sub};
 use crate::instr::{FromLiteral, MulEq1, MulEq2, PlusEq1, PlusEq2};
 use core::cmp::Ordering;
@@ -112,20 +111,7 @@ impl<T: FromLiteral> FromLiteral for Tropical<T> {
         Tropical::new(T::from_i64_lit(v))
     }
 }
-impl<T: AlmostSame> AlmostSame for Tropical<T> {
-    #[inline]
-    fn almost_same(&self, other: &Self) -> bool {
-        self.n.almost_same(&other.n)
-    }
-    #[inline]
-    fn almost_same_at(&self, other: &Self, history: f64) -> bool {
-        self.n.almost_same_at(&other.n, history)
-    }
-    #[inline]
-    fn magnitude(&self) -> f64 {
-        self.n.magnitude()
-    }
-}
+crate::check::almost_same_by_field!(Tropical.n);
 
 /// `out *= a`: `out.n += a.n`.
 impl<T: PlusEq1<Identity, T>> MulEq1<Identity, Tropical<T>> for Tropical<T> {
@@ -190,6 +176,7 @@ impl<T: PartialOrd + PlusEq1<Identity, T>> MulEq2<Add, Tropical<T>, Tropical<T>>
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::check::AlmostSame;
     use crate::instr::lit_i;
 
     #[test]

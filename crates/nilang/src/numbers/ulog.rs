@@ -1,5 +1,5 @@
 //! [`ULog`]: positive numbers stored as their logarithm (NiLang's `ULogarithmic`).
-use crate::check::{AlmostSame, ErrorKind};
+use crate::check::ErrorKind;
 use crate::instr::fns::{self, Add, Convert, Exp, Identity, Ln, Ln1p, Mul, Powf, Powi, PowiN, Sub};
 use crate::instr::{FromLiteral, MulEq1, MulEq2, PlusEq1, PlusEq2};
 use crate::numbers::Real;
@@ -112,21 +112,10 @@ impl<T: FromLiteral> FromLiteral for ULog<T> {
         ULog::from_log(T::from_f64_lit((v as f64).ln()))
     }
 }
-impl<T: AlmostSame> AlmostSame for ULog<T> {
+crate::check::almost_same_by_field!(
     /// Compares the logarithms.
-    #[inline]
-    fn almost_same(&self, other: &Self) -> bool {
-        self.log.almost_same(&other.log)
-    }
-    #[inline]
-    fn almost_same_at(&self, other: &Self, history: f64) -> bool {
-        self.log.almost_same_at(&other.log, history)
-    }
-    #[inline]
-    fn magnitude(&self) -> f64 {
-        self.log.magnitude()
-    }
-}
+    ULog.log
+);
 
 /// An operand of a `*=`/`/=` instruction on [`ULog<T>`]: something with a logarithm in `T`.
 ///
@@ -398,6 +387,7 @@ impl<T: LogSumContent, A: LogOperand<T>, B: LogOperand<T>> MulEq2<Sub, A, B> for
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::check::AlmostSame;
     use crate::instr::lit_i;
     use crate::numbers::Fixed43;
 

@@ -29,17 +29,7 @@ use num_traits::Float;
 /// ```
 #[i(nocheck)]
 pub fn i_affine<T: Scalar>(y: &mut [T], w: &mut [T], b: &mut [T], x: &mut [T]) {
-    safe! {
-        crate::check::dimensions(
-            w.len() == y.len() * x.len() && b.len() == y.len(),
-            "nilang::stdlib::linalg::i_affine",
-            "i_affine(y, w, b, x)",
-            || format!(
-                "i_affine: dimension mismatch: W has {}, b has {} elements for {} outputs and {} inputs",
-                w.len(), b.len(), y.len(), x.len()
-            ),
-        );
-    }
+    safe! { affine_dims(w.len(), b.len(), y.len(), x.len()); }
     for i in 0..y.len() {
         y[i] += b[i];
         for j in 0..x.len() {
@@ -47,17 +37,21 @@ pub fn i_affine<T: Scalar>(y: &mut [T], w: &mut [T], b: &mut [T], x: &mut [T]) {
         }
     }
     // checked last too: that is first in the generated inverse
-    safe! {
-        crate::check::dimensions(
-            w.len() == y.len() * x.len() && b.len() == y.len(),
-            "nilang::stdlib::linalg::i_affine",
-            "i_affine(y, w, b, x)",
-            || format!(
-                "i_affine: dimension mismatch: W has {}, b has {} elements for {} outputs and {} inputs",
-                w.len(), b.len(), y.len(), x.len()
-            ),
-        );
-    }
+    safe! { affine_dims(w.len(), b.len(), y.len(), x.len()); }
+}
+
+/// [`i_affine`]'s precondition: `W` has `outputs × inputs` elements and `b` has `outputs`.
+fn affine_dims(w: usize, b: usize, outputs: usize, inputs: usize) {
+    crate::check::dimensions(
+        w == outputs * inputs && b == outputs,
+        "nilang::stdlib::linalg::i_affine",
+        "i_affine(y, w, b, x)",
+        || {
+            format!(
+                "i_affine: dimension mismatch: W has {w}, b has {b} elements for {outputs} outputs and {inputs} inputs"
+            )
+        },
+    );
 }
 
 /// LU decomposition with partial pivoting of a row-major `n × n` matrix.

@@ -325,6 +325,20 @@ impl<T: GradState> GradState for Vec<T> {
     }
 }
 
+/// A reversible step `step(dest, src)` on states `S` and on their gradient numbers: what
+/// [`step_vjp`] and [`treeverse_reversible`] run (any `#[i]` step generic over its scalar
+/// type is one).
+pub trait ReversibleStep<S: GradState>:
+    for<'a, 'b> Reversible<(&'a mut S, &'b mut S)>
+    + for<'a, 'b> Reversible<(&'a mut S::Lifted, &'b mut S::Lifted)>
+{
+}
+impl<S: GradState, F> ReversibleStep<S> for F where
+    F: for<'a, 'b> Reversible<(&'a mut S, &'b mut S)>
+        + for<'a, 'b> Reversible<(&'a mut S::Lifted, &'b mut S::Lifted)>
+{
+}
+
 /// One step of a reversible step function: `(0, x) → (f(x), x)`, returning `f(x)`.
 ///
 /// ```
@@ -360,12 +374,7 @@ where
 /// }
 /// assert_eq!(step_vjp(&Cube, &2.0, 1.0), 12.0);
 /// ```
-pub fn step_vjp<S, F>(step: &F, x: &S, g: S) -> S
-where
-    S: GradState,
-    F: for<'a, 'b> Reversible<(&'a mut S, &'b mut S)>
-        + for<'a, 'b> Reversible<(&'a mut S::Lifted, &'b mut S::Lifted)>,
-{
+pub fn step_vjp<S: GradState, F: ReversibleStep<S>>(step: &F, x: &S, g: S) -> S {
     let y = apply_step(step, x);
     let mut dy = y.lift(&g);
     let mut dx = x.lift(&x.zero_like());
@@ -391,44 +400,38 @@ where
 /// let g = treeverse_reversible(&Rotate, &[1.0, 2.0], 500, 3, |x| [2.0 * x[0], 2.0 * x[1]]);
 /// assert!((g[0] - 2.0).abs() < 1e-10 && (g[1] - 4.0).abs() < 1e-10);
 /// ```
-pub fn treeverse_reversible<S, F>(
+pub fn treeverse_reversible<S: GradState, F: ReversibleStep<S>>(
     step: &F,
     x0: &S,
     n: usize,
     delta: usize,
     seed: impl FnOnce(&S) -> S,
-) -> S
-where
-    S: GradState,
-    F: for<'a, 'b> Reversible<(&'a mut S, &'b mut S)>
-        + for<'a, 'b> Reversible<(&'a mut S::Lifted, &'b mut S::Lifted)>,
-{
-    run(
-        x0,
-        n,
-        delta,
-        |x| apply_step(step, x),
-        |x, g| step_vjp(step, x, g),
-        seed,
-        None,
-    )
+) -> S {
+    run_reversible(step, x0, n, delta, seed, None)
 }
 
 /// [`treeverse_reversible`] with a [`TreeverseLog`] (its `steps` do not count the one forward
 /// call inside each vjp).
-pub fn treeverse_reversible_logged<S, F>(
+pub fn treeverse_reversible_logged<S: GradState, F: ReversibleStep<S>>(
     step: &F,
     x0: &S,
     n: usize,
     delta: usize,
     seed: impl FnOnce(&S) -> S,
     log: &mut TreeverseLog,
-) -> S
-where
-    S: GradState,
-    F: for<'a, 'b> Reversible<(&'a mut S, &'b mut S)>
-        + for<'a, 'b> Reversible<(&'a mut S::Lifted, &'b mut S::Lifted)>,
-{
+) -> S {
+    run_reversible(step, x0, n, delta, seed, Some(log))
+}
+
+/// [`run`] with [`apply_step`] as the step and [`step_vjp`] as the vjp.
+fn run_reversible<S: GradState, F: ReversibleStep<S>>(
+    step: &F,
+    x0: &S,
+    n: usize,
+    delta: usize,
+    seed: impl FnOnce(&S) -> S,
+    log: Option<&mut TreeverseLog>,
+) -> S {
     run(
         x0,
         n,
@@ -436,7 +439,7 @@ where
         |x| apply_step(step, x),
         |x, g| step_vjp(step, x, g),
         seed,
-        Some(log),
+        log,
     )
 }
 

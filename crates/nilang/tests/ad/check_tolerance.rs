@@ -76,19 +76,28 @@ fn comparison_rules_for_non_finite_values() {
     assert!(!f32::INFINITY.almost_same(&f32::MAX));
 }
 
-/// Three iterations of `t += y*z`, the result used, three of `t -= y*z`.
-#[i]
-fn roundoff(out: &mut f64, y: &f64, z: &f64) {
-    let t = 0.0;
-    for _k in 0..3 {
-        t += y * z;
-    }
-    out += t;
-    for _k in 0..3 {
-        t -= y * z;
-    }
-    dealloc!(t = 0.0);
+/// `$name`: three iterations of `t += y*z`, the result used, three of `t -= y*z`, then (with
+/// a relative `$mistake`) the mistake `t += y*z*$mistake`, and `t` deallocated as zero.
+macro_rules! roundoff_program {
+    ($name:ident $(, $mistake:tt)?) => {
+        #[i]
+        fn $name(out: &mut f64, y: &f64, z: &f64) {
+            let t = 0.0;
+            for _k in 0..3 {
+                t += y * z;
+            }
+            out += t;
+            for _k in 0..3 {
+                t -= y * z;
+            }
+            $(t += y * z * $mistake;)?
+            dealloc!(t = 0.0);
+        }
+    };
 }
+roundoff_program!(roundoff);
+// a mistake of relative size 1e-6 of the values that passed through
+roundoff_program!(roundoff_wrong, 1e-6);
 
 #[test]
 fn roundoff_of_large_intermediates_is_not_an_error() {
@@ -120,21 +129,6 @@ fn roundoff_of_large_intermediates_is_not_an_error() {
         Roundoff.uncall((&mut out, &y, &z));
     })
     .is_ok());
-}
-
-/// The same shape with a mistake of relative size 1e-6 of the values that passed through.
-#[i]
-fn roundoff_wrong(out: &mut f64, y: &f64, z: &f64) {
-    let t = 0.0;
-    for _k in 0..3 {
-        t += y * z;
-    }
-    out += t;
-    for _k in 0..3 {
-        t -= y * z;
-    }
-    t += y * z * 1e-6;
-    dealloc!(t = 0.0);
 }
 
 #[test]

@@ -47,6 +47,25 @@ where
     r += abs2(x);
 }
 
+/// The adjoints `gz` of both parts of both `z` against central differences of `loss` at `z0`.
+fn check_z_gradients(gz: &[GC; 2], z0: [C; 2], loss: impl Fn([C; 2]) -> f64) {
+    let h = 1e-6;
+    for k in 0..2 {
+        for part in 0..2 {
+            let (mut zp, mut zm) = (z0, z0);
+            let d = if part == 0 { c(h, 0.0) } else { c(0.0, h) };
+            zp[k] += d;
+            zm[k] -= d;
+            let fd = (loss(zp) - loss(zm)) / (2.0 * h);
+            let ad = if part == 0 { gz[k].re.g } else { gz[k].im.g };
+            assert!(
+                (ad - fd).abs() < 1e-7 * (1.0 + fd.abs()),
+                "z{k} part {part}: {ad} vs {fd}"
+            );
+        }
+    }
+}
+
 fn cprog_loss(z: [C; 2], x: f64, w: C) -> f64 {
     let (mut y, mut zz, mut xx) = (c(0.3, -0.2), z, x);
     cprog(&mut y, &mut zz, &mut xx);
@@ -66,21 +85,8 @@ fn complex_instruction_gradients() {
     let mut gx = GVar::from(x);
     cprog_inv(&mut gy, &mut gz, &mut gx);
     assert!((gy.re.x - 0.3).abs() < 1e-14 && (gy.im.x + 0.2).abs() < 1e-14);
+    check_z_gradients(&gz, z0, |z| cprog_loss(z, x0, w));
     let h = 1e-6;
-    for k in 0..2 {
-        for part in 0..2 {
-            let (mut zp, mut zm) = (z0, z0);
-            let d = if part == 0 { c(h, 0.0) } else { c(0.0, h) };
-            zp[k] += d;
-            zm[k] -= d;
-            let fd = (cprog_loss(zp, x0, w) - cprog_loss(zm, x0, w)) / (2.0 * h);
-            let ad = if part == 0 { gz[k].re.g } else { gz[k].im.g };
-            assert!(
-                (ad - fd).abs() < 1e-7 * (1.0 + fd.abs()),
-                "z{k} part {part}: {ad} vs {fd}"
-            );
-        }
-    }
     let fd = (cprog_loss(z0, x0 + h, w) - cprog_loss(z0, x0 - h, w)) / (2.0 * h);
     assert!(
         (gx.g - fd).abs() < 1e-7 * (1.0 + fd.abs()),
@@ -108,21 +114,7 @@ fn complex_to_real_gradients() {
     rprog(&mut r, &mut z, &mut x);
     let (mut gr, mut gz, mut gx) = (GVar::new(r, 1.0), z.map(gc), GVar::from(x));
     rprog_inv(&mut gr, &mut gz, &mut gx);
-    let h = 1e-6;
-    for k in 0..2 {
-        for part in 0..2 {
-            let (mut zp, mut zm) = (z0, z0);
-            let d = if part == 0 { c(h, 0.0) } else { c(0.0, h) };
-            zp[k] += d;
-            zm[k] -= d;
-            let fd = (loss(zp, x0) - loss(zm, x0)) / (2.0 * h);
-            let ad = if part == 0 { gz[k].re.g } else { gz[k].im.g };
-            assert!(
-                (ad - fd).abs() < 1e-7 * (1.0 + fd.abs()),
-                "z{k} part {part}: {ad} vs {fd}"
-            );
-        }
-    }
+    check_z_gradients(&gz, z0, |z| loss(z, x0));
     // exact: ∂|z|/∂re = re/|z|, ∂|z|²/∂im = 2 im
     assert!((gz[0].re.g - 0.7 / 0.65_f64.sqrt()).abs() < 1e-15);
     assert!((gz[1].im.g + 1.2).abs() < 1e-15);

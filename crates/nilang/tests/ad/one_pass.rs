@@ -83,12 +83,77 @@ fn norm<T: Scalar>(res: &mut T, y: &mut T, x: &mut [T]) {
     res += y.sqrt();
 }
 
-fn model() -> Model<f64> {
-    Model {
-        a: 0.7,
-        b: -0.4,
-        w: [0.3, 1.1],
-        v: vec![0.2, -0.5, 0.9],
+/// The data points of the fit.
+const X: [f64; 3] = [0.5, -1.5, 2.0];
+
+/// The arguments of `fit_loss` that are not data or sizes, owned: the fixture of the tests.
+struct Fit<T> {
+    out: T,
+    m: Model<T>,
+    e: Vec<T>,
+    c0: T,
+    c1: T,
+    ws: Work<T>,
+    aux: T,
+}
+
+/// `fit_loss`'s argument tuple.
+type FitArgs<'a, T> = (
+    &'a mut T,
+    &'a mut Model<T>,
+    &'static [f64],
+    usize,
+    f64,
+    &'a mut [T],
+    &'a mut T,
+    &'a mut T,
+    &'a mut Work<T>,
+    i64,
+    bool,
+    &'a mut T,
+);
+
+impl<T: From<f64> + Default + Clone> Fit<T> {
+    /// The starting point: `a = 0.7`, `b = -0.4`, `w = [0.3, 1.1]`, `v = [0.2, -0.5, 0.9]`,
+    /// `e = [0.1, 0.4]`, `c0 = 0.6`, `c1 = -0.8`, `aux = 1.3`, a zero workspace of 3.
+    fn new() -> Self {
+        let l = T::from;
+        Fit {
+            out: T::default(),
+            m: Model {
+                a: l(0.7),
+                b: l(-0.4),
+                w: [l(0.3), l(1.1)],
+                v: vec![l(0.2), l(-0.5), l(0.9)],
+            },
+            e: vec![l(0.1), l(0.4)],
+            c0: l(0.6),
+            c1: l(-0.8),
+            ws: Work {
+                t: vec![T::default(); 3],
+                s: T::default(),
+                n: 3,
+            },
+            aux: l(1.3),
+        }
+    }
+
+    /// `fit_loss`'s arguments for `reps` passes over [`X`] (scale 0.25, `k = 3`, the flag set).
+    fn args(&mut self, reps: usize) -> FitArgs<'_, T> {
+        (
+            &mut self.out,
+            &mut self.m,
+            &X[..],
+            reps,
+            0.25,
+            &mut self.e[..],
+            &mut self.c0,
+            &mut self.c1,
+            &mut self.ws,
+            3,
+            true,
+            &mut self.aux,
+        )
     }
 }
 
@@ -102,55 +167,14 @@ fn the_compiler_marks_compute_copy_uncompute_parameters() {
 
 #[test]
 fn one_pass_equals_forward_then_backward() {
-    let x = [0.5, -1.5, 2.0];
-    let mut m = model();
-    let (mut e, mut c0, mut c1, mut aux) = (vec![0.1, 0.4], 0.6, -0.8, 1.3);
-    let mut ws = Work {
-        t: vec![0.0; 3],
-        s: 0.0,
-        n: 3,
-    };
-    let (v, st) = ad::value_and_gradient(
-        &FitLoss,
-        (
-            &mut 0.0,
-            &mut m,
-            &x[..],
-            2,
-            0.25,
-            &mut e[..],
-            &mut c0,
-            &mut c1,
-            &mut ws,
-            3,
-            true,
-            &mut aux,
-        ),
-        0,
-    );
+    let mut p = Fit::<f64>::new();
+    let (v, st) = ad::value_and_gradient(&FitLoss, p.args(2), 0);
     // forward, then backward, by hand on gradient numbers
-    let lift = |v: f64| GVar::from(v);
-    let mut gm = Model {
-        a: lift(0.7),
-        b: lift(-0.4),
-        w: [lift(0.3), lift(1.1)],
-        v: vec![lift(0.2), lift(-0.5), lift(0.9)],
-    };
-    let mut ge = vec![lift(0.1), lift(0.4)];
-    let (mut gc0, mut gc1, mut gaux, mut gout) = (lift(0.6), lift(-0.8), lift(1.3), lift(0.0));
-    let mut gws = Work {
-        t: vec![GVar::default(); 3],
-        s: GVar::default(),
-        n: 3,
-    };
-    fit_loss(
-        &mut gout, &mut gm, &x, 2, 0.25, &mut ge, &mut gc0, &mut gc1, &mut gws, 3, true, &mut gaux,
-    );
-    let v2 = gout.x;
-    gout.g = 1.0;
-    fit_loss_inv(
-        &mut gout, &mut gm, &x, 2, 0.25, &mut ge, &mut gc0, &mut gc1, &mut gws, 3, true, &mut gaux,
-    );
+    let mut g = Fit::<GVar<f64>>::new();
+    FitLoss.call(g.args(2));
+    let v2 = g.out.x;
+    g.out.g = 1.0;
+    FitLoss.uncall(g.args(2));
     let close = |a: f64, b: f64| (a - b).abs() <= 1e-14 * a.abs().max(b.abs()).max(1e-300);
     assert!(close(v, v2), "{v} vs {v2}");
     let one: Vec<f64> = [st.1.a.g, st.1.b.g, st.1.w[0].g, st.1.w[1].g]
@@ -159,11 +183,11 @@ fn one_pass_equals_forward_then_backward() {
         .chain(st.5.iter().map(|g| g.g))
         .chain([st.6.g, st.7.g, st.11.g])
         .collect();
-    let two: Vec<f64> = [gm.a.g, gm.b.g, gm.w[0].g, gm.w[1].g]
+    let two: Vec<f64> = [g.m.a.g, g.m.b.g, g.m.w[0].g, g.m.w[1].g]
         .into_iter()
-        .chain(gm.v.iter().map(|g| g.g))
-        .chain(ge.iter().map(|g| g.g))
-        .chain([gc0.g, gc1.g, gaux.g])
+        .chain(g.m.v.iter().map(|d| d.g))
+        .chain(g.e.iter().map(|d| d.g))
+        .chain([g.c0.g, g.c1.g, g.aux.g])
         .collect();
     for (a, b) in one.iter().zip(&two) {
         assert!(close(*a, *b), "{one:?}\n{two:?}");
@@ -174,25 +198,17 @@ fn one_pass_equals_forward_then_backward() {
     );
     // and a central difference on `b`
     let f = |b: f64| {
-        let mut m = model();
-        m.b = b;
-        let (mut out, mut e, mut c0, mut c1, mut aux) = (0.0, vec![0.1, 0.4], 0.6, -0.8, 1.3);
-        let mut ws = Work {
-            t: vec![0.0; 3],
-            s: 0.0,
-            n: 3,
-        };
-        fit_loss(
-            &mut out, &mut m, &x, 2, 0.25, &mut e, &mut c0, &mut c1, &mut ws, 3, true, &mut aux,
-        );
-        out
+        let mut q = Fit::<f64>::new();
+        q.m.b = b;
+        FitLoss.call(q.args(2));
+        q.out
     };
     let fd = (f(-0.4 + 1e-6) - f(-0.4 - 1e-6)) / 2e-6;
     assert!((fd - st.1.b.g).abs() < 1e-6 * fd.abs().max(1.0));
     // the caller's arguments are untouched
     assert_eq!(
-        (m.a, m.v[2], e[1], ws.s, ws.t[0]),
-        (0.7, 0.9, 0.4, 0.0, 0.0)
+        (p.out, p.m.a, p.m.v[2], p.e[1], p.ws.s, p.ws.t[0]),
+        (0.0, 0.7, 0.9, 0.4, 0.0, 0.0)
     );
 }
 
@@ -212,59 +228,10 @@ fn a_function_that_is_not_compute_copy_uncompute_still_gets_its_gradient() {
 
 #[test]
 fn hessians_and_jacobians_take_the_one_pass_path_too() {
-    let x = [0.5, -1.5, 2.0];
-    let mut m = model();
-    let (mut e, mut c0, mut c1, mut aux) = (vec![0.1, 0.4], 0.6, -0.8, 1.3);
-    let mut ws = Work {
-        t: vec![0.0; 3],
-        s: 0.0,
-        n: 3,
-    };
-    let args = (
-        &mut 0.0,
-        &mut m,
-        &x[..],
-        1,
-        0.25,
-        &mut e[..],
-        &mut c0,
-        &mut c1,
-        &mut ws,
-        3,
-        true,
-        &mut aux,
-    );
-    let hf = ad::hessian_fwd_rev(&FitLoss, args, 0, 1);
-    let args = (
-        &mut 0.0,
-        &mut m,
-        &x[..],
-        1,
-        0.25,
-        &mut e[..],
-        &mut c0,
-        &mut c1,
-        &mut ws,
-        3,
-        true,
-        &mut aux,
-    );
-    let hr = ad::hessian_rev_rev(&FitLoss, args, 0, 1);
-    let args = (
-        &mut 0.0,
-        &mut m,
-        &x[..],
-        1,
-        0.25,
-        &mut e[..],
-        &mut c0,
-        &mut c1,
-        &mut ws,
-        3,
-        true,
-        &mut aux,
-    );
-    let hn = ad::hessian_numeric(&FitLoss, args, 0, 1, 1e-5);
+    let mut p = Fit::<f64>::new();
+    let hf = ad::hessian_fwd_rev(&FitLoss, p.args(1), 0, 1);
+    let hr = ad::hessian_rev_rev(&FitLoss, p.args(1), 0, 1);
+    let hn = ad::hessian_numeric(&FitLoss, p.args(1), 0, 1, 1e-5);
     for i in 0..hf.len() {
         for j in 0..hf.len() {
             assert!(
@@ -280,14 +247,7 @@ fn hessians_and_jacobians_take_the_one_pass_path_too() {
 
 #[test]
 fn a_plan_reuses_its_storage_and_allocates_nothing_per_call() {
-    let x = [0.5, -1.5, 2.0];
-    let mut m = model();
-    let (mut e, mut c0, mut c1, mut aux) = (vec![0.1, 0.4], 0.6, -0.8, 1.3);
-    let mut ws = Work {
-        t: vec![0.0; 3],
-        s: 0.0,
-        n: 3,
-    };
+    let mut p = Fit::<f64>::new();
     let mut plan = Plan::new();
     let mut first = 0.0;
     let mut mark = allocs();
@@ -299,22 +259,8 @@ fn a_plan_reuses_its_storage_and_allocates_nothing_per_call() {
             );
             mark = allocs();
         }
-        m.a = 0.7 + call as f64;
-        let args = (
-            &mut 0.0,
-            &mut m,
-            &x[..],
-            2,
-            0.25,
-            &mut e[..],
-            &mut c0,
-            &mut c1,
-            &mut ws,
-            3,
-            true,
-            &mut aux,
-        );
-        let (v, st) = plan.value_and_gradient(&FitLoss, args, 0);
+        p.m.a = 0.7 + call as f64;
+        let (v, st) = plan.value_and_gradient(&FitLoss, p.args(2), 0);
         if call == 0 {
             first = st.1.a.g;
         } else {
@@ -327,36 +273,8 @@ fn a_plan_reuses_its_storage_and_allocates_nothing_per_call() {
         "plan calls after the first allocate nothing"
     );
     // the plan's result equals the one-off API's
-    let args = (
-        &mut 0.0,
-        &mut m,
-        &x[..],
-        2,
-        0.25,
-        &mut e[..],
-        &mut c0,
-        &mut c1,
-        &mut ws,
-        3,
-        true,
-        &mut aux,
-    );
-    let (_, st) = ad::value_and_gradient(&FitLoss, args, 0);
-    let args = (
-        &mut 0.0,
-        &mut m,
-        &x[..],
-        2,
-        0.25,
-        &mut e[..],
-        &mut c0,
-        &mut c1,
-        &mut ws,
-        3,
-        true,
-        &mut aux,
-    );
-    let (_, sp) = plan.value_and_gradient(&FitLoss, args, 0);
+    let (_, st) = ad::value_and_gradient(&FitLoss, p.args(2), 0);
+    let (_, sp) = plan.value_and_gradient(&FitLoss, p.args(2), 0);
     assert_eq!(
         st.1.v.iter().map(|g| g.g).collect::<Vec<_>>(),
         sp.1.v.iter().map(|g| g.g).collect::<Vec<_>>()

@@ -6,75 +6,50 @@ use nilang::prelude::*;
 
 const N: usize = 16;
 
-/// Joint mode: the routine is uncomputed at `unroutine!()` and recomputed backwards.
-#[i]
-fn smooth_joint<T: Scalar, const M: usize>(dest: &mut [T; M], src: &mut [T; M]) {
-    for i in 0..M {
-        routine! {
-            let (cum, g) = (T::default(), T::default());
-            cum += src[(i + 1) % M] + src[(i + M - 1) % M];
-            cum -= src[i] * 2.0;
-            g += sin(cum);
+/// A smoothing step `$smooth` and a loss `$loss` over two smoothing steps through an array
+/// ancilla, written once for both reversal modes: without `#[store]` joint mode (the routine is
+/// uncomputed at `unroutine!()` and recomputed backwards), with it split mode (the routine's
+/// results stored for the backward pass). The split loss calls the split step from a
+/// joint-mode routine (the tape stays balanced through nesting).
+macro_rules! smoothing {
+    ($smooth:ident, $loss:ident $(, #[$store:ident])?) => {
+        #[i]
+        fn $smooth<T: Scalar, const M: usize>(dest: &mut [T; M], src: &mut [T; M]) {
+            for i in 0..M {
+                $(#[$store])?
+                routine! {
+                    let (cum, g) = (T::default(), T::default());
+                    cum += src[(i + 1) % M] + src[(i + M - 1) % M];
+                    cum -= src[i] * 2.0;
+                    g += sin(cum);
+                }
+                dest[i] += src[i];
+                dest[i] += g * 0.1;
+                unroutine!();
+            }
         }
-        dest[i] += src[i];
-        dest[i] += g * 0.1;
-        unroutine!();
-    }
-}
 
-/// The same with the routine's results stored for the backward pass.
-#[i]
-fn smooth_split<T: Scalar, const M: usize>(dest: &mut [T; M], src: &mut [T; M]) {
-    for i in 0..M {
-        #[store]
-        routine! {
-            let (cum, g) = (T::default(), T::default());
-            cum += src[(i + 1) % M] + src[(i + M - 1) % M];
-            cum -= src[i] * 2.0;
-            g += sin(cum);
+        #[i]
+        fn $loss<T: Scalar, const M: usize>(out: &mut T, x: &mut [T; M]) {
+            $(#[$store])?
+            routine! {
+                let y = [T::default(); M];
+                $smooth(&mut y, x);
+            }
+            routine! {
+                let z = [T::default(); M];
+                $smooth(&mut z, &mut y);
+            }
+            for i in 0..M {
+                out += z[i].powi(2);
+            }
+            unroutine!();
+            unroutine!();
         }
-        dest[i] += src[i];
-        dest[i] += g * 0.1;
-        unroutine!();
-    }
+    };
 }
-
-/// A loss over two smoothing steps through a stored array ancilla, calling a split-mode
-/// function from a joint-mode routine (the tape stays balanced through nesting).
-#[i]
-fn loss_split<T: Scalar, const M: usize>(out: &mut T, x: &mut [T; M]) {
-    #[store]
-    routine! {
-        let y = [T::default(); M];
-        smooth_split(&mut y, x);
-    }
-    routine! {
-        let z = [T::default(); M];
-        smooth_split(&mut z, &mut y);
-    }
-    for i in 0..M {
-        out += z[i].powi(2);
-    }
-    unroutine!();
-    unroutine!();
-}
-
-#[i]
-fn loss_joint<T: Scalar, const M: usize>(out: &mut T, x: &mut [T; M]) {
-    routine! {
-        let y = [T::default(); M];
-        smooth_joint(&mut y, x);
-    }
-    routine! {
-        let z = [T::default(); M];
-        smooth_joint(&mut z, &mut y);
-    }
-    for i in 0..M {
-        out += z[i].powi(2);
-    }
-    unroutine!();
-    unroutine!();
-}
+smoothing!(smooth_joint, loss_joint);
+smoothing!(smooth_split, loss_split, #[store]);
 
 /// A stored routine with a nested (joint) routine inside: only the outer ancilla is stored.
 #[i]

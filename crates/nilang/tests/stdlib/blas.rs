@@ -11,6 +11,15 @@ const RTOL: f64 = 1e-6;
 
 // ---------------------------------------------------------------- blas
 
+/// `check_grads!(&Loss, wrt [i, j]: (args))`: `check_grad` of the loss (argument 0) with
+/// respect to arguments `i` and `j`; the argument tuple is written once and built afresh for
+/// each check.
+macro_rules! check_grads {
+    ($f:expr, wrt [$($iin:literal),*]: $args:expr) => {
+        $(check_grad($f, $args, 0, $iin, ATOL, RTOL).unwrap();)*
+    };
+}
+
 #[test]
 fn sum_dot_norm2_values_inverse_gradients() {
     let (mut out, mut x) = (0.0, vec![1.0, 2.0, 3.0]);
@@ -171,26 +180,8 @@ fn gemv_gemm_values_inverse_gradients() {
     i_gemm_inv(&mut c, &mut a, &mut b, m, k, n);
     assert!(close(&c, &c0, 1e-15));
     let mut w = rnd(m * n, 5);
-    for iin in [2, 3] {
-        check_grad(
-            &GemmLoss,
-            (
-                &mut 0.0,
-                &mut c[..],
-                &mut a[..],
-                &mut b[..],
-                &mut w[..],
-                m,
-                k,
-                n,
-            ),
-            0,
-            iin,
-            ATOL,
-            RTOL,
-        )
-        .unwrap();
-    }
+    check_grads!(&GemmLoss, wrt [2, 3]:
+        (&mut 0.0, &mut c[..], &mut a[..], &mut b[..], &mut w[..], m, k, n));
 
     let (mut a, mut x) = (rnd(m * k, 6), rnd(k, 7));
     let mut y = vec![0.0; m];
@@ -199,25 +190,8 @@ fn gemv_gemm_values_inverse_gradients() {
     i_gemv_inv(&mut y, &mut a, &mut x, m, k);
     assert!(y.iter().all(|v| v.abs() < 1e-15));
     let mut w = rnd(m, 8);
-    for iin in [2, 3] {
-        check_grad(
-            &GemvLoss,
-            (
-                &mut 0.0,
-                &mut y[..],
-                &mut a[..],
-                &mut x[..],
-                &mut w[..],
-                m,
-                k,
-            ),
-            0,
-            iin,
-            ATOL,
-            RTOL,
-        )
-        .unwrap();
-    }
+    check_grads!(&GemvLoss, wrt [2, 3]:
+        (&mut 0.0, &mut y[..], &mut a[..], &mut x[..], &mut w[..], m, k));
     // hand gradient: dl/dx = Aᵀ w
     let g = gradient(
         &GemvLoss,
@@ -295,15 +269,6 @@ fn umm_equals_naive_rotations_inverts_and_differentiates() {
     i_umm_inv(&mut x, &mut theta, m, n);
     assert!(close(&x, &x0, 1e-14));
     let mut w = rnd(m * n, 11);
-    for iin in [1, 2] {
-        check_grad(
-            &UmmLoss,
-            (&mut 0.0, &mut x[..], &mut theta[..], &mut w[..], m, n),
-            0,
-            iin,
-            ATOL,
-            RTOL,
-        )
-        .unwrap();
-    }
+    check_grads!(&UmmLoss, wrt [1, 2]:
+        (&mut 0.0, &mut x[..], &mut theta[..], &mut w[..], m, n));
 }
