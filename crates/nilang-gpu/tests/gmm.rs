@@ -7,9 +7,7 @@ use nilang::prelude::Ordered;
 use nilang::GVar;
 use nilang_adbench::gmm::{gmm_generate, GmmInput};
 use nilang_apps::gmm::lower_index;
-use nilang_gpu::kernels::gmm::{
-    gmm_point, gmm_shared_gradient_cpu, gmm_terms_cpu, gmm_workspace_sizes,
-};
+use nilang_gpu::kernels::gmm::{gmm_point, gmm_workspace_sizes, GmmCpu};
 use nilang_gpu::{Arg, Buffer, Device, Elem, Precision, Shared};
 
 /// Point `i`'s log-sum-exp term, plainly.
@@ -51,7 +49,15 @@ where
         let ws = gmm_workspace_sizes(n, d, k);
         let (alpha, mu, icf, x) = (conv(&g.alphas), conv(&g.means), conv(&g.icf), conv(&g.x));
         // CPU: the same program, point by point
-        let cpu_out = gmm_terms_cpu(&alpha, &mu, &icf, &x, n, d, k);
+        let cpu_prob = GmmCpu {
+            alpha: &alpha,
+            mu: &mu,
+            icf: &icf,
+            x: &x,
+            d,
+            k,
+        };
+        let cpu_out = cpu_prob.terms();
         let plain: Vec<f64> = (0..n).map(|i| plain_term(&g, i)).collect();
         let tag = format!("({d},{k},{n}) {precision:?}");
         let vs_plain = if precision == Precision::F64 {
@@ -90,7 +96,7 @@ where
             assert!(left < zero_tol, "workspace back to zero: {left:e}");
         }
         // CPU gradient of Σ_i out_i
-        let cpu_grad = gmm_shared_gradient_cpu(&cpu_out, &alpha, &mu, &icf, &x, n, d, k);
+        let cpu_grad = cpu_prob.shared_gradient(&cpu_out);
         for shared in [Shared::Atomic, Shared::Rows] {
             out.write(&cpu_out).unwrap();
             let gout = dev.buffer(&vec![T::lit(1.0); n]).unwrap();

@@ -89,20 +89,20 @@ pub const OPENCL_HEADER: &str = r#"
 #define NL_FN
 #define NL_INLINE inline
 typedef NL_REAL REAL;
-inline void nl_atomic_add(volatile __global REAL* p, REAL v) {
+/* the atomic add on reals: a compare-and-swap loop on the real's bits */
 #if NL_REAL_BYTES == 8
-    union { ulong u; double f; } old, new_;
-    do {
-        old.f = *p;
-        new_.f = old.f + v;
-    } while (atom_cmpxchg((volatile __global ulong*)p, old.u, new_.u) != old.u);
+#define NL_REAL_BITS ulong
+#define NL_CMPXCHG atom_cmpxchg
 #else
-    union { uint u; float f; } old, new_;
+#define NL_REAL_BITS uint
+#define NL_CMPXCHG atomic_cmpxchg
+#endif
+inline void nl_atomic_add(volatile __global REAL* p, REAL v) {
+    union { NL_REAL_BITS u; REAL f; } old, new_;
     do {
         old.f = *p;
         new_.f = old.f + v;
-    } while (atomic_cmpxchg((volatile __global uint*)p, old.u, new_.u) != old.u);
-#endif
+    } while (NL_CMPXCHG((volatile __global NL_REAL_BITS*)p, old.u, new_.u) != old.u);
 }
 "#;
 

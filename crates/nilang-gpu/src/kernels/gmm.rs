@@ -85,73 +85,76 @@ fn workspaces<T: Clone>(n: usize, d: usize, k: usize, zero: T) -> Vec<Vec<T>> {
     sizes.iter().map(|&s| vec![zero.clone(); s]).collect()
 }
 
-/// The kernel's terms on one core: [`gmm_point`] for `i = 0..n`, in order (the reference of the
-/// device's forward launch), in `f64` or `f32`.
-///
-/// ```
-/// let (alpha, mu, icf, x) = (vec![0.5], vec![0.0], vec![0.0], vec![1.0, -1.0]);
-/// let out = nilang_gpu::kernels::gmm::gmm_terms_cpu(&alpha, &mu, &icf, &x, 2, 1, 1);
-/// // one component: logsumexp = α + q − ½ (x − μ)²
-/// assert!((out[0] - 0.0f64).abs() < 1e-15 && (out[1] - 0.0f64).abs() < 1e-15);
-/// ```
-#[allow(clippy::too_many_arguments)]
-pub fn gmm_terms_cpu<T: Ordered>(
-    alpha: &[T],
-    mu: &[T],
-    icf: &[T],
-    x: &[T],
-    n: usize,
-    d: usize,
-    k: usize,
-) -> Vec<T> {
-    let mut out = vec![T::default(); n];
-    let mut w = workspaces(n, d, k, T::default());
-    let (mut al, mut m, mut q) = (alpha.to_vec(), mu.to_vec(), icf.to_vec());
-    for i in 0..n {
-        let [xc, y, sq, main, tt, mxs, s, ls] = &mut w[..] else {
-            unreachable!("eight workspaces")
-        };
-        gmm_point(
-            i, &mut out, xc, y, sq, main, tt, mxs, s, ls, &mut al, &mut m, &mut q, x, d, k,
-        );
-    }
-    out
+/// A GMM problem for [`gmm_point`] on one core (the reference of the device's launches): the
+/// parameters `alpha` (`K`), `mu` (`K·d`), `icf` (`K·d(d+1)/2`) and the points `x` (`n·d`).
+pub struct GmmCpu<'a, T> {
+    pub alpha: &'a [T],
+    pub mu: &'a [T],
+    pub icf: &'a [T],
+    pub x: &'a [T],
+    pub d: usize,
+    pub k: usize,
 }
 
-/// The gradient of `Σ_i out_i` with respect to `alpha`, `mu`, `icf` on one core (the
-/// reference of the device's gradient launch): from the terms `out` (of [`gmm_terms_cpu`])
-/// with adjoint one, [`gmm_point_inv`] on gradient numbers for `i = n−1..0`.
-#[allow(clippy::too_many_arguments)]
-pub fn gmm_shared_gradient_cpu<T: Ordered>(
-    out: &[T],
-    alpha: &[T],
-    mu: &[T],
-    icf: &[T],
-    x: &[T],
-    n: usize,
-    d: usize,
-    k: usize,
-) -> [Vec<T>; 3]
-where
-    GVar<T>: Ordered,
-{
-    let gv = |v: &[T], s: f64| {
-        v.iter()
-            .map(|&x| GVar::new(x, T::lit(s)))
-            .collect::<Vec<_>>()
-    };
-    let mut go = gv(out, 1.0);
-    let mut gw = workspaces(n, d, k, GVar::new(T::default(), T::default()));
-    let (mut ga, mut gm, mut gq) = (gv(alpha, 0.0), gv(mu, 0.0), gv(icf, 0.0));
-    let gx = gv(x, 0.0);
-    for i in (0..n).rev() {
-        let [xc, y, sq, main, tt, mxs, s, ls] = &mut gw[..] else {
-            unreachable!("eight workspaces")
-        };
-        gmm_point_inv(
-            i, &mut go, xc, y, sq, main, tt, mxs, s, ls, &mut ga, &mut gm, &mut gq, &gx, d, k,
-        );
+impl<T: Ordered> GmmCpu<'_, T> {
+    /// The number of points.
+    pub fn n(&self) -> usize {
+        self.x.len() / self.d
     }
-    let adj = |v: &[GVar<T>]| v.iter().map(|g| g.g).collect::<Vec<_>>();
-    [adj(&ga), adj(&gm), adj(&gq)]
+
+    /// The kernel's terms: [`gmm_point`] for `i = 0..n`, in order (the reference of the
+    /// device's forward launch), in `f64` or `f32`.
+    ///
+    /// ```
+    /// use nilang_gpu::kernels::gmm::GmmCpu;
+    /// let (alpha, mu, icf, x) = ([0.5], [0.0], [0.0], [1.0, -1.0]);
+    /// let p = GmmCpu { alpha: &alpha, mu: &mu, icf: &icf, x: &x, d: 1, k: 1 };
+    /// let out = p.terms();
+    /// // one component: logsumexp = α + q − ½ (x − μ)²
+    /// assert!((out[0] - 0.0f64).abs() < 1e-15 && (out[1] - 0.0f64).abs() < 1e-15);
+    /// ```
+    pub fn terms(&self) -> Vec<T> {
+        let (n, d, k) = (self.n(), self.d, self.k);
+        let mut out = vec![T::default(); n];
+        let mut w = workspaces(n, d, k, T::default());
+        let (mut al, mut m, mut q) = (self.alpha.to_vec(), self.mu.to_vec(), self.icf.to_vec());
+        for i in 0..n {
+            let [xc, y, sq, main, tt, mxs, s, ls] = &mut w[..] else {
+                unreachable!("eight workspaces")
+            };
+            gmm_point(
+                i, &mut out, xc, y, sq, main, tt, mxs, s, ls, &mut al, &mut m, &mut q, self.x, d, k,
+            );
+        }
+        out
+    }
+
+    /// The gradient of `Σ_i out_i` with respect to `alpha`, `mu`, `icf` (the reference of the
+    /// device's gradient launch): from the terms `out` (of [`GmmCpu::terms`]) with adjoint
+    /// one, [`gmm_point_inv`] on gradient numbers for `i = n−1..0`.
+    pub fn shared_gradient(&self, out: &[T]) -> [Vec<T>; 3]
+    where
+        GVar<T>: Ordered,
+    {
+        let (n, d, k) = (self.n(), self.d, self.k);
+        let gv = |v: &[T], s: f64| {
+            v.iter()
+                .map(|&x| GVar::new(x, T::lit(s)))
+                .collect::<Vec<_>>()
+        };
+        let mut go = gv(out, 1.0);
+        let mut gw = workspaces(n, d, k, GVar::new(T::default(), T::default()));
+        let (mut ga, mut gm, mut gq) = (gv(self.alpha, 0.0), gv(self.mu, 0.0), gv(self.icf, 0.0));
+        let gx = gv(self.x, 0.0);
+        for i in (0..n).rev() {
+            let [xc, y, sq, main, tt, mxs, s, ls] = &mut gw[..] else {
+                unreachable!("eight workspaces")
+            };
+            gmm_point_inv(
+                i, &mut go, xc, y, sq, main, tt, mxs, s, ls, &mut ga, &mut gm, &mut gq, &gx, d, k,
+            );
+        }
+        let adj = |v: &[GVar<T>]| v.iter().map(|g| g.g).collect::<Vec<_>>();
+        [adj(&ga), adj(&gm), adj(&gq)]
+    }
 }
