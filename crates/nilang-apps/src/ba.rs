@@ -158,6 +158,7 @@ pub fn ba_reproj_i<T: Ordered>(
     }
     ba_copy(e, w, &mut a.pr);
     unroutine!();
+    fresh!(a);
 }
 
 /// The weight error `z += 1 − w²`.
