@@ -153,7 +153,9 @@ impl Emitter {
             }
             let (acc, r) = (self.fresh("acc"), self.fresh("r"));
             let pe = self.place(p);
-            pre.extend(quote!(let #r = &mut #pe; let mut #acc = ::core::clone::Clone::clone(&*#r);));
+            pre.extend(
+                quote!(let #r = &mut #pe; let mut #acc = ::core::clone::Clone::clone(&*#r);),
+            );
             post.extend(quote!(*#r = #acc;));
             self.locals.insert(acc.to_string());
             let mut i = i.clone();

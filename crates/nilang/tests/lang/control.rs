@@ -190,15 +190,12 @@ fn for_accumulation_into_a_fixed_place() {
     let x0: Vec<f64> = (0..6).map(|i| 0.5 + i as f64).collect();
     let (mut s, mut x) = (vec![1.0, 2.0], x0.clone());
     row_sums(&mut s, &mut x, 3, 0);
-    let want = [
-        1.0 + 0.25 + 2.25 + 6.25,
-        2.0 + 12.25 + 20.25 + 30.25,
-    ];
+    let want = [1.0 + 0.25 + 2.25 + 6.25, 2.0 + 12.25 + 20.25 + 30.25];
     assert_eq!(s, want);
     row_sums_inv(&mut s, &mut x, 3, 0);
     assert_eq!((s, x), (vec![1.0, 2.0], x0.clone()));
     // gradient of s[1]: 2 x in the second row, nothing in the first
-    let mut s = vec![0.0; 2];
+    let mut s = [0.0; 2];
     let mut x = x0.clone();
     let mut plan = nilang::ad::Plan::new();
     let (_, gx, _, _) = plan.vjp(&RowSums, (&mut s[..], &mut x[..], 3, 0), 0, &[0.0, 1.0]);
