@@ -140,7 +140,9 @@ pub fn ba_copy<T: Ordered>(e: &mut [T; 2], w: &mut T, pr: &mut [T; 2]) {
 }
 
 /// `e += w (proj(cam, x) − feat)` for one observation: compute–copy–uncompute with the
-/// ancillas in `a` (zero on entry and, up to rounding, on exit).
+/// ancillas in `a` (zero on entry and exactly zero on exit: `fresh!(a)` after the
+/// uncomputation, so the backward pass knows `a` carries no adjoint and recomputes the
+/// routine on values only).
 #[i(nocheck)]
 #[inline]
 pub fn ba_reproj_i<T: Ordered>(
@@ -158,6 +160,7 @@ pub fn ba_reproj_i<T: Ordered>(
     }
     ba_copy(e, w, &mut a.pr);
     unroutine!();
+    fresh!(a);
 }
 
 /// The weight error `z += 1 − w²`.

@@ -8,6 +8,7 @@ use nilang::prelude::*;
 pub const ATOL: f64 = 1e-8;
 
 /// `ν!` as a float.
+#[inline]
 pub fn factorial(n: usize) -> f64 {
     (1..=n).map(|k| k as f64).product()
 }

@@ -140,6 +140,36 @@ fn routines_into_fresh_ancillas_recompute_value_only() {
 }
 
 #[test]
+fn loop_accumulation_into_a_fixed_place_kept_in_a_local() {
+    // `s[e]` does not move in the inner loop: read into a local before it, written back after
+    let out = expand(
+        "fn f(s: &mut [f64], x: &mut [f64], k: usize) {
+            for e in 0..s.len() { for c in 0..k { s[e] += x[e * k + c]; } }
+        }",
+    );
+    assert!(out.contains("let mut __nilang_acc"), "{out}");
+    assert!(out.contains(". is_empty ()"), "{out}");
+    // in a body of several instructions: `s` is fixed and mentioned by no other statement
+    let out = expand(
+        "fn f(s: &mut f64, t: &mut [f64], x: &mut [f64], k: usize) {
+            for c in 0..k { t[c] += x[c]; s += exp(t[c]); }
+        }",
+    );
+    // (in `f`, `f_inv` and the value-only variant `f::__primal`)
+    assert_eq!(out.matches("let mut __nilang_acc").count(), 3, "{out}");
+    // a target that moves with the loop, whose root is also an operand or is mentioned by
+    // another statement, stays in place
+    for src in [
+        "fn f(s: &mut [f64], x: &mut [f64], k: usize) { for c in 0..k { s[c] += x[c]; } }",
+        "fn f(s: &mut [f64], k: usize) { for c in 1..k { s[0] += s[c]; } }",
+        "fn f(s: &mut [f64], x: &mut [usize], k: usize) { for c in 0..k { s[x[0]] += x[c]; } }",
+        "fn f(s: &mut f64, t: &mut [f64], k: usize) { for c in 0..k { s += 1.0; t[c] += s; } }",
+    ] {
+        assert!(!expand(src).contains("__nilang_acc"), "{src}");
+    }
+}
+
+#[test]
 fn nested_slice_loops_substitute_the_inner_slice() {
     // the inner loop iterates over the element of the outer one: `m[i_row]`, not `row`
     let out = expand("fn f(m: &mut Vec<Vec<i64>>) { for row in m { for x in row { x += 1; } } }");

@@ -190,6 +190,10 @@ pub fn embedding_stats<T: Scalar>(st: &mut Stats<T>, x: &mut [T], k: usize) {
         for c in 0..k {
             st.s[e] += sqdiff(x[PAIRS[e].0 * k + c], x[PAIRS[e].1 * k + c]);
         }
+    }
+    // the square roots in a loop of their own: independent of each other, they pipeline (in
+    // the backward pass, their rules' divisions too) instead of waiting on each sum
+    for e in 0..45 {
         st.d[e] += sqrt(st.s[e]);
     }
     i_var_mean(&mut st.ve, &mut st.me, &mut st.d[0..15]);

@@ -1,7 +1,10 @@
 //! `for`: a range (its bounds checked unchanged at the end, when checks are on) or the
 //! indices of a slice (its length checked unchanged).
 use super::{loc, Emitter};
+use crate::analyze::operand_places;
 use crate::ir::*;
+use crate::one_pass::mentions_block;
+use crate::syntax::mentions_name;
 use proc_macro2::TokenStream;
 use quote::quote;
 
@@ -42,9 +45,17 @@ impl Emitter {
                     ),
                     (true, false) => (quote!(#range.step_by(#stv)), quote!()),
                     (false, true) => (quote!(#range.rev()), quote!()),
-                    (false, false) => (range, quote!()),
+                    (false, false) => (range.clone(), quote!()),
                 };
-                let body = self.block(body);
+                // the accumulation target of a one-instruction body, kept in a local
+                let promoted = match step {
+                    None => self.promoted_targets(var, body),
+                    Some(_) => None,
+                };
+                let (body, promote_pre, promote_post) = match promoted {
+                    Some((stmts, pre, post)) => (self.block(&stmts), pre, post),
+                    None => (self.block(body), quote!(), quote!()),
+                };
                 let (step_let, cap, now) = match step {
                     Some(stp) => {
                         let stp = self.expr(stp);
@@ -61,7 +72,12 @@ impl Emitter {
                 } else {
                     quote!()
                 };
-                quote!({ let #sv = #st; let #ev = #en; #step_let #guard { for #var in #it { #body } } #check })
+                let run = if !promote_pre.is_empty() {
+                    quote!(if !#range.is_empty() { #promote_pre for #var in #it { #body } #promote_post })
+                } else {
+                    quote!(for #var in #it { #body })
+                };
+                quote!({ let #sv = #st; let #ev = #en; #step_let #guard { #run } #check })
             }
             ForIter::Indices { slice, rev } => {
                 let idx = slice_index(var);
@@ -85,5 +101,92 @@ impl Emitter {
         };
         self.loop_vars.pop();
         out
+    }
+
+    /// A range loop whose body is a sequence of instructions, some accumulating (`+=`/`-=`)
+    /// into a place that the loop does not move and that no other statement mentions
+    /// (`for c in 0..k { s[e] += sqdiff(x[i + c], x[j + c]) }`): each such target is read
+    /// into a local before the loop and written back after it, so the accumulation stays in a
+    /// register. (rustc does not do this itself: the operands' bounds checks are exits of the
+    /// loop, so it keeps the store in every iteration.) A target qualifies when its root is
+    /// mentioned nowhere else in the body and its indices mention neither the loop variable
+    /// nor any variable of the body. Returns the rewritten body, the reads and the
+    /// write-backs.
+    fn promoted_targets(
+        &mut self,
+        var: &syn::Ident,
+        body: &[Stmt],
+    ) -> Option<(Vec<Stmt>, TokenStream, TokenStream)> {
+        let mut names = vec![var.to_string()];
+        for st in body {
+            let StmtKind::Instr(i) = &st.kind else {
+                return None;
+            };
+            let mut places = vec![];
+            operand_places(&i.target, &mut places);
+            i.args.iter().for_each(|a| operand_places(a, &mut places));
+            names.extend(places.iter().map(|q| q.root.to_string()));
+        }
+        let (mut out, mut pre, mut post) = (body.to_vec(), quote!(), quote!());
+        for (j, st) in body.iter().enumerate() {
+            let StmtKind::Instr(i) = &st.kind else {
+                return None;
+            };
+            let Operand::Place(p) = &i.target else {
+                continue;
+            };
+            let root = p.root.to_string();
+            let alone = !p.neg
+                && matches!(i.op, AccOp::Plus | AccOp::Minus)
+                && self.is_writable(&root)
+                && !i.args.iter().any(|a| mentions_operand(a, &root))
+                && !body
+                    .iter()
+                    .enumerate()
+                    .any(|(k, o)| k != j && mentions_block(core::slice::from_ref(o), &root));
+            let fixed = p.path.iter().all(|pr| match pr {
+                Proj::Index(e) => !names.iter().any(|n| *n != root && mentions_name(e, n)),
+                Proj::Field(_) => true,
+            });
+            if !(alone && fixed) {
+                continue;
+            }
+            let (acc, r) = (self.fresh("acc"), self.fresh("r"));
+            let pe = self.place(p);
+            pre.extend(
+                quote!(let #r = &mut #pe; let mut #acc = ::core::clone::Clone::clone(&*#r);),
+            );
+            post.extend(quote!(*#r = #acc;));
+            self.locals.insert(acc.to_string());
+            let mut i = i.clone();
+            i.target = Operand::Place(Place {
+                root: acc,
+                path: vec![],
+                neg: false,
+                span: p.span,
+                end: p.end,
+            });
+            out[j].kind = StmtKind::Instr(i);
+        }
+        if pre.is_empty() {
+            return None;
+        }
+        Some((out, pre, post))
+    }
+}
+
+/// Whether an operand mentions the variable `y` (as a place's root or index, or in a
+/// constant).
+fn mentions_operand(o: &Operand, y: &str) -> bool {
+    match o {
+        Operand::Place(p) => {
+            p.root == y
+                || p.path
+                    .iter()
+                    .any(|pr| matches!(pr, Proj::Index(e) if mentions_name(e, y)))
+        }
+        Operand::Lit { .. } => false,
+        Operand::Const { expr, .. } => mentions_name(expr, y),
+        Operand::Tuple(v, _) => v.iter().any(|o| mentions_operand(o, y)),
     }
 }

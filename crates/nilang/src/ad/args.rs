@@ -133,6 +133,7 @@ pub trait GradArg<E: Elem> {
     /// Copy the current values into gradient numbers with zero gradient.
     fn store<S: Lift<E>>(&self) -> Self::Store<S>;
     /// Whether `st` has this argument's shape (lengths), so [`GradArg::refresh`] can reuse it.
+    #[inline]
     fn fits<S: Lift<E>>(&self, _st: &Self::Store<S>) -> bool {
         true
     }
@@ -164,18 +165,22 @@ impl<E: Elem> GradArg<E> for &mut E {
     type Store<S: Lift<E>> = GVar<S>;
     type Borrow<'b, S: Lift<E> + 'b> = &'b mut GVar<S>;
     const SCALAR_OUT: bool = true;
+    #[inline]
     fn store<S: Lift<E>>(&self) -> GVar<S> {
         GVar::from(S::lift(**self))
     }
+    #[inline]
     fn refresh<S: Lift<E>>(&self, st: &mut GVar<S>) {
         *st = GVar::from(S::lift(**self));
     }
+    #[inline]
     fn borrow<S: Lift<E>>(s: &mut GVar<S>) -> &mut GVar<S> {
         s
     }
     fn slots<S: Lift<E>>(s: &mut GVar<S>) -> Slots<'_, S> {
         Slots::Slice(core::slice::from_mut(s))
     }
+    #[inline]
     fn restore<S: Lift<E>>(&mut self, s: &GVar<S>) {
         **self = s.x.lower();
     }
@@ -187,21 +192,26 @@ macro_rules! lifted_vec_arg {
         impl<E: Elem> GradArg<E> for $arg {
             type Store<S: Lift<E>> = Vec<GVar<S>>;
             type Borrow<'b, S: Lift<E> + 'b> = &'b mut $borrow;
+            #[inline]
             fn store<S: Lift<E>>(&self) -> Vec<GVar<S>> {
                 self.iter().map(|&e| GVar::from(S::lift(e))).collect()
             }
+            #[inline]
             fn fits<S: Lift<E>>(&self, st: &Vec<GVar<S>>) -> bool {
                 st.len() == self.len()
             }
+            #[inline]
             fn refresh<S: Lift<E>>(&self, st: &mut Vec<GVar<S>>) {
                 lift_into(st, self)
             }
+            #[inline]
             fn borrow<S: Lift<E>>(s: &mut Vec<GVar<S>>) -> &mut $borrow {
                 s
             }
             fn slots<S: Lift<E>>(s: &mut Vec<GVar<S>>) -> Slots<'_, S> {
                 Slots::Slice(s)
             }
+            #[inline]
             fn restore<S: Lift<E>>(&mut self, s: &Vec<GVar<S>>) {
                 lower_into(self, s)
             }
@@ -213,18 +223,22 @@ lifted_vec_arg!(&mut [E] => [GVar<S>], &mut Vec<E> => Vec<GVar<S>>);
 impl<E: Elem, const N: usize> GradArg<E> for &mut [E; N] {
     type Store<S: Lift<E>> = [GVar<S>; N];
     type Borrow<'b, S: Lift<E> + 'b> = &'b mut [GVar<S>; N];
+    #[inline]
     fn store<S: Lift<E>>(&self) -> [GVar<S>; N] {
         core::array::from_fn(|k| GVar::from(S::lift(self[k])))
     }
+    #[inline]
     fn refresh<S: Lift<E>>(&self, st: &mut [GVar<S>; N]) {
         lift_into(st, &self[..])
     }
+    #[inline]
     fn borrow<S: Lift<E>>(s: &mut [GVar<S>; N]) -> &mut [GVar<S>; N] {
         s
     }
     fn slots<S: Lift<E>>(s: &mut [GVar<S>; N]) -> Slots<'_, S> {
         Slots::Slice(s)
     }
+    #[inline]
     fn restore<S: Lift<E>>(&mut self, s: &[GVar<S>; N]) {
         lower_into(&mut self[..], s)
     }
@@ -252,18 +266,22 @@ impl<E: Elem, const N: usize> GradArg<E> for &mut [E; N] {
 impl<'a, E: Elem> GradArg<E> for &'a [E] {
     type Store<S: Lift<E>> = &'a [E];
     type Borrow<'b, S: Lift<E> + 'b> = &'b [E];
+    #[inline]
     fn store<S: Lift<E>>(&self) -> &'a [E] {
         self
     }
+    #[inline]
     fn refresh<S: Lift<E>>(&self, st: &mut &'a [E]) {
         *st = self;
     }
+    #[inline]
     fn borrow<'s, S: Lift<E>>(s: &'s mut &'a [E]) -> &'s [E] {
         s
     }
     fn slots<'s, S: Lift<E>>(_: &'s mut &'a [E]) -> Slots<'s, S> {
         Slots::Slice(&mut [])
     }
+    #[inline]
     fn restore<S: Lift<E>>(&mut self, _: &&'a [E]) {}
 }
 
@@ -271,36 +289,44 @@ impl<'a, E: Elem> GradArg<E> for &'a [E] {
 impl<'a, E: Elem, const N: usize> GradArg<E> for &'a [E; N] {
     type Store<S: Lift<E>> = &'a [E; N];
     type Borrow<'b, S: Lift<E> + 'b> = &'b [E; N];
+    #[inline]
     fn store<S: Lift<E>>(&self) -> &'a [E; N] {
         self
     }
+    #[inline]
     fn refresh<S: Lift<E>>(&self, st: &mut &'a [E; N]) {
         *st = self;
     }
+    #[inline]
     fn borrow<'s, S: Lift<E>>(s: &'s mut &'a [E; N]) -> &'s [E; N] {
         s
     }
     fn slots<'s, S: Lift<E>>(_: &'s mut &'a [E; N]) -> Slots<'s, S> {
         Slots::Slice(&mut [])
     }
+    #[inline]
     fn restore<S: Lift<E>>(&mut self, _: &&'a [E; N]) {}
 }
 
 impl<E: Elem> GradArg<E> for &E {
     type Store<S: Lift<E>> = GVar<S>;
     type Borrow<'b, S: Lift<E> + 'b> = &'b GVar<S>;
+    #[inline]
     fn store<S: Lift<E>>(&self) -> GVar<S> {
         GVar::from(S::lift(**self))
     }
+    #[inline]
     fn refresh<S: Lift<E>>(&self, st: &mut GVar<S>) {
         *st = GVar::from(S::lift(**self));
     }
+    #[inline]
     fn borrow<S: Lift<E>>(s: &mut GVar<S>) -> &GVar<S> {
         s
     }
     fn slots<S: Lift<E>>(_: &mut GVar<S>) -> Slots<'_, S> {
         Slots::Slice(&mut [])
     }
+    #[inline]
     fn restore<S: Lift<E>>(&mut self, _: &GVar<S>) {}
 }
 
@@ -309,10 +335,14 @@ macro_rules! passed_arg {
         impl<E: Elem> GradArg<E> for $t {
             type Store<S: Lift<E>> = $t;
             type Borrow<'b, S: Lift<E> + 'b> = $t;
+            #[inline]
             fn store<S: Lift<E>>(&self) -> $t { *self }
+            #[inline]
             fn refresh<S: Lift<E>>(&self, st: &mut $t) { *st = *self; }
+            #[inline]
             fn borrow<S: Lift<E>>(s: &mut $t) -> $t { *s }
             fn slots<S: Lift<E>>(_: &mut $t) -> Slots<'_, S> { Slots::Slice(&mut []) }
+            #[inline]
             fn restore<S: Lift<E>>(&mut self, _: &$t) {}
         }
     )*};
@@ -325,10 +355,14 @@ macro_rules! int_mut_arg {
         impl<'a, E: Elem> GradArg<E> for &'a mut $t {
             type Store<S: Lift<E>> = $t;
             type Borrow<'b, S: Lift<E> + 'b> = &'b mut $t;
+            #[inline]
             fn store<S: Lift<E>>(&self) -> $t { **self }
+            #[inline]
             fn refresh<S: Lift<E>>(&self, st: &mut $t) { *st = **self; }
+            #[inline]
             fn borrow<S: Lift<E>>(s: &mut $t) -> &mut $t { s }
             fn slots<S: Lift<E>>(_: &mut $t) -> Slots<'_, S> { Slots::Slice(&mut []) }
+            #[inline]
             fn restore<S: Lift<E>>(&mut self, s: &$t) { **self = *s; }
         }
     )*};
@@ -371,9 +405,11 @@ macro_rules! tuple_args {
             }
             #[inline]
             fn store<S: Lift<E>>(&self) -> Self::Store<S> { ($(<$a as GradArg<E>>::store::<S>(&self.$i),)*) }
+            #[inline]
             fn fits<S: Lift<E>>(&self, st: &Self::Store<S>) -> bool { true $(&& <$a as GradArg<E>>::fits::<S>(&self.$i, &st.$i))* }
             #[inline]
             fn refresh<S: Lift<E>>(&self, st: &mut Self::Store<S>) { $(<$a as GradArg<E>>::refresh::<S>(&self.$i, &mut st.$i);)* }
+            #[inline]
             fn borrow<S: Lift<E>>(s: &mut Self::Store<S>) -> Self::Borrow<'_, S> {
                 ($(<$a as GradArg<E>>::borrow::<S>(&mut s.$i),)*)
             }
@@ -383,6 +419,7 @@ macro_rules! tuple_args {
                     _ => panic!("nilang: argument index {k} out of range (the function has {} arguments)", Self::LEN),
                 }
             }
+            #[inline]
             fn restore<S: Lift<E>>(&mut self, s: &Self::Store<S>) { $(<$a as GradArg<E>>::restore::<S>(&mut self.$i, &s.$i);)* }
         }
     };
@@ -437,45 +474,57 @@ impl<S> FieldSlots<S> for Vec<GVar<S>> {
 }
 impl<E: Elem> LiftField<E> for E {
     type Lifted<S: Lift<E>> = GVar<S>;
+    #[inline]
     fn lift_field<S: Lift<E>>(&self) -> GVar<S> {
         GVar::from(S::lift(*self))
     }
+    #[inline]
     fn fits_field<S: Lift<E>>(&self, _: &GVar<S>) -> bool {
         true
     }
+    #[inline]
     fn refresh_field<S: Lift<E>>(&self, st: &mut GVar<S>) {
         *st = GVar::from(S::lift(*self));
     }
+    #[inline]
     fn restore_field<S: Lift<E>>(&mut self, st: &GVar<S>) {
         *self = st.x.lower();
     }
 }
 impl<E: Elem, const N: usize> LiftField<E> for [E; N] {
     type Lifted<S: Lift<E>> = [GVar<S>; N];
+    #[inline]
     fn lift_field<S: Lift<E>>(&self) -> [GVar<S>; N] {
         self.map(|e| GVar::from(S::lift(e)))
     }
+    #[inline]
     fn fits_field<S: Lift<E>>(&self, _: &[GVar<S>; N]) -> bool {
         true
     }
+    #[inline]
     fn refresh_field<S: Lift<E>>(&self, st: &mut [GVar<S>; N]) {
         lift_into(st, self)
     }
+    #[inline]
     fn restore_field<S: Lift<E>>(&mut self, st: &[GVar<S>; N]) {
         lower_into(self, st)
     }
 }
 impl<E: Elem> LiftField<E> for Vec<E> {
     type Lifted<S: Lift<E>> = Vec<GVar<S>>;
+    #[inline]
     fn lift_field<S: Lift<E>>(&self) -> Vec<GVar<S>> {
         self.iter().map(|&e| GVar::from(S::lift(e))).collect()
     }
+    #[inline]
     fn fits_field<S: Lift<E>>(&self, st: &Vec<GVar<S>>) -> bool {
         st.len() == self.len()
     }
+    #[inline]
     fn refresh_field<S: Lift<E>>(&self, st: &mut Vec<GVar<S>>) {
         lift_into(st, self)
     }
+    #[inline]
     fn restore_field<S: Lift<E>>(&mut self, st: &Vec<GVar<S>>) {
         lower_into(self, st)
     }
@@ -510,19 +559,23 @@ macro_rules! grad_struct {
         impl<E: $crate::ad::Elem> $crate::ad::GradArg<E> for &mut $name<E> {
             type Store<S: $crate::ad::Lift<E>> = $name<$crate::GVar<S>>;
             type Borrow<'b, S: $crate::ad::Lift<E> + 'b> = &'b mut $name<$crate::GVar<S>>;
+            #[inline]
             fn store<S: $crate::ad::Lift<E>>(&self) -> $name<$crate::GVar<S>> {
                 $name {
                     $($field: $crate::ad::LiftField::<E>::lift_field::<S>(&self.$field),)+
                     $($($cf: self.$cf.clone(),)*)?
                 }
             }
+            #[inline]
             fn fits<S: $crate::ad::Lift<E>>(&self, st: &$name<$crate::GVar<S>>) -> bool {
                 true $(&& $crate::ad::LiftField::<E>::fits_field::<S>(&self.$field, &st.$field))+
                     $($(&& st.$cf == self.$cf)*)?
             }
+            #[inline]
             fn refresh<S: $crate::ad::Lift<E>>(&self, st: &mut $name<$crate::GVar<S>>) {
                 $($crate::ad::LiftField::<E>::refresh_field::<S>(&self.$field, &mut st.$field);)+
             }
+            #[inline]
             fn borrow<S: $crate::ad::Lift<E>>(s: &mut $name<$crate::GVar<S>>) -> &mut $name<$crate::GVar<S>> {
                 s
             }
@@ -531,17 +584,21 @@ macro_rules! grad_struct {
                 $($crate::ad::FieldSlots::<S>::push_slots(&mut s.$field, &mut v);)+
                 $crate::ad::Slots::Fields(v)
             }
+            #[inline]
             fn restore<S: $crate::ad::Lift<E>>(&mut self, s: &$name<$crate::GVar<S>>) {
                 $($crate::ad::LiftField::<E>::restore_field::<S>(&mut self.$field, &s.$field);)+
             }
         }
         impl<T: $crate::instr::fresh::Fresh> $crate::instr::fresh::Fresh for $name<T> {
+            #[inline]
             fn is_fresh(&self) -> bool {
                 true $(&& self.$field.is_fresh())+
             }
+            #[inline]
             fn make_fresh(&mut self) {
                 $(self.$field.make_fresh();)+
             }
+            #[inline]
             fn make_fresh_unchecked(&mut self) {
                 $(self.$field.make_fresh_unchecked();)+
             }

@@ -15,6 +15,7 @@ use crate::Reversible;
 pub type Store<A, E = f64> = <A as GradArgs<E>>::Store<E>;
 
 /// Panic (at the caller's line) unless argument `k` exists and is a scalar `&mut` number.
+#[inline]
 #[track_caller]
 pub(super) fn check_loss<A: GradArgs<E>, E: Elem>(k: usize, what: &str) {
     match A::scalar_out(k) {
@@ -32,6 +33,7 @@ pub(super) fn check_loss<A: GradArgs<E>, E: Elem>(k: usize, what: &str) {
 }
 
 /// Panic (at the caller's line) unless argument `k` exists.
+#[inline]
 #[track_caller]
 pub(super) fn check_index<A: GradArgs<E>, E: Elem>(k: usize, what: &str) {
     if k >= A::LEN {
@@ -44,6 +46,7 @@ pub(super) fn check_index<A: GradArgs<E>, E: Elem>(k: usize, what: &str) {
 }
 
 /// Whether `f` is compute–copy–uncompute in argument `k` (the compiler's one-pass analysis).
+#[inline]
 pub(super) fn one_pass<F, A, S, E>(f: &F, k: usize) -> bool
 where
     E: Elem,
@@ -54,6 +57,7 @@ where
     k < 64 && (<F as Reversible<A::Borrow<'static, S>>>::additive(f) >> k) & 1 == 1
 }
 
+#[inline]
 pub(super) fn slot<S, A: GradArgs<E>, E: Elem>(st: &mut A::Store<S>, k: usize) -> &mut GVar<S>
 where
     S: Lift<E>,
@@ -67,6 +71,7 @@ where
 /// The backward pass on `st` (holding the inputs, zero adjoints) with the loss's adjoint
 /// seeded, as one pass (`one_pass`) or after a forward pass on `st`. Returns the loss value
 /// after the forward pass; `st` holds the inputs (up to rounding) with their gradients.
+#[inline]
 pub(super) fn backward<F, A, S, E>(
     f: &F,
     st: &mut A::Store<S>,
@@ -117,6 +122,7 @@ where
 /// assert_eq!((gy.g, ga.g, gb.g), (1.0, 3.0, 2.0));
 /// assert_eq!((y, a, b), (0.0, 2.0, 3.0));
 /// ```
+#[inline]
 #[track_caller]
 pub fn gradient<F, A, E>(f: &F, args: A, loss: usize) -> Store<A, E>
 where
@@ -138,6 +144,7 @@ where
 /// let (v, (_, gx)) = nilang::ad::value_and_gradient(&Sq, (&mut 0.0, &mut 3.0), 0);
 /// assert_eq!((v, gx.g), (9.0, 6.0));
 /// ```
+#[inline]
 #[track_caller]
 pub fn value_and_gradient<F, A, E>(f: &F, args: A, loss: usize) -> (E, Store<A, E>)
 where
@@ -216,6 +223,7 @@ impl<St> Plan<St> {
 
     /// [`value_and_gradient`] with this plan's storage: the value and the storage (inputs with
     /// their gradients in `.g`). No allocation after the first call.
+    #[inline]
     #[track_caller]
     pub fn value_and_gradient<F, A, E>(&mut self, f: &F, args: A, loss: usize) -> (E, &mut St)
     where
@@ -246,6 +254,7 @@ impl<St> Plan<St> {
     /// let (_, gx) = plan.vjp(&Scale, (&mut [0.0; 2][..], &mut [1.0, 2.0, 3.0][..]), 0, &[1.0, 10.0]);
     /// assert_eq!(gx.iter().map(|v| v.g).collect::<Vec<_>>(), [2.0, 1.0 + 30.0, 20.0]);
     /// ```
+    #[inline]
     #[track_caller]
     pub fn vjp<F, A, E>(&mut self, f: &F, args: A, iout: usize, seed: &[E]) -> &mut St
     where
@@ -298,6 +307,7 @@ impl<St> Plan<St> {
 
 /// Seed lane `j` of output slot `j` of argument `iout`.
 #[track_caller]
+#[inline]
 pub(super) fn seed_lanes<A: GradArgs<f64>, const N: usize>(
     st: &mut A::Store<Lanes<N>>,
     iout: usize,

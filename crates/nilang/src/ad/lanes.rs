@@ -59,10 +59,44 @@ impl<const N: usize> Neg for Lanes<N> {
         Lanes(self.0.map(|v| -v))
     }
 }
+impl<const N: usize> Lanes<N> {
+    /// Whether every lane holds lane 0's value, bit for bit (as the values of a Jacobian's
+    /// gradient numbers do).
+    #[inline(always)]
+    fn broadcast(&self) -> bool {
+        N > 0 && self.0.iter().all(|v| v.to_bits() == self.0[0].to_bits())
+    }
+}
 macro_rules! lane_fn {
     ($($f:ident),*) => {$(
         #[inline(always)]
         fn $f(self) -> Self { Lanes(self.0.map(f64::$f)) }
+    )*};
+}
+// Functions evaluated by a library call: on a broadcast value (the values of a Jacobian's
+// `GVar<Lanes<N>>`) once, not once per lane; the same bits either way.
+macro_rules! lane_call {
+    ($($f:ident),*) => {$(
+        #[inline(always)]
+        fn $f(self) -> Self {
+            if self.broadcast() {
+                Lanes([f64::$f(self.0[0]); N])
+            } else {
+                Lanes(self.0.map(f64::$f))
+            }
+        }
+    )*};
+}
+macro_rules! lane_call2 {
+    ($($f:ident),*) => {$(
+        #[inline(always)]
+        fn $f(self, o: Self) -> Self {
+            if self.broadcast() && o.broadcast() {
+                Lanes([f64::$f(self.0[0], o.0[0]); N])
+            } else {
+                Lanes(core::array::from_fn(|k| f64::$f(self.0[k], o.0[k])))
+            }
+        }
     )*};
 }
 macro_rules! lane_fn2 {
@@ -82,10 +116,11 @@ impl<const N: usize> Real for Lanes<N> {
             self.0[0]
         }
     }
-    lane_fn!(
-        sin, cos, tan, asin, acos, atan, sinh, cosh, tanh, exp, ln, ln_1p, exp_m1, sqrt, abs, recip
-    );
-    lane_fn2!(atan2, powf, hypot, min, max);
+    lane_call!(sin, cos, tan, asin, acos, atan, sinh, cosh, tanh, exp, ln, ln_1p, exp_m1);
+    lane_fn!(sqrt, abs, recip);
+    lane_call2!(atan2, powf, hypot);
+    lane_fn2!(min, max);
+    #[inline(always)]
     fn powi(self, n: i32) -> Self {
         Lanes(self.0.map(|v| v.powi(n)))
     }

@@ -170,6 +170,39 @@ fn for_forms_invert() {
     assert_eq!(s, 100);
 }
 
+/// Loops accumulating into one place that they do not move (the compiler keeps the target in
+/// a local over the loop): row sums of squares, and a target out of range behind an empty
+/// range.
+#[i]
+fn row_sums<T: Scalar>(s: &mut [T], x: &mut [T], k: usize, m: usize) {
+    for e in 0..s.len() {
+        for c in 0..k {
+            s[e] += abs2(x[e * k + c]);
+        }
+    }
+    for c in 0..m {
+        s[s.len() + 5] -= x[c];
+    }
+}
+
+#[test]
+fn for_accumulation_into_a_fixed_place() {
+    let x0: Vec<f64> = (0..6).map(|i| 0.5 + i as f64).collect();
+    let (mut s, mut x) = (vec![1.0, 2.0], x0.clone());
+    row_sums(&mut s, &mut x, 3, 0);
+    let want = [1.0 + 0.25 + 2.25 + 6.25, 2.0 + 12.25 + 20.25 + 30.25];
+    assert_eq!(s, want);
+    row_sums_inv(&mut s, &mut x, 3, 0);
+    assert_eq!((s, x), (vec![1.0, 2.0], x0.clone()));
+    // gradient of s[1]: 2 x in the second row, nothing in the first
+    let mut s = [0.0; 2];
+    let mut x = x0.clone();
+    let mut plan = nilang::ad::Plan::new();
+    let (_, gx, _, _) = plan.vjp(&RowSums, (&mut s[..], &mut x[..], 3, 0), 0, &[0.0, 1.0]);
+    let g: Vec<f64> = gx.iter().map(|v| v.g).collect();
+    assert_eq!(g, [0.0, 0.0, 0.0, 7.0, 9.0, 11.0]);
+}
+
 // case 7: `while (pre, post)`
 #[i]
 fn while_add(x: &mut i64, y: &mut i64) {

@@ -93,6 +93,10 @@ fn mul_rule<T: Scalar>(y: &mut GVar<T>, a: &mut GVar<T>, b: &mut GVar<T>) {
 }
 rule2!(Mul, mul_rule, mul_rule_inv);
 
+// The ancillas of the rules start from −0.0, the identity of IEEE addition (`−0.0 + v` is
+// `v` for every `v`, where `0.0 + (−0.0)` is `+0.0`): so `t += v` into a new ancilla compiles
+// to `t = v`, with no addition left. It is zero for every check (`−0.0 == 0.0`).
+
 /// The one reversible rule of an elementary function, instantiated from tables of (function,
 /// derivative) rows.
 ///
@@ -107,7 +111,7 @@ macro_rules! rules {
     // one argument: a row is `F f { d = f'(x) from a.x and fx } { ā update }`
     (|$y:ident, $a:ident; $fx:ident, $d:ident| $($F:ident $f:ident { $($deriv:tt)* } { $($adjoint:tt)* })*) => {$(
         rules!(@rule ($y: &mut GVar<T>, $a: &mut GVar<T>) $y $fx rule1 $F [$f($a.x)]
-            { let $d = T::default(); $($deriv)* } { $($adjoint)* });
+            { let $d = T::lit(-0.0); $($deriv)* } { $($adjoint)* });
     )*};
     // two arguments: a row is `F [f(a.x, b.x)] { what the adjoints need } { ā, b̄ updates }`
     (|$y:ident, $a:ident, $b:ident; $fx:ident| $($F:ident [$($f:tt)*] { $($routine:tt)* } { $($adjoint:tt)* })*) => {$(
@@ -120,7 +124,7 @@ macro_rules! rules {
             #[inline(always)]
             fn rule<T: Scalar> $params {
                 routine! {
-                    let $fx = T::default();
+                    let $fx = T::lit(-0.0);
                     $fx += $($f)*;
                     $($routine)*
                 }
@@ -139,8 +143,8 @@ rules! { |y, a; fx, d|
     Sin   sin    { d += cos(a.x); }                                            { a.g += y.g * d; }
     Cos   cos    { d += sin(a.x); }                                            { a.g -= y.g * d; }
     Tan   tan    { d += abs2(fx); d += 1.0; }                                  { a.g += y.g * d; }
-    Asin  asin   { let u = T::default(); u += 1.0; u -= abs2(a.x); d += sqrt(u); } { a.g += y.g / d; }
-    Acos  acos   { let u = T::default(); u += 1.0; u -= abs2(a.x); d += sqrt(u); } { a.g -= y.g / d; }
+    Asin  asin   { let u = T::lit(-0.0); u += 1.0; u -= abs2(a.x); d += sqrt(u); } { a.g += y.g / d; }
+    Acos  acos   { let u = T::lit(-0.0); u += 1.0; u -= abs2(a.x); d += sqrt(u); } { a.g -= y.g / d; }
     Atan  atan   { d += abs2(a.x); d += 1.0; }                                 { a.g += y.g / d; }
     Sinh  sinh   { d += cosh(a.x); }                                           { a.g += y.g * d; }
     Cosh  cosh   { d += sinh(a.x); }                                           { a.g += y.g * d; }
@@ -152,18 +156,18 @@ rules! { |y, a; fx, d|
     // sqrt'(0) is infinite: no gradient flows at 0 (as NiLang)
     // lane masks instead of a branch (exact on batches): `m = [d > 0]`, `ā += (ȳ·m) / (d + (1 − m))`
     Sqrt  sqrt   { d += fx * 2.0;
-                   let m = T::default(); m += cst!(T::default().lt_mask(&d));
-                   let t = T::default(); t += y.g * m;
-                   let v = T::default(); v += d; v += cst!(d.le_mask(&T::default())); } { a.g += t / v; }
+                   let m = T::lit(-0.0); m += cst!(T::default().lt_mask(&d));
+                   let t = T::lit(-0.0); t += y.g * m;
+                   let v = T::lit(-0.0); v += d; v += cst!(d.le_mask(&T::default())); } { a.g += t / v; }
 }
 
 #[rustfmt::skip]
 rules! { |y, a, b; fx|
     // f = …               what the adjoints need                               ā, b̄ updates
-    Div   [a.x / b.x]       { let t = T::default(); t += y.g * fx; }             { a.g += y.g / b.x; b.g -= t / b.x; }
-    Hypot [hypot(a.x, b.x)] { let t = T::default(); t += y.g / fx; }             { a.g += t * a.x; b.g += t * b.x; }
-    Atan2 [atan2(a.x, b.x)] { let r = T::default(); r += abs2(a.x); r += abs2(b.x);
-                              let t = T::default(); t += y.g / r; }              { a.g += t * b.x; b.g -= t * a.x; }
+    Div   [a.x / b.x]       { let t = T::lit(-0.0); t += y.g * fx; }             { a.g += y.g / b.x; b.g -= t / b.x; }
+    Hypot [hypot(a.x, b.x)] { let t = T::lit(-0.0); t += y.g / fx; }             { a.g += t * a.x; b.g += t * b.x; }
+    Atan2 [atan2(a.x, b.x)] { let r = T::lit(-0.0); r += abs2(a.x); r += abs2(b.x);
+                              let t = T::lit(-0.0); t += y.g / r; }              { a.g += t * b.x; b.g -= t * a.x; }
 }
 
 #[i(nocheck, norev)]
@@ -195,9 +199,9 @@ rule1!(Abs2, abs2_rule, abs2_rule_inv);
 fn sqdiff_rule<T: Scalar>(y: &mut GVar<T>, a: &mut GVar<T>, b: &mut GVar<T>) {
     y.x -= sqdiff(a.x, b.x);
     routine! {
-        let t = T::default();
+        let t = T::lit(-0.0);
         t += a.x - b.x;
-        let u = T::default();
+        let u = T::lit(-0.0);
         u += y.g * t;
     }
     a.g += u * 2.0;
@@ -209,17 +213,17 @@ rule2!(SqDiff, sqdiff_rule, sqdiff_rule_inv);
 #[i(nocheck, norev)]
 fn powf_rule<T: Scalar>(y: &mut GVar<T>, a: &mut GVar<T>, b: &mut GVar<T>) {
     routine! {
-        let p = T::default();
+        let p = T::lit(-0.0);
         p += powf(a.x, b.x);
     }
     y.x -= p;
     // d/da a^b = b a^(b-1)
     routine! {
-        let bm1 = T::default();
+        let bm1 = T::lit(-0.0);
         bm1 += b.x - 1.0;
-        let pm = T::default();
+        let pm = T::lit(-0.0);
         pm += powf(a.x, bm1);
-        let s = T::default();
+        let s = T::lit(-0.0);
         s += pm * b.x;
     }
     a.g += y.g * s;
@@ -227,16 +231,16 @@ fn powf_rule<T: Scalar>(y: &mut GVar<T>, a: &mut GVar<T>, b: &mut GVar<T>) {
     // d/db a^b = a^b ln a (only where a > 0): lane masks, `m = [a > 0]`, `w = a·m + (1 − m)`
     // (`a` where `a > 0`, else 1, so `ln w = 0` there)
     routine! {
-        let m = T::default();
+        let m = T::lit(-0.0);
         m += cst!(T::default().lt_mask(&a.x));
-        let w = T::default();
+        let w = T::lit(-0.0);
         w += a.x * m;
         w += cst!(a.x.le_mask(&T::default()));
-        let l = T::default();
+        let l = T::lit(-0.0);
         l += ln(w);
-        let q = T::default();
+        let q = T::lit(-0.0);
         q += p * l;
-        let r = T::default();
+        let r = T::lit(-0.0);
         r += q * m;
     }
     b.g += y.g * r;
@@ -261,17 +265,17 @@ where
     } else {
         // lane masks: `z = [a = 0]`, `q = a^N / (a + z)` (0 where a = 0: the derivative there)
         routine! {
-            let z = T::default();
+            let z = T::lit(-0.0);
             z += cst!(a.x.le_mask(&T::default()));
             z -= cst!(a.x.lt_mask(&T::default()));
-            let v = T::default();
+            let v = T::lit(-0.0);
             v += a.x;
             v += z;
-            let p = T::default();
+            let p = T::lit(-0.0);
             p += PowiN::<N>(a.x);
-            let q = T::default();
+            let q = T::lit(-0.0);
             q += p / v;
-            let s = T::default();
+            let s = T::lit(-0.0);
             s += q * cst!(T::lit(N as f64));
         }
         a.g += y.g * s;
@@ -322,9 +326,9 @@ pub(crate) fn sincos_rule<T: Scalar>(s: &mut GVar<T>, c: &mut GVar<T>, a: &mut G
     s.x -= sin(a.x);
     c.x -= cos(a.x);
     routine! {
-        let dc = T::default();
+        let dc = T::lit(-0.0);
         dc += cos(a.x);
-        let ds = T::default();
+        let ds = T::lit(-0.0);
         ds += sin(a.x);
     }
     a.g += s.g * dc;

@@ -4,7 +4,7 @@ use super::elementary::{sincos_rule, sincos_rule_inv};
 use crate::ad::{GVar, Promote, Scalar};
 use crate::i;
 use crate::instr::basic::{INV_inv, IROT_inv, Reciprocate, Rotate, SWAP_inv, INV, IROT, SWAP};
-use crate::instr::fns::SinCos;
+use crate::instr::fns::{Cos, Sin, SinCos};
 use crate::instr::PlusEq1;
 
 impl<T: Scalar, A: Promote<T>> PlusEq1<SinCos, A> for (GVar<T>, GVar<T>) {
@@ -19,6 +19,26 @@ impl<T: Scalar, A: Promote<T>> PlusEq1<SinCos, A> for (GVar<T>, GVar<T>) {
         let mut ga = a.promote();
         sincos_rule(&mut self.0, &mut self.1, &mut ga);
         a.restore(ga);
+    }
+    #[inline(always)]
+    fn plus_eq_primal(&mut self, a: &mut A) {
+        if T::HAS_ADJOINT {
+            self.plus_eq(a)
+        } else {
+            let x = a.primal_part();
+            <T as PlusEq1<Sin, T>>::plus_eq(&mut self.0.x, x);
+            <T as PlusEq1<Cos, T>>::plus_eq(&mut self.1.x, x);
+        }
+    }
+    #[inline(always)]
+    fn minus_eq_primal(&mut self, a: &mut A) {
+        if T::HAS_ADJOINT {
+            self.minus_eq(a)
+        } else {
+            let x = a.primal_part();
+            <T as PlusEq1<Sin, T>>::minus_eq(&mut self.0.x, x);
+            <T as PlusEq1<Cos, T>>::minus_eq(&mut self.1.x, x);
+        }
     }
 }
 
