@@ -31,7 +31,13 @@ pub trait ViaAlmostSame<T: AlmostSame + Debug + ?Sized> {
         location: &'static str,
         statement: &'static str,
     ) {
-        crate::check::dealloc_at(self.nilang_ancilla(), expected, history, location, statement)
+        crate::check::dealloc_at(
+            self.nilang_ancilla(),
+            expected,
+            history,
+            location,
+            statement,
+        )
     }
     /// The ancilla's magnitude (the start of its history).
     #[inline]
