@@ -4,6 +4,7 @@
 //!
 //! See `shared/data/adbench/README.md` for the definition that is implemented here.
 
+use std::ops::{Add, Div, Mul, Sub};
 use std::path::Path;
 
 use crate::error::{check_arrays, read_to_string, AdbenchError};
@@ -265,7 +266,7 @@ impl BaInput {
 }
 
 #[inline]
-fn cross(a: &[f64; 3], b: &[f64; 3]) -> [f64; 3] {
+fn cross<T: Copy + Sub<Output = T> + Mul<Output = T>>(a: &[T; 3], b: &[T; 3]) -> [T; 3] {
     [
         a[1] * b[2] - a[2] * b[1],
         a[2] * b[0] - a[0] * b[2],
@@ -274,21 +275,81 @@ fn cross(a: &[f64; 3], b: &[f64; 3]) -> [f64; 3] {
 }
 
 #[inline]
-fn dot(a: &[f64; 3], b: &[f64; 3]) -> f64 {
+fn dot<T: Copy + Add<Output = T> + Mul<Output = T>>(a: &[T; 3], b: &[T; 3]) -> T {
     a[0] * b[0] + a[1] * b[1] + a[2] * b[2]
+}
+
+/// What [`rodrigues_rotate_in`] needs of a scalar `T` beyond `+ − × ÷`. It is a value passed
+/// alongside, not a trait of `T`, so that another crate can supply it for scalar types it does
+/// not own (the automatic-differentiation numbers of num-dual or echidna).
+pub trait RotationOps<T> {
+    /// Whether the value of `x` is zero (derivative parts are not looked at).
+    fn is_zero(&self, x: T) -> bool;
+    /// `√x`.
+    fn sqrt(&self, x: T) -> T;
+    /// `(sin x, cos x)`.
+    fn sin_cos(&self, x: T) -> (T, T);
+    /// The constant 1.
+    fn one(&self) -> T;
+}
+
+/// The [`RotationOps`] of `f64`.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct F64Ops;
+
+impl RotationOps<f64> for F64Ops {
+    #[inline]
+    fn is_zero(&self, x: f64) -> bool {
+        x == 0.0
+    }
+    #[inline]
+    fn sqrt(&self, x: f64) -> f64 {
+        x.sqrt()
+    }
+    #[inline]
+    fn sin_cos(&self, x: f64) -> (f64, f64) {
+        x.sin_cos()
+    }
+    #[inline]
+    fn one(&self) -> f64 {
+        1.0
+    }
 }
 
 /// Rotates `p` by the angle-axis vector `r` (Rodrigues); for `r == 0` uses the
 /// first-order form `p + r x p`, as ADBench does.
+///
+/// ```
+/// use nilang_adbench::ba::rodrigues_rotate;
+/// // a quarter turn about z takes x to y
+/// let y = rodrigues_rotate(&[0.0, 0.0, std::f64::consts::FRAC_PI_2], &[1.0, 0.0, 0.0]);
+/// assert!(y[0].abs() < 1e-15 && (y[1] - 1.0).abs() < 1e-15 && y[2] == 0.0);
+/// ```
 #[inline]
 pub fn rodrigues_rotate(r: &[f64; 3], p: &[f64; 3]) -> [f64; 3] {
+    rodrigues_rotate_in(&F64Ops, r, p)
+}
+
+/// [`rodrigues_rotate`] for any scalar `T`, with its operations `ops`.
+///
+/// ```
+/// use nilang_adbench::ba::{rodrigues_rotate, rodrigues_rotate_in, F64Ops};
+/// let (r, p) = ([0.1, -0.2, 0.3], [1.0, 2.0, 3.0]);
+/// assert_eq!(rodrigues_rotate_in(&F64Ops, &r, &p), rodrigues_rotate(&r, &p));
+/// ```
+#[inline]
+pub fn rodrigues_rotate_in<T, O>(ops: &O, r: &[T; 3], p: &[T; 3]) -> [T; 3]
+where
+    T: Copy + Add<Output = T> + Sub<Output = T> + Mul<Output = T> + Div<Output = T>,
+    O: RotationOps<T>,
+{
     let sqtheta = dot(r, r);
-    if sqtheta != 0.0 {
-        let theta = sqtheta.sqrt();
-        let (st, ct) = theta.sin_cos();
+    if !ops.is_zero(sqtheta) {
+        let theta = ops.sqrt(sqtheta);
+        let (st, ct) = ops.sin_cos(theta);
         let v = [r[0] / theta, r[1] / theta, r[2] / theta];
         let vxp = cross(&v, p);
-        let tmp = dot(&v, p) * (1.0 - ct);
+        let tmp = dot(&v, p) * (ops.one() - ct);
         [
             p[0] * ct + vxp[0] * st + v[0] * tmp,
             p[1] * ct + vxp[1] * st + v[1] * tmp,

@@ -9,7 +9,7 @@
 //! (ρ = 28), long enough for the sensitivities to grow by ~10³ but not to overflow.
 use nilang::prelude::*;
 use nilang::stdlib::treeverse::{
-    apply_step, step_vjp, store_all, treeverse_reversible_logged, TreeverseLog,
+    apply_step, step_vjp, store_all, treeverse_reversible, TreeverseLog,
 };
 
 /// `σ` of the Lorenz system.
@@ -196,7 +196,7 @@ fn seed(_: &State) -> State {
 /// ```
 pub fn gradient(x0: &State, n: usize, delta: usize) -> (State, TreeverseLog) {
     let mut log = TreeverseLog::default();
-    let g = treeverse_reversible_logged(&LorenzRk4, x0, n, delta, seed, &mut log);
+    let g = treeverse_reversible(&LorenzRk4, x0, n, delta, seed, Some(&mut log));
     (g, log)
 }
 

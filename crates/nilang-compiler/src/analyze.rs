@@ -436,15 +436,7 @@ impl<'e> Analyzer<'e> {
             }
             StmtKind::For { var, iter, body } => {
                 match iter {
-                    ForIter::Range {
-                        start, end, step, ..
-                    } => {
-                        self.check_reads(start);
-                        self.check_reads(end);
-                        if let Some(s) = step {
-                            self.check_reads(s);
-                        }
-                    }
+                    ForIter::Range(r) => r.exprs().for_each(|e| self.check_reads(e)),
                     ForIter::Indices { slice, .. } => self.check_use(slice),
                 }
                 self.loop_vars.push(var.to_string());

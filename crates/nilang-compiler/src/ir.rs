@@ -170,13 +170,7 @@ pub struct Branch {
 #[allow(clippy::large_enum_variant)] // a compile-time IR: size does not matter
 pub enum ForIter {
     /// `start..end`, `start..=end`, optionally `.step_by(step)`, optionally reversed.
-    Range {
-        start: Expr,
-        end: Expr,
-        inclusive: bool,
-        step: Option<Expr>,
-        rev: bool,
-    },
+    Range(ForRange),
     /// Over the indices of a slice place (`for x in xs`, with `x` replaced by `xs[i]`).
     Indices { slice: Place, rev: bool },
 }
@@ -185,9 +179,32 @@ impl ForIter {
     /// The same iteration in the opposite order (`.rev()`; the inverse loop).
     pub fn reversed(mut self) -> ForIter {
         match &mut self {
-            ForIter::Range { rev, .. } | ForIter::Indices { rev, .. } => *rev = !*rev,
+            ForIter::Range(ForRange { rev, .. }) | ForIter::Indices { rev, .. } => *rev = !*rev,
         }
         self
+    }
+}
+
+/// The range of a `for` loop: `start..end` or `start..=end`, optionally `.step_by(step)`,
+/// optionally reversed.
+#[derive(Clone, Debug)]
+pub struct ForRange {
+    /// The first value.
+    pub start: Expr,
+    /// The bound: excluded, or included when `inclusive` (`..=`).
+    pub end: Expr,
+    /// Whether `end` is included.
+    pub inclusive: bool,
+    /// The `.step_by(step)` argument.
+    pub step: Option<Expr>,
+    /// Whether the range runs backwards (`.rev()`).
+    pub rev: bool,
+}
+
+impl ForRange {
+    /// The expressions the range reads: `start`, `end` and the step if any.
+    pub fn exprs(&self) -> impl Iterator<Item = &Expr> {
+        [&self.start, &self.end].into_iter().chain(&self.step)
     }
 }
 

@@ -63,13 +63,7 @@ fn mentions_arg(a: &CallArg, y: &str) -> bool {
 
 fn mentions_iter(it: &ForIter, y: &str) -> bool {
     match it {
-        ForIter::Range {
-            start, end, step, ..
-        } => {
-            mentions_expr(start, y)
-                || mentions_expr(end, y)
-                || step.as_ref().is_some_and(|s| mentions_expr(s, y))
-        }
+        ForIter::Range(r) => r.exprs().any(|e| mentions_expr(e, y)),
         ForIter::Indices { slice, .. } => mentions_place(slice, y),
     }
 }

@@ -140,10 +140,10 @@ macro_rules! walkers {
                 }
                 StmtKind::For { iter, body, .. } => {
                     match iter {
-                        ForIter::Range { start, end, step, .. } => {
-                            v.$expr(start);
-                            v.$expr(end);
-                            if let Some(st) = step {
+                        ForIter::Range(r) => {
+                            v.$expr($($b)* r.start);
+                            v.$expr($($b)* r.end);
+                            if let Some(st) = $($b)* r.step {
                                 v.$expr(st);
                             }
                         }

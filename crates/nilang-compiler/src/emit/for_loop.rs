@@ -21,16 +21,10 @@ impl Emitter {
         let text = &s.text;
         self.loop_vars.push(var.to_string());
         let out = match iter {
-            ForIter::Range {
-                start,
-                end,
-                inclusive,
-                step,
-                rev,
-            } => {
+            ForIter::Range(r) => {
                 let (sv, ev, stv) = (self.fresh("s"), self.fresh("e"), self.fresh("st"));
-                let (st, en) = (self.expr(start), self.expr(end));
-                let range = if *inclusive {
+                let (st, en) = (self.expr(&r.start), self.expr(&r.end));
+                let range = if r.inclusive {
                     quote!((#sv..=#ev))
                 } else {
                     quote!((#sv..#ev))
@@ -38,7 +32,7 @@ impl Emitter {
                 // a stepped range reversed: from its last element down, by the step
                 // (`StepBy` of an `i64` range is not double-ended)
                 let last = self.fresh("last");
-                let (it, guard) = match (step.is_some(), *rev) {
+                let (it, guard) = match (r.step.is_some(), r.rev) {
                     (true, true) => (
                         quote!((#sv..=#last).rev().step_by(#stv)),
                         quote!(if let ::core::option::Option::Some(#last) = ::core::iter::Iterator::last(#range.step_by(#stv))),
@@ -48,7 +42,7 @@ impl Emitter {
                     (false, false) => (range.clone(), quote!()),
                 };
                 // the accumulation target of a one-instruction body, kept in a local
-                let promoted = match step {
+                let promoted = match &r.step {
                     None => self.promoted_targets(var, body),
                     Some(_) => None,
                 };
@@ -56,7 +50,7 @@ impl Emitter {
                     Some((stmts, pre, post)) => (self.block(&stmts), pre, post),
                     None => (self.block(body), quote!(), quote!()),
                 };
-                let (step_let, cap, now) = match step {
+                let (step_let, cap, now) = match &r.step {
                     Some(stp) => {
                         let stp = self.expr(stp);
                         (

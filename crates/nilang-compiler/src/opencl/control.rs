@@ -104,17 +104,11 @@ impl Cx<'_> {
         let c = self.fresh(&var.to_string());
         let (s, e, st) = (self.fresh("s"), self.fresh("e"), self.fresh("st"));
         let (start, end, inclusive, step, rev) = match iter {
-            ForIter::Range {
-                start,
-                end,
-                inclusive,
-                step,
-                rev,
-            } => {
-                let start = self.cexpr(start).0;
-                let end = self.cexpr(end).0;
-                let step = step.as_ref().map(|x| self.cexpr(x).0);
-                (start, end, *inclusive, step, *rev)
+            ForIter::Range(r) => {
+                let start = self.cexpr(&r.start).0;
+                let end = self.cexpr(&r.end).0;
+                let step = r.step.as_ref().map(|x| self.cexpr(x).0);
+                (start, end, r.inclusive, step, r.rev)
             }
             ForIter::Indices { slice, rev } => {
                 let len = match self.lookup(&slice.root.to_string()) {

@@ -37,13 +37,13 @@ impl Parser<'_> {
                     );
                     return None;
                 };
-                Some(ForIter::Range {
+                Some(ForIter::Range(ForRange {
                     start: (**start).clone(),
                     end: (**end).clone(),
                     inclusive: matches!(r.limits, syn::RangeLimits::Closed(_)),
                     step: None,
                     rev: false,
-                })
+                }))
             }
             Expr::Paren(p) => self.for_iter(&p.expr),
             Expr::MethodCall(m) if m.method == "rev" && m.args.is_empty() => {
@@ -51,19 +51,16 @@ impl Parser<'_> {
             }
             Expr::MethodCall(m) if m.method == "step_by" && m.args.len() == 1 => {
                 match self.for_iter(&m.receiver)? {
-                    ForIter::Range {
-                        start,
-                        end,
-                        inclusive,
-                        step: None,
-                        rev: false,
-                    } => Some(ForIter::Range {
-                        start,
-                        end,
-                        inclusive,
+                    ForIter::Range(
+                        r @ ForRange {
+                            step: None,
+                            rev: false,
+                            ..
+                        },
+                    ) => Some(ForIter::Range(ForRange {
                         step: Some(m.args[0].clone()),
-                        rev: false,
-                    }),
+                        ..r
+                    })),
                     _ => {
                         self.errors.push(
                             m.span(),

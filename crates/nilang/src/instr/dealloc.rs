@@ -15,26 +15,14 @@ pub struct Probe<'a, T: ?Sized>(pub &'a T);
 
 /// Deallocation check through [`AlmostSame`] (preferred).
 #[doc(hidden)]
-pub trait ViaAlmostSame<T: ?Sized> {
-    fn nilang_dealloc(&self, expected: &T, location: &'static str, statement: &'static str);
-    /// The check relative to the largest magnitude the ancilla held (`history`).
-    fn nilang_dealloc_at(
-        &self,
-        expected: &T,
-        history: f64,
-        location: &'static str,
-        statement: &'static str,
-    );
-    /// The ancilla's magnitude (the start of its history).
-    fn nilang_magnitude(&self) -> f64;
-    /// The history updated with the ancilla's current value.
-    fn nilang_track(&self, history: f64) -> f64;
-}
-impl<T: AlmostSame + Debug + ?Sized> ViaAlmostSame<T> for Probe<'_, T> {
+pub trait ViaAlmostSame<T: AlmostSame + Debug + ?Sized> {
+    /// The ancilla.
+    fn nilang_ancilla(&self) -> &T;
     #[inline]
     fn nilang_dealloc(&self, expected: &T, location: &'static str, statement: &'static str) {
-        crate::check::dealloc(self.0, expected, location, statement)
+        crate::check::dealloc(self.nilang_ancilla(), expected, location, statement)
     }
+    /// The check relative to the largest magnitude the ancilla held (`history`).
     #[inline]
     fn nilang_dealloc_at(
         &self,
@@ -43,15 +31,29 @@ impl<T: AlmostSame + Debug + ?Sized> ViaAlmostSame<T> for Probe<'_, T> {
         location: &'static str,
         statement: &'static str,
     ) {
-        crate::check::dealloc_at(self.0, expected, history, location, statement)
+        crate::check::dealloc_at(
+            self.nilang_ancilla(),
+            expected,
+            history,
+            location,
+            statement,
+        )
     }
+    /// The ancilla's magnitude (the start of its history).
     #[inline]
     fn nilang_magnitude(&self) -> f64 {
-        self.0.magnitude()
+        self.nilang_ancilla().magnitude()
     }
+    /// The history updated with the ancilla's current value.
     #[inline]
     fn nilang_track(&self, history: f64) -> f64 {
-        crate::check::track(history, self.0)
+        crate::check::track(history, self.nilang_ancilla())
+    }
+}
+impl<T: AlmostSame + Debug + ?Sized> ViaAlmostSame<T> for Probe<'_, T> {
+    #[inline]
+    fn nilang_ancilla(&self) -> &T {
+        self.0
     }
 }
 
@@ -62,9 +64,23 @@ impl<T: AlmostSame + Debug + ?Sized> ViaAlmostSame<T> for Probe<'_, T> {
     note = "derive `PartialEq` and `Debug` for it, implement `nilang::check::AlmostSame`, or \
             write the statement with `#[nocheck]`"
 )]
-pub trait ViaPartialEq<T: ?Sized> {
-    fn nilang_dealloc(&self, expected: &T, location: &'static str, statement: &'static str);
+pub trait ViaPartialEq<T: PartialEq + Debug + ?Sized> {
+    /// The ancilla.
+    fn nilang_ancilla(&self) -> &T;
+    #[inline]
+    fn nilang_dealloc(&self, expected: &T, location: &'static str, statement: &'static str) {
+        let ancilla = self.nilang_ancilla();
+        if ancilla != expected {
+            crate::check::fail(
+                crate::check::ErrorKind::Deallocation,
+                location,
+                statement,
+                format!("ancilla holds {ancilla:?}, expected {expected:?}"),
+            );
+        }
+    }
     /// Exact comparison: no history.
+    #[inline]
     fn nilang_dealloc_at(
         &self,
         expected: &T,
@@ -75,24 +91,19 @@ pub trait ViaPartialEq<T: ?Sized> {
         self.nilang_dealloc(expected, location, statement)
     }
     /// No magnitude (an exact comparison does not use it).
+    #[inline]
     fn nilang_magnitude(&self) -> f64 {
         1.0
     }
     /// No history.
+    #[inline]
     fn nilang_track(&self, history: f64) -> f64 {
         history
     }
 }
 impl<T: PartialEq + Debug + ?Sized> ViaPartialEq<T> for &Probe<'_, T> {
     #[inline]
-    fn nilang_dealloc(&self, expected: &T, location: &'static str, statement: &'static str) {
-        if self.0 != expected {
-            crate::check::fail(
-                crate::check::ErrorKind::Deallocation,
-                location,
-                statement,
-                format!("ancilla holds {:?}, expected {expected:?}", self.0),
-            );
-        }
+    fn nilang_ancilla(&self) -> &T {
+        self.0
     }
 }

@@ -174,7 +174,7 @@ fn run<S, F>(
     k: usize,
     n: usize,
     log: Option<&mut BennettLog>,
-    inverse: bool,
+    dir: Direction,
 ) where
     S: ZeroLike + AlmostSame + Debug,
     F: for<'x, 'y> Reversible<(&'x mut S, &'y mut S)>,
@@ -198,7 +198,7 @@ fn run<S, F>(
     if let Some(l) = r.log.as_deref_mut() {
         l.peak_states = l.peak_states.max(1);
     }
-    if !inverse {
+    if dir == Direction::Forward {
         r.forward(0, n, 0);
         // y <-> state n; the old y must have been zero
         let last = r.states[n].as_mut().expect("nilang bennett: no result");
@@ -221,7 +221,6 @@ fn run<S, F>(
 
 // hand-written pairs: no one-pass analysis
 crate::additive!(bennett, bennett_inv: 0);
-crate::additive!(bennett_logged, bennett_logged_inv: 0);
 
 /// Run `n` steps of `step` from `x` with Bennett's k-ary time–space trade-off and add the
 /// result to `y` (which must be zero, i.e. `x.zero_like()`, on entry): `(0, x) → (xₙ, x)`.
@@ -246,7 +245,7 @@ where
     S: ZeroLike + AlmostSame + Debug,
     F: for<'x, 'y> Reversible<(&'x mut S, &'y mut S)>,
 {
-    run(step, y, x, k, n, None, false)
+    run(step, y, x, k, n, None, Direction::Forward)
 }
 
 /// The inverse of [`bennett`]: `(xₙ, x) → (0, x)`, running the schedule backwards.
@@ -255,54 +254,7 @@ where
     S: ZeroLike + AlmostSame + Debug,
     F: for<'x, 'y> Reversible<(&'x mut S, &'y mut S)>,
 {
-    run(step, y, x, k, n, None, true)
-}
-
-/// [`bennett`] recording every step call and the peak number of stored states in `log`.
-///
-/// ```
-/// use nilang::prelude::*;
-/// use nilang::stdlib::bennett::{bennett_logged, BennettLog};
-/// #[i]
-/// fn inc<T: Scalar>(dest: &mut T, src: &mut T) {
-///     dest += src;
-///     dest += 1.0;
-/// }
-/// let (mut y, mut x, mut log) = (0.0, 0.0, BennettLog::default());
-/// bennett_logged(&Inc, &mut y, &mut x, 4, 100, &mut log);
-/// assert_eq!(y, 100.0);
-/// let (f, b) = log.counts();
-/// assert_eq!(f - b, 1); // every state but the last is uncomputed
-/// assert!(f + b > 100); // more calls than the direct 100 steps...
-/// assert!(log.peak_states < 20); // ...but far fewer than 101 stored states
-/// ```
-pub fn bennett_logged<S, F>(
-    step: &F,
-    y: &mut S,
-    x: &mut S,
-    k: usize,
-    n: usize,
-    log: &mut BennettLog,
-) where
-    S: ZeroLike + AlmostSame + Debug,
-    F: for<'x, 'y> Reversible<(&'x mut S, &'y mut S)>,
-{
-    run(step, y, x, k, n, Some(log), false)
-}
-
-/// The inverse of [`bennett_logged`] (also logging).
-pub fn bennett_logged_inv<S, F>(
-    step: &F,
-    y: &mut S,
-    x: &mut S,
-    k: usize,
-    n: usize,
-    log: &mut BennettLog,
-) where
-    S: ZeroLike + AlmostSame + Debug,
-    F: for<'x, 'y> Reversible<(&'x mut S, &'y mut S)>,
-{
-    run(step, y, x, k, n, Some(log), true)
+    run(step, y, x, k, n, None, Direction::Backward)
 }
 
 /// Bennett's schedule as a reversible value: `Bennett { step, k, n }` is itself a
@@ -316,6 +268,39 @@ pub struct Bennett<F> {
     pub k: usize,
     /// The number of steps.
     pub n: usize,
+}
+
+impl<F> Bennett<F> {
+    /// Run the schedule forward ([`Direction::Forward`], as [`bennett`]) or backward
+    /// ([`Direction::Backward`], as [`bennett_inv`]), recording every step call and the peak
+    /// number of stored states in `log`.
+    ///
+    /// ```
+    /// use nilang::prelude::*;
+    /// use nilang::stdlib::bennett::{Bennett, BennettLog, Direction};
+    /// #[i]
+    /// fn inc<T: Scalar>(dest: &mut T, src: &mut T) {
+    ///     dest += src;
+    ///     dest += 1.0;
+    /// }
+    /// let schedule = Bennett { step: Inc, k: 4, n: 100 };
+    /// let (mut y, mut x, mut log) = (0.0, 0.0, BennettLog::default());
+    /// schedule.logged(Direction::Forward, &mut y, &mut x, &mut log);
+    /// assert_eq!(y, 100.0);
+    /// let (f, b) = log.counts();
+    /// assert_eq!(f - b, 1); // every state but the last is uncomputed
+    /// assert!(f + b > 100); // more calls than the direct 100 steps...
+    /// assert!(log.peak_states < 20); // ...but far fewer than 101 stored states
+    /// schedule.logged(Direction::Backward, &mut y, &mut x, &mut BennettLog::default());
+    /// assert_eq!((y, x), (0.0, 0.0));
+    /// ```
+    pub fn logged<S>(&self, dir: Direction, y: &mut S, x: &mut S, log: &mut BennettLog)
+    where
+        S: ZeroLike + AlmostSame + Debug,
+        F: for<'x, 'y> Reversible<(&'x mut S, &'y mut S)>,
+    {
+        run(&self.step, y, x, self.k, self.n, Some(log), dir)
+    }
 }
 
 impl<'x, 'y, S, F> Reversible<(&'x mut S, &'y mut S)> for Bennett<F>

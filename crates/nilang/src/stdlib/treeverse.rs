@@ -46,9 +46,9 @@ impl TreeverseLog {
     /// The peak memory of the stored states: `peak_states × state_bytes`.
     ///
     /// ```
-    /// use nilang::stdlib::treeverse::{treeverse_logged, TreeverseLog};
+    /// use nilang::stdlib::treeverse::{treeverse, TreeverseLog};
     /// let mut log = TreeverseLog::default();
-    /// treeverse_logged(&[0.0f64; 4], 100, 3, |x| *x, |_, g: f64| g, |_| 1.0, &mut log);
+    /// treeverse(&[0.0f64; 4], 100, 3, |x| *x, |_, g: f64| g, |_| 1.0, Some(&mut log));
     /// assert_eq!(log.peak_bytes(), 4 * 32);
     /// ```
     pub fn peak_bytes(&self) -> usize {
@@ -92,7 +92,7 @@ fn split(l: usize, c: usize) -> usize {
 
 /// The fewest step calls that reverse `n` steps (the seed at `xₙ` included, so `l = n + 1`
 /// positions) with `delta` checkpoint slots: `t·l − C(δ + t, t − 1)`. This is what
-/// [`treeverse_logged`] reports in [`TreeverseLog::steps`].
+/// [`treeverse`] reports in [`TreeverseLog::steps`].
 ///
 /// ```
 /// use nilang::stdlib::treeverse::optimal_steps;
@@ -122,7 +122,30 @@ struct Frame {
     slots: usize,
 }
 
-fn run<S, G>(
+/// The gradient of a loss of the final state of `n` steps `x ↦ step(x)` from `x0`, back to
+/// `x0`, with at most `delta` checkpoints (`x0` included; `delta ≥ 1`) and the optimal number
+/// of step calls ([`optimal_steps`]); with `Some(log)`, the step calls, vjp calls, snapshots and
+/// peak storage are recorded in `log`.
+///
+/// `seed(xₙ)` is the gradient of the loss at the final state; `vjp(xᵢ, ḡᵢ₊₁)` returns
+/// `ḡᵢ = ḡᵢ₊₁ · ∂step/∂x (xᵢ)` and may accumulate parameter gradients in its captures. It is
+/// called for `i = n − 1, …, 0` in that order.
+///
+/// ```
+/// use nilang::stdlib::treeverse::{optimal_steps, treeverse, TreeverseLog};
+/// // x ↦ 1.01 x, loss x²: d/dx₀ of (1.01ⁿ x₀)² = 2 · 1.01²ⁿ x₀
+/// let g = treeverse(&1.0, 100, 4, |x: &f64| 1.01 * x, |_, g: f64| 1.01 * g, |x| 2.0 * x, None);
+/// assert!((g - 2.0 * 1.01f64.powi(200)).abs() < 1e-12);
+///
+/// let mut log = TreeverseLog::default();
+/// let step = |x: &f64| x + 1.0;
+/// let g = treeverse(&1.0, 1000, 5, step, |_, g: f64| g, |_| 1.0, Some(&mut log));
+/// assert_eq!(g, 1.0);
+/// assert_eq!(log.steps as u128, optimal_steps(1000, 5));
+/// assert!(log.peak_states <= 6 && log.peak_checkpoints <= 5);
+/// assert_eq!(log.vjps, 1001);
+/// ```
+pub fn treeverse<S, G>(
     x0: &S,
     n: usize,
     delta: usize,
@@ -222,56 +245,6 @@ where
         frames.push(child);
     }
     g.expect("nilang treeverse: no gradient computed")
-}
-
-/// The gradient of a loss of the final state of `n` steps `x ↦ step(x)` from `x0`, back to
-/// `x0`, with at most `delta` checkpoints (`x0` included; `delta ≥ 1`) and the optimal number
-/// of step calls ([`optimal_steps`]).
-///
-/// `seed(xₙ)` is the gradient of the loss at the final state; `vjp(xᵢ, ḡᵢ₊₁)` returns
-/// `ḡᵢ = ḡᵢ₊₁ · ∂step/∂x (xᵢ)` and may accumulate parameter gradients in its captures. It is
-/// called for `i = n − 1, …, 0` in that order.
-///
-/// ```
-/// use nilang::stdlib::treeverse::treeverse;
-/// // x ↦ 1.01 x, loss x²: d/dx₀ of (1.01ⁿ x₀)² = 2 · 1.01²ⁿ x₀
-/// let g = treeverse(&1.0, 100, 4, |x: &f64| 1.01 * x, |_, g: f64| 1.01 * g, |x| 2.0 * x);
-/// assert!((g - 2.0 * 1.01f64.powi(200)).abs() < 1e-12);
-/// ```
-pub fn treeverse<S: Clone, G>(
-    x0: &S,
-    n: usize,
-    delta: usize,
-    step: impl FnMut(&S) -> S,
-    vjp: impl FnMut(&S, G) -> G,
-    seed: impl FnOnce(&S) -> G,
-) -> G {
-    run(x0, n, delta, step, vjp, seed, None)
-}
-
-/// [`treeverse`] recording step calls, vjp calls, snapshots and peak storage in `log`.
-///
-/// ```
-/// use nilang::stdlib::treeverse::{optimal_steps, treeverse_logged, TreeverseLog};
-/// let mut log = TreeverseLog::default();
-/// let g = treeverse_logged(
-///     &1.0, 1000, 5, |x: &f64| x + 1.0, |_, g: f64| g, |_| 1.0, &mut log,
-/// );
-/// assert_eq!(g, 1.0);
-/// assert_eq!(log.steps as u128, optimal_steps(1000, 5));
-/// assert!(log.peak_states <= 6 && log.peak_checkpoints <= 5);
-/// assert_eq!(log.vjps, 1001);
-/// ```
-pub fn treeverse_logged<S: Clone, G>(
-    x0: &S,
-    n: usize,
-    delta: usize,
-    step: impl FnMut(&S) -> S,
-    vjp: impl FnMut(&S, G) -> G,
-    seed: impl FnOnce(&S) -> G,
-    log: &mut TreeverseLog,
-) -> G {
-    run(x0, n, delta, step, vjp, seed, Some(log))
 }
 
 /// A state whose numbers can be lifted to gradient numbers ([`GVar`]) and read back: what
@@ -384,7 +357,9 @@ pub fn step_vjp<S: GradState, F: ReversibleStep<S>>(step: &F, x: &S, g: S) -> S 
 
 /// [`treeverse`] for a reversible step `step(dest, src)` (an `#[i]` function, any
 /// [`Reversible`], even [`Bennett`](super::bennett::Bennett)): the gradient at `x0` of the
-/// loss whose gradient at the final state is `seed(xₙ)`. Each vjp is [`step_vjp`].
+/// loss whose gradient at the final state is `seed(xₙ)`, recorded in `log` as by [`treeverse`]
+/// (its `steps` do not count the one forward call inside each vjp). Each vjp is
+/// [`step_vjp`].
 ///
 /// ```
 /// use nilang::prelude::*;
@@ -397,7 +372,7 @@ pub fn step_vjp<S: GradState, F: ReversibleStep<S>>(step: &F, x: &S, g: S) -> S 
 ///     dest[1] += src[0] * cst!(T::lit(0.1f64.sin()));
 ///     dest[1] += src[1] * cst!(T::lit(0.1f64.cos()));
 /// }
-/// let g = treeverse_reversible(&Rotate, &[1.0, 2.0], 500, 3, |x| [2.0 * x[0], 2.0 * x[1]]);
+/// let g = treeverse_reversible(&Rotate, &[1.0, 2.0], 500, 3, |x| [2.0 * x[0], 2.0 * x[1]], None);
 /// assert!((g[0] - 2.0).abs() < 1e-10 && (g[1] - 4.0).abs() < 1e-10);
 /// ```
 pub fn treeverse_reversible<S: GradState, F: ReversibleStep<S>>(
@@ -406,33 +381,9 @@ pub fn treeverse_reversible<S: GradState, F: ReversibleStep<S>>(
     n: usize,
     delta: usize,
     seed: impl FnOnce(&S) -> S,
-) -> S {
-    run_reversible(step, x0, n, delta, seed, None)
-}
-
-/// [`treeverse_reversible`] with a [`TreeverseLog`] (its `steps` do not count the one forward
-/// call inside each vjp).
-pub fn treeverse_reversible_logged<S: GradState, F: ReversibleStep<S>>(
-    step: &F,
-    x0: &S,
-    n: usize,
-    delta: usize,
-    seed: impl FnOnce(&S) -> S,
-    log: &mut TreeverseLog,
-) -> S {
-    run_reversible(step, x0, n, delta, seed, Some(log))
-}
-
-/// [`run`] with [`apply_step`] as the step and [`step_vjp`] as the vjp.
-fn run_reversible<S: GradState, F: ReversibleStep<S>>(
-    step: &F,
-    x0: &S,
-    n: usize,
-    delta: usize,
-    seed: impl FnOnce(&S) -> S,
     log: Option<&mut TreeverseLog>,
 ) -> S {
-    run(
+    treeverse(
         x0,
         n,
         delta,
@@ -450,7 +401,7 @@ fn run_reversible<S: GradState, F: ReversibleStep<S>>(
 /// use nilang::stdlib::treeverse::{store_all, treeverse};
 /// let (f, vjp) = (|x: &f64| x.sin(), |x: &f64, g: f64| g * x.cos());
 /// let a = store_all(&0.5, 50, f, vjp, |_| 1.0);
-/// let b = treeverse(&0.5, 50, 2, f, vjp, |_| 1.0);
+/// let b = treeverse(&0.5, 50, 2, f, vjp, |_| 1.0, None);
 /// assert_eq!(a, b);
 /// ```
 pub fn store_all<S: Clone, G>(

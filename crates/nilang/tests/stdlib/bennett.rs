@@ -32,6 +32,13 @@ fn bennett_loss<T: Scalar + ZeroLike, const N: usize>(out: &mut T, y: &mut [T; N
     out += y[N / 2];
 }
 
+/// NiLang's schedule: k = 4, 100 steps.
+const DIFFUSION_4: Bennett<Diffusion<CELLS>> = Bennett {
+    step: Diffusion,
+    k: 4,
+    n: 100,
+};
+
 fn initial() -> [f64; CELLS] {
     let mut x = [0.0; CELLS];
     x[CELLS / 2] = 1.0;
@@ -44,7 +51,7 @@ fn diffusion_equals_direct_emulation_and_conserves_the_sum() {
     let direct = direct_emulate(&Diffusion, &x, 100);
     let mut y = [0.0; CELLS];
     let mut log = BennettLog::default();
-    bennett_logged(&Diffusion, &mut y, &mut x, 4, 100, &mut log);
+    DIFFUSION_4.logged(Direction::Forward, &mut y, &mut x, &mut log);
     assert_eq!(x, initial());
     assert!((y.iter().sum::<f64>() - 1.0).abs() < 1e-12);
     for (a, b) in y.iter().zip(&direct) {
@@ -67,7 +74,7 @@ fn diffusion_equals_direct_emulation_and_conserves_the_sum() {
 
     // the inverse undoes it, logging the mirrored calls
     let mut log2 = BennettLog::default();
-    bennett_logged_inv(&Diffusion, &mut y, &mut x, 4, 100, &mut log2);
+    DIFFUSION_4.logged(Direction::Backward, &mut y, &mut x, &mut log2);
     assert_eq!(x, initial());
     assert!(y.iter().all(|v| v.abs() < 1e-15));
     assert_eq!(log2.calls.len(), log.calls.len());
@@ -94,7 +101,8 @@ fn call_counts_trade_time_for_space() {
     let mut prev_peak = 0;
     for k in [2, 3, 4, 8, 100] {
         let (mut y, mut x, mut log) = ([0.0; CELLS], initial(), BennettLog::default());
-        bennett_logged(&Diffusion, &mut y, &mut x, k, 100, &mut log);
+        let schedule = Bennett { k, ..DIFFUSION_4 };
+        schedule.logged(Direction::Forward, &mut y, &mut x, &mut log);
         assert!(log.calls.len() <= prev_calls, "k = {k}");
         assert!(log.peak_states >= prev_peak, "k = {k}");
         prev_calls = log.calls.len();

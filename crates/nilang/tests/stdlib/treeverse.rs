@@ -35,7 +35,7 @@ fn count(n: usize, delta: usize) -> TreeverseLog {
     let mut log = TreeverseLog::default();
     // a chain of counters: the state is the position, the gradient checks the order
     let mut expect = n;
-    let g = treeverse_logged(
+    let g = treeverse(
         &0usize,
         n,
         delta,
@@ -49,7 +49,7 @@ fn count(n: usize, delta: usize) -> TreeverseLog {
             assert_eq!(*x, n);
             0usize
         },
-        &mut log,
+        Some(&mut log),
     );
     assert_eq!(g, n);
     assert_eq!(expect, 0);
@@ -108,7 +108,7 @@ fn logistic_vjp(x: &f64, g: f64) -> f64 {
 fn gradient_equals_the_tape_for_every_budget() {
     let tape = store_all(&0.3, 40, logistic, logistic_vjp, |x| 2.0 * x);
     for delta in 1..=12 {
-        let g = treeverse(&0.3, 40, delta, logistic, logistic_vjp, |x| 2.0 * x);
+        let g = treeverse(&0.3, 40, delta, logistic, logistic_vjp, |x| 2.0 * x, None);
         assert_eq!(g, tape, "δ = {delta}");
     }
     // finite differences of x₄₀² (a short chaotic run stays differentiable)
@@ -152,7 +152,7 @@ fn reversible_step_gradient_matches_the_tape_and_finite_differences() {
         energy,
     );
     let mut log = TreeverseLog::default();
-    let g = treeverse_reversible_logged(&Pendulum, &x0, n, 4, energy, &mut log);
+    let g = treeverse_reversible(&Pendulum, &x0, n, 4, energy, Some(&mut log));
     assert_eq!(g, tape);
     assert_eq!(log.steps as u128, optimal_steps(n, 4));
     assert!(log.peak_states <= 5);
@@ -183,8 +183,8 @@ fn a_bennett_block_is_a_step_too() {
     };
     let x0 = [0.4, -0.7];
     let seed = |x: &[f64; 2]| [1.0, x[1]];
-    let nested = treeverse_reversible(&block, &x0, 20, 3, seed);
-    let flat = treeverse_reversible(&Pendulum, &x0, 300, 6, seed);
+    let nested = treeverse_reversible(&block, &x0, 20, 3, seed, None);
+    let flat = treeverse_reversible(&Pendulum, &x0, 300, 6, seed, None);
     for k in 0..2 {
         assert!(
             (nested[k] - flat[k]).abs() < 1e-11,
@@ -198,7 +198,7 @@ fn vector_states_work() {
     let x0 = vec![0.1, 0.2, 0.3];
     let f = |x: &Vec<f64>| x.iter().map(|v| v * 1.5).collect::<Vec<_>>();
     let vjp = |_: &Vec<f64>, g: Vec<f64>| g.iter().map(|v| v * 1.5).collect::<Vec<_>>();
-    let g = treeverse(&x0, 10, 2, f, vjp, |_| vec![1.0, 0.0, 2.0]);
+    let g = treeverse(&x0, 10, 2, f, vjp, |_| vec![1.0, 0.0, 2.0], None);
     let s = 1.5f64.powi(10);
     assert_eq!(g, vec![s, 0.0, 2.0 * s]);
 }
@@ -206,5 +206,5 @@ fn vector_states_work() {
 #[test]
 #[should_panic(expected = "at least one checkpoint slot")]
 fn zero_slots_is_a_clear_error() {
-    treeverse(&0.0, 10, 0, |x: &f64| *x, |_, g: f64| g, |_| 1.0);
+    treeverse(&0.0, 10, 0, |x: &f64| *x, |_, g: f64| g, |_| 1.0, None);
 }

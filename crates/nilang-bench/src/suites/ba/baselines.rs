@@ -5,41 +5,32 @@ use crate::harness::{jax, Harness};
 use crate::real::Real;
 use echidna::tape::{Tape, TapeGuard};
 use echidna::Reverse;
-use nilang_adbench::ba::{BaInput, BLOCK_LEN};
+use nilang_adbench::ba::{rodrigues_rotate_in, BaInput, RotationOps, BLOCK_LEN};
 use num_dual::DualSVec64;
 use serde_json::json;
 
 use super::BaCase;
 
-/// Rodrigues rotation of `pt` by the angle-axis vector `r` (ADBench's `rodrigues_rotate_point`).
-#[inline]
-fn rotate<T: Real>(r: [T; 3], pt: [T; 3]) -> [T; 3] {
-    let sqtheta = r[0] * r[0] + r[1] * r[1] + r[2] * r[2];
-    if sqtheta.val() != 0.0 {
-        let theta = sqtheta.sqrt();
-        let (c, s) = (theta.cos(), theta.sin());
-        let inv = T::cst(1.0) / theta;
-        let w = [r[0] * inv, r[1] * inv, r[2] * inv];
-        let wx = cross(w, pt);
-        let tmp = (w[0] * pt[0] + w[1] * pt[1] + w[2] * pt[2]) * (T::cst(1.0) - c);
-        [
-            pt[0] * c + wx[0] * s + w[0] * tmp,
-            pt[1] * c + wx[1] * s + w[1] * tmp,
-            pt[2] * c + wx[2] * s + w[2] * tmp,
-        ]
-    } else {
-        let rx = cross(r, pt);
-        [pt[0] + rx[0], pt[1] + rx[1], pt[2] + rx[2]]
-    }
-}
+/// The data crate's Rodrigues rotation ([`rodrigues_rotate_in`]) on any [`Real`].
+struct RealOps;
 
-#[inline]
-fn cross<T: Real>(a: [T; 3], b: [T; 3]) -> [T; 3] {
-    [
-        a[1] * b[2] - a[2] * b[1],
-        a[2] * b[0] - a[0] * b[2],
-        a[0] * b[1] - a[1] * b[0],
-    ]
+impl<T: Real> RotationOps<T> for RealOps {
+    #[inline]
+    fn is_zero(&self, x: T) -> bool {
+        x.val() == 0.0
+    }
+    #[inline]
+    fn sqrt(&self, x: T) -> T {
+        x.sqrt()
+    }
+    #[inline]
+    fn sin_cos(&self, x: T) -> (T, T) {
+        (x.sin(), x.cos())
+    }
+    #[inline]
+    fn one(&self) -> T {
+        T::cst(1.0)
+    }
 }
 
 /// The reprojection residual `w (proj − m)` of one observation from its 15 inputs
@@ -47,7 +38,7 @@ fn cross<T: Real>(a: [T; 3], b: [T; 3]) -> [T; 3] {
 #[inline]
 pub fn reproj<T: Real>(v: &[T; BLOCK_LEN], feat: [f64; 2]) -> [T; 2] {
     let p = [v[11] - v[3], v[12] - v[4], v[13] - v[5]];
-    let y = rotate([v[0], v[1], v[2]], p);
+    let y = rodrigues_rotate_in(&RealOps, &[v[0], v[1], v[2]], &p);
     let u = [y[0] / y[2], y[1] / y[2]];
     let rsq = u[0] * u[0] + u[1] * u[1];
     let l = T::cst(1.0) + v[9] * rsq + v[10] * rsq * rsq;

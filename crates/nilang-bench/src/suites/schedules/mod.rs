@@ -15,7 +15,7 @@ use crate::cli::Mode;
 use crate::harness::{Harness, Suite};
 use crate::report::Measure;
 use nilang::prelude::*;
-use nilang::stdlib::bennett::{bennett, bennett_inv, bennett_logged, BennettLog};
+use nilang::stdlib::bennett::{bennett, bennett_inv, Bennett, BennettLog, Direction};
 use nilang::stdlib::treeverse::optimal_steps;
 use nilang_apps::lorenz::{gradient, gradient_store_all, integrate, LorenzRk4, State, START};
 
@@ -127,7 +127,12 @@ fn run_case(h: &mut Harness, c: &Size) {
     let note = || {
         let mut log = BennettLog::default();
         let (mut y, mut x) = ([0.0; 4], START);
-        bennett_logged(&LorenzRk4, &mut y, &mut x, BENNETT_K, n, &mut log);
+        let schedule = Bennett {
+            step: LorenzRk4,
+            k: BENNETT_K,
+            n,
+        };
+        schedule.logged(Direction::Forward, &mut y, &mut x, &mut log);
         let (f, b) = log.counts();
         format!(
             "{f} forward + {b} backward step calls per run (twice that per gradient), peak {} stored states",
