@@ -192,17 +192,18 @@ macro_rules! lifted_vec_arg {
         impl<E: Elem> GradArg<E> for $arg {
             type Store<S: Lift<E>> = Vec<GVar<S>>;
             type Borrow<'b, S: Lift<E> + 'b> = &'b mut $borrow;
+            // as a struct field of the same type (`LiftField`)
             #[inline]
             fn store<S: Lift<E>>(&self) -> Vec<GVar<S>> {
-                self.iter().map(|&e| GVar::from(S::lift(e))).collect()
+                (**self).lift_field()
             }
             #[inline]
             fn fits<S: Lift<E>>(&self, st: &Vec<GVar<S>>) -> bool {
-                st.len() == self.len()
+                (**self).fits_field(st)
             }
             #[inline]
             fn refresh<S: Lift<E>>(&self, st: &mut Vec<GVar<S>>) {
-                lift_into(st, self)
+                (**self).refresh_field(st)
             }
             #[inline]
             fn borrow<S: Lift<E>>(s: &mut Vec<GVar<S>>) -> &mut $borrow {
@@ -213,7 +214,7 @@ macro_rules! lifted_vec_arg {
             }
             #[inline]
             fn restore<S: Lift<E>>(&mut self, s: &Vec<GVar<S>>) {
-                lower_into(self, s)
+                (**self).restore_field(s)
             }
         }
     )*};
@@ -510,25 +511,31 @@ impl<E: Elem, const N: usize> LiftField<E> for [E; N] {
         lower_into(self, st)
     }
 }
-impl<E: Elem> LiftField<E> for Vec<E> {
-    type Lifted<S: Lift<E>> = Vec<GVar<S>>;
-    #[inline]
-    fn lift_field<S: Lift<E>>(&self) -> Vec<GVar<S>> {
-        self.iter().map(|&e| GVar::from(S::lift(e))).collect()
-    }
-    #[inline]
-    fn fits_field<S: Lift<E>>(&self, st: &Vec<GVar<S>>) -> bool {
-        st.len() == self.len()
-    }
-    #[inline]
-    fn refresh_field<S: Lift<E>>(&self, st: &mut Vec<GVar<S>>) {
-        lift_into(st, self)
-    }
-    #[inline]
-    fn restore_field<S: Lift<E>>(&mut self, st: &Vec<GVar<S>>) {
-        lower_into(self, st)
-    }
+/// A slice or a `Vec` field: lifted into a `Vec` of gradient numbers.
+macro_rules! lifted_vec_field {
+    ($($t:ty),*) => {$(
+        impl<E: Elem> LiftField<E> for $t {
+            type Lifted<S: Lift<E>> = Vec<GVar<S>>;
+            #[inline]
+            fn lift_field<S: Lift<E>>(&self) -> Vec<GVar<S>> {
+                self.iter().map(|&e| GVar::from(S::lift(e))).collect()
+            }
+            #[inline]
+            fn fits_field<S: Lift<E>>(&self, st: &Vec<GVar<S>>) -> bool {
+                st.len() == self.len()
+            }
+            #[inline]
+            fn refresh_field<S: Lift<E>>(&self, st: &mut Vec<GVar<S>>) {
+                lift_into(st, self)
+            }
+            #[inline]
+            fn restore_field<S: Lift<E>>(&mut self, st: &Vec<GVar<S>>) {
+                lower_into(self, st)
+            }
+        }
+    )*};
 }
+lifted_vec_field!([E], Vec<E>);
 
 /// Let the gradient API take a user struct: `grad_struct!(Params { a, v, w } copy { n })` for
 /// `struct Params<T> { a: T, v: Vec<T>, w: [T; 3], n: usize }` (generic over its scalar)

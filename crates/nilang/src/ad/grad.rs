@@ -11,6 +11,18 @@ use super::args::{Elem, GradArgs, Lift, Slots};
 use super::{GVar, Lanes};
 use crate::Reversible;
 
+/// What every gradient entry point asks of the function: it runs on the arguments `A` and on
+/// their lifted storage (`A::Borrow`, gradient numbers over `E`). Implemented for every such
+/// function.
+pub trait Differentiable<A: GradArgs<E>, E: Elem>:
+    Reversible<A> + for<'b> Reversible<A::Borrow<'b, E>>
+{
+}
+impl<F, A: GradArgs<E>, E: Elem> Differentiable<A, E> for F where
+    F: Reversible<A> + for<'b> Reversible<A::Borrow<'b, E>>
+{
+}
+
 /// Gradient storage of an argument list: every argument as gradient numbers.
 pub type Store<A, E = f64> = <A as GradArgs<E>>::Store<E>;
 
@@ -128,7 +140,7 @@ pub fn gradient<F, A, E>(f: &F, args: A, loss: usize) -> Store<A, E>
 where
     E: Elem,
     A: GradArgs<E>,
-    F: Reversible<A> + for<'b> Reversible<A::Borrow<'b, E>>,
+    F: Differentiable<A, E>,
 {
     value_and_gradient(f, args, loss).1
 }
@@ -150,7 +162,7 @@ pub fn value_and_gradient<F, A, E>(f: &F, args: A, loss: usize) -> (E, Store<A, 
 where
     E: Elem,
     A: GradArgs<E>,
-    F: Reversible<A> + for<'b> Reversible<A::Borrow<'b, E>>,
+    F: Differentiable<A, E>,
 {
     check_loss::<A, _>(loss, "loss");
     let one = one_pass::<F, A, E, _>(f, loss);
@@ -229,7 +241,7 @@ impl<St> Plan<St> {
     where
         E: Elem + Lift<E>,
         A: GradArgs<E, Store<E> = St>,
-        F: Reversible<A> + for<'b> Reversible<A::Borrow<'b, E>>,
+        F: Differentiable<A, E>,
     {
         check_loss::<A, _>(loss, "loss");
         let one = one_pass::<F, A, E, _>(f, loss);
@@ -260,7 +272,7 @@ impl<St> Plan<St> {
     where
         E: Elem + Lift<E>,
         A: GradArgs<E, Store<E> = St>,
-        F: Reversible<A> + for<'b> Reversible<A::Borrow<'b, E>>,
+        F: Differentiable<A, E>,
     {
         check_index::<A, _>(iout, "output");
         let one = one_pass::<F, A, E, _>(f, iout);

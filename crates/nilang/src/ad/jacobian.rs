@@ -1,7 +1,7 @@
 //! Jacobians (one reverse pass per output, or all outputs at once on [`Lanes`]) and Hessians
 //! (forward-over-reverse and reverse-over-reverse).
 use super::args::{Elem, GradArgs};
-use super::grad::{backward, check_index, check_loss, one_pass, seed_lanes, slot};
+use super::grad::{backward, check_index, check_loss, one_pass, seed_lanes, slot, Differentiable};
 use super::{GVar, Lanes};
 use crate::Reversible;
 
@@ -13,7 +13,7 @@ pub fn jacobian_repeat<F, A, E>(f: &F, args: A, iin: usize, iout: usize) -> Vec<
 where
     E: Elem,
     A: GradArgs<E>,
-    F: Reversible<A> + for<'b> Reversible<A::Borrow<'b, E>>,
+    F: Differentiable<A, E>,
 {
     check_index::<A, _>(iin, "input");
     check_index::<A, _>(iout, "output");

@@ -18,7 +18,7 @@ mod scalar;
 
 pub use args::{Elem, FieldSlots, GradArg, GradArgs, Lift, LiftField, Slots, SlotsIterMut};
 pub use complex::{CPromote, ComplexOps};
-pub use grad::{gradient, grads, value_and_gradient, Plan, Store};
+pub use grad::{gradient, grads, value_and_gradient, Differentiable, Plan, Store};
 pub use grad_rev::{Grad, SeedArg, SeedArgs};
 pub use gvar::GVar;
 pub use jacobian::{hessian_fwd_rev, hessian_rev_rev, jacobian, jacobian_repeat};

@@ -1,7 +1,9 @@
 //! Numeric checkers: the loss value, central-difference gradients and Hessians, and
 //! [`check_grad`] (the gradient API against finite differences).
 use super::args::{Elem, GradArgs};
-use super::grad::{backward, check_index, check_loss, gradient, grads, one_pass, slot};
+use super::grad::{
+    backward, check_index, check_loss, gradient, grads, one_pass, slot, Differentiable,
+};
 use crate::Reversible;
 
 /// The loss value after running `f` on `args` (the arguments are restored afterwards).
@@ -10,7 +12,7 @@ pub fn loss_value<F, A, E>(f: &F, args: A, loss: usize) -> E
 where
     E: Elem,
     A: GradArgs<E>,
-    F: Reversible<A> + for<'b> Reversible<A::Borrow<'b, E>>,
+    F: Differentiable<A, E>,
 {
     check_loss::<A, _>(loss, "loss");
     let mut st = args.store::<E>();
