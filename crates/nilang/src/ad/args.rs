@@ -161,30 +161,43 @@ fn lower_into<E: Elem, S: Lift<E>>(dst: &mut [E], src: &[GVar<S>]) {
     }
 }
 
-impl<E: Elem> GradArg<E> for &mut E {
-    type Store<S: Lift<E>> = GVar<S>;
-    type Borrow<'b, S: Lift<E> + 'b> = &'b mut GVar<S>;
-    const SCALAR_OUT: bool = true;
-    #[inline]
-    fn store<S: Lift<E>>(&self) -> GVar<S> {
-        GVar::from(S::lift(**self))
-    }
-    #[inline]
-    fn refresh<S: Lift<E>>(&self, st: &mut GVar<S>) {
-        *st = GVar::from(S::lift(**self));
-    }
-    #[inline]
-    fn borrow<S: Lift<E>>(s: &mut GVar<S>) -> &mut GVar<S> {
-        s
-    }
-    fn slots<S: Lift<E>>(s: &mut GVar<S>) -> Slots<'_, S> {
-        Slots::Slice(core::slice::from_mut(s))
-    }
-    #[inline]
-    fn restore<S: Lift<E>>(&mut self, s: &GVar<S>) {
-        **self = s.x.lower();
-    }
+/// `&mut E` (an in-out number: a scalar output) and `&E` (read only): one gradient number,
+/// lifted as a struct field of the same type (`LiftField`).
+macro_rules! scalar_arg {
+    ($($arg:ty => &$($m:ident)?, out: $out:literal,
+       slots($s:ident) $slots:expr, restore($me:ident, $st:ident) $restore:block;)*) => {$(
+        impl<E: Elem> GradArg<E> for $arg {
+            type Store<S: Lift<E>> = GVar<S>;
+            type Borrow<'b, S: Lift<E> + 'b> = &'b $($m)? GVar<S>;
+            const SCALAR_OUT: bool = $out;
+            #[inline]
+            fn store<S: Lift<E>>(&self) -> GVar<S> {
+                (**self).lift_field()
+            }
+            #[inline]
+            fn refresh<S: Lift<E>>(&self, st: &mut GVar<S>) {
+                (**self).refresh_field(st)
+            }
+            #[inline]
+            fn borrow<S: Lift<E>>(s: &mut GVar<S>) -> &$($m)? GVar<S> {
+                s
+            }
+            fn slots<S: Lift<E>>($s: &mut GVar<S>) -> Slots<'_, S> {
+                $slots
+            }
+            #[inline]
+            fn restore<S: Lift<E>>(&mut $me, $st: &GVar<S>) $restore
+        }
+    )*};
 }
+scalar_arg!(
+    &mut E => &mut, out: true,
+        slots(s) Slots::Slice(core::slice::from_mut(s)),
+        restore(self, s) { (**self).restore_field(s) };
+    &E => &, out: false,
+        slots(_s) Slots::Slice(&mut []),
+        restore(self, _s) {};
+);
 
 /// `&mut [E]` and `&mut Vec<E>`: lifted into a `Vec` of gradient numbers.
 macro_rules! lifted_vec_arg {
@@ -307,28 +320,6 @@ impl<'a, E: Elem, const N: usize> GradArg<E> for &'a [E; N] {
     }
     #[inline]
     fn restore<S: Lift<E>>(&mut self, _: &&'a [E; N]) {}
-}
-
-impl<E: Elem> GradArg<E> for &E {
-    type Store<S: Lift<E>> = GVar<S>;
-    type Borrow<'b, S: Lift<E> + 'b> = &'b GVar<S>;
-    #[inline]
-    fn store<S: Lift<E>>(&self) -> GVar<S> {
-        GVar::from(S::lift(**self))
-    }
-    #[inline]
-    fn refresh<S: Lift<E>>(&self, st: &mut GVar<S>) {
-        *st = GVar::from(S::lift(**self));
-    }
-    #[inline]
-    fn borrow<S: Lift<E>>(s: &mut GVar<S>) -> &GVar<S> {
-        s
-    }
-    fn slots<S: Lift<E>>(_: &mut GVar<S>) -> Slots<'_, S> {
-        Slots::Slice(&mut [])
-    }
-    #[inline]
-    fn restore<S: Lift<E>>(&mut self, _: &GVar<S>) {}
 }
 
 macro_rules! passed_arg {

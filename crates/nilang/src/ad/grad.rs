@@ -198,6 +198,14 @@ pub struct Plan<St> {
     store: Option<St>,
 }
 
+/// What a backward pass of a [`Plan`] seeds: the adjoint one on a scalar loss (argument
+/// index), or the given adjoints on the slots of an output argument.
+#[derive(Clone, Copy)]
+enum Seed<'s, E> {
+    Loss(usize),
+    Outputs(usize, &'s [E]),
+}
+
 impl<St> Default for Plan<St> {
     fn default() -> Self {
         Plan { store: None }
@@ -243,11 +251,7 @@ impl<St> Plan<St> {
         A: GradArgs<E, Store<E> = St>,
         F: Differentiable<A, E>,
     {
-        check_loss::<A, _>(loss, "loss");
-        let one = one_pass::<F, A, E, _>(f, loss);
-        let st = self.refreshed::<A, E, _>(&args);
-        let v = backward::<F, A, E, _>(f, st, loss, one, E::one());
-        (v, st)
+        self.backward_from(f, args, Seed::Loss(loss))
     }
 
     /// The vector–Jacobian product: the adjoints of every argument for output adjoints
@@ -274,13 +278,41 @@ impl<St> Plan<St> {
         A: GradArgs<E, Store<E> = St>,
         F: Differentiable<A, E>,
     {
-        check_index::<A, _>(iout, "output");
-        let one = one_pass::<F, A, E, _>(f, iout);
+        self.backward_from(f, args, Seed::Outputs(iout, seed)).1
+    }
+
+    /// The backward pass of [`Plan::value_and_gradient`] (`Seed::Loss`: the loss's value,
+    /// its adjoint one) and of [`Plan::vjp`] (`Seed::Outputs`: the given output adjoints; the
+    /// value returned is then the default): the index checked before anything runs, no
+    /// forward pass when `f` is compute–copy–uncompute in it.
+    #[inline]
+    #[track_caller]
+    fn backward_from<F, A, E>(&mut self, f: &F, args: A, seed: Seed<'_, E>) -> (E, &mut St)
+    where
+        E: Elem + Lift<E>,
+        A: GradArgs<E, Store<E> = St>,
+        F: Differentiable<A, E>,
+    {
+        let out = match seed {
+            Seed::Loss(loss) => {
+                check_loss::<A, _>(loss, "loss");
+                loss
+            }
+            Seed::Outputs(iout, _) => {
+                check_index::<A, _>(iout, "output");
+                iout
+            }
+        };
+        let one = one_pass::<F, A, E, _>(f, out);
         let st = self.refreshed::<A, E, _>(&args);
+        let Seed::Outputs(_, seed) = seed else {
+            let v = backward::<F, A, E, _>(f, st, out, one, E::one());
+            return (v, st);
+        };
         if !one {
             f.call_primal(A::borrow(st));
         }
-        let mut outs = A::slots::<E>(st, iout);
+        let mut outs = A::slots::<E>(st, out);
         assert_eq!(
             outs.len(),
             seed.len(),
@@ -292,7 +324,7 @@ impl<St> Plan<St> {
             s.g += v;
         }
         f.uncall(A::borrow(st));
-        st
+        (E::default(), st)
     }
 
     /// The Jacobian of the (at most `N`) outputs in argument `iout` with respect to every
