@@ -17,6 +17,7 @@ mod fft;
 mod fib;
 mod gmm;
 mod gmm_batched;
+mod hessian_lanes;
 mod lorenz;
 mod nice;
 mod parallel;
