@@ -352,6 +352,8 @@ mod tests {
     use super::*;
     use crate::numbers::{Dual, F64x4};
 
+    type D = Duals<F64x4>;
+
     /// Every elementary function: lane k equals `Dual<f64>` with tangent lane k, bit for bit.
     #[test]
     fn lanes_are_duals() {
@@ -360,9 +362,9 @@ mod tests {
         for &(a, b) in &[(0.3, 0.8), (0.7, -0.4), (2.5, 1.7), (0.0, 0.6)] {
             let da = Duals::new(a, F64x4::new(ta));
             let db = Duals::new(b, F64x4::new(tb));
-            type F1<T> = fn(T) -> T;
-            type F2<T> = fn(T, T) -> T;
-            let unary: [(F1<Duals<F64x4>>, F1<Dual<f64>>); 17] = [
+            type U = (fn(D) -> D, fn(Dual<f64>) -> Dual<f64>);
+            type B2 = (fn(D, D) -> D, fn(Dual<f64>, Dual<f64>) -> Dual<f64>);
+            let unary: [U; 17] = [
                 (|v| v.sin(), |v| v.sin()),
                 (|v| v.cos(), |v| v.cos()),
                 (|v| v.tan(), |v| v.tan()),
@@ -381,7 +383,7 @@ mod tests {
                 (|v| v.recip(), |v| v.recip()),
                 (|v| -v, |v| -v),
             ];
-            let binary: [(F2<Duals<F64x4>>, F2<Dual<f64>>); 8] = [
+            let binary: [B2; 8] = [
                 (|x, y| x + y, |x, y| x + y),
                 (|x, y| x - y, |x, y| x - y),
                 (|x, y| x * y, |x, y| x * y),
