@@ -255,3 +255,236 @@ pub fn besselj_plain(nu: usize, z: f64) -> f64 {
     }
     out
 }
+
+/// The number of series terms (after the first) that [`ibesselj_terms`] needs so that
+/// `J_ν(z)` is exact to double precision at every `|z| ≤ zmax`: the smallest `n` with
+/// `|t_n| ≤ ε/4 · min(1, |t_0|)` (`ε = 2⁻⁵²`) and a term ratio `|t_{n+1}/t_n| ≤ 1/2`, so the
+/// neglected tail is below `ε/2` both absolutely and relative to the first term. Every `|t_k|`
+/// and every ratio grows with `|z|`, so the count for `zmax` serves every smaller `|z|`.
+///
+/// Errors: `zmax` not finite, or more terms than the program's array holds
+/// ([`MAX_TERMS`]` − 1`, about `|z| ≤ 36` for `ν = 2`).
+///
+/// ```
+/// use nilang_apps::bessel::besselj_terms;
+/// assert_eq!(besselj_terms(2, 1.0), Ok(9));
+/// assert_eq!(besselj_terms(2, 10.0), Ok(25));
+/// assert!(besselj_terms(2, 1e3).is_err());
+/// ```
+pub fn besselj_terms(nu: usize, zmax: f64) -> Result<usize, BesselRangeError> {
+    let bad = BesselRangeError { nu, zmax };
+    if !zmax.is_finite() {
+        return Err(bad);
+    }
+    let hz = 0.5 * zmax.abs();
+    let h2 = hz * hz;
+    let t0 = hz.powi(nu as i32) / factorial(nu);
+    let (mut t, mut n) = (t0, 0usize);
+    while n < MAX_TERMS {
+        let ratio = h2 / ((n + 1) * (n + 1 + nu)) as f64;
+        if t <= 0.25 * f64::EPSILON * t0.min(1.0) && ratio <= 0.5 {
+            return Ok(n);
+        }
+        n += 1;
+        t *= ratio;
+    }
+    Err(bad)
+}
+
+/// [`besselj_terms`]' error: no term count in [`ibesselj_terms`]' range reaches double
+/// precision at this `|z|` (or it is not finite).
+///
+/// ```
+/// let e = nilang_apps::bessel::besselj_terms(2, f64::NAN).unwrap_err();
+/// assert!(e.to_string().contains("NaN"));
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct BesselRangeError {
+    /// The order.
+    pub nu: usize,
+    /// The largest `|z|` asked for.
+    pub zmax: f64,
+}
+
+impl std::fmt::Display for BesselRangeError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "J_{}(z) at |z| = {}: the series needs more than {} terms to reach double precision \
+             (or |z| is not finite)",
+            self.nu,
+            self.zmax,
+            MAX_TERMS - 1
+        )
+    }
+}
+
+impl std::error::Error for BesselRangeError {}
+
+/// `1 / (k (k + NU))` for `k < MAX_TERMS` (entry 0 unused), computed at compile time: the
+/// constant factors of the series' term ratios, so the loop has no division.
+struct SeriesRatios<const NU: i32>;
+
+impl<const NU: i32> SeriesRatios<NU> {
+    const INV_K_KNU: [f64; MAX_TERMS] = {
+        let mut t = [0.0; MAX_TERMS];
+        let mut k = 1;
+        while k < MAX_TERMS {
+            t[k] = 1.0 / (k * (k + NU as usize)) as f64;
+            k += 1;
+        }
+        t
+    };
+}
+
+/// `out += J_NU(z)` by the first `n + 1` series terms, a count fixed by the caller: no
+/// data-dependent loop, so it runs on batches (`F64x4`, `F64x8`, `GVar` of them), every lane
+/// `n + 1` terms. With `n =` [`besselj_terms`]`(NU, max |z|)` every lane is exact to double
+/// precision. Like [`ibesselj_n`], each term goes into a fresh element of an ancilla array of
+/// `CAP` numbers on the stack (zeroed at every call, so a `CAP` near `n` saves time), so the
+/// inverse is exact; `n < CAP` (checked by indexing).
+///
+/// ```
+/// use nilang::numbers::F64x4;
+/// use nilang_apps::bessel::{besselj_terms, ibesselj_terms, ibesselj_terms_inv};
+/// let zs = [0.5, 1.0, 3.0, 9.5];
+/// let n = besselj_terms(2, 9.5).unwrap();
+/// let (mut out, mut z) = (F64x4::splat(0.0), F64x4::new(zs));
+/// ibesselj_terms::<F64x4, 2, 32>(&mut out, &mut z, n);
+/// assert!((out.lane(1) - 0.1149034849319005).abs() < 1e-15);
+/// ibesselj_terms_inv::<F64x4, 2, 32>(&mut out, &mut z, n);
+/// assert_eq!((out.to_array(), z.to_array()), ([0.0; 4], zs));
+/// ```
+#[i(nocheck)]
+pub fn ibesselj_terms<T: Scalar, const NU: i32, const CAP: usize>(out: &mut T, z: &mut T, n: usize)
+where
+    T: nilang::instr::PlusEq1<nilang::instr::fns::PowiN<NU>, T>,
+{
+    let terms = [T::default(); CAP];
+    let halfz = T::default();
+    let h2 = T::default();
+    let hp = T::default();
+    let c = T::default();
+    let out_anc = T::default();
+    routine! {
+        halfz += z * 0.5;
+        h2 += halfz.powi(2);
+        hp += nilang::instr::fns::PowiN::<NU>(halfz);
+        terms[0] += hp * cst!(T::lit(1.0 / factorial(NU as usize)));
+        out_anc += terms[0];
+        for k in 1..=n {
+            routine! {
+                c -= h2 * cst!(T::lit(SeriesRatios::<NU>::INV_K_KNU[k]));
+            }
+            // t_k into a fresh element, then swapped: the current term stays in a local (the
+            // recurrence does not go through memory), terms[k] keeps t_{k-1}
+            terms[k] += terms[k - 1] * c;
+            out_anc += terms[k];
+            unroutine!();
+        }
+    }
+    out += out_anc;
+    unroutine!();
+    dealloc!(out_anc = T::default());
+    dealloc!(c = T::default());
+    dealloc!(hp = T::default());
+    dealloc!(h2 = T::default());
+    dealloc!(halfz = T::default());
+    dealloc!(terms = [T::default(); CAP]);
+}
+
+/// `J_NU(z)` and `J_NU'(z)` at every point of `zs`, `B::LANES` points per run of
+/// [`ibesselj_terms`] on the batch number `B` (`F64x4`, `F64x8`); the gradient by the gradient
+/// API on `GVar<B>` (one reverse pass, as [`besselj_n_value_grad`]). Each group of lanes runs
+/// with the term count [`besselj_terms`] of an upper bound of its largest `|z|` (rounded up to
+/// a multiple of 1/4, so the counts can be reused across groups), so every value is exact to
+/// double precision; the last group is padded with `z = 0`. No allocation.
+///
+/// Errors: a `z` too large for the series or not finite (see [`besselj_terms`]).
+///
+/// ```
+/// use nilang::numbers::F64x8;
+/// use nilang_apps::bessel::{besselj_batch_value_grad, besselj_n_value_grad};
+/// let zs = [0.25, 1.0, 2.0, 3.5, 5.0, 7.0, 9.0, 9.9, 4.0];
+/// let (mut v, mut g) = ([0.0; 9], [0.0; 9]);
+/// besselj_batch_value_grad::<F64x8, 2>(&zs, &mut v, &mut g).unwrap();
+/// assert!((v[1] - 0.1149034849319005).abs() < 1e-15 && (g[1] - 0.21024361588113257).abs() < 1e-15);
+/// ```
+pub fn besselj_batch_value_grad<B, const NU: i32>(
+    zs: &[f64],
+    value: &mut [f64],
+    grad: &mut [f64],
+) -> Result<(), BesselRangeError>
+where
+    B: nilang::numbers::Batch + nilang::instr::PlusEq1<nilang::instr::fns::PowiN<NU>, B>,
+    GVar<B>: nilang::instr::PlusEq1<nilang::instr::fns::PowiN<NU>, GVar<B>>,
+{
+    assert!(
+        NU >= 0,
+        "besselj_batch_value_grad: the order NU = {NU} must be ≥ 0"
+    );
+    assert!(
+        value.len() == zs.len() && grad.len() == zs.len(),
+        "besselj_batch_value_grad: value and grad must have zs.len() = {} entries",
+        zs.len()
+    );
+    // term counts by quarter of |z| (the count grows with |z|, so the bound's count serves)
+    const QUARTERS: usize = 4 * 40;
+    let mut counts = [u8::MAX; QUARTERS];
+    let l = B::LANES;
+    for ((z, v), g) in zs
+        .chunks(l)
+        .zip(value.chunks_mut(l))
+        .zip(grad.chunks_mut(l))
+    {
+        let zmax = z.iter().fold(0.0f64, |m, z| m.max(z.abs()));
+        if !z.iter().all(|z| z.is_finite()) {
+            return Err(BesselRangeError {
+                nu: NU as usize,
+                zmax: f64::NAN,
+            });
+        }
+        let q = (4.0 * zmax).ceil();
+        let n = match counts.get_mut(q as usize) {
+            Some(c) if *c != u8::MAX => *c as usize,
+            Some(c) => {
+                let n =
+                    besselj_terms(NU as usize, 0.25 * q).or(besselj_terms(NU as usize, zmax))?;
+                *c = n as u8;
+                n
+            }
+            None => besselj_terms(NU as usize, zmax)?,
+        };
+        let mut zb = B::from_fn(|k| z.get(k).copied().unwrap_or(0.0));
+        // the ancilla array is zeroed at every call: the smallest capacity that holds n + 1
+        let (val, gz) = match n {
+            0..=15 => batch_run::<B, NU, 16>(&mut zb, n),
+            16..=25 => batch_run::<B, NU, 26>(&mut zb, n),
+            26..=39 => batch_run::<B, NU, 40>(&mut zb, n),
+            _ => batch_run::<B, NU, MAX_TERMS>(&mut zb, n),
+        };
+        for (k, (v, g)) in v.iter_mut().zip(g.iter_mut()).enumerate() {
+            *v = val[k];
+            *g = gz[k];
+        }
+    }
+    Ok(())
+}
+
+/// One run of [`ibesselj_terms`] with capacity `CAP` through the gradient API: the values and
+/// the derivatives of the lanes (`B::LANES ≤ 16`).
+#[inline]
+fn batch_run<B, const NU: i32, const CAP: usize>(z: &mut B, n: usize) -> ([f64; 16], [f64; 16])
+where
+    B: nilang::numbers::Batch + nilang::instr::PlusEq1<nilang::instr::fns::PowiN<NU>, B>,
+    GVar<B>: nilang::instr::PlusEq1<nilang::instr::fns::PowiN<NU>, GVar<B>>,
+{
+    let (val, (_, gz, _)) =
+        nilang::ad::value_and_gradient(&IbesseljTerms::<NU, CAP>, (&mut B::default(), z, n), 0);
+    let (mut v, mut g) = ([0.0; 16], [0.0; 16]);
+    for k in 0..B::LANES.min(16) {
+        v[k] = val.lane(k);
+        g[k] = gz.g.lane(k);
+    }
+    (v, g)
+}

@@ -302,6 +302,23 @@ pub fn hessian(x: &[f64], k: usize) -> Vec<Vec<f64>> {
     nilang::ad::hessian_fwd_rev(&EmbeddingLoss, (&mut out, &mut xx[..], k), 0, 1)
 }
 
+/// The Hessian, forward-over-reverse with `B::LANES` columns per reverse pass
+/// ([`nilang::ad::hessian_fwd_rev_lanes`]: tangents in the lanes of `B`, `F64x4` or `F64x8`);
+/// the same numbers as [`hessian`], bit for bit.
+///
+/// ```
+/// use nilang::numbers::F64x8;
+/// use nilang_apps::embedding::{hessian, hessian_lanes};
+/// let x: Vec<f64> = (0..20).map(|i| (i as f64 * 0.7).sin()).collect();
+/// assert_eq!(hessian_lanes::<F64x8>(&x, 2), hessian(&x, 2));
+/// ```
+pub fn hessian_lanes<B: nilang::numbers::Tangents>(x: &[f64], k: usize) -> Vec<Vec<f64>> {
+    check_len(x, k);
+    let mut out = 0.0;
+    let mut xx = x.to_vec();
+    nilang::ad::hessian_fwd_rev_lanes::<B, _, _>(&EmbeddingLoss, (&mut out, &mut xx[..], k), 0, 1)
+}
+
 /// The Hessian, reverse-over-reverse (NiLang's `hessian_backback`).
 pub fn hessian_rev_rev(x: &[f64], k: usize) -> Vec<Vec<f64>> {
     check_len(x, k);

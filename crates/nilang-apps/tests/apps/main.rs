@@ -8,6 +8,7 @@ static ALLOC: nilang_testkit::alloc::CountingAlloc = nilang_testkit::alloc::Coun
 
 mod ba;
 mod bessel;
+mod bessel_batch;
 mod bessel_no_alloc;
 mod boxmuller;
 mod consistency;
@@ -16,6 +17,7 @@ mod fft;
 mod fib;
 mod gmm;
 mod gmm_batched;
+mod hessian_lanes;
 mod lorenz;
 mod nice;
 mod parallel;

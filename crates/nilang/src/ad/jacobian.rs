@@ -102,6 +102,67 @@ where
         .collect()
 }
 
+/// [`hessian_fwd_rev`] with `B::LANES` Hessian columns per reverse pass: the gradient program
+/// runs on `GVar<Duals<B>>` ([`Duals`](crate::numbers::Duals): the value once, one tangent
+/// per lane), lane `j` seeded with the direction of input slot `c + j`. The same arithmetic
+/// as [`hessian_fwd_rev`] lane by lane (the same result, bit for bit), `⌈n / LANES⌉` passes
+/// instead of `n`. `H[k][i] = ∂²L/∂in_k∂in_i`.
+///
+/// ```
+/// use nilang::prelude::*;
+/// use nilang::numbers::F64x4;
+/// // L = x0² x1 + x1 x2³
+/// #[i]
+/// fn f<T: Scalar>(out: &mut T, x: &mut [T]) {
+///     let a = T::default();
+///     let b = T::default();
+///     routine! {
+///         a += abs2(x[0]);
+///         b += x[2].powi(3);
+///     }
+///     out += a * x[1];
+///     out += b * x[1];
+///     unroutine!();
+///     dealloc!(b = T::default());
+///     dealloc!(a = T::default());
+/// }
+/// let mut x = [1.0, 2.0, 3.0];
+/// let h = nilang::ad::hessian_fwd_rev_lanes::<F64x4, _, _>(&F, (&mut 0.0, &mut x[..]), 0, 1);
+/// assert_eq!(h, nilang::ad::hessian_fwd_rev(&F, (&mut 0.0, &mut x[..]), 0, 1));
+/// assert_eq!(h, vec![vec![4.0, 2.0, 0.0], vec![2.0, 0.0, 27.0], vec![0.0, 27.0, 36.0]]);
+/// ```
+#[track_caller]
+pub fn hessian_fwd_rev_lanes<B, F, A>(f: &F, args: A, loss: usize, iin: usize) -> Vec<Vec<f64>>
+where
+    B: crate::numbers::Tangents,
+    A: GradArgs<f64>,
+    F: Reversible<A> + for<'b> Reversible<A::Borrow<'b, crate::numbers::Duals<B>>>,
+{
+    use crate::numbers::Duals;
+    check_loss::<A, _>(loss, "loss");
+    check_index::<A, _>(iin, "input");
+    let one = one_pass::<F, A, Duals<B>, _>(f, loss);
+    let base = args.store::<Duals<B>>();
+    let n = A::slots::<Duals<B>>(&mut base.clone(), iin).len();
+    let mut h = vec![vec![0.0; n]; n];
+    let mut st = base.clone();
+    for c in (0..n).step_by(B::LANES) {
+        let w = B::LANES.min(n - c);
+        st.clone_from(&base);
+        let mut ins = A::slots::<Duals<B>>(&mut st, iin);
+        for j in 0..w {
+            ins[c + j].x.eps = B::from_fn(|l| if l == j { 1.0 } else { 0.0 });
+        }
+        backward::<F, A, Duals<B>, _>(f, &mut st, loss, one, Duals::constant(1.0));
+        for (i, v) in A::slots::<Duals<B>>(&mut st, iin).iter().enumerate() {
+            for (j, row) in h[c..c + w].iter_mut().enumerate() {
+                row[i] = v.g.eps.lane(j);
+            }
+        }
+    }
+    h
+}
+
 /// Hessian of the loss with respect to argument `iin`, reverse-over-reverse (NiLang's
 /// `hessian_backback`): run `Grad(f)` on `GVar<GVar<f64>>`, seed the adjoint of one gradient,
 /// and run `~Grad(f)`.

@@ -21,7 +21,9 @@ pub use complex::{CPromote, ComplexOps};
 pub use grad::{gradient, grads, value_and_gradient, Differentiable, Plan, Store};
 pub use grad_rev::{Grad, SeedArg, SeedArgs};
 pub use gvar::GVar;
-pub use jacobian::{hessian_fwd_rev, hessian_rev_rev, jacobian, jacobian_repeat};
+pub use jacobian::{
+    hessian_fwd_rev, hessian_fwd_rev_lanes, hessian_rev_rev, jacobian, jacobian_repeat,
+};
 pub use lanes::Lanes;
 pub use numeric::{check_grad, gradient_numeric, hessian_numeric, loss_value};
 pub use primitive::{Partials1, Partials2, Partials3};

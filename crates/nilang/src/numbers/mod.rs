@@ -4,6 +4,7 @@
 //! |---|---|---|---|
 //! | `f32`, `f64` | ✓ (rounding, checked with tolerance) | – | |
 //! | [`Dual`] | ✓ | – | forward-mode derivative; a [`Real`] |
+//! | [`Duals`] | ✓ | – | several forward-mode derivatives in SIMD lanes; a [`Real`] |
 //! | [`Fixed43`], [`Fixed32`] | ✓ bit-exact | – | elementary functions through `f64` |
 //! | `Complex<f32/f64>` | ✓ | – | `exp`, `ln`, `sqrt`, `powf`, `inv`, `abs`, `abs2`, [`arg`], [`conj`], [`complex`] |
 //! | [`ULog`] | compile error | ✓ (exact on fixed point content) | positive numbers as logs |
@@ -13,6 +14,7 @@ mod batch;
 mod convert;
 mod cplx;
 mod dual;
+mod duals;
 mod fixed;
 mod real;
 mod tropical;
@@ -21,6 +23,7 @@ pub use batch::{Batch, F64x4, F64x8};
 pub use convert::NumConvert;
 pub use cplx::{arg, complex, conj};
 pub use dual::Dual;
+pub use duals::{Duals, Tangents};
 pub use fixed::{Fixed32, Fixed43};
 pub use real::Real;
 pub use tropical::Tropical;

@@ -267,6 +267,9 @@ fn run_case(h: &mut Harness, c: &EmbeddingCase) {
     };
     let ks = nilang::kernels(c);
     h.external(SUITE, name, size, 1.0, "nilang", ks, &reference, 1e-8);
+    for (tool, ks) in nilang::lanes(c) {
+        h.external(SUITE, name, size, 1.0, &tool, ks, &reference, 1e-8);
+    }
     jax_case(h, c, &reference);
 }
 

@@ -1,10 +1,13 @@
 //! `embedding` suite: `nilang_apps::embedding::embedding_loss` (the reversible Petersen loss):
-//! objective (O), uncall (U), gradient (G) and Hessian (H, forward-over-reverse).
+//! objective (O), uncall (U), gradient (G) and Hessian (H, forward-over-reverse). The tools
+//! `nilang-x4`, `nilang-x8`: the Hessian with 4 or 8 columns per reverse pass (tangents in SIMD
+//! lanes, `nilang_apps::embedding::hessian_lanes`).
 use super::EmbeddingCase;
 use crate::harness::Kernel;
 use crate::report::Measure;
+use nilang::numbers::{F64x4, F64x8, Tangents};
 use nilang_apps::embedding::{
-    embedding_loss, embedding_loss_inv, hessian, value_and_gradient_into, Workspace,
+    embedding_loss, embedding_loss_inv, hessian, hessian_lanes, value_and_gradient_into, Workspace,
 };
 
 /// The kernels of one case.
@@ -53,4 +56,24 @@ pub fn kernels(case: &EmbeddingCase) -> Vec<Kernel<'_>> {
             |h| h.clone(),
         ),
     ]
+}
+
+/// The Hessian with tangents in lanes (tools `nilang-x4`, `nilang-x8`).
+pub fn lanes(case: &EmbeddingCase) -> Vec<(String, Vec<Kernel<'_>>)> {
+    vec![
+        ("nilang-x4".to_string(), lanes_kernel::<F64x4>(case)),
+        ("nilang-x8".to_string(), lanes_kernel::<F64x8>(case)),
+    ]
+}
+
+fn lanes_kernel<B: Tangents>(case: &EmbeddingCase) -> Vec<Kernel<'_>> {
+    let (k, x) = (case.k, case.x.clone());
+    vec![Kernel::with_state(
+        Measure::H,
+        Vec::new(),
+        move |h: &mut Vec<f64>| {
+            *h = hessian_lanes::<B>(&x, k).concat();
+        },
+        |h| h.clone(),
+    )]
 }
