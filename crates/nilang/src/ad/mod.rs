@@ -5,6 +5,7 @@
 //! instruction's inverse uncomputes its value and accumulates adjoints.
 pub mod args;
 pub mod complex;
+mod fields;
 mod grad;
 mod grad_rev;
 mod gvar;
