@@ -106,7 +106,7 @@ lifted_vec_field!([E], Vec<E>);
 
 /// Let the gradient API take a user struct: `grad_struct!(Params { a, v, w } copy { n })` for
 /// `struct Params<T> { a: T, v: Vec<T>, w: [T; 3], n: usize }` (generic over its scalar)
-/// implements [`GradArg`] for `&mut Params<E>`: the fields (numbers, arrays, `Vec`s, see
+/// implements [`GradArg`](super::args::GradArg) for `&mut Params<E>`: the fields (numbers, arrays, `Vec`s, see
 /// [`LiftField`]) are lifted element by element and are the differentiable slots, in order;
 /// the optional `copy` fields (sizes, flags) are copied. It also implements
 /// [`Fresh`](crate::instr::fresh::Fresh), so such a struct can be an ancilla workspace
