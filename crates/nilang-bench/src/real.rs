@@ -3,17 +3,9 @@
 
 use echidna::Reverse;
 use num_dual::{Dual64, DualNum, DualSVec64, HyperDualSVec64};
-use std::ops::{Add, Div, Mul, Neg, Sub};
 
 /// A differentiable real scalar.
-pub trait Real:
-    Copy
-    + Add<Output = Self>
-    + Sub<Output = Self>
-    + Mul<Output = Self>
-    + Div<Output = Self>
-    + Neg<Output = Self>
-{
+pub trait Real: nilang::numbers::Arithmetic {
     /// A constant (zero derivative).
     fn cst(x: f64) -> Self;
     /// The primal value.

@@ -1,37 +1,22 @@
 //! [`Duals`]: forward-mode dual numbers with several directional derivatives at once, one
 //! per lane of a batch ([`F64x4`](super::F64x4), [`F64x8`](super::F64x8)).
-use super::{Batch, Real};
+use super::{Arithmetic, Batch, Real};
 use crate::check::AlmostSame;
 use crate::instr::basic::Increment;
 use crate::instr::{FromLiteral, Plain};
 use core::cmp::Ordering;
 use core::ops::{Add, AddAssign, Div, DivAssign, Mul, MulAssign, Neg, Sub, SubAssign};
 
-/// The batch types that can hold the tangents of [`Duals`]: a [`Batch`] with its arithmetic.
+/// The batch types that can hold the tangents of [`Duals`]: a [`Batch`] with its
+/// [`Arithmetic`].
 ///
 /// ```
 /// fn takes<B: nilang::numbers::Tangents>() {}
 /// takes::<nilang::numbers::F64x4>();
 /// takes::<nilang::numbers::F64x8>();
 /// ```
-pub trait Tangents:
-    Batch
-    + Add<Output = Self>
-    + Sub<Output = Self>
-    + Mul<Output = Self>
-    + Div<Output = Self>
-    + Neg<Output = Self>
-{
-}
-impl<B> Tangents for B where
-    B: Batch
-        + Add<Output = B>
-        + Sub<Output = B>
-        + Mul<Output = B>
-        + Div<Output = B>
-        + Neg<Output = B>
-{
-}
+pub trait Tangents: Batch + Arithmetic {}
+impl<B: Batch + Arithmetic> Tangents for B {}
 
 /// A value `x` with `B::LANES` directional derivatives `eps` (one per lane): running a plain
 /// program on `Duals<B>` computes `B::LANES` directional derivatives in one run, the tangent

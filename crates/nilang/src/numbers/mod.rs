@@ -25,6 +25,6 @@ pub use cplx::{arg, complex, conj};
 pub use dual::Dual;
 pub use duals::{Duals, Tangents};
 pub use fixed::{Fixed32, Fixed43};
-pub use real::Real;
+pub use real::{Arithmetic, Real};
 pub use tropical::Tropical;
 pub use ulog::{LogOperand, ULog};

@@ -2,6 +2,35 @@
 use core::fmt::Debug;
 use core::ops::{Add, AddAssign, Div, DivAssign, Mul, MulAssign, Neg, Sub, SubAssign};
 
+/// The arithmetic of a number type by value: `Copy` and `+ − × ÷` and negation, each giving
+/// `Self` (every number of this crate; implemented for every type that has them).
+///
+/// ```
+/// fn mean<T: nilang::numbers::Arithmetic>(a: T, b: T, two: T) -> T {
+///     (a + b) / two
+/// }
+/// assert_eq!(mean(1.0, 2.0, 2.0), 1.5);
+/// ```
+pub trait Arithmetic:
+    Copy
+    + Add<Output = Self>
+    + Sub<Output = Self>
+    + Mul<Output = Self>
+    + Div<Output = Self>
+    + Neg<Output = Self>
+{
+}
+
+impl<T> Arithmetic for T where
+    T: Copy
+        + Add<Output = T>
+        + Sub<Output = T>
+        + Mul<Output = T>
+        + Div<Output = T>
+        + Neg<Output = T>
+{
+}
+
 /// An ordered real scalar with elementary functions: `f32`, `f64`, [`crate::Dual`].
 ///
 /// Plain instructions (`y += sin(x)`) on a `Real` evaluate the function and accumulate.
@@ -11,20 +40,7 @@ use core::ops::{Add, AddAssign, Div, DivAssign, Mul, MulAssign, Neg, Sub, SubAss
 /// assert_eq!(<f64 as Real>::from_f64(2.0).powi(3), 8.0);
 /// ```
 pub trait Real:
-    Copy
-    + Debug
-    + PartialOrd
-    + Default
-    + Add<Output = Self>
-    + Sub<Output = Self>
-    + Mul<Output = Self>
-    + Div<Output = Self>
-    + Neg<Output = Self>
-    + AddAssign
-    + SubAssign
-    + MulAssign
-    + DivAssign
-    + 'static
+    Arithmetic + Debug + PartialOrd + Default + AddAssign + SubAssign + MulAssign + DivAssign + 'static
 {
     /// Lossy conversion from `f64`.
     fn from_f64(x: f64) -> Self;
