@@ -99,14 +99,6 @@ impl Zeroed {
     }
 }
 
-/// Overwrite `buf` with `n` copies of `x`, from a host buffer kept by the caller (`host`, no
-/// allocation per call).
-pub fn fill(buf: &Buffer<f64>, host: &mut Vec<f64>, x: f64) {
-    host.clear();
-    host.resize(buf.len(), x);
-    buf.write(host).unwrap_or_else(|e| fail("write", e));
-}
-
 /// Read `buf` into `out`.
 pub fn read(buf: &Buffer<f64>, out: &mut [f64]) {
     buf.read_into(out).unwrap_or_else(|e| fail("read", e));

@@ -246,7 +246,8 @@ pub fn shared_write_checks(params: &[Param], body: &[Stmt], fname: &str) -> Vec<
             if let StmtKind::Call(c) = &s.kind {
                 if let Callee::Path(p) = &c.callee {
                     for (j, a) in c.args.iter().enumerate() {
-                        let Some(place) = a.inout_place(|_| false) else {
+                        // an element, or a whole shared slice passed by name
+                        let Some(place) = a.inout_place(|r| self.shared.contains(r)) else {
                             continue;
                         };
                         let root = place.root.to_string();
@@ -308,9 +309,9 @@ fn written_roots(stmts: &[Stmt], out: &mut HashSet<String>) {
         match &s.kind {
             StmtKind::Instr(i) => operand_roots(&i.target, out),
             // a call's in-out arguments are not writes here: an element of a shared slice
-            // passed to a callee gets its adjoint increment added with `NL_SHARED_ADD`
-            // (if the callee wrote it, the forward program would race anyway); `SWAP` and
-            // `NEG` do write
+            // passed to a callee gets its adjoint increment added with `NL_SHARED_ADD`, and a
+            // callee that writes it is rejected at compile time (`shared_write_checks`);
+            // `SWAP` and `NEG` do write
             StmtKind::Call(c) if is_writing_instruction(&c.callee) => {
                 for a in &c.args {
                     if let CallArg::InOut(p) | CallArg::Name(p) = a {

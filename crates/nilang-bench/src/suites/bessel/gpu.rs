@@ -4,7 +4,7 @@
 //! gradient (G): the forward launch, then the gradient program seeded with `∂out = 1`, which
 //! restores the inputs and leaves `dJ/dz` in their adjoints. Times per evaluation.
 use super::BesselCase;
-use crate::harness::gpu::{fill, read, upload, zeros, Zeroed};
+use crate::harness::gpu::{read, upload, zeros, Zeroed};
 use crate::harness::Kernel;
 use crate::report::Measure;
 use nilang_apps::bessel::factorial;
@@ -31,8 +31,7 @@ impl State {
         let prog = dev
             .program::<besselj_n_batch>(Precision::F64)
             .unwrap_or_else(|e| crate::harness::gpu::fail("build besselj_n_batch", e));
-        let gout = zeros(dev, n);
-        fill(&gout, &mut Vec::new(), 1.0);
+        let gout = upload(dev, &vec![1.0; n]);
         State {
             prog,
             out: Zeroed::new(dev, n),

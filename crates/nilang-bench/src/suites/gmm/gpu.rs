@@ -8,7 +8,7 @@
 //!   `α`, `μ`, `icf`, read by every thread, are accumulated by atomic adds (`Shared::Atomic`);
 //!   read back and added to the data-free terms' gradient.
 use super::GmmCase;
-use crate::harness::gpu::{fail, fill, read, upload, zeros, Zeroed};
+use crate::harness::gpu::{fail, read, upload, zeros, Zeroed};
 use crate::harness::Kernel;
 use crate::report::Measure;
 use nilang_apps::adbench::gmm::GmmInput;
@@ -188,8 +188,7 @@ pub fn kernels<'a>(dev: &Device, case: &'a GmmCase) -> Vec<Kernel<'a>> {
 /// for `Shared::Rows`: one private row per thread, summed in thread order).
 pub fn gradient<'a>(dev: &Device, case: &'a GmmCase, shared: Shared) -> Kernel<'a> {
     let g = &case.inst;
-    let gout = zeros(dev, g.n);
-    fill(&gout, &mut Vec::new(), 1.0);
+    let gout = upload(dev, &vec![1.0; g.n]);
     let adj = Adjoints {
         out: gout,
         ws: gmm_workspace_sizes(g.n, g.d, g.k)
