@@ -3,7 +3,7 @@ use crate::instr::{FromLiteral, Plain};
 use crate::numbers::Real;
 use core::cmp::Ordering;
 use core::fmt;
-use core::ops::{Add, AddAssign, Div, DivAssign, Mul, MulAssign, Neg, Sub, SubAssign};
+use core::ops::{Add, AddAssign, Div, DivAssign, Mul, MulAssign, Sub, SubAssign};
 
 /// A forward-mode dual number `x + eps·ε` with `ε² = 0`.
 ///
@@ -52,13 +52,15 @@ impl<T: Real> Dual<T> {
     pub fn constant(x: T) -> Self {
         Dual { x, eps: T::zero() }
     }
-    /// `(f(x), f'(x)·eps)` from the value and derivative of `f` at `x`.
+    /// The value `v` as a factor of the tangent (which is a `T` too): `v` itself.
     #[inline(always)]
-    fn chain(self, fx: T, dfx: T) -> Self {
-        Dual {
-            x: fx,
-            eps: self.eps * dfx,
-        }
+    fn splat(v: T) -> T {
+        v
+    }
+    /// `f` on the tangents `a` and `b` (one direction: `f(a, b)`).
+    #[inline(always)]
+    fn zip_lanes(a: T, b: T, f: impl Fn(T, T) -> T) -> T {
+        f(a, b)
     }
 }
 impl<T: Default> From<T> for Dual<T> {
@@ -84,43 +86,10 @@ impl<T: fmt::Display> fmt::Display for Dual<T> {
     }
 }
 
-// ---- arithmetic -------------------------------------------------------------------------
-impl<T: Real> Add for Dual<T> {
-    type Output = Self;
-    #[inline(always)]
-    fn add(self, o: Self) -> Self {
-        Dual::new(self.x + o.x, self.eps + o.eps)
-    }
-}
-impl<T: Real> Sub for Dual<T> {
-    type Output = Self;
-    #[inline(always)]
-    fn sub(self, o: Self) -> Self {
-        Dual::new(self.x - o.x, self.eps - o.eps)
-    }
-}
-impl<T: Real> Mul for Dual<T> {
-    type Output = Self;
-    #[inline(always)]
-    fn mul(self, o: Self) -> Self {
-        Dual::new(self.x * o.x, self.eps * o.x + self.x * o.eps)
-    }
-}
-impl<T: Real> Div for Dual<T> {
-    type Output = Self;
-    #[inline(always)]
-    fn div(self, o: Self) -> Self {
-        let q = self.x / o.x;
-        Dual::new(q, (self.eps - q * o.eps) / o.x)
-    }
-}
-impl<T: Real> Neg for Dual<T> {
-    type Output = Self;
-    #[inline(always)]
-    fn neg(self) -> Self {
-        Dual::new(-self.x, -self.eps)
-    }
-}
+// ---- arithmetic and elementary functions -----------------------------------------------
+super::forward::forward_mode!(impl[T: Real] Dual<T>, value T);
+
+// mixed with a plain value
 impl<T: Real> Add<T> for Dual<T> {
     type Output = Self;
     #[inline(always)]
@@ -151,12 +120,6 @@ impl<T: Real> Div<T> for Dual<T> {
 }
 macro_rules! assign_ops {
     ($($tr:ident $m:ident $op:tt),*) => {$(
-        impl<T: Real> $tr for Dual<T> {
-            #[inline(always)]
-            fn $m(&mut self, o: Self) {
-                *self = *self $op o;
-            }
-        }
         impl<T: Real> $tr<T> for Dual<T> {
             #[inline(always)]
             fn $m(&mut self, o: T) {
@@ -191,133 +154,6 @@ macro_rules! scalar_lhs {
     )*};
 }
 scalar_lhs!(f32, f64);
-
-// ---- elementary functions ---------------------------------------------------------------
-impl<T: Real> Real for Dual<T> {
-    #[inline(always)]
-    fn from_f64(x: f64) -> Self {
-        Dual::constant(T::from_f64(x))
-    }
-    #[inline(always)]
-    fn to_f64(self) -> f64 {
-        self.x.to_f64()
-    }
-    #[inline(always)]
-    fn sin(self) -> Self {
-        self.chain(self.x.sin(), self.x.cos())
-    }
-    #[inline(always)]
-    fn cos(self) -> Self {
-        self.chain(self.x.cos(), -self.x.sin())
-    }
-    #[inline(always)]
-    fn tan(self) -> Self {
-        let t = self.x.tan();
-        self.chain(t, T::one() + t * t)
-    }
-    #[inline(always)]
-    fn asin(self) -> Self {
-        self.chain(self.x.asin(), (T::one() - self.x * self.x).sqrt().recip())
-    }
-    #[inline(always)]
-    fn acos(self) -> Self {
-        self.chain(self.x.acos(), -(T::one() - self.x * self.x).sqrt().recip())
-    }
-    #[inline(always)]
-    fn atan(self) -> Self {
-        self.chain(self.x.atan(), (T::one() + self.x * self.x).recip())
-    }
-    /// `atan2(self, x)`: derivative `(x·dy − y·dx) / (x² + y²)`.
-    #[inline(always)]
-    fn atan2(self, x: Self) -> Self {
-        let r2 = self.x * self.x + x.x * x.x;
-        Dual::new(self.x.atan2(x.x), (x.x * self.eps - self.x * x.eps) / r2)
-    }
-    #[inline(always)]
-    fn sinh(self) -> Self {
-        self.chain(self.x.sinh(), self.x.cosh())
-    }
-    #[inline(always)]
-    fn cosh(self) -> Self {
-        self.chain(self.x.cosh(), self.x.sinh())
-    }
-    #[inline(always)]
-    fn tanh(self) -> Self {
-        let t = self.x.tanh();
-        self.chain(t, T::one() - t * t)
-    }
-    #[inline(always)]
-    fn exp(self) -> Self {
-        let e = self.x.exp();
-        self.chain(e, e)
-    }
-    #[inline(always)]
-    fn ln(self) -> Self {
-        Dual::new(self.x.ln(), self.eps / self.x)
-    }
-    #[inline(always)]
-    fn ln_1p(self) -> Self {
-        Dual::new(self.x.ln_1p(), self.eps / (T::one() + self.x))
-    }
-    #[inline(always)]
-    fn exp_m1(self) -> Self {
-        self.chain(self.x.exp_m1(), self.x.exp())
-    }
-    /// `sqrt`; the derivative is taken as zero at `x = 0` (instead of `∞`/`NaN`), as NiLang's
-    /// `sqrt` rule does.
-    #[inline(always)]
-    fn sqrt(self) -> Self {
-        let s = self.x.sqrt();
-        if s == T::zero() {
-            return Dual::new(s, T::zero());
-        }
-        Dual::new(s, self.eps / (s + s))
-    }
-    /// `|x|`, derivative `sign(x)·eps` (`+eps` at `0`).
-    #[inline(always)]
-    fn abs(self) -> Self {
-        if self.x < T::zero() {
-            -self
-        } else {
-            self
-        }
-    }
-    /// `x^e`, derivative `e·x^(e−1)·dx + x^e·ln(x)·de`; a term whose tangent is zero is
-    /// skipped (so `x^const` is fine at `x ≤ 0` and `0^e` has no `NaN`).
-    #[inline(always)]
-    fn powf(self, e: Self) -> Self {
-        let v = self.x.powf(e.x);
-        let mut d = T::zero();
-        if self.eps != T::zero() {
-            d += e.x * self.x.powf(e.x - T::one()) * self.eps;
-        }
-        if e.eps != T::zero() {
-            d += v * self.x.ln() * e.eps;
-        }
-        Dual::new(v, d)
-    }
-    #[inline(always)]
-    fn powi(self, n: i32) -> Self {
-        if n == 0 {
-            return Dual::new(T::one(), T::zero());
-        }
-        self.chain(self.x.powi(n), T::from_f64(n as f64) * self.x.powi(n - 1))
-    }
-    /// `hypot(x, y)`, derivative `(x·dx + y·dy) / h` (zero at the origin).
-    #[inline(always)]
-    fn hypot(self, y: Self) -> Self {
-        let h = self.x.hypot(y.x);
-        if h == T::zero() {
-            return Dual::new(h, T::zero());
-        }
-        Dual::new(h, (self.x * self.eps + y.x * y.eps) / h)
-    }
-    #[inline(always)]
-    fn recip(self) -> Self {
-        let r = self.x.recip();
-        self.chain(r, -(r * r))
-    }
-}
 
 // ---- language traits --------------------------------------------------------------------
 impl<T: Real> Plain for Dual<T> {}

@@ -1,11 +1,10 @@
 //! [`Duals`]: forward-mode dual numbers with several directional derivatives at once, one
 //! per lane of a batch ([`F64x4`](super::F64x4), [`F64x8`](super::F64x8)).
-use super::{Arithmetic, Batch, Real};
+use super::{Arithmetic, Batch};
 use crate::check::AlmostSame;
 use crate::instr::basic::Increment;
 use crate::instr::{FromLiteral, Plain};
 use core::cmp::Ordering;
-use core::ops::{Add, AddAssign, Div, DivAssign, Mul, MulAssign, Neg, Sub, SubAssign};
 
 /// The batch types that can hold the tangents of [`Duals`]: a [`Batch`] with its
 /// [`Arithmetic`].
@@ -20,8 +19,8 @@ impl<B: Batch + Arithmetic> Tangents for B {}
 
 /// A value `x` with `B::LANES` directional derivatives `eps` (one per lane): running a plain
 /// program on `Duals<B>` computes `B::LANES` directional derivatives in one run, the tangent
-/// arithmetic in SIMD lanes and the value once. It is a [`Real`] (ordered by its value, so
-/// programs with data-dependent branches run on it, unlike on a batch), and
+/// arithmetic in SIMD lanes and the value once. It is a [`Real`](super::Real) (ordered by its
+/// value, so programs with data-dependent branches run on it, unlike on a batch), and
 /// `GVar<Duals<F64x8>>` computes 8 Hessian columns per reverse pass
 /// ([`hessian_fwd_rev_lanes`](crate::ad::hessian_fwd_rev_lanes)).
 ///
@@ -60,13 +59,15 @@ impl<B: Tangents> Duals<B> {
             eps: B::splat(0.0),
         }
     }
-    /// `(f(x), f'(x)·eps)` from the value and derivative of `f` at `x`.
+    /// The value `v` as a factor of the tangents: `v` in every lane.
     #[inline(always)]
-    fn chain(self, fx: f64, dfx: f64) -> Self {
-        Duals {
-            x: fx,
-            eps: self.eps * B::splat(dfx),
-        }
+    fn splat(v: f64) -> B {
+        B::splat(v)
+    }
+    /// `f` on the tangents `a` and `b` lane by lane.
+    #[inline(always)]
+    fn zip_lanes(a: B, b: B, f: impl Fn(f64, f64) -> f64) -> B {
+        B::from_fn(|k| f(a.lane(k), b.lane(k)))
     }
 }
 
@@ -84,190 +85,8 @@ impl<B: Tangents> PartialOrd for Duals<B> {
     }
 }
 
-impl<B: Tangents> Add for Duals<B> {
-    type Output = Self;
-    #[inline(always)]
-    fn add(self, o: Self) -> Self {
-        Duals::new(self.x + o.x, self.eps + o.eps)
-    }
-}
-impl<B: Tangents> Sub for Duals<B> {
-    type Output = Self;
-    #[inline(always)]
-    fn sub(self, o: Self) -> Self {
-        Duals::new(self.x - o.x, self.eps - o.eps)
-    }
-}
-impl<B: Tangents> Mul for Duals<B> {
-    type Output = Self;
-    #[inline(always)]
-    fn mul(self, o: Self) -> Self {
-        Duals::new(
-            self.x * o.x,
-            self.eps * B::splat(o.x) + B::splat(self.x) * o.eps,
-        )
-    }
-}
-impl<B: Tangents> Div for Duals<B> {
-    type Output = Self;
-    #[inline(always)]
-    fn div(self, o: Self) -> Self {
-        let q = self.x / o.x;
-        Duals::new(q, (self.eps - B::splat(q) * o.eps) / B::splat(o.x))
-    }
-}
-impl<B: Tangents> Neg for Duals<B> {
-    type Output = Self;
-    #[inline(always)]
-    fn neg(self) -> Self {
-        Duals::new(-self.x, -self.eps)
-    }
-}
-macro_rules! assign_ops {
-    ($($tr:ident $m:ident $op:tt),*) => {$(
-        impl<B: Tangents> $tr for Duals<B> {
-            #[inline(always)]
-            fn $m(&mut self, o: Self) {
-                *self = *self $op o;
-            }
-        }
-    )*};
-}
-assign_ops!(AddAssign add_assign +, SubAssign sub_assign -, MulAssign mul_assign *, DivAssign div_assign /);
-
-impl<B: Tangents> Real for Duals<B> {
-    #[inline(always)]
-    fn from_f64(x: f64) -> Self {
-        Duals::constant(x)
-    }
-    #[inline(always)]
-    fn to_f64(self) -> f64 {
-        self.x
-    }
-    #[inline(always)]
-    fn sin(self) -> Self {
-        self.chain(self.x.sin(), self.x.cos())
-    }
-    #[inline(always)]
-    fn cos(self) -> Self {
-        self.chain(self.x.cos(), -self.x.sin())
-    }
-    #[inline(always)]
-    fn tan(self) -> Self {
-        let t = self.x.tan();
-        self.chain(t, 1.0 + t * t)
-    }
-    #[inline(always)]
-    fn asin(self) -> Self {
-        self.chain(self.x.asin(), (1.0 - self.x * self.x).sqrt().recip())
-    }
-    #[inline(always)]
-    fn acos(self) -> Self {
-        self.chain(self.x.acos(), -(1.0 - self.x * self.x).sqrt().recip())
-    }
-    #[inline(always)]
-    fn atan(self) -> Self {
-        self.chain(self.x.atan(), (1.0 + self.x * self.x).recip())
-    }
-    /// `atan2(self, x)`: derivative `(x·dy − y·dx) / (x² + y²)`.
-    #[inline(always)]
-    fn atan2(self, x: Self) -> Self {
-        let r2 = self.x * self.x + x.x * x.x;
-        Duals::new(
-            self.x.atan2(x.x),
-            (B::splat(x.x) * self.eps - B::splat(self.x) * x.eps) / B::splat(r2),
-        )
-    }
-    #[inline(always)]
-    fn sinh(self) -> Self {
-        self.chain(self.x.sinh(), self.x.cosh())
-    }
-    #[inline(always)]
-    fn cosh(self) -> Self {
-        self.chain(self.x.cosh(), self.x.sinh())
-    }
-    #[inline(always)]
-    fn tanh(self) -> Self {
-        let t = self.x.tanh();
-        self.chain(t, 1.0 - t * t)
-    }
-    #[inline(always)]
-    fn exp(self) -> Self {
-        let e = self.x.exp();
-        self.chain(e, e)
-    }
-    #[inline(always)]
-    fn ln(self) -> Self {
-        Duals::new(self.x.ln(), self.eps / B::splat(self.x))
-    }
-    #[inline(always)]
-    fn ln_1p(self) -> Self {
-        Duals::new(self.x.ln_1p(), self.eps / B::splat(1.0 + self.x))
-    }
-    #[inline(always)]
-    fn exp_m1(self) -> Self {
-        self.chain(self.x.exp_m1(), self.x.exp())
-    }
-    /// `sqrt`; the derivatives are taken as zero at `x = 0`, as [`Dual`](super::Dual)'s.
-    #[inline(always)]
-    fn sqrt(self) -> Self {
-        let s = self.x.sqrt();
-        if s == 0.0 {
-            return Duals::constant(s);
-        }
-        Duals::new(s, self.eps / B::splat(s + s))
-    }
-    /// `|x|`, derivative `sign(x)·eps` (`+eps` at `0`).
-    #[inline(always)]
-    fn abs(self) -> Self {
-        if self.x < 0.0 {
-            -self
-        } else {
-            self
-        }
-    }
-    /// `x^e` as [`Dual`](super::Dual)'s, lane by lane: a term whose tangent is zero in a lane
-    /// is skipped in that lane.
-    fn powf(self, e: Self) -> Self {
-        let v = self.x.powf(e.x);
-        let (dx, de) = (self.eps, e.eps);
-        let d = B::from_fn(|k| {
-            let mut d = 0.0;
-            if dx.lane(k) != 0.0 {
-                d += e.x * self.x.powf(e.x - 1.0) * dx.lane(k);
-            }
-            if de.lane(k) != 0.0 {
-                d += v * self.x.ln() * de.lane(k);
-            }
-            d
-        });
-        Duals::new(v, d)
-    }
-    #[inline(always)]
-    fn powi(self, n: i32) -> Self {
-        if n == 0 {
-            return Duals::constant(1.0);
-        }
-        self.chain(self.x.powi(n), n as f64 * self.x.powi(n - 1))
-    }
-    /// `hypot(x, y)`, derivative `(x·dx + y·dy) / h` (zero at the origin).
-    #[inline(always)]
-    fn hypot(self, y: Self) -> Self {
-        let h = self.x.hypot(y.x);
-        if h == 0.0 {
-            return Duals::constant(h);
-        }
-        Duals::new(
-            h,
-            (B::splat(self.x) * self.eps + B::splat(y.x) * y.eps) / B::splat(h),
-        )
-    }
-    #[inline(always)]
-    fn recip(self) -> Self {
-        let r = self.x.recip();
-        self.chain(r, -(r * r))
-    }
-}
+// ---- arithmetic and elementary functions: the rules of `Dual`, on every lane ----------------
+super::forward::forward_mode!(impl[B: Tangents] Duals<B>, value f64);
 
 impl<B: Tangents> Plain for Duals<B> {}
 impl<B: Tangents> FromLiteral for Duals<B> {
@@ -335,7 +154,7 @@ impl<B: Tangents> crate::instr::fresh::Fresh for Duals<B> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::numbers::{Dual, F64x4};
+    use crate::numbers::{Dual, F64x4, Real};
 
     type D = Duals<F64x4>;
 

@@ -16,6 +16,7 @@ mod cplx;
 mod dual;
 mod duals;
 mod fixed;
+mod forward;
 mod real;
 mod tropical;
 mod ulog;
