@@ -1,6 +1,7 @@
 //! The first-kind Bessel function `J_ν(z)` written reversibly as in the paper (Sec. 4.2):
 //! a Taylor series with the approximate-uncomputing multiplier [`imul`], so the loop needs a
 //! constant number of ancillas and no stack.
+use nilang::ad::AbsAbove;
 use nilang::numbers::ULog;
 use nilang::prelude::*;
 
@@ -186,40 +187,119 @@ pub fn ibesselj_n<T: Ordered, const NU: i32>(out: &mut T, z: &mut T)
 where
     T: nilang::instr::PlusEq1<nilang::instr::fns::PowiN<NU>, T>,
 {
-    let terms = [T::default(); MAX_TERMS];
-    let k = 0usize;
+    ibesselj_upto::<T, NU, MAX_TERMS>(out, z, MAX_TERMS, ATOL);
+}
+
+/// `out += J_NU(z)` by the series of [`ibesselj_sum`]: terms up to `t_n`, stopping after the
+/// first term `t_k` with `|t_k| <= tol` (in every lane: see `nilang::ad::AbsAbove`). The
+/// power `(z/2)^NU` is taken with the constant exponent `NU`; the terms go into an ancilla
+/// array of `CAP` numbers on the stack (zeroed at every call, so a `CAP` near the term count
+/// saves time). [`ibesselj_n`] is `n = MAX_TERMS, tol = ATOL` (the paper's truncation);
+/// [`ibesselj_terms`] is a fixed count, `tol = −∞` (any negative `tol`).
+///
+/// ```
+/// use nilang_apps::bessel::{ibesselj_upto, ibesselj_upto_inv, ATOL};
+/// let (mut out, mut z) = (0.0_f64, 1.0);
+/// ibesselj_upto::<f64, 2, 16>(&mut out, &mut z, 15, ATOL);
+/// assert!((out - 0.1149034849319005).abs() < 1e-9);
+/// ibesselj_upto_inv::<f64, 2, 16>(&mut out, &mut z, 15, ATOL);
+/// assert_eq!(out, 0.0);
+/// ```
+#[i(nocheck)]
+#[inline]
+pub fn ibesselj_upto<T: Scalar + AbsAbove, const NU: i32, const CAP: usize>(
+    out: &mut T,
+    z: &mut T,
+    n: usize,
+    tol: f64,
+) where
+    T: nilang::instr::PlusEq1<nilang::instr::fns::PowiN<NU>, T>,
+{
+    let terms = [T::default(); CAP];
     let halfz = T::default();
-    let h2 = T::default();
     let hp = T::default();
-    let c = T::default();
-    let out_anc = T::default();
     routine! {
         halfz += z * 0.5;
-        h2 += halfz.powi(2);
         hp += nilang::instr::fns::PowiN::<NU>(halfz);
-        terms[0] += hp * cst!(T::lit(1.0 / factorial(NU as usize)));
-        out_anc += terms[0];
+    }
+    ibesselj_sum(
+        out,
+        &mut halfz,
+        &mut hp,
+        &mut terms,
+        &SeriesRatios::<NU>::C,
+        T::lit(1.0 / factorial(NU as usize)),
+        n,
+        tol,
+    );
+    unroutine!();
+    dealloc!(hp = T::default());
+    dealloc!(halfz = T::default());
+    dealloc!(terms = [T::default(); CAP]);
+}
+
+/// `out += J_ν(z)` from `halfz = z/2` and `hp = (z/2)^ν`, `inv_fact = 1/ν!` and the constants
+/// `ratios[k] = 1 / (k (k + ν))` ([`series_ratios`]): the series `Σ_k t_k`, `t_0 = hp ·
+/// inv_fact`, `t_k = t_{k-1} · c_k` with `c_k = −(z/2)² · ratios[k]`,
+/// up to `t_n` or after the first `|t_k| <= tol` (in every lane; `tol = −∞`: exactly
+/// `n + 1` terms). Every term goes into a fresh element of `terms` (zero on entry and exit,
+/// more than the terms summed), so the recurrence is undone exactly (`t_k -= t_{k-1} · c_k`):
+/// the inverse is exact, no ancilla gets dirty, and the loop needs no `ln`/`exp`.
+///
+/// One program for every Bessel series but the paper's: [`ibesselj_n`] and
+/// [`ibesselj_terms`] on the CPU (scalars and batches), and the GPU kernel
+/// `nilang_gpu::kernels::bessel::besselj_n_batch` (one thread per argument, its terms in a
+/// slice of a workspace).
+///
+/// ```
+/// use nilang_apps::bessel::{ibesselj_sum, ibesselj_sum_inv, ATOL};
+/// use nilang_apps::bessel::series_ratios;
+/// let (mut out, mut halfz, mut hp, mut terms) = (0.0_f64, 0.5, 0.25, [0.0; 16]);
+/// let r = series_ratios(2);
+/// ibesselj_sum(&mut out, &mut halfz, &mut hp, &mut terms, &r, 0.5, 15, ATOL);
+/// assert!((out - 0.1149034849319005).abs() < 1e-9);
+/// ibesselj_sum_inv(&mut out, &mut halfz, &mut hp, &mut terms, &r, 0.5, 15, ATOL);
+/// assert_eq!((out, terms), (0.0, [0.0; 16]));
+/// ```
+#[i(device, nocheck, zero(terms))]
+#[inline(always)]
+#[allow(clippy::too_many_arguments)]
+pub fn ibesselj_sum<T: Scalar + AbsAbove>(
+    out: &mut T,
+    halfz: &mut T,
+    hp: &mut T,
+    terms: &mut [T],
+    ratios: &[f64],
+    inv_fact: T,
+    n: usize,
+    tol: f64,
+) {
+    let k = 0usize;
+    let h2 = T::default();
+    let c = T::default();
+    let sum = T::default();
+    routine! {
+        h2 += halfz.powi(2);
+        terms[0] += hp * inv_fact;
+        sum += terms[0];
         #[from(k == 0)]
-        while terms[k].value().abs() > ATOL {
+        while k < n && terms[k].abs_above(tol) {
             k += 1;
-            // c = −(z/2)² / (k (k + ν)): a product with a constant (no division to differentiate)
+            // a product with a constant (no division to differentiate)
             routine! {
-                c -= h2 * cst!(T::lit(1.0 / (k * (k + NU as usize)) as f64));
+                c -= h2 * cst!(T::lit(ratios[k]));
             }
             terms[k] += terms[k - 1] * c;
-            out_anc += terms[k];
+            sum += terms[k];
             unroutine!();
         }
     }
-    out += out_anc;
+    out += sum;
     unroutine!();
-    dealloc!(out_anc = T::default());
+    dealloc!(sum = T::default());
     dealloc!(c = T::default());
-    dealloc!(hp = T::default());
     dealloc!(h2 = T::default());
-    dealloc!(halfz = T::default());
     dealloc!(k = 0usize);
-    dealloc!(terms = [T::default(); MAX_TERMS]);
 }
 
 /// `(J_NU(z), J_NU'(z))` by the gradient API: [`ibesselj_n`] is compute–copy–uncompute
@@ -321,20 +401,27 @@ impl std::fmt::Display for BesselRangeError {
 
 impl std::error::Error for BesselRangeError {}
 
-/// `1 / (k (k + NU))` for `k < MAX_TERMS` (entry 0 unused), computed at compile time: the
-/// constant factors of the series' term ratios, so the loop has no division.
+/// `ratios[k] = 1 / (k (k + ν))` for `0 < k < MAX_TERMS` (entry 0 unused): the constant
+/// factors of the term ratios of [`ibesselj_sum`], so its loop has no division.
+///
+/// ```
+/// assert_eq!(nilang_apps::bessel::series_ratios(2)[3], 1.0 / 15.0);
+/// ```
+pub const fn series_ratios(nu: usize) -> [f64; MAX_TERMS] {
+    let mut t = [0.0; MAX_TERMS];
+    let mut k = 1;
+    while k < MAX_TERMS {
+        t[k] = 1.0 / (k * (k + nu)) as f64;
+        k += 1;
+    }
+    t
+}
+
+/// [`series_ratios`] of the order `NU`, computed at compile time.
 struct SeriesRatios<const NU: i32>;
 
 impl<const NU: i32> SeriesRatios<NU> {
-    const INV_K_KNU: [f64; MAX_TERMS] = {
-        let mut t = [0.0; MAX_TERMS];
-        let mut k = 1;
-        while k < MAX_TERMS {
-            t[k] = 1.0 / (k * (k + NU as usize)) as f64;
-            k += 1;
-        }
-        t
-    };
+    const C: [f64; MAX_TERMS] = series_ratios(NU as usize);
 }
 
 /// `out += J_NU(z)` by the first `n + 1` series terms, a count fixed by the caller: no
@@ -356,41 +443,14 @@ impl<const NU: i32> SeriesRatios<NU> {
 /// assert_eq!((out.to_array(), z.to_array()), ([0.0; 4], zs));
 /// ```
 #[i(nocheck)]
-pub fn ibesselj_terms<T: Scalar, const NU: i32, const CAP: usize>(out: &mut T, z: &mut T, n: usize)
-where
+pub fn ibesselj_terms<T: Scalar + AbsAbove, const NU: i32, const CAP: usize>(
+    out: &mut T,
+    z: &mut T,
+    n: usize,
+) where
     T: nilang::instr::PlusEq1<nilang::instr::fns::PowiN<NU>, T>,
 {
-    let terms = [T::default(); CAP];
-    let halfz = T::default();
-    let h2 = T::default();
-    let hp = T::default();
-    let c = T::default();
-    let out_anc = T::default();
-    routine! {
-        halfz += z * 0.5;
-        h2 += halfz.powi(2);
-        hp += nilang::instr::fns::PowiN::<NU>(halfz);
-        terms[0] += hp * cst!(T::lit(1.0 / factorial(NU as usize)));
-        out_anc += terms[0];
-        for k in 1..=n {
-            routine! {
-                c -= h2 * cst!(T::lit(SeriesRatios::<NU>::INV_K_KNU[k]));
-            }
-            // t_k into a fresh element, then swapped: the current term stays in a local (the
-            // recurrence does not go through memory), terms[k] keeps t_{k-1}
-            terms[k] += terms[k - 1] * c;
-            out_anc += terms[k];
-            unroutine!();
-        }
-    }
-    out += out_anc;
-    unroutine!();
-    dealloc!(out_anc = T::default());
-    dealloc!(c = T::default());
-    dealloc!(hp = T::default());
-    dealloc!(h2 = T::default());
-    dealloc!(halfz = T::default());
-    dealloc!(terms = [T::default(); CAP]);
+    ibesselj_upto::<T, NU, CAP>(out, z, n, f64::NEG_INFINITY);
 }
 
 /// `J_NU(z)` and `J_NU'(z)` at every point of `zs`, `B::LANES` points per run of
@@ -417,7 +477,7 @@ pub fn besselj_batch_value_grad<B, const NU: i32>(
 ) -> Result<(), BesselRangeError>
 where
     B: nilang::numbers::Batch + nilang::instr::PlusEq1<nilang::instr::fns::PowiN<NU>, B>,
-    GVar<B>: nilang::instr::PlusEq1<nilang::instr::fns::PowiN<NU>, GVar<B>>,
+    GVar<B>: AbsAbove + nilang::instr::PlusEq1<nilang::instr::fns::PowiN<NU>, GVar<B>>,
 {
     assert!(
         NU >= 0,
@@ -477,7 +537,7 @@ where
 fn batch_run<B, const NU: i32, const CAP: usize>(z: &mut B, n: usize) -> ([f64; 16], [f64; 16])
 where
     B: nilang::numbers::Batch + nilang::instr::PlusEq1<nilang::instr::fns::PowiN<NU>, B>,
-    GVar<B>: nilang::instr::PlusEq1<nilang::instr::fns::PowiN<NU>, GVar<B>>,
+    GVar<B>: AbsAbove + nilang::instr::PlusEq1<nilang::instr::fns::PowiN<NU>, GVar<B>>,
 {
     let (val, (_, gz, _)) =
         nilang::ad::value_and_gradient(&IbesseljTerms::<NU, CAP>, (&mut B::default(), z, n), 0);

@@ -47,6 +47,10 @@ pub struct Options {
     pub krate: Option<syn::Path>,
     /// `kernel` / `device`: also emit OpenCL C (see [`crate::opencl`]).
     pub device: Option<crate::opencl::Target>,
+    /// `zero(ws, ..)`: workspace parameters, zero (values and adjoints) on entry and on exit,
+    /// used as ancillas: a routine that writes only them and ancillas is recomputed
+    /// value-only (see [`crate::primal`]).
+    pub zero: Vec<syn::Ident>,
 }
 
 /// Parse the attribute arguments.
@@ -71,10 +75,18 @@ pub fn parse_options(attr: TokenStream, errors: &mut Errors) -> Options {
         } else if meta.path.is_ident("device") {
             o.device = Some(crate::opencl::Target::Device);
             Ok(())
+        } else if meta.path.is_ident("zero") {
+            meta.parse_nested_meta(|w| match w.path.get_ident() {
+                Some(i) => {
+                    o.zero.push(i.clone());
+                    Ok(())
+                }
+                None => Err(w.error("expected a parameter name")),
+            })
         } else {
             Err(meta.error(
                 "unknown option: expected `nocheck`, `norev`, `rev = Name`, `crate = path`, \
-                 `kernel` or `device`",
+                 `kernel`, `device` or `zero(param, ..)`",
             ))
         }
     });
@@ -167,6 +179,14 @@ pub fn compile_fn(attr: TokenStream, item: TokenStream) -> TokenStream {
             },
         }
     }
+    for w in &opts.zero {
+        if params.get(&w.to_string()) != Some(&ParamKind::InOut) {
+            errors.push(
+                w.span(),
+                format!("`zero({w})`: not a `&mut` parameter of this function"),
+            );
+        }
+    }
     let check = !opts.nocheck;
     let mut body = Parser {
         errors: &mut errors,
@@ -210,11 +230,14 @@ pub fn compile_fn(attr: TokenStream, item: TokenStream) -> TokenStream {
     collect_locals(&body, &mut locals);
     let inout = |n: &str| params.get(n) == Some(&ParamKind::InOut);
     let writes = crate::primal::writes_mask(&sig.ident, &names, &inout, &body);
-    let fwd = Emitter::new(params.clone(), locals.clone()).block(&body);
+    let zero: Vec<String> = opts.zero.iter().map(|w| w.to_string()).collect();
+    let fwd = Emitter::new(params.clone(), locals.clone())
+        .with_zero_params(&zero)
+        .function_body(&body);
     let primal = Emitter::primal(params.clone(), locals.clone()).block(&body);
-    let mut inv_emitter = Emitter::new(params, locals);
+    let mut inv_emitter = Emitter::new(params, locals).with_zero_params(&zero);
     inv_emitter.inverse_of = Some(format!("{name}_inv", name = sig.ident));
-    let inv = inv_emitter.block(&inverse);
+    let inv = inv_emitter.function_body(&inverse);
 
     let mut out = items(
         &f,

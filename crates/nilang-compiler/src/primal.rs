@@ -5,8 +5,10 @@
 //! zero), and the instruction may run on the values only (`plus_eq_primal`). Two places are
 //! known to have no adjoint, whatever the caller does:
 //!
-//! - an ancilla allocated from a constant (`let t = T::default()`) and a workspace right
-//!   after `fresh!(ws)` (which drops its adjoints), until something else touches them;
+//! - an ancilla allocated from a constant (`let t = T::default()`), a workspace right
+//!   after `fresh!(ws)` (which drops its adjoints), and a workspace parameter declared
+//!   `#[i(zero(ws))]` (zero on entry) at the function's entry, until something else touches
+//!   them;
 //! - every number, during the forward pass of a gradient (no loss seeded yet).
 //!
 //! So a routine (`routine! { R }`, and in the inverse the recomputation of a routine before
@@ -33,6 +35,16 @@ use syn::Ident;
 pub struct NoAdjoint {
     root: String,
     fields: Vec<String>,
+}
+
+impl NoAdjoint {
+    /// The whole variable `root`.
+    pub fn whole(root: &str) -> Self {
+        NoAdjoint {
+            root: root.to_string(),
+            fields: vec![],
+        }
+    }
 }
 
 /// The leading field names of a place, up to its first index.

@@ -6,7 +6,9 @@ use nilang::instr::fns::PowiN;
 use nilang::instr::PlusEq1;
 use nilang::prelude::Ordered;
 use nilang::GVar;
-use nilang_apps::bessel::{factorial, ibesselj, ibesselj_inv, ibesselj_n, ibesselj_n_inv};
+use nilang_apps::bessel::{
+    factorial, ibesselj, ibesselj_inv, ibesselj_n, ibesselj_n_inv, series_ratios,
+};
 use nilang_gpu::kernels::bessel::{besselj_batch, besselj_n_batch, MAX_TERMS};
 use nilang_gpu::{Arg, Device, Elem, Precision, Shared};
 
@@ -77,12 +79,14 @@ where
         let out = dev.zeros::<T>(n).unwrap();
         let z = dev.buffer(&zs).unwrap();
         let terms = dev.zeros::<T>(n * MAX_TERMS).unwrap();
+        let ratios = dev.buffer(&conv(&series_ratios(nu))).unwrap();
         let inv_fact = 1.0 / factorial(nu);
         let ints = [Arg::Int(nu as i64), Arg::Real(inv_fact)];
         let args = [
             Arg::from(&out),
             Arg::from(&z),
             Arg::from(&terms),
+            Arg::from(&ratios),
             ints[0],
             ints[1],
         ];
@@ -109,6 +113,7 @@ where
             Arg::grad(&out, &gout),
             Arg::grad(&z, &gz),
             Arg::grad(&terms, &gterms),
+            Arg::from(&ratios),
             ints[0],
             ints[1],
         ];

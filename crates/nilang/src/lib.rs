@@ -70,7 +70,7 @@ pub use reversible::Reversible;
 
 /// Everything a reversible program usually needs: `use nilang::prelude::*;`.
 pub mod prelude {
-    pub use crate::ad::{GVar, Ordered, Scalar, Value};
+    pub use crate::ad::{AbsAbove, GVar, Ordered, Scalar, Value};
     pub use crate::check::InvertibilityError;
     pub use crate::instr::basic::*;
     pub use crate::numbers::{arg, complex, conj, Dual, Fixed32, Fixed43, Real, Tropical, ULog};

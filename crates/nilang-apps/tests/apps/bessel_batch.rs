@@ -93,7 +93,8 @@ fn batched_gradient_is_the_scalar_gradient_and_the_closed_form() {
     fn run<B>()
     where
         B: Batch + nilang::instr::PlusEq1<nilang::instr::fns::PowiN<2>, B>,
-        nilang::GVar<B>: nilang::instr::PlusEq1<nilang::instr::fns::PowiN<2>, nilang::GVar<B>>,
+        nilang::GVar<B>: nilang::ad::AbsAbove
+            + nilang::instr::PlusEq1<nilang::instr::fns::PowiN<2>, nilang::GVar<B>>,
     {
         let z = points();
         let (mut v, mut g) = (vec![0.0; z.len()], vec![0.0; z.len()]);

@@ -59,6 +59,10 @@ pub struct Emitter {
     /// Value-only emission (see `primal`): set while emitting statements whose targets carry
     /// no adjoint.
     primal: Option<Primal>,
+    /// Workspace parameters `zero(..)`: without adjoint at the function's entry.
+    zero_params: Vec<String>,
+    /// Set while the function's top-level statement list is being emitted.
+    entry: bool,
     counter: usize,
 }
 
@@ -78,8 +82,22 @@ impl Emitter {
             rest: vec![],
             inverse_of: None,
             primal: None,
+            zero_params: vec![],
+            entry: false,
             counter: 0,
         }
+    }
+
+    /// The workspace parameters declared `zero(..)`.
+    pub fn with_zero_params(mut self, names: &[String]) -> Self {
+        self.zero_params = names.to_vec();
+        self
+    }
+
+    /// Emit a function's body: its top-level statements know the `zero(..)` workspaces.
+    pub fn function_body(&mut self, stmts: &[Stmt]) -> TokenStream {
+        self.entry = true;
+        self.block(stmts)
     }
 
     /// An emitter of the value-only variant `f::__primal`: every instruction value-only.
@@ -101,7 +119,12 @@ impl Emitter {
 
     /// A routine (`undo` false) at `stmts[k]` whose every write goes to places without
     /// adjoint: the declaration of the flag under which it is emitted value-only, and the flag.
-    fn primal_routine(&mut self, stmts: &[Stmt], k: usize) -> Option<(TokenStream, Primal)> {
+    fn primal_routine(
+        &mut self,
+        stmts: &[Stmt],
+        k: usize,
+        at_entry: bool,
+    ) -> Option<(TokenStream, Primal)> {
         let StmtKind::Routine { body, undo: false } = &stmts[k].kind else {
             return None;
         };
@@ -111,6 +134,15 @@ impl Emitter {
         let is_var = |n: &str| self.is_variable(n);
         let inout = |n: &str| self.params.get(n) == Some(&ParamKind::InOut);
         let mut d = crate::primal::no_adjoint_before(stmts, k, &is_var);
+        if at_entry {
+            // `zero(..)` workspaces, untouched since the function's entry
+            d.extend(
+                self.zero_params
+                    .iter()
+                    .filter(|w| !crate::one_pass::mentions_block(&stmts[..k], w))
+                    .map(|w| crate::primal::NoAdjoint::whole(w)),
+            );
+        }
         let conds = crate::primal::writes_only_no_adjoint(body, &mut d, &inout, &is_var)?;
         if conds.is_empty() {
             return Some((quote!(), Primal::Always));
@@ -251,13 +283,14 @@ impl Emitter {
     /// magnitude it held, updated after every statement that mentions it), passed to
     /// `check::dealloc_at`.
     fn stmts(&mut self, stmts: &[Stmt]) -> TokenStream {
+        let at_entry = std::mem::replace(&mut self.entry, false);
         let mut out = quote!();
         for (k, s) in stmts.iter().enumerate() {
             let spliced = matches!(s.kind, StmtKind::Seq(_) | StmtKind::Routine { .. });
             if spliced {
                 self.rest.push(stmts[k + 1..].to_vec());
             }
-            let primal = self.primal_routine(stmts, k);
+            let primal = self.primal_routine(stmts, k, at_entry);
             let mut t = match primal {
                 Some((decl, flag)) => {
                     self.primal = Some(flag);

@@ -99,9 +99,38 @@ impl Cx<'_> {
             match a {
                 CallArg::InOut(p) | CallArg::Name(p) => {
                     let Some(v) = self.lookup(&p.root.to_string()).cloned() else {
+                        if matches!(a, CallArg::Name(_)) && p.path.is_empty() {
+                            // a constant item passed by name
+                            let root = &p.root;
+                            args.push(self.cexpr(&syn::parse_quote!(#root)).0);
+                            continue;
+                        }
                         self.err(p.span, "not a variable of the device function");
                         return;
                     };
+                    if let ([Proj::Index(syn::Expr::Range(r))], Shape::Slice { mutable, .. }) =
+                        (&p.path[..], v.shape)
+                    {
+                        // a sub-slice `s[a..b]`: the pointers moved by `a`, length `b − a`
+                        let start = match &r.start {
+                            Some(e) => format!("({})", self.cexpr(e).0),
+                            None => "0".into(),
+                        };
+                        let end = match &r.end {
+                            Some(e) => format!("({})", self.cexpr(e).0),
+                            None => format!("{}_len", v.c),
+                        };
+                        let end = match r.limits {
+                            syn::RangeLimits::HalfOpen(_) => end,
+                            syn::RangeLimits::Closed(_) => format!("({end} + 1)"),
+                        };
+                        args.push(format!("({} + {start})", v.c));
+                        if self.gvar && mutable && v.ty == Ty::Real {
+                            args.push(format!("({}_g + {start})", v.c));
+                        }
+                        args.push(format!("({end} - {start})"));
+                        continue;
+                    }
                     match (v.shape, p.path.is_empty(), matches!(a, CallArg::InOut(_))) {
                         (Shape::Slice { mutable, .. }, true, _) => {
                             args.push(v.c.clone());

@@ -203,6 +203,10 @@ impl Cx<'_> {
         let real = t != INT && !matches!(t, Et::Num(Ty::Int { .. }));
         let s = match (name.as_str(), args.len()) {
             ("value", 0) | ("clone", 0) => return (r, t),
+            // `nilang::ad::AbsAbove`: one lane per thread
+            ("abs_above", 1) if real => {
+                return (format!("(fabs({r}) > (REAL)({}))", args[0]), Et::Bool)
+            }
             ("abs", 0) if real => format!("fabs({r})"),
             ("abs", 0) => format!("(({r}) < 0 ? -({r}) : ({r}))"),
             (

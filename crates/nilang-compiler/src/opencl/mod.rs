@@ -316,6 +316,57 @@ mod tests {
     }
 
     #[test]
+    fn thread_segment_passed_as_a_range_is_the_threads_own() {
+        let out = compile(
+            quote!(kernel),
+            quote!(
+                fn k<T: Scalar>(t: usize, y: &mut [T], ws: &mut [T], p: &mut [T]) {
+                    g(&mut ws[t * M..(t + 1) * M], y, M);
+                    g(&mut p[0..2], y, M);
+                    y[t] += 1.0;
+                }
+            ),
+        );
+        // the segment moves the pointers (values and adjoints) and passes its length; the
+        // constant `M` is passed by value
+        assert!(out.contains("nl_g_ginv((v_ws + ((v_t * "), "{out}");
+        assert!(out.contains("(v_ws_g + ((v_t * "), "{out}");
+        assert!(out.contains(")) - ((v_t * "), "{out}");
+        // `ws` (a segment per thread) is written, so not shared; `p` (the same range in every
+        // thread) stays shared, so a callee writing it is rejected
+        assert!(
+            out.contains(r#"name : "ws" , kind : :: nilang :: kernel :: ParamKind :: RealSliceMut { shared : false }"#),
+            "{out}"
+        );
+        assert!(
+            out.contains(r#"name : "p" , kind : :: nilang :: kernel :: ParamKind :: RealSliceMut { shared : true }"#),
+            "{out}"
+        );
+        assert!(
+            !out.contains("`ws` is shared") && out.contains("`p` is shared"),
+            "{out}"
+        );
+    }
+
+    #[test]
+    fn abs_above_is_a_scalar_test_on_the_device() {
+        let out = compile(
+            quote!(kernel),
+            quote!(
+                fn k<T: Ordered>(t: usize, y: &mut [T], x: &mut [T]) {
+                    if x[t].abs_above(0.5) {
+                        y[t] += x[t];
+                    }
+                }
+            ),
+        );
+        assert!(
+            out.contains("(fabs(v_x[v_t]) > (REAL)(((REAL)0.5)))"),
+            "{out}"
+        );
+    }
+
+    #[test]
     fn device_function_has_no_entries() {
         let out = compile(
             quote!(device),

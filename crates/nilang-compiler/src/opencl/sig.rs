@@ -216,10 +216,15 @@ pub fn params(sig: &syn::Signature, kernel: bool, errors: &mut Errors) -> Vec<Pa
     out
 }
 
-/// Mark the `&mut` slices of reals that `body` never writes as shared.
+/// Mark the `&mut` slices of reals that `body` never writes as shared. A slice passed to a
+/// callee as a range whose bounds read the thread index (`&mut ws[t * m..(t + 1) * m]`) is the
+/// thread's own segment: written, not shared.
 pub fn mark_shared(params: &mut [Param], body: &[Stmt]) {
     let mut written = HashSet::new();
     written_roots(body, &mut written);
+    if let Some(t) = params.iter().find(|p| p.thread) {
+        thread_segments(body, &t.name, &mut written);
+    }
     for p in params {
         if let Shape::Slice {
             mutable: true,
@@ -349,6 +354,40 @@ fn written_roots(stmts: &[Stmt], out: &mut HashSet<String>) {
             _ => {}
         }
     }
+}
+
+/// Roots passed to a callee as a range whose bounds read the thread index `thread`.
+fn thread_segments(body: &[Stmt], thread: &str, out: &mut HashSet<String>) {
+    struct Segments<'a> {
+        thread: HashSet<String>,
+        out: &'a mut HashSet<String>,
+    }
+    impl<'ir> Visit<'ir> for Segments<'_> {
+        fn visit_stmt(&mut self, s: &'ir Stmt) {
+            if let StmtKind::Call(c) = &s.kind {
+                for a in &c.args {
+                    let (CallArg::InOut(p) | CallArg::Name(p)) = a else {
+                        continue;
+                    };
+                    if let [Proj::Index(syn::Expr::Range(r))] = &p.path[..] {
+                        let reads_thread = [&r.start, &r.end]
+                            .into_iter()
+                            .flatten()
+                            .any(|e| crate::syntax::mentions(e, &self.thread));
+                        if reads_thread {
+                            self.out.insert(p.root.to_string());
+                        }
+                    }
+                }
+            }
+            walk_stmt(self, s)
+        }
+    }
+    let mut v = Segments {
+        thread: HashSet::from([thread.to_string()]),
+        out,
+    };
+    walk_block(&mut v, body);
 }
 
 fn is_writing_instruction(c: &Callee) -> bool {

@@ -1,8 +1,9 @@
 //! The Bessel batch: `out[t] += J_ν(z[t])` for every thread `t`.
 //!
-//! [`besselj_n_batch`] is `nilang_apps::bessel::ibesselj_n` (every series term in a fresh
-//! element of a per-thread workspace, undone exactly) as a kernel: only `+ − × ÷` (and `powi`
-//! by repeated squaring), so it agrees with the CPU to the last bits. [`besselj_batch`] is the paper's
+//! [`besselj_n_batch`] runs `nilang_apps::bessel::ibesselj_sum`, the series of
+//! `nilang_apps::bessel::ibesselj_n` (every term in a fresh element of a per-thread workspace,
+//! undone exactly): only `+ − × ÷` (and `powi` by repeated squaring), so it agrees with the
+//! CPU to the last bits. [`besselj_batch`] is the paper's
 //! `ibesselj` (approximate uncomputing with the dirty ancilla of `nilang_apps::bessel::imul`): its loop stops when
 //! the rounding residue in that ancilla grows past `ATOL`, so a one-ulp difference in `pow`
 //! between the device's math library and the CPU's can add or drop a term (≈ `ATOL`).
@@ -28,50 +29,47 @@ pub fn besselj_batch<T: Ordered>(t: usize, out: &mut [T], z: &mut [T], nu: usize
 pub const MAX_TERMS: usize = 64;
 
 /// `out[t] += J_ν(z[t])` with the series terms in `terms[t·MAX_TERMS ..]` (zero on entry and
-/// exit); `inv_fact = 1/ν!`. The instructions of `nilang_apps::bessel::ibesselj_n`
-/// (`(z/2)^ν` by `powi`, which the device computes as Rust does: by repeated squaring).
+/// exit); `ratios = nilang_apps::bessel::series_ratios(ν)`, `inv_fact = 1/ν!`:
+/// `nilang_apps::bessel::ibesselj_sum`, the series that
+/// `nilang_apps::bessel::ibesselj_n` runs on the CPU, on every thread, with `(z/2)^ν` by `powi`
+/// (which the device computes as Rust does: by repeated squaring). The thread's segment of
+/// `terms` is passed as a range that reads `t`, so it is the thread's own (not shared); `out[t]`
+/// goes through a private ancilla (see [`besselj_batch`]).
 #[i(kernel)]
 pub fn besselj_n_batch<T: Ordered>(
     t: usize,
     out: &mut [T],
     z: &mut [T],
     terms: &mut [T],
+    ratios: &[f64],
     nu: usize,
     inv_fact: T,
 ) where
     T: nilang::instr::PlusEq2<nilang::instr::fns::Powi, T, i32>,
 {
-    let k = 0usize;
     let nu_i = nu as i32;
     let halfz = T::default();
-    let h2 = T::default();
     let hp = T::default();
-    let c = T::default();
-    let out_anc = T::default();
+    let o = T::default();
     routine! {
         halfz += z[t] * 0.5;
-        h2 += halfz.powi(2);
         hp += powi(halfz, nu_i);
-        terms[t * MAX_TERMS] += hp * inv_fact;
-        out_anc += terms[t * MAX_TERMS];
-        #[from(k == 0)]
-        while terms[t * MAX_TERMS + k].value().abs() > ATOL {
-            k += 1;
-            routine! {
-                c -= h2 * cst!(T::lit(1.0 / (k * (k + nu)) as f64));
-            }
-            terms[t * MAX_TERMS + k] += terms[t * MAX_TERMS + k - 1] * c;
-            out_anc += terms[t * MAX_TERMS + k];
-            unroutine!();
-        }
     }
-    out[t] += out_anc;
+    SWAP(&mut o, &mut out[t]);
+    nilang_apps::bessel::ibesselj_sum(
+        &mut o,
+        &mut halfz,
+        &mut hp,
+        &mut terms[t * MAX_TERMS..(t + 1) * MAX_TERMS],
+        ratios,
+        inv_fact,
+        MAX_TERMS,
+        ATOL,
+    );
+    SWAP(&mut o, &mut out[t]);
     unroutine!();
-    dealloc!(out_anc = T::default());
-    dealloc!(c = T::default());
+    dealloc!(o = T::default());
     dealloc!(hp = T::default());
-    dealloc!(h2 = T::default());
     dealloc!(halfz = T::default());
     dealloc!(nu_i = nu as i32);
-    dealloc!(k = 0usize);
 }

@@ -30,4 +30,4 @@ pub use numeric::{check_grad, gradient_numeric, hessian_numeric, loss_value};
 pub use primitive::{Partials1, Partials2, Partials3};
 pub use promote::Promote;
 pub use rules::{Rule1, Rule2, Rule3};
-pub use scalar::{max_of, Adjoints, LaneOrd, Ordered, Scalar, Value};
+pub use scalar::{max_of, AbsAbove, Adjoints, LaneOrd, Ordered, Scalar, Value};

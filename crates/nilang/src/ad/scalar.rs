@@ -129,6 +129,32 @@ impl<T: LaneOrd + Default> LaneOrd for crate::ad::GVar<T> {
     }
 }
 
+/// `|x| > tol` as a loop condition that every lane agrees on: for an ordinary number whether
+/// its value's magnitude exceeds `tol`, for a batch ([`F64x4`](crate::numbers::F64x4), ...)
+/// whether any lane's does, so all lanes run the same iterations (a lane that has converged
+/// takes a few more, which for a vanishing series term only adds terms below `tol`). NaN is
+/// above no `tol >= 0`; every number, NaN included, is above a negative `tol` (a loop that
+/// only counts: the test folds away when `tol` is a constant). Unlike [`Value`], it exists on batches: `while t.abs_above(eps)` runs a
+/// truncated series on them.
+///
+/// ```
+/// use nilang::ad::AbsAbove;
+/// use nilang::numbers::F64x4;
+/// assert!((-0.5_f64).abs_above(0.1) && !0.05_f64.abs_above(0.1));
+/// assert!(F64x4::new([0.0, 0.0, -0.2, 0.0]).abs_above(0.1));
+/// assert!(!nilang::GVar::new(0.05_f64, 9.0).abs_above(0.1));
+/// ```
+pub trait AbsAbove {
+    /// `|self| > tol` (by value), in any lane.
+    fn abs_above(&self, tol: f64) -> bool;
+}
+impl<T: Value> AbsAbove for T {
+    #[inline(always)]
+    fn abs_above(&self, tol: f64) -> bool {
+        tol < 0.0 || self.value().abs() > tol
+    }
+}
+
 /// The lane-wise maximum of the values of a slice (a constant, see [`LaneOrd::lane_max`]);
 /// `−∞` for an empty slice.
 ///

@@ -28,7 +28,7 @@ use core::ops::*;
 /// }
 /// assert_eq!(total::<F64x4>(&[1.0, 2.0, 3.0, 4.0]), 10.0);
 /// ```
-pub trait Batch: crate::ad::Scalar + crate::ad::Elem + Send + Sync {
+pub trait Batch: crate::ad::Scalar + crate::ad::AbsAbove + crate::ad::Elem + Send + Sync {
     /// The number of lanes.
     const LANES: usize;
     /// Every lane `v`.
@@ -185,6 +185,20 @@ macro_rules! batch_type {
             }
             fn magnitude(&self) -> f64 {
                 self.to_array().iter().fold(0.0, |m, a| m.max(a.magnitude()))
+            }
+        }
+        impl crate::ad::AbsAbove for $name {
+            /// In any lane.
+            #[inline(always)]
+            fn abs_above(&self, tol: f64) -> bool {
+                tol < 0.0 || self.0.abs().simd_gt(<$simd>::splat(tol)).any()
+            }
+        }
+        impl crate::ad::AbsAbove for crate::ad::GVar<$name> {
+            /// By value, in any lane.
+            #[inline(always)]
+            fn abs_above(&self, tol: f64) -> bool {
+                self.x.abs_above(tol)
             }
         }
         impl Increment for $name {

@@ -7,7 +7,7 @@ use super::BesselCase;
 use crate::harness::gpu::{read, upload, zeros, Zeroed};
 use crate::harness::Kernel;
 use crate::report::Measure;
-use nilang_apps::bessel::factorial;
+use nilang_apps::bessel::{factorial, series_ratios};
 use nilang_gpu::kernels::bessel::{besselj_n_batch, MAX_TERMS};
 use nilang_gpu::{Arg, Buffer, Device, Precision, Program, Shared};
 
@@ -17,6 +17,7 @@ struct State {
     out: Zeroed,
     z: Buffer<f64>,
     terms: Buffer<f64>,
+    ratios: Buffer<f64>,
     gout: Buffer<f64>,
     gz: Zeroed,
     gterms: Zeroed,
@@ -37,6 +38,7 @@ impl State {
             out: Zeroed::new(dev, n),
             z: upload(dev, zs),
             terms: zeros(dev, n * MAX_TERMS),
+            ratios: upload(dev, &series_ratios(case.nu as usize)),
             gout,
             gz: Zeroed::new(dev, n),
             gterms: Zeroed::new(dev, n * MAX_TERMS),
@@ -51,6 +53,7 @@ impl State {
             Arg::from(&self.out.buf),
             Arg::from(&self.z),
             Arg::from(&self.terms),
+            Arg::from(&self.ratios),
             Arg::Int(self.nu),
             Arg::Real(self.inv_fact),
         ];
@@ -76,6 +79,7 @@ impl State {
             Arg::grad(&self.out.buf, &self.gout),
             Arg::grad(&self.z, &self.gz.buf),
             Arg::grad(&self.terms, &self.gterms.buf),
+            Arg::from(&self.ratios),
             Arg::Int(self.nu),
             Arg::Real(self.inv_fact),
         ];

@@ -74,7 +74,7 @@ pub fn batched(case: &BesselCase) -> Vec<(String, Vec<Kernel<'_>>)> {
 fn batched_kernel<B>(case: &BesselCase) -> Vec<Kernel<'_>>
 where
     B: Batch + nilang::instr::PlusEq1<nilang::instr::fns::PowiN<2>, B>,
-    GVar<B>: nilang::instr::PlusEq1<nilang::instr::fns::PowiN<2>, GVar<B>>,
+    GVar<B>: nilang::ad::AbsAbove + nilang::instr::PlusEq1<nilang::instr::fns::PowiN<2>, GVar<B>>,
 {
     let zs = case.inputs();
     let n = zs.len();
