@@ -140,6 +140,38 @@ fn routines_into_fresh_ancillas_recompute_value_only() {
 }
 
 #[test]
+fn zero_workspace_parameters_recompute_value_only() {
+    // `w` declared `zero(w)`: zero on entry, so the inverse's recomputation of the routine
+    // (which writes only `w`) is value-only; without the declaration it moves adjoints
+    let src = "fn f<T: Scalar>(y: &mut T, w: &mut [T], x: &mut T) {
+        routine! { w[0] += exp(x); }
+        y += w[0];
+        unroutine!();
+    }";
+    let inverse = |attr: proc_macro2::TokenStream| {
+        let out = compile_fn(attr, src.parse().expect("test source tokenizes")).to_string();
+        assert!(!out.contains("compile_error"), "{out}");
+        out.split("fn f_inv")
+            .nth(1)
+            .and_then(|s| s.split("enum f").next())
+            .unwrap_or_default()
+            .to_string()
+    };
+    assert!(inverse(quote::quote!(zero(w))).contains("plus_eq_primal"));
+    assert!(!inverse(quote::quote!()).contains("plus_eq_primal"));
+    // only `&mut` parameters are workspaces
+    let out = compile_fn(
+        quote::quote!(zero(x)),
+        "fn g(y: &mut f64, x: &f64) { y += x; }".parse().unwrap(),
+    )
+    .to_string();
+    assert!(
+        out.contains("`zero(x)`: not a `&mut` parameter of this function"),
+        "{out}"
+    );
+}
+
+#[test]
 fn loop_accumulation_into_a_fixed_place_kept_in_a_local() {
     // `s[e]` does not move in the inner loop: read into a local before it, written back after
     let out = expand(
