@@ -463,54 +463,33 @@ pub fn gmm_objective_i<T: Scalar, X: Copy>(
 }
 
 impl<T: Scalar + PlusEq2<Sub, f64, T>> GmmWork<T> {
-    /// `out += f(p)` by [`gmm_objective_i`] with this workspace.
-    #[allow(clippy::too_many_arguments)]
-    pub fn objective(
-        &mut self,
-        out: &mut T,
-        p: &mut [T],
-        x: &[f64],
-        d: usize,
-        k: usize,
-        n: usize,
-        gamma: f64,
-        m: i64,
-    ) {
-        self.run(true, out, p, x, d, k, n, gamma, m)
+    /// `out += f(p)` on instance `g` (its points, sizes and prior; the parameters are `p`,
+    /// in the flat layout `[α | μ | icf]`) by [`gmm_objective_i`] with this workspace.
+    ///
+    /// ```
+    /// use nilang_apps::adbench::{gmm::{gmm_generate, gmm_objective}, oracle::adbench_close};
+    /// use nilang_apps::gmm::GmmWork;
+    /// let g = gmm_generate(3, 4, 20, 1);
+    /// let (mut p, mut out) = (g.params(), 0.0);
+    /// let mut w = GmmWork::new(g.d, g.k);
+    /// w.objective(&mut out, &mut p, &g);
+    /// assert!(adbench_close(out, gmm_objective(&g)));
+    /// w.objective_inv(&mut out, &mut p, &g);
+    /// assert!(out.abs() < 1e-9);
+    /// ```
+    pub fn objective(&mut self, out: &mut T, p: &mut [T], g: &GmmInput) {
+        self.run(true, out, p, g)
     }
 
     /// The inverse of [`GmmWork::objective`].
-    #[allow(clippy::too_many_arguments)]
-    pub fn objective_inv(
-        &mut self,
-        out: &mut T,
-        p: &mut [T],
-        x: &[f64],
-        d: usize,
-        k: usize,
-        n: usize,
-        gamma: f64,
-        m: i64,
-    ) {
-        self.run(false, out, p, x, d, k, n, gamma, m)
+    pub fn objective_inv(&mut self, out: &mut T, p: &mut [T], g: &GmmInput) {
+        self.run(false, out, p, g)
     }
 
     /// [`gmm_objective_i`] (`forward`) or its inverse on the parameter vector split into
     /// `alpha | mu | icf`, with this workspace.
-    #[allow(clippy::too_many_arguments)]
-    fn run(
-        &mut self,
-        forward: bool,
-        out: &mut T,
-        p: &mut [T],
-        x: &[f64],
-        d: usize,
-        k: usize,
-        n: usize,
-        gamma: f64,
-        m: i64,
-    ) {
-        let w = self;
+    fn run(&mut self, forward: bool, out: &mut T, p: &mut [T], g: &GmmInput) {
+        let (d, k, n) = (g.d, g.k, g.n);
         let (alpha, rest) = p.split_at_mut(k);
         let (mu, icf) = rest.split_at_mut(k * d);
         let f = if forward {
@@ -518,7 +497,20 @@ impl<T: Scalar + PlusEq2<Sub, f64, T>> GmmWork<T> {
         } else {
             gmm_objective_i_inv::<T, f64>
         };
-        f(out, alpha, mu, icf, &x[..n * d], d, k, n, gamma, m, true, w);
+        f(
+            out,
+            alpha,
+            mu,
+            icf,
+            &g.x[..n * d],
+            d,
+            k,
+            n,
+            g.gamma,
+            g.m,
+            true,
+            self,
+        );
     }
 }
 
@@ -533,6 +525,6 @@ pub fn objective(g: &GmmInput) -> f64 {
     let mut p = g.params();
     let mut w = GmmWork::new(g.d, g.k);
     let mut out = 0.0;
-    w.objective(&mut out, &mut p, &g.x, g.d, g.k, g.n, g.gamma, g.m);
+    w.objective(&mut out, &mut p, g);
     out
 }

@@ -86,10 +86,10 @@ fn inverse_restores_inputs() {
     let mut p = p0.clone();
     let mut w = GmmWork::<f64>::new(g.d, g.k);
     let mut out = 0.0;
-    w.objective(&mut out, &mut p, &g.x, g.d, g.k, g.n, g.gamma, g.m);
+    w.objective(&mut out, &mut p, &g);
     assert!(adbench_close(out, nilang_apps::adbench::gmm_objective(&g)));
     assert_eq!(p, p0);
-    w.objective_inv(&mut out, &mut p, &g.x, g.d, g.k, g.n, g.gamma, g.m);
+    w.objective_inv(&mut out, &mut p, &g);
     assert_eq!(p, p0);
     assert!(out.abs() < 1e-9, "out = {out}");
     for v in
@@ -118,7 +118,7 @@ fn split_pass_equals_plain_reverse_pass() {
     let mut p: Vec<GVar<f64>> = g.params().into_iter().map(GVar::from).collect();
     let mut w = GmmWork::<GVar<f64>>::new(g.d, g.k);
     let mut out = GVar::new(0.0, 1.0);
-    w.objective_inv(&mut out, &mut p, &g.x, g.d, g.k, g.n, g.gamma, g.m);
+    w.objective_inv(&mut out, &mut p, &g);
     assert!(adbench_close(-out.x, f));
     let g2: Vec<f64> = p.iter().map(|v| v.g).collect();
     assert_all_close("one-pass", &g2, &grad);
@@ -139,7 +139,7 @@ fn block_sizes_agree() {
         let mut p = g.params();
         let mut w = GmmWork::<f64>::with_block(g.d, g.k, bs);
         let mut out = 0.0;
-        w.objective(&mut out, &mut p, &g.x, g.d, g.k, g.n, g.gamma, g.m);
+        w.objective(&mut out, &mut p, &g);
         assert!(adbench_close(out, f0), "bs={bs}: objective {out} vs {f0}");
     }
 }

@@ -72,23 +72,8 @@ impl Obj {
         self.run(GmmWork::objective_inv)
     }
     /// `f` (the objective or its inverse) on this state.
-    #[allow(clippy::type_complexity)]
-    fn run(
-        &mut self,
-        f: fn(&mut GmmWork<f64>, &mut f64, &mut [f64], &[f64], usize, usize, usize, f64, i64),
-    ) {
-        let g = &self.g;
-        f(
-            &mut self.w,
-            &mut self.out,
-            &mut self.p,
-            &g.x,
-            g.d,
-            g.k,
-            g.n,
-            g.gamma,
-            g.m,
-        );
+    fn run(&mut self, f: fn(&mut GmmWork<f64>, &mut f64, &mut [f64], &GmmInput)) {
+        f(&mut self.w, &mut self.out, &mut self.p, &self.g);
     }
 }
 
