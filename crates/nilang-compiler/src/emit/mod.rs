@@ -21,6 +21,7 @@ use quote::{format_ident, quote, quote_spanned};
 use std::collections::{HashMap, HashSet};
 use syn::visit_mut::VisitMut;
 
+mod adjoint;
 mod ancilla;
 mod call;
 mod do_loop;
@@ -59,6 +60,12 @@ pub struct Emitter {
     /// Value-only emission (see `primal`): set while emitting statements whose targets carry
     /// no adjoint.
     primal: Option<Primal>,
+    /// Adjoint-only emission (see [`crate::adjoint`]): the places whose value updates may be
+    /// skipped where nothing reads them afterwards.
+    adj: Option<adjoint::Adj>,
+    /// The range loops whose bodies are being emitted: the body (its first statement and
+    /// length) and an expression true in its last iteration.
+    loops: Vec<(*const Stmt, usize, TokenStream)>,
     counter: usize,
 }
 
@@ -78,8 +85,23 @@ impl Emitter {
             rest: vec![],
             inverse_of: None,
             primal: None,
+            adj: None,
+            loops: vec![],
             counter: 0,
         }
+    }
+
+    /// An emitter of the adjoint-only variant `f::__adj` (see [`crate::adjoint`]): `inout`
+    /// are the `&mut` parameters `(index, name)`, whose values after the call are not read
+    /// where their bit of `__nilang_dead` is set.
+    pub fn adjoint(
+        params: HashMap<String, ParamKind>,
+        locals: HashSet<String>,
+        inout: &[(usize, syn::Ident)],
+    ) -> Self {
+        let mut e = Emitter::new(params, locals);
+        e.adj = Some(adjoint::Adj::variant(inout));
+        e
     }
 
     /// An emitter of the value-only variant `f::__primal`: every instruction value-only.
@@ -252,11 +274,13 @@ impl Emitter {
     /// `check::dealloc_at`.
     fn stmts(&mut self, stmts: &[Stmt]) -> TokenStream {
         let mut out = quote!();
+        let after = self.adj_after(stmts);
         for (k, s) in stmts.iter().enumerate() {
             let spliced = matches!(s.kind, StmtKind::Seq(_) | StmtKind::Routine { .. });
             if spliced {
                 self.rest.push(stmts[k + 1..].to_vec());
             }
+            let saved = self.adj_enter(stmts, k, &after);
             let primal = self.primal_routine(stmts, k);
             let mut t = match primal {
                 Some((decl, flag)) => {
@@ -265,8 +289,12 @@ impl Emitter {
                     self.primal = None;
                     quote!(#decl #body)
                 }
-                None => self.stmt(s),
+                None => match self.adj_undo(stmts, k) {
+                    Some(t) => t,
+                    None => self.stmt(s),
+                },
             };
+            self.adj_leave(saved);
             if spliced {
                 self.rest.pop();
             }
@@ -330,7 +358,10 @@ impl Emitter {
     fn stmt(&mut self, s: &Stmt) -> TokenStream {
         match &s.kind {
             StmtKind::Instr(i) => self.instr(i, s),
-            StmtKind::Call(c) => self.call(c, s),
+            StmtKind::Call(c) => match self.adj_call(c, s) {
+                Some(t) => t,
+                None => self.call(c, s),
+            },
             StmtKind::Alloc(a) => self.alloc(a, s),
             StmtKind::Dealloc(a) => self.dealloc(a, s),
             StmtKind::Move { dst, src } => self.take(dst, src, s),
