@@ -111,11 +111,7 @@ pub fn mentions_value(t: &impl quote::ToTokens, root: &str) -> bool {
         let mut k = 0;
         while k < v.len() {
             match &v[k] {
-                TokenTree::Group(g) => {
-                    if walk(g.stream(), root) {
-                        return true;
-                    }
-                }
+                TokenTree::Group(g) if walk(g.stream(), root) => return true,
                 TokenTree::Ident(i) if i == root => {
                     // skip `.field` pairs; a length or emptiness query reads no value
                     let mut j = k + 1;
