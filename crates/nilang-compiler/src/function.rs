@@ -213,8 +213,11 @@ pub fn compile_fn(attr: TokenStream, item: TokenStream) -> TokenStream {
                 fwd: &stub,
                 inv: &stub,
                 primal: &stub,
+                adj: &stub,
+                adj_inv: &stub,
                 additive: &quote!(0u64),
                 writes: &quote!(u64::MAX),
+                reads: &quote!(u64::MAX),
             },
         );
         let mut out = errors.to_compile_errors();
@@ -235,6 +238,26 @@ pub fn compile_fn(attr: TokenStream, item: TokenStream) -> TokenStream {
         .with_zero_params(&zero)
         .function_body(&body);
     let primal = Emitter::primal(params.clone(), locals.clone()).block(&body);
+    let reads = crate::adjoint::reads_mask(&sig.ident, &names, &inout, &body);
+    let inout_params: Vec<(usize, syn::Ident)> = inout_names
+        .iter()
+        .enumerate()
+        .filter_map(|(k, n)| Some((k, n.clone()?)))
+        .filter(|(k, _)| *k < 64)
+        .collect();
+    // the adjoint-only variants where checks are off (their callers skip value updates only
+    // there; with checks on, the variant is the function itself)
+    let (adj, adj_inv) = if opts.nocheck {
+        let adj = Emitter::adjoint(params.clone(), locals.clone(), &inout_params)
+            .with_zero_params(&zero)
+            .function_body(&body);
+        let mut adj_emitter = Emitter::adjoint(params.clone(), locals.clone(), &inout_params)
+            .with_zero_params(&zero);
+        adj_emitter.inverse_of = Some(format!("{name}_inv", name = sig.ident));
+        (adj, adj_emitter.function_body(&inverse))
+    } else {
+        (quote!(), quote!())
+    };
     let mut inv_emitter = Emitter::new(params, locals).with_zero_params(&zero);
     inv_emitter.inverse_of = Some(format!("{name}_inv", name = sig.ident));
     let inv = inv_emitter.function_body(&inverse);
@@ -248,8 +271,11 @@ pub fn compile_fn(attr: TokenStream, item: TokenStream) -> TokenStream {
             fwd: &fwd,
             inv: &inv,
             primal: &primal,
+            adj: &adj,
+            adj_inv: &adj_inv,
             additive: &additive,
             writes: &writes,
+            reads: &reads,
         },
     );
     if let Some(target) = opts.device {
@@ -273,6 +299,11 @@ struct Bodies<'a> {
     inv: &'a TokenStream,
     /// The value-only variant's body (see `primal`).
     primal: &'a TokenStream,
+    /// The adjoint-only variants' bodies, forward and inverse (see `adjoint`).
+    adj: &'a TokenStream,
+    adj_inv: &'a TokenStream,
+    /// The parameters whose values it may read (`READS`).
+    reads: &'a TokenStream,
     /// The one-pass analysis (`ADDITIVE`).
     additive: &'a TokenStream,
     /// The parameters it may write (`WRITES`).
@@ -293,8 +324,11 @@ fn items(
         fwd,
         inv,
         primal,
+        adj,
+        adj_inv,
         additive,
         writes,
+        reads,
     } = bodies;
     let sig = &f.sig;
     let attrs = &f.attrs;
@@ -352,6 +386,27 @@ fn items(
             .predicates
             .push(syn::parse_quote!(__NilangF: ::nilang::CallTuple<(#(#tys,)*)>));
         let where_clause = &generics.where_clause;
+        // the adjoint-only variant (see `adjoint`); the function itself where no value update
+        // depends on which parameters are dead (or `impl Trait` parameters cannot be named)
+        let forward_itself = quote! {
+            #[doc(hidden)] #[inline(always)]
+            #vis fn __adj<__NilangF: ::nilang::CallTuple<__NilangA>, __NilangA>(f: __NilangF, _: u64, args: __NilangA) {
+                f.call_tuple(args)
+            }
+        };
+        let adj_fn = |body: &TokenStream| {
+            if opaque || !crate::syntax::mentions_name(body, "__nilang_dead") {
+                forward_itself.clone()
+            } else {
+                quote! {
+                    #[doc(hidden)] #[inline] #allow
+                    #vis fn __adj #generics (_: __NilangF, __nilang_dead: u64, (#(#pats,)*): (#(#tys,)*)) #where_clause {
+                        #body
+                    }
+                }
+            }
+        };
+        let (adj_fwd_fn, adj_inv_fn) = (adj_fn(adj), adj_fn(adj_inv));
         let primal_fn = if opaque {
             // `impl Trait` parameters cannot be named in the bound: the function itself
             quote! {
@@ -375,13 +430,17 @@ fn items(
             impl #name {
                 #[doc(hidden)] pub const ADDITIVE: u64 = #additive;
                 #[doc(hidden)] pub const WRITES: u64 = #writes;
+                #[doc(hidden)] pub const READS: u64 = #reads;
                 #primal_fn
+                #adj_fwd_fn
             }
             #[doc(hidden)] #[allow(non_camel_case_types, dead_code)]
             #vis enum #inv_name {}
             impl #inv_name {
                 #[doc(hidden)] pub const ADDITIVE: u64 = #name::ADDITIVE;
                 #[doc(hidden)] pub const WRITES: u64 = #name::WRITES;
+                #[doc(hidden)] pub const READS: u64 = #name::READS;
+                #adj_inv_fn
             }
         });
     }

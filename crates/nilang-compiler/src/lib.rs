@@ -19,6 +19,7 @@
 //!
 //! [`compile_fn`] runs the pipeline for `#[i] fn ...`; [`compile_primitive`] handles
 //! `#[primitive] fn ...`.
+pub mod adjoint;
 pub mod analyze;
 pub mod derive;
 mod diag;

@@ -7,6 +7,12 @@ fn expand(src: &str) -> String {
     compile_fn(quote::quote!(), item).to_string()
 }
 
+/// The expansion of `#[i(nocheck)]` on a function.
+fn expand_nocheck(src: &str) -> String {
+    let item: proc_macro2::TokenStream = src.parse().expect("test source tokenizes");
+    compile_fn(quote::quote!(nocheck), item).to_string()
+}
+
 /// The `compile_error!` messages of an expansion (empty when it compiled).
 fn errors(src: &str) -> Vec<String> {
     let out = expand(src);
@@ -210,4 +216,92 @@ fn nested_slice_loops_substitute_the_inner_slice() {
         out.contains("(* m) [__nilang_i_row] [__nilang_i_x]"),
         "{out}"
     );
+}
+
+#[test]
+fn uncomputation_on_fresh_workspaces_is_adjoint_only() {
+    // the inverse recomputes the routine (value-only) and uncomputes it: its writes go to the
+    // `fresh!` workspaces, so the uncomputation skips their value updates, calls the callee's
+    // adjoint-only variant and then zeroes their values
+    let src = "fn f<T: Scalar>(out: &mut T, x: &mut [T], ws: &mut [T], y: &mut [T]) {
+        for b in 0..x.len() {
+            routine! { ws[0] += abs2(x[b]); g(y, x); }
+            out += ws[0] * y[0];
+            unroutine!();
+            fresh!(ws, y);
+        }
+    }";
+    assert_eq!(errors(src), Vec::<String>::new());
+    let out = expand_nocheck(src);
+    let inv = out
+        .split("fn f_inv")
+        .nth(1)
+        .and_then(|s| s.split("enum f").next())
+        .unwrap_or_default();
+    assert!(inv.contains("minus_eq_adjoint"), "{inv}");
+    assert!(inv.contains("g_inv :: __adj (g_inv"), "{inv}");
+    assert!(inv.contains("Fresh :: zero_values (& mut (* ws))"), "{inv}");
+    assert!(inv.contains("Fresh :: zero_values (& mut (* y))"), "{inv}");
+    // the next iteration starts with `fresh!(ws, y)`: the values are reset after the last one
+    assert!(inv.contains("if b == __nilang_s"), "{inv}");
+    // with checks on, the uncomputation computes the values (the checks read them)
+    let out = expand(src);
+    let inv = out
+        .split("fn f_inv")
+        .nth(1)
+        .and_then(|s| s.split("enum f").next())
+        .unwrap_or_default();
+    assert!(!inv.contains("_adjoint"), "{inv}");
+    assert!(!inv.contains("zero_values"), "{inv}");
+}
+
+#[test]
+fn adjoint_only_variants_skip_only_values_never_read() {
+    // `f_inv::__adj`: `y[j]` is never read (a target only): dead where its bit is set
+    let out = expand_nocheck(
+        "fn f<T: Scalar>(y: &mut [T], l: &mut [T], v: &mut T) {
+            for j in 0..y.len() { y[j] += l[j] * v; }
+        }",
+    );
+    assert!(out.contains("minus_eq_adjoint"), "{out}");
+    assert!(out.contains("(__nilang_dead >> 0u32) & 1 == 0"), "{out}");
+    assert!(out.contains("pub const READS : u64 = 0u64 | (((false) as u64) << 0u32) | (1u64 << 1u32) | (1u64 << 2u32)"), "{out}");
+    // read later in the uncomputation: `a` is read by `b -= a * c` after `a -= y` runs
+    let out = expand_nocheck(
+        "fn f<T: Scalar>(a: &mut T, b: &mut T, c: &mut T, x: &mut T, y: &mut T) {
+            a += x; b += a * c; a += y;
+        }",
+    );
+    let adj_inv = out.split("impl f_inv").nth(1).unwrap_or_default();
+    // `b -= a*c` and `a -= x` may skip (nothing reads `b` or `a` after them), `a -= y` not
+    assert_eq!(adj_inv.matches("minus_eq_adjoint").count(), 2, "{adj_inv}");
+    assert!(
+        !adj_inv.contains("Identity , _ >> :: minus_eq_adjoint (& mut (* a) , & mut (* y))"),
+        "{adj_inv}"
+    );
+    // a loop that reads an earlier element (not loop-private): no skipping of `t`
+    let out = expand_nocheck(
+        "fn f<T: Scalar>(t: &mut [T], x: &mut [T]) {
+            for i in 1..t.len() { t[i] += t[i - 1] * x[i]; }
+        }",
+    );
+    assert!(!out.contains("_adjoint"), "{out}");
+    // loop-private ranges and elements: skipped
+    let out = expand_nocheck(
+        "fn f<T: Scalar>(s: &mut [T], t: &mut [T], x: &mut [T], d: usize) {
+            for i in 0..s.len() { g(&mut t[i * d..(i + 1) * d], x); s[i] += abs2(x[i]); }
+        }",
+    );
+    let adj_inv = out.split("impl f_inv").nth(1).unwrap_or_default();
+    assert!(adj_inv.contains("g_inv :: __adj"), "{adj_inv}");
+    assert!(adj_inv.contains("minus_eq_adjoint"), "{adj_inv}");
+    // ... but not a range whose end is not the next start
+    let out = expand_nocheck(
+        "fn f<T: Scalar>(t: &mut [T], x: &mut [T], d: usize) {
+            for i in 0..x.len() { g(&mut t[i * d..(i + 2) * d], x); }
+        }",
+    );
+    let adj_inv = out.split("impl f_inv").nth(1).unwrap_or_default();
+    // (then `t` is dead only if the callee does not read it: its `READS`)
+    assert!(adj_inv.contains("g_inv :: READS >> 0u32"), "{adj_inv}");
 }

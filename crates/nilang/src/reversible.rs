@@ -63,8 +63,9 @@ for_tuples!(call_tuple);
 /// Declare a hand-written reversible pair `f`/`f_inv` to `#[i]` code that calls it, with the
 /// analyses `#[i]` generates for its own functions: bit `k` of the mask says that `f` is
 /// compute–copy–uncompute in parameter `k` (its only lasting effect is `args.k += g(other
-/// arguments)`; `0` is always safe); it may write every parameter (`WRITES`), and its
-/// value-only variant is the function itself. `#[i]` code calling `f` needs this.
+/// arguments)`; `0` is always safe); it may write and read every parameter (`WRITES`,
+/// `READS`), and its value-only and adjoint-only variants are the function itself. `#[i]` code
+/// calling `f` needs this.
 ///
 /// ```
 /// // `out += 2·a`, hand-written: additive in `out` (parameter 0)
@@ -96,6 +97,14 @@ macro_rules! additive {
             pub fn __primal<F: $crate::CallTuple<A>, A>(f: F, args: A) {
                 f.call_tuple(args)
             }
+            #[doc(hidden)]
+            pub const READS: u64 = u64::MAX;
+            /// No adjoint-only variant: the function itself.
+            #[doc(hidden)]
+            #[inline(always)]
+            pub fn __adj<F: $crate::CallTuple<A>, A>(f: F, _dead: u64, args: A) {
+                f.call_tuple(args)
+            }
         }
         #[doc(hidden)]
         #[allow(non_camel_case_types, dead_code)]
@@ -105,6 +114,14 @@ macro_rules! additive {
             pub const ADDITIVE: u64 = $mask;
             #[doc(hidden)]
             pub const WRITES: u64 = u64::MAX;
+            #[doc(hidden)]
+            pub const READS: u64 = u64::MAX;
+            /// No adjoint-only variant: the function itself.
+            #[doc(hidden)]
+            #[inline(always)]
+            pub fn __adj<F: $crate::CallTuple<A>, A>(f: F, _dead: u64, args: A) {
+                f.call_tuple(args)
+            }
         }
     };
 }

@@ -48,6 +48,19 @@ impl Emitter {
                 };
                 let (body, promote_pre, promote_post) = match promoted {
                     Some((stmts, pre, post)) => (self.block(&stmts), pre, post),
+                    None if r.step.is_none() => {
+                        // the body's last iteration, for an uncomputation that defers the
+                        // reset of workspaces the next iteration makes fresh (see `adjoint`)
+                        let last = match (r.rev, r.inclusive) {
+                            (true, _) => quote!(#var == #sv),
+                            (false, true) => quote!(#var == #ev),
+                            (false, false) => quote!(#var + 1 == #ev),
+                        };
+                        self.loops.push((body.as_ptr(), body.len(), last));
+                        let b = self.block(body);
+                        self.loops.pop();
+                        (b, quote!(), quote!())
+                    }
                     None => (self.block(body), quote!(), quote!()),
                 };
                 let (step_let, cap, now) = match &r.step {

@@ -136,6 +136,18 @@ impl Emitter {
                 <_ as ::nilang::instr::#tr<#f, #(#holes),*>>::#pm(#target, #(#args),*);
             };
             call = self.value_only_or(primal, call);
+            if let Operand::Place(p) = &i.target {
+                if let Some(dead) = self.adj_dead(p) {
+                    let adj = format_ident!("{}_adjoint", method, span = s.span);
+                    call = quote_spanned! {s.span=>
+                        if #dead {
+                            <_ as ::nilang::instr::#tr<#f, #(#holes),*>>::#adj(#target, #(#args),*);
+                        } else {
+                            #call
+                        }
+                    };
+                }
+            }
         }
         quote!({ #checks #pre #call #post })
     }

@@ -21,6 +21,7 @@ use quote::{format_ident, quote, quote_spanned};
 use std::collections::{HashMap, HashSet};
 use syn::visit_mut::VisitMut;
 
+mod adjoint;
 mod ancilla;
 mod call;
 mod do_loop;
@@ -63,6 +64,12 @@ pub struct Emitter {
     zero_params: Vec<String>,
     /// Set while the function's top-level statement list is being emitted.
     entry: bool,
+    /// Adjoint-only emission (see [`crate::adjoint`]): the places whose value updates may be
+    /// skipped where nothing reads them afterwards.
+    adj: Option<adjoint::Adj>,
+    /// The range loops whose bodies are being emitted: the body (its first statement and
+    /// length) and an expression true in its last iteration.
+    loops: Vec<(*const Stmt, usize, TokenStream)>,
     counter: usize,
 }
 
@@ -84,6 +91,8 @@ impl Emitter {
             primal: None,
             zero_params: vec![],
             entry: false,
+            adj: None,
+            loops: vec![],
             counter: 0,
         }
     }
@@ -98,6 +107,19 @@ impl Emitter {
     pub fn function_body(&mut self, stmts: &[Stmt]) -> TokenStream {
         self.entry = true;
         self.block(stmts)
+    }
+
+    /// An emitter of the adjoint-only variant `f::__adj` (see [`crate::adjoint`]): `inout`
+    /// are the `&mut` parameters `(index, name)`, whose values after the call are not read
+    /// where their bit of `__nilang_dead` is set.
+    pub fn adjoint(
+        params: HashMap<String, ParamKind>,
+        locals: HashSet<String>,
+        inout: &[(usize, syn::Ident)],
+    ) -> Self {
+        let mut e = Emitter::new(params, locals);
+        e.adj = Some(adjoint::Adj::variant(inout));
+        e
     }
 
     /// An emitter of the value-only variant `f::__primal`: every instruction value-only.
@@ -285,11 +307,13 @@ impl Emitter {
     fn stmts(&mut self, stmts: &[Stmt]) -> TokenStream {
         let at_entry = std::mem::replace(&mut self.entry, false);
         let mut out = quote!();
+        let after = self.adj_after(stmts);
         for (k, s) in stmts.iter().enumerate() {
             let spliced = matches!(s.kind, StmtKind::Seq(_) | StmtKind::Routine { .. });
             if spliced {
                 self.rest.push(stmts[k + 1..].to_vec());
             }
+            let saved = self.adj_enter(stmts, k, &after);
             let primal = self.primal_routine(stmts, k, at_entry);
             let mut t = match primal {
                 Some((decl, flag)) => {
@@ -298,8 +322,12 @@ impl Emitter {
                     self.primal = None;
                     quote!(#decl #body)
                 }
-                None => self.stmt(s),
+                None => match self.adj_undo(stmts, k) {
+                    Some(t) => t,
+                    None => self.stmt(s),
+                },
             };
+            self.adj_leave(saved);
             if spliced {
                 self.rest.pop();
             }
@@ -363,7 +391,10 @@ impl Emitter {
     fn stmt(&mut self, s: &Stmt) -> TokenStream {
         match &s.kind {
             StmtKind::Instr(i) => self.instr(i, s),
-            StmtKind::Call(c) => self.call(c, s),
+            StmtKind::Call(c) => match self.adj_call(c, s) {
+                Some(t) => t,
+                None => self.call(c, s),
+            },
             StmtKind::Alloc(a) => self.alloc(a, s),
             StmtKind::Dealloc(a) => self.dealloc(a, s),
             StmtKind::Move { dst, src } => self.take(dst, src, s),

@@ -176,6 +176,10 @@ macro_rules! grad_struct {
             fn make_fresh_unchecked(&mut self) {
                 $(self.$field.make_fresh_unchecked();)+
             }
+            #[inline]
+            fn zero_values(&mut self) {
+                $(self.$field.zero_values();)+
+            }
         }
     };
 }

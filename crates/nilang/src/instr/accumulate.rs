@@ -55,6 +55,21 @@ pub trait PlusEq1<F, A> {
     fn minus_eq_primal(&mut self, a: &mut A) {
         self.minus_eq(a)
     }
+    /// `self += f(a)` where the value of `self` afterwards is never read (an
+    /// ancilla being uncomputed whose value is reset or dropped afterwards): on gradient
+    /// numbers only the adjoints move. The compiler emits it in the uncomputation of
+    /// routines on fresh ancillas (see `nilang_compiler`'s `adjoint` module); the default is
+    /// the instruction itself.
+    #[inline(always)]
+    fn plus_eq_adjoint(&mut self, a: &mut A) {
+        self.plus_eq(a)
+    }
+    /// `self -= f(a)` where the value of `self` afterwards is never read (see
+    /// [`Self::plus_eq_adjoint`]).
+    #[inline(always)]
+    fn minus_eq_adjoint(&mut self, a: &mut A) {
+        self.minus_eq(a)
+    }
 }
 /// `y += f(a, b)` / `y -= f(a, b)`.
 #[diagnostic::on_unimplemented(
@@ -81,6 +96,21 @@ pub trait PlusEq2<F, A, B> {
     fn minus_eq_primal(&mut self, a: &mut A, b: &mut B) {
         self.minus_eq(a, b)
     }
+    /// `self += f(a, b)` where the value of `self` afterwards is never read (an
+    /// ancilla being uncomputed whose value is reset or dropped afterwards): on gradient
+    /// numbers only the adjoints move. The compiler emits it in the uncomputation of
+    /// routines on fresh ancillas (see `nilang_compiler`'s `adjoint` module); the default is
+    /// the instruction itself.
+    #[inline(always)]
+    fn plus_eq_adjoint(&mut self, a: &mut A, b: &mut B) {
+        self.plus_eq(a, b)
+    }
+    /// `self -= f(a, b)` where the value of `self` afterwards is never read (see
+    /// [`Self::plus_eq_adjoint`]).
+    #[inline(always)]
+    fn minus_eq_adjoint(&mut self, a: &mut A, b: &mut B) {
+        self.minus_eq(a, b)
+    }
 }
 /// `y += f(a, b, c)` / `y -= f(a, b, c)`.
 #[diagnostic::on_unimplemented(
@@ -105,6 +135,21 @@ pub trait PlusEq3<F, A, B, C> {
     /// `self -= f(a, b, c)` where `self` carries no adjoint (see [`Self::plus_eq_primal`]).
     #[inline(always)]
     fn minus_eq_primal(&mut self, a: &mut A, b: &mut B, c: &mut C) {
+        self.minus_eq(a, b, c)
+    }
+    /// `self += f(a, b, c)` where the value of `self` afterwards is never read (an
+    /// ancilla being uncomputed whose value is reset or dropped afterwards): on gradient
+    /// numbers only the adjoints move. The compiler emits it in the uncomputation of
+    /// routines on fresh ancillas (see `nilang_compiler`'s `adjoint` module); the default is
+    /// the instruction itself.
+    #[inline(always)]
+    fn plus_eq_adjoint(&mut self, a: &mut A, b: &mut B, c: &mut C) {
+        self.plus_eq(a, b, c)
+    }
+    /// `self -= f(a, b, c)` where the value of `self` afterwards is never read (see
+    /// [`Self::plus_eq_adjoint`]).
+    #[inline(always)]
+    fn minus_eq_adjoint(&mut self, a: &mut A, b: &mut B, c: &mut C) {
         self.minus_eq(a, b, c)
     }
 }

@@ -23,6 +23,13 @@ pub trait Fresh {
     fn make_fresh_unchecked(&mut self) {
         self.make_fresh()
     }
+    /// Set the value part of every gradient number to zero, its adjoint kept: what the
+    /// uncomputation of a routine computed on a fresh workspace leaves there. The compiler
+    /// emits it after an uncomputation that skipped the (never read) value updates (see
+    /// [`PlusEq1::plus_eq_adjoint`](crate::instr::PlusEq1::plus_eq_adjoint)). Numbers whose
+    /// instructions compute values anyway leave it as it is (the default).
+    #[inline(always)]
+    fn zero_values(&mut self) {}
 }
 
 macro_rules! fresh_scalar {
@@ -60,13 +67,30 @@ fresh_float!(f32, f64);
 fresh_scalar!(
     [] i8, [] i16, [] i32, [] i64, [] i128, [] isize, [] u8, [] u16, [] u32,
     [] u64, [] u128, [] usize,
-    [T: Default + AlmostSame] crate::ad::GVar<T>,
     [T: Default + AlmostSame] crate::numbers::Dual<T>,
     [const N: usize] crate::ad::Lanes<N>,
     [] crate::numbers::F64x4,
     [] crate::numbers::F64x8,
     [T: Default + AlmostSame + Clone + num_traits::Num] num_complex::Complex<T>,
 );
+
+impl<T: Default + AlmostSame + crate::ad::Adjoints> Fresh for crate::ad::GVar<T> {
+    #[inline(always)]
+    fn is_fresh(&self) -> bool {
+        self.almost_same(&Self::default())
+    }
+    #[inline(always)]
+    fn make_fresh(&mut self) {
+        *self = Self::default();
+    }
+    /// The value to zero where adjoint-only instructions skip it (no second-order adjoints).
+    #[inline(always)]
+    fn zero_values(&mut self) {
+        if !T::HAS_ADJOINT {
+            self.x = T::default();
+        }
+    }
+}
 
 /// Sequences: every element.
 macro_rules! fresh_seq {
@@ -80,6 +104,9 @@ macro_rules! fresh_seq {
             }
             fn make_fresh_unchecked(&mut self) {
                 self.iter_mut().for_each(Fresh::make_fresh_unchecked)
+            }
+            fn zero_values(&mut self) {
+                self.iter_mut().for_each(Fresh::zero_values)
             }
         }
     )*};

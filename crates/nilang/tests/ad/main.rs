@@ -6,6 +6,7 @@
 #[global_allocator]
 static ALLOC: nilang_testkit::alloc::CountingAlloc = nilang_testkit::alloc::CountingAlloc;
 
+mod adjoint_only;
 mod api;
 mod cases;
 mod check_tolerance;

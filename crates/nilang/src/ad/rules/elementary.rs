@@ -9,8 +9,24 @@ use crate::instr::fns::*;
 use crate::instr::{PlusEq1, PlusEq2};
 
 macro_rules! rule1 {
+    ($F:ty, $minus:ident, $plus:ident; $minus_adj:ident, $plus_adj:ident) => {
+        rule1!(@impl $F, $minus, $plus {
+            #[inline(always)]
+            fn plus_adjoint(y: &mut GVar<T>, a: &mut GVar<T>) {
+                $plus_adj(y, a)
+            }
+            #[inline(always)]
+            fn minus_adjoint(y: &mut GVar<T>, a: &mut GVar<T>) {
+                $minus_adj(y, a)
+            }
+        });
+    };
     ($F:ty, $minus:ident, $plus:ident) => {
+        rule1!(@impl $F, $minus, $plus {});
+    };
+    (@impl $F:ty, $minus:ident, $plus:ident { $($adj:tt)* }) => {
         impl<T: Scalar> Rule1<T> for $F {
+            $($adj)*
             #[inline(always)]
             fn plus(y: &mut GVar<T>, a: &mut GVar<T>) {
                 $plus(y, a)
@@ -32,8 +48,24 @@ macro_rules! rule1 {
     };
 }
 macro_rules! rule2 {
+    ($F:ty, $minus:ident, $plus:ident; $minus_adj:ident, $plus_adj:ident) => {
+        rule2!(@impl $F, $minus, $plus {
+            #[inline(always)]
+            fn plus_adjoint(y: &mut GVar<T>, a: &mut GVar<T>, b: &mut GVar<T>) {
+                $plus_adj(y, a, b)
+            }
+            #[inline(always)]
+            fn minus_adjoint(y: &mut GVar<T>, a: &mut GVar<T>, b: &mut GVar<T>) {
+                $minus_adj(y, a, b)
+            }
+        });
+    };
     ($F:ty, $minus:ident, $plus:ident) => {
+        rule2!(@impl $F, $minus, $plus {});
+    };
+    (@impl $F:ty, $minus:ident, $plus:ident { $($adj:tt)* }) => {
         impl<T: Scalar> Rule2<T> for $F {
+            $($adj)*
             #[inline(always)]
             fn plus(y: &mut GVar<T>, a: &mut GVar<T>, b: &mut GVar<T>) {
                 $plus(y, a, b)
@@ -60,14 +92,24 @@ fn identity_rule<T: Scalar>(y: &mut GVar<T>, a: &mut GVar<T>) {
     y.x -= a.x;
     a.g += y.g;
 }
-rule1!(Identity, identity_rule, identity_rule_inv);
+// the adjoint part alone (the target's value is not read afterwards)
+#[i(nocheck, norev)]
+fn identity_adj<T: Scalar>(y: &mut GVar<T>, a: &mut GVar<T>) {
+    a.g += y.g;
+}
+rule1!(Identity, identity_rule, identity_rule_inv; identity_adj, identity_adj_inv);
 
 #[i(nocheck, norev)]
 fn neg_rule<T: Scalar>(y: &mut GVar<T>, a: &mut GVar<T>) {
     y.x -= -a.x;
     a.g -= y.g;
 }
-rule1!(Neg, neg_rule, neg_rule_inv);
+// the adjoint part alone (the target's value is not read afterwards)
+#[i(nocheck, norev)]
+fn neg_adj<T: Scalar>(y: &mut GVar<T>, a: &mut GVar<T>) {
+    a.g -= y.g;
+}
+rule1!(Neg, neg_rule, neg_rule_inv; neg_adj, neg_adj_inv);
 
 #[i(nocheck, norev)]
 fn add_rule<T: Scalar>(y: &mut GVar<T>, a: &mut GVar<T>, b: &mut GVar<T>) {
@@ -75,7 +117,13 @@ fn add_rule<T: Scalar>(y: &mut GVar<T>, a: &mut GVar<T>, b: &mut GVar<T>) {
     a.g += y.g;
     b.g += y.g;
 }
-rule2!(Add, add_rule, add_rule_inv);
+// the adjoint part alone (the target's value is not read afterwards)
+#[i(nocheck, norev)]
+fn add_adj<T: Scalar>(y: &mut GVar<T>, a: &mut GVar<T>, b: &mut GVar<T>) {
+    a.g += y.g;
+    b.g += y.g;
+}
+rule2!(Add, add_rule, add_rule_inv; add_adj, add_adj_inv);
 
 #[i(nocheck, norev)]
 fn sub_rule<T: Scalar>(y: &mut GVar<T>, a: &mut GVar<T>, b: &mut GVar<T>) {
@@ -83,7 +131,13 @@ fn sub_rule<T: Scalar>(y: &mut GVar<T>, a: &mut GVar<T>, b: &mut GVar<T>) {
     a.g += y.g;
     b.g -= y.g;
 }
-rule2!(Sub, sub_rule, sub_rule_inv);
+// the adjoint part alone (the target's value is not read afterwards)
+#[i(nocheck, norev)]
+fn sub_adj<T: Scalar>(y: &mut GVar<T>, a: &mut GVar<T>, b: &mut GVar<T>) {
+    a.g += y.g;
+    b.g -= y.g;
+}
+rule2!(Sub, sub_rule, sub_rule_inv; sub_adj, sub_adj_inv);
 
 #[i(nocheck, norev)]
 fn mul_rule<T: Scalar>(y: &mut GVar<T>, a: &mut GVar<T>, b: &mut GVar<T>) {
@@ -91,7 +145,13 @@ fn mul_rule<T: Scalar>(y: &mut GVar<T>, a: &mut GVar<T>, b: &mut GVar<T>) {
     a.g += y.g * b.x;
     b.g += y.g * a.x;
 }
-rule2!(Mul, mul_rule, mul_rule_inv);
+// the adjoint part alone (the target's value is not read afterwards)
+#[i(nocheck, norev)]
+fn mul_adj<T: Scalar>(y: &mut GVar<T>, a: &mut GVar<T>, b: &mut GVar<T>) {
+    a.g += y.g * b.x;
+    b.g += y.g * a.x;
+}
+rule2!(Mul, mul_rule, mul_rule_inv; mul_adj, mul_adj_inv);
 
 // The ancillas of the rules start from −0.0, the identity of IEEE addition (`−0.0 + v` is
 // `v` for every `v`, where `0.0 + (−0.0)` is `+0.0`): so `t += v` into a new ancilla compiles
@@ -193,7 +253,13 @@ fn abs2_rule<T: Scalar>(y: &mut GVar<T>, a: &mut GVar<T>) {
     a.g += y.g * a.x;
     a.g += y.g * a.x;
 }
-rule1!(Abs2, abs2_rule, abs2_rule_inv);
+// the adjoint part alone (the target's value is not read afterwards)
+#[i(nocheck, norev)]
+fn abs2_adj<T: Scalar>(y: &mut GVar<T>, a: &mut GVar<T>) {
+    a.g += y.g * a.x;
+    a.g += y.g * a.x;
+}
+rule1!(Abs2, abs2_rule, abs2_rule_inv; abs2_adj, abs2_adj_inv);
 
 #[i(nocheck, norev)]
 fn sqdiff_rule<T: Scalar>(y: &mut GVar<T>, a: &mut GVar<T>, b: &mut GVar<T>) {

@@ -13,6 +13,17 @@ mod instructions;
 
 /// The backward rule of a one-argument function marker.
 pub trait Rule1<T> {
+    /// `y += f(..)` where `y`'s value afterwards is never read: only the adjoints need to
+    /// move (`y.x` may be left as it was). The default is [`Self::plus`].
+    #[inline(always)]
+    fn plus_adjoint(y: &mut GVar<T>, a: &mut GVar<T>) {
+        Self::plus(y, a)
+    }
+    /// `y -= f(..)` where `y`'s value afterwards is never read (see [`Self::plus_adjoint`]).
+    #[inline(always)]
+    fn minus_adjoint(y: &mut GVar<T>, a: &mut GVar<T>) {
+        Self::minus(y, a)
+    }
     /// `y += f(a)` on gradient numbers.
     fn plus(y: &mut GVar<T>, a: &mut GVar<T>);
     /// `y -= f(a)` on gradient numbers (adjoint propagation `ā += ȳ f'(a)`).
@@ -33,6 +44,17 @@ pub trait Rule1<T> {
 }
 /// The backward rule of a two-argument function marker.
 pub trait Rule2<T> {
+    /// `y += f(..)` where `y`'s value afterwards is never read: only the adjoints need to
+    /// move (`y.x` may be left as it was). The default is [`Self::plus`].
+    #[inline(always)]
+    fn plus_adjoint(y: &mut GVar<T>, a: &mut GVar<T>, b: &mut GVar<T>) {
+        Self::plus(y, a, b)
+    }
+    /// `y -= f(..)` where `y`'s value afterwards is never read (see [`Self::plus_adjoint`]).
+    #[inline(always)]
+    fn minus_adjoint(y: &mut GVar<T>, a: &mut GVar<T>, b: &mut GVar<T>) {
+        Self::minus(y, a, b)
+    }
     /// `y += f(a, b)` on gradient numbers.
     fn plus(y: &mut GVar<T>, a: &mut GVar<T>, b: &mut GVar<T>);
     /// `y -= f(a, b)` on gradient numbers.
@@ -53,6 +75,17 @@ pub trait Rule2<T> {
 }
 /// The backward rule of a three-argument function marker.
 pub trait Rule3<T> {
+    /// `y += f(..)` where `y`'s value afterwards is never read: only the adjoints need to
+    /// move (`y.x` may be left as it was). The default is [`Self::plus`].
+    #[inline(always)]
+    fn plus_adjoint(y: &mut GVar<T>, a: &mut GVar<T>, b: &mut GVar<T>, c: &mut GVar<T>) {
+        Self::plus(y, a, b, c)
+    }
+    /// `y -= f(..)` where `y`'s value afterwards is never read (see [`Self::plus_adjoint`]).
+    #[inline(always)]
+    fn minus_adjoint(y: &mut GVar<T>, a: &mut GVar<T>, b: &mut GVar<T>, c: &mut GVar<T>) {
+        Self::minus(y, a, b, c)
+    }
     /// `y += f(a, b, c)` on gradient numbers.
     fn plus(y: &mut GVar<T>, a: &mut GVar<T>, b: &mut GVar<T>, c: &mut GVar<T>);
     /// `y -= f(a, b, c)` on gradient numbers.
@@ -92,6 +125,18 @@ macro_rules! plus_eq1 {
                 a.restore(ga);
             }
             #[inline(always)]
+            fn plus_eq_adjoint(&mut self, a: &mut $A) {
+                let mut ga = a.promote();
+                if T::HAS_ADJOINT { F::plus(self, &mut ga) } else { F::plus_adjoint(self, &mut ga) }
+                a.restore(ga);
+            }
+            #[inline(always)]
+            fn minus_eq_adjoint(&mut self, a: &mut $A) {
+                let mut ga = a.promote();
+                if T::HAS_ADJOINT { F::minus(self, &mut ga) } else { F::minus_adjoint(self, &mut ga) }
+                a.restore(ga);
+            }
+            #[inline(always)]
             fn plus_eq_primal(&mut self, a: &mut $A) {
                 if F::VALUE && !T::HAS_ADJOINT {
                     F::plus_value(&mut self.x, a.primal_part())
@@ -125,6 +170,20 @@ macro_rules! plus_eq2 {
             fn minus_eq(&mut self, a: &mut $A, b: &mut $B) {
                 let (mut ga, mut gb) = (a.promote(), b.promote());
                 F::minus(self, &mut ga, &mut gb);
+                a.restore(ga);
+                b.restore(gb);
+            }
+            #[inline(always)]
+            fn plus_eq_adjoint(&mut self, a: &mut $A, b: &mut $B) {
+                let (mut ga, mut gb) = (a.promote(), b.promote());
+                if T::HAS_ADJOINT { F::plus(self, &mut ga, &mut gb) } else { F::plus_adjoint(self, &mut ga, &mut gb) }
+                a.restore(ga);
+                b.restore(gb);
+            }
+            #[inline(always)]
+            fn minus_eq_adjoint(&mut self, a: &mut $A, b: &mut $B) {
+                let (mut ga, mut gb) = (a.promote(), b.promote());
+                if T::HAS_ADJOINT { F::minus(self, &mut ga, &mut gb) } else { F::minus_adjoint(self, &mut ga, &mut gb) }
                 a.restore(ga);
                 b.restore(gb);
             }
