@@ -251,8 +251,8 @@ pub fn compile_fn(attr: TokenStream, item: TokenStream) -> TokenStream {
         let adj = Emitter::adjoint(params.clone(), locals.clone(), &inout_params)
             .with_zero_params(&zero)
             .function_body(&body);
-        let mut adj_emitter = Emitter::adjoint(params.clone(), locals.clone(), &inout_params)
-            .with_zero_params(&zero);
+        let mut adj_emitter =
+            Emitter::adjoint(params.clone(), locals.clone(), &inout_params).with_zero_params(&zero);
         adj_emitter.inverse_of = Some(format!("{name}_inv", name = sig.ident));
         (adj, adj_emitter.function_body(&inverse))
     } else {
