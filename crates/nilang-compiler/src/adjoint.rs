@@ -28,6 +28,7 @@
 //! `x[i * d..(i + 1) * d]`: "loop-private"). `fresh!` (unchecked) overwrites a workspace.
 //! Anything not understood reads.
 use crate::ir::*;
+use crate::primal::leading_fields;
 use proc_macro2::{TokenStream, TokenTree};
 use quote::quote;
 
@@ -49,17 +50,6 @@ pub struct Key {
     pub fields: Vec<String>,
     /// The place (root and fields only).
     pub place: Place,
-}
-
-/// The leading field names of a place, up to its first index.
-fn leading_fields(p: &Place) -> Vec<String> {
-    p.path
-        .iter()
-        .map_while(|pr| match pr {
-            Proj::Field(m) => Some(quote!(#m).to_string()),
-            Proj::Index(_) => None,
-        })
-        .collect()
 }
 
 impl Key {
@@ -471,23 +461,7 @@ pub fn reads_mask(
 ) -> TokenStream {
     let f = fname.to_string();
     let cx = Ctx { inout, fname: &f };
-    let bits = params
-        .iter()
-        .enumerate()
-        .filter(|(k, _)| *k < 64)
-        .map(|(k, p)| {
-            let k = k as u32;
-            match reads_block(body, &Key::of_name(p), &cx) {
-                None => quote!((1u64 << #k)),
-                Some(c) => quote!((((false #(|| #c)*) as u64) << #k)),
-            }
-        });
-    let over = if params.len() > 64 {
-        quote!(| u64::MAX)
-    } else {
-        quote!()
-    };
-    quote!(0u64 #(| #bits)* #over)
+    crate::primal::param_mask(params, |p| reads_block(body, &Key::of_name(p), &cx))
 }
 
 /// The `fresh!` workspaces (root and fields) of `stmts[..k]` not mentioned since: exactly zero

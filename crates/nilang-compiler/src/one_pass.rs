@@ -69,7 +69,7 @@ fn mentions_iter(it: &ForIter, y: &str) -> bool {
 }
 
 /// Whether `b` moves values to or from the store tape (`#[store] routine!`, see `store`).
-fn uses_tape(b: &[Stmt]) -> bool {
+pub(crate) fn uses_tape(b: &[Stmt]) -> bool {
     struct Tape(bool);
     impl<'ir> Visit<'ir> for Tape {
         fn visit_stmt(&mut self, s: &'ir Stmt) {

@@ -48,7 +48,7 @@ impl NoAdjoint {
 }
 
 /// The leading field names of a place, up to its first index.
-fn leading_fields(p: &Place) -> Vec<String> {
+pub(crate) fn leading_fields(p: &Place) -> Vec<String> {
     p.path
         .iter()
         .map_while(|pr| match pr {
@@ -143,6 +143,13 @@ pub(crate) fn marker_path(p: &syn::ExprPath, inverse: bool) -> syn::Path {
 /// The value-only variant `g::__primal((args..))` applies to this call: a forward call by
 /// path of a function without explicit generic arguments.
 pub fn primal_callee(c: &Call) -> Option<syn::Path> {
+    let p = plain_analysed_callee(c)?;
+    (!c.inverse).then(|| marker_path(p, false))
+}
+
+/// The path of a call's callee when it has a recorded analysis ([`analysed_callee`]) and no
+/// explicit generic arguments.
+pub(crate) fn plain_analysed_callee(c: &Call) -> Option<&syn::ExprPath> {
     let Callee::Path(p) = &c.callee else {
         return None;
     };
@@ -151,7 +158,7 @@ pub fn primal_callee(c: &Call) -> Option<syn::Path> {
         .segments
         .iter()
         .all(|s| matches!(s.arguments, syn::PathArguments::None));
-    (analysed_callee(p) && !c.inverse && plain).then(|| marker_path(p, false))
+    (analysed_callee(p) && plain).then_some(p)
 }
 
 /// The condition (a conjunction of constant expressions; `None`: no) under which every write
@@ -392,13 +399,22 @@ pub fn writes_mask(
     body: &[Stmt],
 ) -> TokenStream {
     let fname = fname.to_string();
+    param_mask(params, |p| may_write(body, &p.to_string(), &fname, inout))
+}
+
+/// A per-parameter mask constant: bit `k` set when `cond(param k)` is `None` (always), else
+/// when one of its conditions holds; every bit set past 64 parameters.
+pub(crate) fn param_mask(
+    params: &[Ident],
+    cond: impl Fn(&Ident) -> Option<Vec<TokenStream>>,
+) -> TokenStream {
     let bits = params
         .iter()
         .enumerate()
         .filter(|(k, _)| *k < 64)
         .map(|(k, p)| {
             let k = k as u32;
-            match may_write(body, &p.to_string(), &fname, inout) {
+            match cond(p) {
                 None => quote!((1u64 << #k)),
                 Some(c) => quote!((((false #(|| #c)*) as u64) << #k)),
             }

@@ -83,33 +83,22 @@ for_tuples!(call_tuple);
 #[macro_export]
 macro_rules! additive {
     ($f:ident, $f_inv:ident : $mask:expr) => {
-        #[doc(hidden)]
-        #[allow(non_camel_case_types, dead_code)]
-        pub enum $f {}
-        impl $f {
-            #[doc(hidden)]
-            pub const ADDITIVE: u64 = $mask;
-            #[doc(hidden)]
-            pub const WRITES: u64 = u64::MAX;
+        $crate::additive!(@marker $f, $mask, {
             /// No value-only variant: the function itself.
             #[doc(hidden)]
             #[inline(always)]
             pub fn __primal<F: $crate::CallTuple<A>, A>(f: F, args: A) {
                 f.call_tuple(args)
             }
-            #[doc(hidden)]
-            pub const READS: u64 = u64::MAX;
-            /// No adjoint-only variant: the function itself.
-            #[doc(hidden)]
-            #[inline(always)]
-            pub fn __adj<F: $crate::CallTuple<A>, A>(f: F, _dead: u64, args: A) {
-                f.call_tuple(args)
-            }
-        }
+        });
+        $crate::additive!(@marker $f_inv, $mask, {});
+    };
+    // the marker of one direction: its analyses (all conservative but `ADDITIVE`)
+    (@marker $name:ident, $mask:expr, { $($extra:item)* }) => {
         #[doc(hidden)]
         #[allow(non_camel_case_types, dead_code)]
-        pub enum $f_inv {}
-        impl $f_inv {
+        pub enum $name {}
+        impl $name {
             #[doc(hidden)]
             pub const ADDITIVE: u64 = $mask;
             #[doc(hidden)]
@@ -122,6 +111,7 @@ macro_rules! additive {
             pub fn __adj<F: $crate::CallTuple<A>, A>(f: F, _dead: u64, args: A) {
                 f.call_tuple(args)
             }
+            $($extra)*
         }
     };
 }

@@ -141,17 +141,7 @@ impl Emitter {
         if self.primal.is_some() {
             return None;
         }
-        let Callee::Path(p) = &c.callee else {
-            return None;
-        };
-        let plain = p
-            .path
-            .segments
-            .iter()
-            .all(|s| matches!(s.arguments, syn::PathArguments::None));
-        if !crate::primal::analysed_callee(p) || !plain {
-            return None;
-        }
+        let p = crate::primal::plain_analysed_callee(c)?;
         let inout = self.adj_ctx_inout();
         let mut bits = vec![];
         for (k, a) in c.args.iter().enumerate().take(64) {
@@ -229,7 +219,7 @@ impl Emitter {
         let StmtKind::Routine { body, undo: false } = &stmts[k].kind else {
             return None;
         };
-        if uses_tape(body) {
+        if crate::one_pass::uses_tape(body) {
             return None;
         }
         let cands = fresh_before(stmts, k);
@@ -292,24 +282,4 @@ impl Emitter {
             if #flag { #fast #resets } else { #slow }
         })
     }
-}
-
-/// Whether `b` moves values to or from the store tape (`#[store] routine!`).
-fn uses_tape(b: &[Stmt]) -> bool {
-    use crate::visit::{walk_block, walk_stmt, Visit};
-    struct Tape(bool);
-    impl<'ir> Visit<'ir> for Tape {
-        fn visit_stmt(&mut self, s: &'ir Stmt) {
-            match &s.kind {
-                StmtKind::Call(Call {
-                    callee: Callee::Path(p),
-                    ..
-                }) if p.path.segments.iter().any(|s| s.ident == "tape") => self.0 = true,
-                _ => walk_stmt(self, s),
-            }
-        }
-    }
-    let mut v = Tape(false);
-    walk_block(&mut v, b);
-    v.0
 }
