@@ -252,8 +252,7 @@ pub fn ibesselj_upto<T: Scalar + AbsAbove, const NU: i32, const CAP: usize>(
 /// slice of a workspace).
 ///
 /// ```
-/// use nilang_apps::bessel::{ibesselj_sum, ibesselj_sum_inv, ATOL};
-/// use nilang_apps::bessel::series_ratios;
+/// use nilang_apps::bessel::{ibesselj_sum, ibesselj_sum_inv, series_ratios, ATOL};
 /// let (mut out, mut halfz, mut hp, mut terms) = (0.0_f64, 0.5, 0.25, [0.0; 16]);
 /// let r = series_ratios(2);
 /// ibesselj_sum(&mut out, &mut halfz, &mut hp, &mut terms, &r, 0.5, 15, ATOL);

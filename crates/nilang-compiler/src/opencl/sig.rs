@@ -359,7 +359,7 @@ fn written_roots(stmts: &[Stmt], out: &mut HashSet<String>) {
 /// Roots passed to a callee as a range whose bounds read the thread index `thread`.
 fn thread_segments(body: &[Stmt], thread: &str, out: &mut HashSet<String>) {
     struct Segments<'a> {
-        thread: HashSet<String>,
+        thread: &'a str,
         out: &'a mut HashSet<String>,
     }
     impl<'ir> Visit<'ir> for Segments<'_> {
@@ -373,7 +373,7 @@ fn thread_segments(body: &[Stmt], thread: &str, out: &mut HashSet<String>) {
                         let reads_thread = [&r.start, &r.end]
                             .into_iter()
                             .flatten()
-                            .any(|e| crate::syntax::mentions(e, &self.thread));
+                            .any(|e| crate::syntax::mentions_name(e, self.thread));
                         if reads_thread {
                             self.out.insert(p.root.to_string());
                         }
@@ -383,10 +383,7 @@ fn thread_segments(body: &[Stmt], thread: &str, out: &mut HashSet<String>) {
             walk_stmt(self, s)
         }
     }
-    let mut v = Segments {
-        thread: HashSet::from([thread.to_string()]),
-        out,
-    };
+    let mut v = Segments { thread, out };
     walk_block(&mut v, body);
 }
 
