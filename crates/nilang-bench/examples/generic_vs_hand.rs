@@ -26,6 +26,15 @@
 //! otherwise; a second driver instantiating the same routine (for instance both BA recipes at
 //! once) made the hand BA Jacobian 1.6× slower.
 //!
+//! Codegen settings: the workspace compiles `nilang-bench` (so this example, so the hand
+//! drivers) with one codegen unit and `nilang-apps` (the generic drivers, e.g.
+//! `ba::ba_jacobian_into`) with the release default of four. That alone makes the generic BA
+//! Jacobian about 1.17× the hand one; with equal settings it is about 1.05×. For equal
+//! settings add `--config 'profile.release.package.nilang-bench.codegen-units=4'` (both four)
+//! or `--config 'profile.release.package.nilang-apps.codegen-units=1'` (both one) to the
+//! command below. Sub-microsecond cases (Bessel, embedding) also move by a few percent from
+//! build to build with code layout alone.
+//!
 //! Each case is checked first (hand and generic results agree to a relative `1e-12`, BA
 //! `1e-10`, measured as `|a − b| / (1 + |b|)`; the largest difference is printed), then timed
 //! interleaved: `R` rounds, each running hand and generic once (the first of the two
