@@ -23,10 +23,23 @@ impl Emitter {
         quote!({ #hoist #body })
     }
 
-    /// A read-only argument evaluated (a `&place`: copied) into a temporary before the call.
-    fn read_copy(&mut self, e: &syn::Expr, pre: &mut TokenStream) -> TokenStream {
+    /// A read-only argument that reads a root passed in-out in the same call, evaluated
+    /// before the borrows: a `&place` of such a root is copied into a temporary; a `&place` of
+    /// another root (only its indices read them) is borrowed after its indices are evaluated,
+    /// so a sub-slice is not copied.
+    fn read_copy(
+        &mut self,
+        e: &syn::Expr,
+        inout_roots: &HashSet<String>,
+        pre: &mut TokenStream,
+    ) -> TokenStream {
         let t = self.fresh("r");
         match crate::syntax::read_place(e) {
+            Some(mut p) if !inout_roots.contains(&p.root.to_string()) => {
+                self.hoist_place(&mut p, pre);
+                let pe = self.place(&p);
+                quote!(&#pe)
+            }
             Some(p) => {
                 let pe = self.place(&p);
                 pre.extend(quote!(let #t = ::core::clone::Clone::clone(&#pe);));
@@ -72,7 +85,7 @@ impl Emitter {
         for a in &c.args {
             if let CallArg::Read(e) = a {
                 if crate::syntax::mentions(e, &inout_roots) {
-                    args.push(self.read_copy(e, &mut pre));
+                    args.push(self.read_copy(e, &inout_roots, &mut pre));
                     continue;
                 }
             }

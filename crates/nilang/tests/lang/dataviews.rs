@@ -244,3 +244,40 @@ fn disjoint_fields_are_borrowed_directly() {
     g_inv(&mut w);
     assert_eq!(w.a, [1.0, 2.0]);
 }
+
+/// A read-only sub-slice whose bounds read a root passed in-out in the same call: the bounds
+/// are evaluated before the borrows, the slice itself is borrowed, not copied (`[T]` has no
+/// `Clone`).
+#[test]
+fn read_only_range_bounded_by_an_in_out_root() {
+    struct Win {
+        acc: f64,
+        lo: usize,
+        hi: usize,
+    }
+    #[i]
+    fn add_all(y: &mut f64, x: &[f64]) {
+        for i in 0..x.len() {
+            y += x[i];
+        }
+    }
+    #[i]
+    fn add_one(y: &mut f64, x: &f64) {
+        y += x;
+    }
+    #[i]
+    fn window_sum(w: &mut Win, data: &[f64]) {
+        add_all(&mut w.acc, &data[w.lo..w.hi]);
+        add_one(&mut w.acc, &data[w.hi]);
+    }
+    let data = [1.0, 2.0, 4.0, 8.0, 16.0];
+    let mut w = Win {
+        acc: 0.5,
+        lo: 1,
+        hi: 3,
+    };
+    window_sum(&mut w, &data);
+    assert_eq!(w.acc, 0.5 + 2.0 + 4.0 + 8.0);
+    window_sum_inv(&mut w, &data);
+    assert_eq!(w.acc, 0.5);
+}
