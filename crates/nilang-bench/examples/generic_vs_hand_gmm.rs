@@ -247,40 +247,16 @@ fn gmm_value_grad_hand<const ADJ: bool>(
             }
         }
     }
-    // the data-free terms: compute–copy–uncompute, one reverse pass with out's adjoint = 1
-    let mut out = GVar::new(0.0, 1.0);
+    // the data-free terms and routine 1, backwards
     wg.t.fill(GVar::default());
     wg.sa = GVar::default();
     wg.la = GVar::default();
     wg.mxa = GVar::default();
     wg.fro = GVar::default();
-    gmm_rest_inv(
-        &mut out,
-        &mut wg.t,
-        &mut wg.sa,
-        &mut wg.la,
-        &mut wg.mxa,
-        &mut wg.fro,
-        &mut wg.qd,
-        ag,
-        icfg,
-        d,
-        k,
-        n,
-        g.gamma,
-        g.m,
-    );
-    value -= out.x;
-    // routine 1 backwards: adjoints of exp(q) and α + Σq into the parameters
-    gmm_prepare_inv(&mut wg.qd, &mut wg.base, ag, icfg, d, k);
+    value -= data_free_and_prepare_backward(g, wg, ag, icfg);
     wf.qd.fill(0.0);
     wf.base.fill(0.0);
-    for (o, v) in grad
-        .iter_mut()
-        .zip(ag.iter().chain(mug.iter()).chain(icfg.iter()))
-    {
-        *o = v.g;
-    }
+    read_gradient(grad, ag, mug, icfg);
     value
 }
 
@@ -441,7 +417,36 @@ fn gmm_value_grad_hand_gvar(g: &GmmInput, work: &mut GmmGvarWork, grad: &mut [f6
         wg.sq[..nb * k].fill(GVar::default());
         wg.main[..nb * k].fill(GVar::default());
     }
-    // the data-free terms: compute–copy–uncompute, one reverse pass with out's adjoint = 1
+    // the data-free terms and routine 1, backwards
+    value -= data_free_and_prepare_backward(g, wg, ag, icfg);
+    // the workspace's scalars and `t` were uncomputed to zero up to rounding: reset exactly
+    wg.t.fill(GVar::default());
+    wg.qd.fill(GVar::default());
+    wg.base.fill(GVar::default());
+    for v in [&mut wg.sa, &mut wg.la, &mut wg.mxa, &mut wg.fro] {
+        *v = GVar::default();
+    }
+    read_gradient(grad, ag, mug, icfg);
+    value
+}
+
+/// One case: its name and instance.
+struct Case {
+    name: String,
+    inst: GmmInput,
+}
+
+/// The backward pass of both drivers after the blocks: the data-free terms
+/// (compute–copy–uncompute, one reverse pass with `out`'s adjoint 1; their ancillas in `wg`
+/// zero on entry), then routine 1 (`exp(q)`, `α + Σq`) backwards into the parameters'
+/// adjoints. Returns the data-free terms' value.
+fn data_free_and_prepare_backward(
+    g: &GmmInput,
+    wg: &mut GmmWork<GVar<f64>>,
+    ag: &mut [GVar<f64>],
+    icfg: &mut [GVar<f64>],
+) -> f64 {
+    let (d, k, n) = (g.d, g.k, g.n);
     let mut out = GVar::new(0.0, 1.0);
     gmm_rest_inv(
         &mut out,
@@ -459,29 +464,18 @@ fn gmm_value_grad_hand_gvar(g: &GmmInput, work: &mut GmmGvarWork, grad: &mut [f6
         g.gamma,
         g.m,
     );
-    value -= out.x;
-    // routine 1 backwards: adjoints of exp(q) and α + Σq into the parameters
     gmm_prepare_inv(&mut wg.qd, &mut wg.base, ag, icfg, d, k);
-    // the workspace's scalars and `t` were uncomputed to zero up to rounding: reset exactly
-    wg.t.fill(GVar::default());
-    wg.qd.fill(GVar::default());
-    wg.base.fill(GVar::default());
-    for v in [&mut wg.sa, &mut wg.la, &mut wg.mxa, &mut wg.fro] {
-        *v = GVar::default();
-    }
+    out.x
+}
+
+/// The adjoints of the parameters `[α | μ | icf]` into `grad`.
+fn read_gradient(grad: &mut [f64], ag: &[GVar<f64>], mug: &[GVar<f64>], icfg: &[GVar<f64>]) {
     for (o, v) in grad
         .iter_mut()
         .zip(ag.iter().chain(mug.iter()).chain(icfg.iter()))
     {
         *o = v.g;
     }
-    value
-}
-
-/// One case: its name and instance.
-struct Case {
-    name: String,
-    inst: GmmInput,
 }
 
 /// The benchmark's GMM cases (quick, then full), as `suites::gmm` builds them.
