@@ -261,6 +261,15 @@ pub fn compile_fn(attr: TokenStream, item: TokenStream) -> TokenStream {
     let mut inv_emitter = Emitter::new(params, locals).with_zero_params(&zero);
     inv_emitter.inverse_of = Some(format!("{name}_inv", name = sig.ident));
     let inv = inv_emitter.function_body(&inverse);
+    let (fwd, inv) = if check {
+        let inv_name = format!("{}_inv", sig.ident);
+        (
+            zero_checked(&opts.zero, fwd, ""),
+            zero_checked(&opts.zero, inv, &inv_name),
+        )
+    } else {
+        (fwd, inv)
+    };
 
     let mut out = items(
         &f,
@@ -289,6 +298,24 @@ pub fn compile_fn(attr: TokenStream, item: TokenStream) -> TokenStream {
         out.extend(errors.to_compile_errors());
     }
     crate::krate::rewrite(out, &crate::krate::resolve(opts.krate.as_ref()))
+}
+
+/// `body` between the checks of the `zero(..)` parameters `ws`, on entry and on exit (see
+/// `nilang::instr::fresh::zero_param`; `inverse`: the inverse's name when `body` is its body).
+fn zero_checked(ws: &[syn::Ident], body: TokenStream, inverse: &str) -> TokenStream {
+    if ws.is_empty() {
+        return body;
+    }
+    let check = |exit: bool| {
+        ws.iter().map(move |w| {
+            let name = w.to_string();
+            let loc = quote::quote_spanned!(w.span()=>
+                ::core::concat!(::core::file!(), ":", ::core::line!(), ":", ::core::column!()));
+            quote!(::nilang::instr::fresh::zero_param(&*#w, #exit, #loc, #name, #inverse);)
+        })
+    };
+    let (entry, exit) = (check(false), check(true));
+    quote!(#(#entry)* #body #(#exit)*)
 }
 
 /// The generated bodies and analyses of a function.

@@ -139,3 +139,67 @@ pub fn fresh<W: Fresh + Debug + ?Sized>(
 pub fn fresh_unchecked<W: Fresh + ?Sized>(ws: &mut W) {
     ws.make_fresh_unchecked();
 }
+
+/// The check of a `#[i(zero(ws))]` parameter (with checks on), on entry (`exit` false: the
+/// caller broke the contract, [`ErrorKind::Argument`]) and on exit (`exit` true: the function
+/// did not uncompute what it computed there, [`ErrorKind::Deallocation`]): `ws` must be zero
+/// up to the float tolerance. `location` and `param` name the attribute; `inverse` is the
+/// generated inverse's name when it runs there, else empty.
+///
+/// ```
+/// use nilang::prelude::*;
+/// #[i(zero(w))]
+/// fn scaled_sum(out: &mut f64, w: &mut [f64], x: &[f64]) {
+///     routine! {
+///         for k in 0..x.len() {
+///             w[k] += x[k] * 2.0;
+///         }
+///     }
+///     for k in 0..x.len() {
+///         out += w[k];
+///     }
+///     unroutine!();
+/// }
+/// let (mut out, x) = (0.0, [1.0, 2.0]);
+/// scaled_sum(&mut out, &mut [0.0, 0.0], &x);
+/// assert_eq!(out, 6.0);
+/// let e = nilang::check::catch(|| scaled_sum(&mut out, &mut [1.0, 0.0], &x)).unwrap_err();
+/// assert!(e.to_string().contains("`w` is not zero on entry"), "{e}");
+/// ```
+#[inline]
+pub fn zero_param<W: Fresh + Debug + ?Sized>(
+    ws: &W,
+    exit: bool,
+    location: &'static str,
+    param: &'static str,
+    inverse: &'static str,
+) {
+    if !ws.is_fresh() {
+        let (kind, when, why) = if exit {
+            (
+                ErrorKind::Deallocation,
+                "exit",
+                "the function did not uncompute what it computed there",
+            )
+        } else {
+            (
+                ErrorKind::Argument,
+                "entry",
+                "a `zero(..)` workspace must be passed zero",
+            )
+        };
+        fail(
+            kind,
+            location,
+            "#[i(zero(..))]",
+            if inverse.is_empty() {
+                format!("`{param}` is not zero on {when}: {ws:?} ({why})")
+            } else {
+                format!(
+                    "`{param}` is not zero on {when}: {ws:?} ({why}) (while running the \
+                     inverse `{inverse}`)"
+                )
+            },
+        );
+    }
+}

@@ -182,3 +182,70 @@ fn mismatched_slice_lengths_are_a_typed_error() {
     dot_checked(&mut out, &mut x, &mut y);
     assert_eq!(out, 12.0);
 }
+
+/// `#[i(zero(w))]`: with checks on, the workspace is checked zero on entry (the caller's
+/// contract) and on exit (the function's), in both directions; `nocheck` trusts it.
+#[test]
+fn zero_workspaces_are_checked_on_entry_and_exit() {
+    #[i(zero(w))]
+    fn doubled_sum(out: &mut f64, w: &mut [f64], x: &[f64]) {
+        routine! {
+            for k in 0..x.len() {
+                w[k] += x[k] * 2.0;
+            }
+        }
+        for k in 0..x.len() {
+            out += w[k];
+        }
+        unroutine!();
+    }
+    // leaves its workspace written: breaks the contract on exit
+    #[i(zero(w))]
+    fn leaky(out: &mut f64, w: &mut [f64], x: &[f64]) {
+        w[0] += x[0];
+        out += w[0];
+    }
+    #[i(nocheck, zero(w))]
+    fn leaky_unchecked(out: &mut f64, w: &mut [f64], x: &[f64]) {
+        w[0] += x[0];
+        out += w[0];
+    }
+    let x = [1.5, -4.0];
+    let (mut out, mut w) = (0.25, [0.0; 2]);
+    doubled_sum(&mut out, &mut w, &x);
+    assert_eq!((out, w), (0.25 - 5.0, [0.0; 2]));
+    doubled_sum_inv(&mut out, &mut w, &x);
+    assert_eq!((out, w), (0.25, [0.0; 2]));
+
+    let mut w = [0.0, 7.0];
+    let e = catch(|| doubled_sum(&mut out, &mut w, &x)).unwrap_err();
+    assert_eq!(e.kind, ErrorKind::Argument);
+    assert_eq!(e.statement, "#[i(zero(..))]");
+    assert!(
+        e.detail
+            .starts_with("`w` is not zero on entry: [0.0, 7.0] (a `zero(..)` workspace"),
+        "{}",
+        e.detail
+    );
+    assert!(e.location.contains("runtime_messages.rs"), "{}", e.location);
+    assert_eq!((out, w), (0.25, [0.0, 7.0]), "nothing ran");
+    let e = catch(|| doubled_sum_inv(&mut out, &mut w, &x)).unwrap_err();
+    assert!(
+        e.detail
+            .ends_with("(while running the inverse `doubled_sum_inv`)"),
+        "{}",
+        e.detail
+    );
+
+    let mut w = [0.0; 2];
+    let e = catch(|| leaky(&mut out, &mut w, &x)).unwrap_err();
+    assert_eq!(e.kind, ErrorKind::Deallocation);
+    assert!(
+        e.detail.starts_with("`w` is not zero on exit: [1.5, 0.0]"),
+        "{}",
+        e.detail
+    );
+    let (mut out, mut w) = (0.0, [0.0; 2]);
+    leaky_unchecked(&mut out, &mut w, &x);
+    assert_eq!((out, w), (1.5, [1.5, 0.0]));
+}
