@@ -234,9 +234,9 @@ pub fn compile_fn(attr: TokenStream, item: TokenStream) -> TokenStream {
     let inout = |n: &str| params.get(n) == Some(&ParamKind::InOut);
     let writes = crate::primal::writes_mask(&sig.ident, &names, &inout, &body);
     let zero: Vec<String> = opts.zero.iter().map(|w| w.to_string()).collect();
-    let fwd = Emitter::new(params.clone(), locals.clone())
-        .with_zero_params(&zero)
-        .function_body(&body);
+    let inv_name = format!("{}_inv", sig.ident);
+    let mut fwd_emitter = Emitter::new(params.clone(), locals.clone()).with_zero_params(&zero);
+    let fwd = fwd_emitter.function_body(&body);
     let primal = Emitter::primal(params.clone(), locals.clone()).block(&body);
     let reads = crate::adjoint::reads_mask(&sig.ident, &names, &inout, &body);
     let inout_params: Vec<(usize, syn::Ident)> = inout_names
@@ -253,19 +253,18 @@ pub fn compile_fn(attr: TokenStream, item: TokenStream) -> TokenStream {
             .function_body(&body);
         let mut adj_emitter =
             Emitter::adjoint(params.clone(), locals.clone(), &inout_params).with_zero_params(&zero);
-        adj_emitter.inverse_of = Some(format!("{name}_inv", name = sig.ident));
+        adj_emitter.inverse_of = Some(inv_name.clone());
         (adj, adj_emitter.function_body(&inverse))
     } else {
         (quote!(), quote!())
     };
     let mut inv_emitter = Emitter::new(params, locals).with_zero_params(&zero);
-    inv_emitter.inverse_of = Some(format!("{name}_inv", name = sig.ident));
+    inv_emitter.inverse_of = Some(inv_name);
     let inv = inv_emitter.function_body(&inverse);
-    let (fwd, inv) = if check {
-        let inv_name = format!("{}_inv", sig.ident);
+    let (fwd, inv) = if check && !opts.zero.is_empty() {
         (
-            zero_checked(&opts.zero, fwd, ""),
-            zero_checked(&opts.zero, inv, &inv_name),
+            fwd_emitter.zero_checked(&opts.zero, fwd),
+            inv_emitter.zero_checked(&opts.zero, inv),
         )
     } else {
         (fwd, inv)
@@ -298,24 +297,6 @@ pub fn compile_fn(attr: TokenStream, item: TokenStream) -> TokenStream {
         out.extend(errors.to_compile_errors());
     }
     crate::krate::rewrite(out, &crate::krate::resolve(opts.krate.as_ref()))
-}
-
-/// `body` between the checks of the `zero(..)` parameters `ws`, on entry and on exit (see
-/// `nilang::instr::fresh::zero_param`; `inverse`: the inverse's name when `body` is its body).
-fn zero_checked(ws: &[syn::Ident], body: TokenStream, inverse: &str) -> TokenStream {
-    if ws.is_empty() {
-        return body;
-    }
-    let check = |exit: bool| {
-        ws.iter().map(move |w| {
-            let name = w.to_string();
-            let loc = quote::quote_spanned!(w.span()=>
-                ::core::concat!(::core::file!(), ":", ::core::line!(), ":", ::core::column!()));
-            quote!(::nilang::instr::fresh::zero_param(&*#w, #exit, #loc, #name, #inverse);)
-        })
-    };
-    let (entry, exit) = (check(false), check(true));
-    quote!(#(#entry)* #body #(#exit)*)
 }
 
 /// The generated bodies and analyses of a function.

@@ -39,10 +39,7 @@ impl Emitter {
             .iter()
             .map(|v| self.expr(&syn::parse_quote!(#v)))
             .collect();
-        let dir = match &self.inverse_of {
-            Some(f) => format!(" (while running the inverse `{f}`)"),
-            None => String::new(),
-        };
+        let dir = self.inverse_suffix();
         quote!({
             #[allow(unused_imports)]
             use ::nilang::instr::show::{ViaDebug as _, ViaNothing as _};
@@ -56,5 +53,14 @@ impl Emitter {
             __nilang_s.push_str(#dir);
             __nilang_s
         })
+    }
+
+    /// `" (while running the inverse `f_inv`)"` when emitting an inverse, else empty: the end
+    /// of every runtime error message.
+    pub(crate) fn inverse_suffix(&self) -> String {
+        match &self.inverse_of {
+            Some(f) => format!(" (while running the inverse `{f}`)"),
+            None => String::new(),
+        }
     }
 }

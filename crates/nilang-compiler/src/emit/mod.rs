@@ -109,6 +109,21 @@ impl Emitter {
         self.block(stmts)
     }
 
+    /// `body` between the checks (checks on) that the `zero(..)` parameters `ws` are zero on
+    /// entry and on exit (`nilang::instr::fresh::zero_param`).
+    pub fn zero_checked(&self, ws: &[syn::Ident], body: TokenStream) -> TokenStream {
+        let dir = self.inverse_suffix();
+        let check = |exit: bool| {
+            let dir = &dir;
+            ws.iter().map(move |w| {
+                let (name, l) = (w.to_string(), loc(w.span()));
+                quote!(::nilang::instr::fresh::zero_param(&*#w, #exit, #l, #name, #dir);)
+            })
+        };
+        let (entry, exit) = (check(false), check(true));
+        quote!(#(#entry)* #body #(#exit)*)
+    }
+
     /// An emitter of the adjoint-only variant `f::__adj` (see [`crate::adjoint`]): `inout`
     /// are the `&mut` parameters `(index, name)`, whose values after the call are not read
     /// where their bit of `__nilang_dead` is set.

@@ -143,8 +143,8 @@ pub fn fresh_unchecked<W: Fresh + ?Sized>(ws: &mut W) {
 /// The check of a `#[i(zero(ws))]` parameter (with checks on), on entry (`exit` false: the
 /// caller broke the contract, [`ErrorKind::Argument`]) and on exit (`exit` true: the function
 /// did not uncompute what it computed there, [`ErrorKind::Deallocation`]): `ws` must be zero
-/// up to the float tolerance. `location` and `param` name the attribute; `inverse` is the
-/// generated inverse's name when it runs there, else empty.
+/// up to the float tolerance. `location` and `param` name the attribute; `direction` ends the
+/// message (" (while running the inverse `f_inv`)" there, else empty).
 ///
 /// ```
 /// use nilang::prelude::*;
@@ -172,7 +172,7 @@ pub fn zero_param<W: Fresh + Debug + ?Sized>(
     exit: bool,
     location: &'static str,
     param: &'static str,
-    inverse: &'static str,
+    direction: &'static str,
 ) {
     if !ws.is_fresh() {
         let (kind, when, why) = if exit {
@@ -192,14 +192,7 @@ pub fn zero_param<W: Fresh + Debug + ?Sized>(
             kind,
             location,
             "#[i(zero(..))]",
-            if inverse.is_empty() {
-                format!("`{param}` is not zero on {when}: {ws:?} ({why})")
-            } else {
-                format!(
-                    "`{param}` is not zero on {when}: {ws:?} ({why}) (while running the \
-                     inverse `{inverse}`)"
-                )
-            },
+            format!("`{param}` is not zero on {when}: {ws:?} ({why}){direction}"),
         );
     }
 }
