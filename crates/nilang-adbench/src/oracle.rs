@@ -25,6 +25,24 @@ pub fn adbench_rel_err(x: f64, y: f64) -> f64 {
     (x - y).abs() / (x.abs() + y.abs()).max(1.0)
 }
 
+/// The largest [`adbench_rel_err`] of two vectors' entries (a NaN counts as infinite; the
+/// lengths must agree).
+///
+/// ```
+/// use nilang_adbench::oracle::max_rel_err;
+/// assert_eq!(max_rel_err(&[1.0, 4.0], &[1.0, 4.0]), 0.0);
+/// assert!((max_rel_err(&[1.0, 4.0], &[1.0, 2.0]) - 2.0 / 6.0).abs() < 1e-15);
+/// assert_eq!(max_rel_err(&[f64::NAN], &[1.0]), f64::INFINITY);
+/// ```
+pub fn max_rel_err(got: &[f64], want: &[f64]) -> f64 {
+    assert_eq!(got.len(), want.len(), "max_rel_err: lengths differ");
+    got.iter()
+        .zip(want)
+        .map(|(&x, &y)| adbench_rel_err(x, y))
+        .map(|e| if e.is_nan() { f64::INFINITY } else { e })
+        .fold(0.0, f64::max)
+}
+
 /// ADBench's metric over two vectors with tolerance `tol`: `Ok` when every entry has
 /// [`adbench_rel_err`] `<= tol` (a NaN never does); otherwise the message names the worst entry.
 ///

@@ -36,8 +36,8 @@
 //! build to build with code layout alone.
 //!
 //! Each case is checked first (hand and generic results agree to a relative `1e-12`, BA
-//! `1e-10`, measured as `|a − b| / (1 + |b|)`; the largest difference is printed), then timed
-//! interleaved: `R` rounds, each running hand and generic once (the first of the two
+//! `1e-10`, measured as `|a − b| / max(1, |a| + |b|)`; the largest difference is printed), then
+//! timed interleaved: `R` rounds, each running hand and generic once (the first of the two
 //! alternating), and the minimum of each kept. Output: a Markdown table
 //! `case | hand (s) | generic (s) | generic/hand`, times per call.
 //!
@@ -51,14 +51,14 @@
 use nilang::ad::Lanes;
 use nilang::GVar;
 use nilang_apps::adbench::ba::{BaInput, BLOCK_LEN, CAM_LEN};
-use nilang_apps::adbench::oracle::data_dir;
+use nilang_apps::adbench::oracle::{data_dir, max_rel_err};
 use nilang_apps::adbench::sparse::SparseJacobian;
 use nilang_apps::ba::{self, ba_copy_inv, ba_routine, ba_routine_inv, ba_w_err_i_inv, BaAnc};
 use nilang_apps::bessel::{self, ibesselj_n_inv};
 use nilang_apps::embedding::{self, embedding_loss_inv, NV};
+use nilang_bench::harness::timing::interleaved_min;
 use rand_distr::{Distribution, StandardNormal};
 use std::hint::black_box;
-use std::time::Instant;
 
 // ---------------------------------------------------------------------------------------
 // Bessel
@@ -193,35 +193,15 @@ fn ba_jacobian_into_hand(b: &BaInput, jac: &mut SparseJacobian) {
 // ---------------------------------------------------------------------------------------
 // Measuring
 
-/// Min over `rounds` of one run of `hand` and of `generic`, interleaved, the first of the two
-/// alternating.
+/// Min over `rounds` of one run of `hand` and of `generic`, interleaved.
 fn min_time(rounds: usize, mut hand: impl FnMut(), mut generic: impl FnMut()) -> (f64, f64) {
-    let (mut th, mut tg) = (f64::INFINITY, f64::INFINITY);
-    let time = |f: &mut dyn FnMut(), best: &mut f64| {
-        let t = Instant::now();
-        f();
-        *best = best.min(t.elapsed().as_secs_f64());
-    };
-    for r in 0..rounds {
-        if r % 2 == 0 {
-            time(&mut hand, &mut th);
-            time(&mut generic, &mut tg);
-        } else {
-            time(&mut generic, &mut tg);
-            time(&mut hand, &mut th);
-        }
-    }
-    (th, tg)
+    let t = interleaved_min(rounds, &mut [&mut hand, &mut generic]);
+    (t[0], t[1])
 }
 
-/// The largest `|a − b| / (1 + |b|)`, asserted `≤ tol`.
+/// The largest relative difference ([`max_rel_err`]), asserted `≤ tol`.
 fn agree(case: &str, a: &[f64], b: &[f64], tol: f64) -> f64 {
-    assert_eq!(a.len(), b.len(), "{case}: lengths");
-    let d = a
-        .iter()
-        .zip(b)
-        .map(|(a, b)| (a - b).abs() / (1.0 + b.abs()))
-        .fold(0.0f64, f64::max);
+    let d = max_rel_err(a, b);
     assert!(
         d <= tol,
         "{case}: hand and generic differ by {d:e} (> {tol:e})"

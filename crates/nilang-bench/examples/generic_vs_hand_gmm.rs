@@ -32,14 +32,15 @@
 //! case (default: by size, 3 to 30).
 use nilang::prelude::*;
 use nilang_apps::adbench::gmm::GmmInput;
+use nilang_apps::adbench::oracle::max_rel_err;
 use nilang_apps::gmm::{
     gmm_comp_pts, gmm_comp_pts_inv, gmm_lse, gmm_lse_inv, gmm_prepare, gmm_prepare_inv,
     gmm_rest_inv, gmm_value_grad, GmmGradWork, GmmWork, GMM_BLOCK,
 };
+use nilang_bench::harness::timing::interleaved_min;
 use nilang_bench::suites::gmm::PAPER_DK;
 use nilang_bench::suites::SEED;
 use std::hint::black_box;
-use std::time::Instant;
 
 /// Copy plain values into gradient numbers (zero adjoints) and zero the source.
 #[inline]
@@ -520,34 +521,6 @@ fn cases(keep: &dyn Fn(&str) -> bool) -> Vec<Case> {
     out
 }
 
-/// Min time of `rounds` calls of each closure, taken in turn within every round.
-fn min_times(rounds: usize, fs: &mut [&mut dyn FnMut()]) -> Vec<f64> {
-    let mut t = vec![f64::INFINITY; fs.len()];
-    for _ in 0..rounds {
-        for (f, t) in fs.iter_mut().zip(&mut t) {
-            let t0 = Instant::now();
-            f();
-            *t = t.min(t0.elapsed().as_secs_f64());
-        }
-    }
-    t
-}
-
-/// The largest relative difference of two vectors (entrywise, against the larger magnitude;
-/// equal entries count as zero).
-fn max_rel_diff(a: &[f64], b: &[f64]) -> f64 {
-    a.iter()
-        .zip(b)
-        .map(|(&x, &y)| {
-            if x == y {
-                0.0
-            } else {
-                (x - y).abs() / x.abs().max(y.abs())
-            }
-        })
-        .fold(0.0, f64::max)
-}
-
 fn main() {
     let mut filters: Vec<String> = Vec::new();
     let mut rounds: Option<usize> = None;
@@ -586,9 +559,7 @@ fn main() {
             (gmm_value_grad_hand_gvar(&g, &mut wv, gv), &*gv),
             (gmm_value_grad_hand::<false>(&g, &mut wp, gp), &*gp),
         ] {
-            diff = diff
-                .max(max_rel_diff(gr, gg))
-                .max(max_rel_diff(&[f], &[fg]));
+            diff = diff.max(max_rel_err(gr, gg)).max(max_rel_err(&[f], &[fg]));
         }
         println!(
             "{name}: max relative difference of value and gradient, hand vs generic: {diff:.3e}"
@@ -597,7 +568,7 @@ fn main() {
         // work per call ~ n·K·d²: about a second of rounds per case by default
         let work = (g.n * k * d * d) as f64;
         let r = rounds.unwrap_or_else(|| ((2e9 / work) as usize).clamp(3, 30));
-        let t = min_times(
+        let t = interleaved_min(
             r,
             &mut [
                 &mut || {

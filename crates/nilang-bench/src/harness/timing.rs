@@ -104,6 +104,31 @@ impl Stats {
     }
 }
 
+/// Same-run A/B timing: the minimum seconds of one call of each closure over `rounds`
+/// rounds, the closures run in turn within a round and the first of them rotating from round
+/// to round (none always runs first).
+///
+/// ```
+/// use nilang_bench::harness::timing::interleaved_min;
+/// let (mut a, mut b) = (0u64, 0u64);
+/// let t = interleaved_min(3, &mut [&mut || a += 1, &mut || b += 1]);
+/// assert_eq!((t.len(), a, b), (2, 3, 3));
+/// assert!(t.iter().all(|&s| s >= 0.0 && s.is_finite()));
+/// ```
+pub fn interleaved_min(rounds: usize, fs: &mut [&mut dyn FnMut()]) -> Vec<f64> {
+    let n = fs.len();
+    let mut best = vec![f64::INFINITY; n];
+    for r in 0..rounds {
+        for j in 0..n {
+            let k = (r + j) % n;
+            let t = Instant::now();
+            (fs[k])();
+            best[k] = best[k].min(t.elapsed().as_secs_f64());
+        }
+    }
+    best
+}
+
 /// Time `f` under `budget`. Returns `None` ("-") when the first call exceeds
 /// `budget.time_limit`.
 pub fn bench<T>(budget: &Budget, mut f: impl FnMut() -> T) -> Option<Stats> {
