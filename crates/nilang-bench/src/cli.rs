@@ -130,6 +130,12 @@ impl Options {
                 Some((f, v)) if f.starts_with("--") => (f, Some(v.to_string())),
                 _ => (a, None),
             };
+            const SWITCHES: [&str; 7] = [
+                "--full", "--smoke", "--peers", "--gpu", "--no-gpu", "-h", "--help",
+            ];
+            if inline.is_some() && SWITCHES.contains(&flag) {
+                return Err(format!("{flag} takes no value, got `{a}`"));
+            }
             match flag {
                 "--full" => full = true,
                 "--smoke" => smoke = true,
@@ -137,9 +143,20 @@ impl Options {
                 "--gpu" => o.gpu = GpuChoice::Any,
                 "--no-gpu" => o.gpu = GpuChoice::Off,
                 "-h" | "--help" => o.help = true,
-                "--json" => o.json = Some(inline.map_or_else(|| value(&mut i, flag), Ok)?.into()),
-                "--plot" => o.plot = Some(inline.map_or_else(|| value(&mut i, flag), Ok)?.into()),
-                "--data" => o.data = Some(inline.map_or_else(|| value(&mut i, flag), Ok)?.into()),
+                "--json" | "--plot" | "--data" => {
+                    let v = inline.map_or_else(|| value(&mut i, flag), Ok)?;
+                    if v.trim().is_empty() {
+                        return Err(format!(
+                            "{flag} needs a path, got an empty one (an unset variable?)"
+                        ));
+                    }
+                    let slot = match flag {
+                        "--json" => &mut o.json,
+                        "--plot" => &mut o.plot,
+                        _ => &mut o.data,
+                    };
+                    *slot = Some(v.into());
+                }
                 "--threads" => {
                     let v = inline.map_or_else(|| value(&mut i, flag), Ok)?;
                     o.threads = v
@@ -265,5 +282,22 @@ mod tests {
         assert!(Options::parse(["--json"]).is_err());
         assert!(Options::parse(["--full", "--smoke"]).is_err());
         assert!(Options::parse(["--frobnicate"]).is_err());
+    }
+
+    #[test]
+    fn empty_paths_and_values_on_switches_are_errors() {
+        for args in [
+            &["--json="][..],
+            &["--json", ""],
+            &["--plot="],
+            &["--data", " "],
+        ] {
+            let e = Options::parse(args.iter().copied()).unwrap_err();
+            assert!(e.contains("empty"), "{args:?}: {e}");
+        }
+        for flag in ["--smoke=1", "--full=yes", "--peers=", "--gpu=0", "--help=x"] {
+            let e = Options::parse([flag]).unwrap_err();
+            assert!(e.contains("takes no value") && e.contains(flag), "{e}");
+        }
     }
 }

@@ -125,7 +125,7 @@ fn run_file(h: &mut Harness, file: &BaFile) {
     let (label, path) = (file.label.as_str(), file.path.as_path());
     let (n, m, p) = match BaInput::header_from_file(path) {
         Ok(hd) => hd,
-        Err(e) => return h.data_error(&format!("ba: {e}")),
+        Err(e) => return h.data_load_error(SUITE, &e),
     };
     let name = if label == "test" {
         format!("test n={n} m={m} p={p}")
@@ -133,12 +133,12 @@ fn run_file(h: &mut Harness, file: &BaFile) {
         format!("{label} p={p}")
     };
     let need = peak_bytes(n, m, p);
-    if let Some(avail) = available_bytes().filter(|&a| need > a) {
-        eprintln!(
+    if let Some(avail) = crate::harness::available_memory_bytes().filter(|&a| need > a) {
+        h.note(&format!(
             "ba {name}: skipped, needs about {:.1} GiB of memory ({:.1} GiB available)",
             need as f64 / GIB,
             avail as f64 / GIB
-        );
+        ));
         let size = p as f64;
         h.skip(SUITE, &name, size, "rust", Measure::O);
         for tool in ["num-dual", "echidna"] {
@@ -152,7 +152,7 @@ fn run_file(h: &mut Harness, file: &BaFile) {
     }
     match BaInput::from_file(path) {
         Ok(inst) => run_case(h, &BaCase { name, inst }),
-        Err(e) => h.data_error(&format!("ba: {e}")),
+        Err(e) => h.data_load_error(SUITE, &e),
     }
 }
 
@@ -188,14 +188,6 @@ pub const BA_BYTES_PER_CAMERA: u64 = 4 * 11 * 8;
 pub const BA_BYTES_PER_POINT: u64 = 4 * 3 * 8;
 /// Bytes per observation in [`peak_bytes`] (measured 1128, see there).
 pub const BA_BYTES_PER_OBS: u64 = 1250;
-
-/// `MemAvailable` of `/proc/meminfo`, if readable.
-fn available_bytes() -> Option<u64> {
-    let info = std::fs::read_to_string("/proc/meminfo").ok()?;
-    let line = info.lines().find(|l| l.starts_with("MemAvailable:"))?;
-    let kb: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
-    Some(kb * 1024)
-}
 
 fn run_case(h: &mut Harness, c: &BaCase) {
     let b = &c.inst;
