@@ -337,7 +337,7 @@ mod tests {
     fn alive(pid: u32) -> bool {
         // a zombie is reaped by `wait`; a killed and reaped process has no /proc entry
         std::fs::read_to_string(format!("/proc/{pid}/stat"))
-            .is_ok_and(|s| !s.split_whitespace().nth(2).is_some_and(|st| st == "Z"))
+            .is_ok_and(|s| s.split_whitespace().nth(2).is_none_or(|st| st != "Z"))
     }
 
     #[test]

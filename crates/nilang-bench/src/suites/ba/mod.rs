@@ -159,13 +159,15 @@ fn run_file(h: &mut Harness, file: &BaFile) {
 const GIB: f64 = (1u64 << 30) as f64;
 
 /// Peak memory of one case, estimated from the header before loading: the process's peak
-/// resident set is linear in the number of observations `p` (the instance, its copies in the
-/// reversible cells' kernels, the residuals, the Jacobian values of the reference tools and
-/// of each of our tools with their CSR layout, the copies made for the checks); cameras and
-/// points add little. Measured with `/usr/bin/time -v nilang-bench --full --suite ba --case
-/// baK` (release build, one case per process): ba1 (p = 31 843) 38.7 MB, ba5 (p = 225 911)
-/// 253.5 MB, ba14 (p = 1 255 268) 1387 MB, i.e. about 1128 bytes per observation over a
-/// 5 MB base; the constants below add about 10 %.
+/// resident set is linear in the number of observations `p` (the instance, the residuals, the
+/// reference Jacobian values, one of our tools' Jacobian with its CSR layout at a time, the
+/// copy made for its check); cameras and points add little. Our tools' kernels are built one
+/// tool at a time ([`nilang::cells`] is lazy), so the peak does not depend on `--threads`.
+/// Measured with `/usr/bin/time -v nilang-bench --suite ba --case ba5 --threads T` (release
+/// build): ba5 (p = 225 911) 244.2 MB with T = 1 and 244.4 MB with T = 2, i.e. about 1085
+/// bytes per observation over a 5 MB base (before the kernels were built lazily: 314.8 MB and
+/// 374.9 MB); the constants below add about 15 %. ba20 (p = 28 987 644) thus needs about
+/// 34 GiB and is refused, with that figure, on a 24 GiB machine.
 ///
 /// ```
 /// use nilang_bench::suites::ba::peak_bytes;
@@ -186,7 +188,7 @@ pub const BA_BYTES_FIXED: u64 = 32 << 20;
 pub const BA_BYTES_PER_CAMERA: u64 = 4 * 11 * 8;
 /// Bytes per point in [`peak_bytes`] (3 f64 in the instance and its copies).
 pub const BA_BYTES_PER_POINT: u64 = 4 * 3 * 8;
-/// Bytes per observation in [`peak_bytes`] (measured 1128, see there).
+/// Bytes per observation in [`peak_bytes`] (measured 1085, see there).
 pub const BA_BYTES_PER_OBS: u64 = 1250;
 
 fn run_case(h: &mut Harness, c: &BaCase) {
