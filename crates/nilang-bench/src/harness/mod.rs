@@ -183,7 +183,12 @@ impl Harness {
         let named =
             opts.data.is_some() || std::env::var_os(DATA_ENV).is_some_and(|d| !d.is_empty());
         if named && !h.data.is_dir() {
-            let what = format!("the data folder {} does not exist", h.data.display());
+            let why = if h.data.exists() {
+                "is not a folder"
+            } else {
+                "does not exist"
+            };
+            let what = format!("the data folder {} {why}", h.data.display());
             h.data_error(&what);
         }
         h
