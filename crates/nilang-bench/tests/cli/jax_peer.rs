@@ -118,9 +118,10 @@ fn fake_peer(tag: &str, body: &str) -> (std::process::ExitStatus, String, String
         .expect("run nilang-bench");
     assert!(t0.elapsed().as_secs() < 60, "took {:?}", t0.elapsed());
     let shown = path.display().to_string();
-    // no peer left running: no process has the script on its command line
+    // no peer left running: no process has the script on its command line (Linux: /proc)
     let orphans: Vec<String> = std::fs::read_dir("/proc")
-        .unwrap()
+        .into_iter()
+        .flatten()
         .filter_map(|e| {
             let cmd = std::fs::read(e.ok()?.path().join("cmdline")).ok()?;
             let cmd = String::from_utf8_lossy(&cmd).replace('\0', " ");
