@@ -15,7 +15,7 @@ that order). A reply is one JSON line, followed likewise by the bytes of the arr
   (`"arrays": [[measure, length], ...]` in the suite's reference layout)
 * `{"cmd": "time", "measures": [...], "budget": {...}}` -> `{"ok": true, "times": {measure:
   [median, min, max] or null}}` (seconds per call; null: over the time limit)
-* `{"cmd": "quit"}`
+* `{"cmd": "quit"}` (the peer also exits at the end of its input, and when its parent exits)
 
 A missing JAX is reported as `{"ok": false, "error": ...}` to the first request.
 
@@ -333,7 +333,23 @@ def reply(out, obj, arrays=()):
     out.flush()
 
 
+def exit_with_parent(period=1.0):
+    """Exit when the harness that started this peer is gone (killed before it could stop us:
+    then our parent changes), so that no peer outlives it even while it computes."""
+    import threading
+
+    parent = os.getppid()
+
+    def watch():
+        while os.getppid() == parent:
+            time.sleep(period)
+        os._exit(0)
+
+    threading.Thread(target=watch, daemon=True).start()
+
+
 def main():
+    exit_with_parent()
     inp, out = sys.stdin.buffer, sys.stdout.buffer
     # Anything else printing to stdout would break the protocol.
     sys.stdout = sys.stderr

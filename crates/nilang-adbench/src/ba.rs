@@ -43,6 +43,24 @@ pub struct BaInput {
     pub obs: Vec<(usize, usize)>,
 }
 
+/// [`AdbenchError::TooLarge`] if the instance a BA header `(n, m, p)` announces (cameras,
+/// points, weights and features as `f64`, the observation pairs as two `usize`) is over
+/// `max_bytes`.
+fn check_header_size(
+    file: &str,
+    (n, m, p): (usize, usize, usize),
+    max_bytes: u64,
+) -> Result<(), AdbenchError> {
+    let (n2, m2, p2) = (n as u128, m as u128, p as u128);
+    check_size(
+        file,
+        format!("n={n} m={m} p={p}"),
+        CAM_LEN as u128 * n2 + 3 * m2 + 3 * p2,
+        p2 * 2 * std::mem::size_of::<usize>() as u128,
+        max_bytes,
+    )
+}
+
 impl BaInput {
     /// Parses ADBench's BA format and replicates the single camera, point, weight
     /// and feature it holds; observation `i` connects camera `i mod n` with point
@@ -85,14 +103,24 @@ impl BaInput {
         Self::header_named(&src, &path.display().to_string())
     }
 
-    /// The header `(n, m, p)` of BA text, `file` naming it in errors.
+    /// The header `(n, m, p)` of BA text, `file` naming it in errors. A header announcing an
+    /// instance over [`crate::MAX_INSTANCE_BYTES`] is an error here too (a corrupt header is
+    /// reported, not mistaken for an instance too large for this machine).
+    ///
+    /// ```
+    /// use nilang_adbench::{ba::BaInput, AdbenchError};
+    /// let e = BaInput::header_named("2 1000000000000 10", "f").unwrap_err();
+    /// assert!(matches!(e, AdbenchError::TooLarge { .. }), "{e}");
+    /// ```
     pub fn header_named(src: &str, file: &str) -> Result<(usize, usize, usize), AdbenchError> {
         let mut t = Tokens::new(file, src);
-        Ok((
+        let header = (
             t.positive(&|| "n (the number of cameras, first header value)".into())?,
             t.positive(&|| "m (the number of points, second header value)".into())?,
             t.positive(&|| "p (the number of observations, third header value)".into())?,
-        ))
+        );
+        check_header_size(file, header, crate::MAX_INSTANCE_BYTES)?;
+        Ok(header)
     }
 
     /// Parses with an explicit file name for messages.
@@ -122,15 +150,7 @@ impl BaInput {
         let n = t.positive(&|| "n (the number of cameras, first header value)".into())?;
         let m = t.positive(&|| "m (the number of points, second header value)".into())?;
         let p = t.positive(&|| "p (the number of observations, third header value)".into())?;
-        let (n2, m2, p2) = (n as u128, m as u128, p as u128);
-        // cams, points, weights and features as f64, the observation pairs as 2 usize
-        check_size(
-            file,
-            format!("n={n} m={m} p={p}"),
-            CAM_LEN as u128 * n2 + 3 * m2 + 3 * p2,
-            p2 * 2 * std::mem::size_of::<usize>() as u128,
-            max_bytes,
-        )?;
+        check_header_size(file, (n, m, p), max_bytes)?;
         let mut cam = Vec::new();
         t.f64s(&mut cam, CAM_LEN, &|j| {
             format!("camera parameter {}", CAM_NAMES[j])

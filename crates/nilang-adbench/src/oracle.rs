@@ -76,13 +76,16 @@ pub fn compare(got: &[f64], want: &[f64], tol: f64) -> Result<(), String> {
     }
 }
 
-/// Candidate locations of `shared/data`, in search order.
+/// Candidate locations of `shared/data`, in search order. A non-empty `$NILANG_DATA` is the
+/// only candidate (it or its `data/`): a folder the user named that does not exist is an
+/// error, never silently replaced by another one.
 fn candidates() -> Vec<PathBuf> {
     let mut out = Vec::new();
-    if let Some(env) = std::env::var_os("NILANG_DATA") {
+    if let Some(env) = std::env::var_os("NILANG_DATA").filter(|e| !e.is_empty()) {
         let env = PathBuf::from(env);
         out.push(env.join("data"));
         out.push(env);
+        return out;
     }
     let mut starts = vec![PathBuf::from(env!("CARGO_MANIFEST_DIR"))];
     if let Some(dir) = std::env::var_os("CARGO_MANIFEST_DIR") {

@@ -65,8 +65,9 @@ OPTIONS:
                         (several names after one flag, or the flag repeated, or comma-separated)
     --json FILE         write one JSON record per cell
     --plot DIR          write log-log SVG plots (time against problem size) per suite
-    --case NAME...      run only these cases of the selected suites (the first word of the
-                        case name: `ba19`, `1k`, `k=4`, ...; e.g. --suite ba --case ba19)
+    --case NAME...      run only these cases of the selected suites (the case name or its
+                        first word: `ba19`, `1k`, `k=4`, `T=1000`, ...; e.g. --suite ba --case
+                        ba19); a name that matches no case is an error listing the cases
     --threads N         threads of the parallel cells (default: all cores): GMM gradient and
                         BA Jacobian with 1 and N threads (tools nilang-t1, nilang-tN), the
                         same result for any N
@@ -87,12 +88,22 @@ finish within the time budget print \"-\". The --json and --plot paths are check
 the run; the JSON file is replaced atomically. A suite or case that crashes is reported and
 the others still run, print and write.
 
+ENVIRONMENT:
+    NILANG_DATA          the data folder (as --data); one that does not exist is an error
+    NILANG_PYTHON        the Python of --peers (default python3)
+    NILANG_PEER_TIMEOUT  seconds a peer may take to start or to answer one request (default
+                         120 to start, 600 per request); a peer over it is killed (status 4)
+
 EXIT STATUS:
     0   all checks passed
     1   a correctness check failed (numeric mismatch)
-    2   bad arguments, or a --json/--plot path that cannot be written (nothing ran)
-    3   data missing or unreadable (the message names the folder searched)
-    4   a suite or case crashed (the others' results are still printed and written)
+    2   bad arguments (an empty path, a value on a flag that takes none, a --case that matches
+        nothing, --gpu without an OpenCL device), or a --json/--plot path that cannot be
+        written: nothing ran
+    3   data missing (DATA MISSING, with the folder searched; also a --data or NILANG_DATA
+        folder that does not exist) or a corrupt data file (DATA ERROR: <file>: <reason>)
+    4   a suite, case or peer crashed, or a peer did not answer in time or sent a reply over
+        its size limit (the others' results are still printed and written)
 ";
 
 impl Options {
@@ -130,6 +141,12 @@ impl Options {
                 Some((f, v)) if f.starts_with("--") => (f, Some(v.to_string())),
                 _ => (a, None),
             };
+            const SWITCHES: [&str; 7] = [
+                "--full", "--smoke", "--peers", "--gpu", "--no-gpu", "-h", "--help",
+            ];
+            if inline.is_some() && SWITCHES.contains(&flag) {
+                return Err(format!("{flag} takes no value, got `{a}`"));
+            }
             match flag {
                 "--full" => full = true,
                 "--smoke" => smoke = true,
@@ -137,9 +154,20 @@ impl Options {
                 "--gpu" => o.gpu = GpuChoice::Any,
                 "--no-gpu" => o.gpu = GpuChoice::Off,
                 "-h" | "--help" => o.help = true,
-                "--json" => o.json = Some(inline.map_or_else(|| value(&mut i, flag), Ok)?.into()),
-                "--plot" => o.plot = Some(inline.map_or_else(|| value(&mut i, flag), Ok)?.into()),
-                "--data" => o.data = Some(inline.map_or_else(|| value(&mut i, flag), Ok)?.into()),
+                "--json" | "--plot" | "--data" => {
+                    let v = inline.map_or_else(|| value(&mut i, flag), Ok)?;
+                    if v.trim().is_empty() {
+                        return Err(format!(
+                            "{flag} needs a path, got an empty one (an unset variable?)"
+                        ));
+                    }
+                    let slot = match flag {
+                        "--json" => &mut o.json,
+                        "--plot" => &mut o.plot,
+                        _ => &mut o.data,
+                    };
+                    *slot = Some(v.into());
+                }
                 "--threads" => {
                     let v = inline.map_or_else(|| value(&mut i, flag), Ok)?;
                     o.threads = v
@@ -265,5 +293,22 @@ mod tests {
         assert!(Options::parse(["--json"]).is_err());
         assert!(Options::parse(["--full", "--smoke"]).is_err());
         assert!(Options::parse(["--frobnicate"]).is_err());
+    }
+
+    #[test]
+    fn empty_paths_and_values_on_switches_are_errors() {
+        for args in [
+            &["--json="][..],
+            &["--json", ""],
+            &["--plot="],
+            &["--data", " "],
+        ] {
+            let e = Options::parse(args.iter().copied()).unwrap_err();
+            assert!(e.contains("empty"), "{args:?}: {e}");
+        }
+        for flag in ["--smoke=1", "--full=yes", "--peers=", "--gpu=0", "--help=x"] {
+            let e = Options::parse([flag]).unwrap_err();
+            assert!(e.contains("takes no value") && e.contains(flag), "{e}");
+        }
     }
 }

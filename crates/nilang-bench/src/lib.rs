@@ -69,6 +69,87 @@ impl RunResult {
     }
 }
 
+/// The checks made before anything runs (each failure: exit status [`EXIT_USAGE`]): the
+/// `--json` and `--plot` paths can be written, an explicit `--gpu` has a device, and every
+/// `--case` name matches a case of the selected suites (the message lists them).
+pub fn preflight(opts: &Options) -> Result<(), String> {
+    if let Some(p) = &opts.json {
+        output::check_json_path(p)?;
+    }
+    if let Some(p) = &opts.plot {
+        output::check_plot_dir(p)?;
+    }
+    let gpu_suites = opts
+        .suites
+        .iter()
+        .any(|s| harness::gpu::SUITES.contains(&s.as_str()));
+    if opts.gpu == cli::GpuChoice::Any && gpu_suites {
+        if let (None, line) = harness::gpu::choose(opts.gpu) {
+            return Err(format!("--gpu: no usable OpenCL device ({line})"));
+        }
+    }
+    check_cases(opts)
+}
+
+/// Every `--case` name matches a case of the selected suites. Suites whose data cannot be
+/// read are left out of the check (their data error is reported by the run, exit status 3).
+///
+/// ```
+/// use nilang_bench::{check_cases, cli::Options};
+/// let o = Options::parse(["--smoke", "--suite", "bessel", "--case", "J2(1.0)"]).unwrap();
+/// assert!(check_cases(&o).is_ok());
+/// let o = Options::parse(["--smoke", "--suite", "bessel", "--case", "nope"]).unwrap();
+/// let e = check_cases(&o).unwrap_err();
+/// assert!(e.contains("`nope`") && e.contains("J2(1.0)"), "{e}");
+/// ```
+pub fn check_cases(opts: &Options) -> Result<(), String> {
+    if opts.cases.is_empty() {
+        return Ok(());
+    }
+    // a harness that lists the cases: all of them, with no peers, no device, no output
+    let lister = Options {
+        cases: Vec::new(),
+        threads: 1,
+        ..opts.clone()
+    };
+    let mut h = Harness::new_quiet(&lister);
+    let mut known = Vec::new();
+    for s in &opts.suites {
+        let names = suites::case_names(&mut h, s);
+        if !h.data_errors.is_empty() {
+            return Ok(());
+        }
+        known.push((s.as_str(), names));
+    }
+    let unknown: Vec<&String> = opts
+        .cases
+        .iter()
+        .filter(|c| {
+            !known
+                .iter()
+                .any(|(_, ns)| ns.iter().any(|n| harness::case_matches(c, n)))
+        })
+        .collect();
+    if unknown.is_empty() {
+        return Ok(());
+    }
+    let list: Vec<String> = known
+        .iter()
+        .map(|(s, ns)| format!("  {s}: {}", ns.join(", ")))
+        .collect();
+    Err(format!(
+        "--case {} matches no case of the selected suites in this run ({:?} mode); the cases \
+         (a name, or its first word):\n{}",
+        unknown
+            .iter()
+            .map(|c| format!("`{c}`"))
+            .collect::<Vec<_>>()
+            .join(", "),
+        opts.mode,
+        list.join("\n")
+    ))
+}
+
 /// Run the selected suites and return the cells (ratios filled in).
 pub fn run(opts: &Options) -> RunResult {
     let steps: u64 = opts

@@ -4,7 +4,7 @@
 
 use nilang_bench::cli::{Options, USAGE};
 use nilang_bench::harness::alloc::CountingAlloc;
-use nilang_bench::{output, report, EXIT_USAGE};
+use nilang_bench::{report, EXIT_USAGE};
 
 #[global_allocator]
 static ALLOC: CountingAlloc = CountingAlloc;
@@ -21,12 +21,8 @@ fn main() {
         print!("{USAGE}");
         return;
     }
-    // output paths are checked before the run, not after it
-    let checks = [
-        opts.json.as_deref().map(output::check_json_path),
-        opts.plot.as_deref().map(output::check_plot_dir),
-    ];
-    if let Some(e) = checks.into_iter().flatten().find_map(Result::err) {
+    // output paths, the device and the case names are checked before the run, not after it
+    if let Err(e) = nilang_bench::preflight(&opts) {
         eprintln!("error: {e}");
         std::process::exit(EXIT_USAGE);
     }

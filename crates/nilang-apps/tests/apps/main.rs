@@ -18,6 +18,7 @@ mod fib;
 mod gmm;
 mod gmm_batched;
 mod hessian_lanes;
+mod load;
 mod lorenz;
 mod nice;
 mod parallel;

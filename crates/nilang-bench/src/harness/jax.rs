@@ -12,15 +12,18 @@
 //! `NILANG_PEER_PERTURB=x` makes the peer add `x` to every derivative it returns for the check
 //! (a test hook: the run must then fail).
 //!
+//! Every reply has a time and size limit and the processes are killed on every exit path
+//! ([`super::peer`]); a peer that does not answer in time is a crash of that case's peer cells.
+//!
 //! Without `--peers`, or where Python or JAX is missing, the run goes on without these cells
 //! and says in one line how to enable them ([`HINT`]).
 
+use super::peer::{Limits, Msg, PeerError, PeerProcess};
 use super::Harness;
 use crate::report::{Cell, Measure};
 use serde_json::{json, Value};
 use std::borrow::Cow;
-use std::io::{BufRead, BufReader, Read, Write};
-use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
+use std::process::Command;
 
 /// How to enable the peer (printed in one line when it is off or unavailable).
 pub const HINT: &str =
@@ -45,107 +48,41 @@ pub struct JaxPeers {
     procs: Vec<Peer>,
 }
 
+/// One peer: its tool name and its process, spoken to within [`Limits`] (see [`super::peer`]).
 struct Peer {
     tool: &'static str,
-    child: Child,
-    stdin: ChildStdin,
-    stdout: BufReader<ChildStdout>,
-}
-
-/// A request or reply: one JSON line, then the raw little-endian f64 arrays it announces.
-struct Msg {
-    head: Value,
-    arrays: Vec<(String, Vec<f64>)>,
+    proc: PeerProcess,
+    limits: Limits,
 }
 
 impl Peer {
-    fn start(tool: &'static str, threads: &str) -> Result<(Peer, String), String> {
-        let py = python();
-        let mut child = Command::new(&py)
-            .arg(script())
-            .env("NILANG_PEER_THREADS", threads)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::inherit())
-            .spawn()
-            .map_err(|e| format!("cannot run {py}: {e}"))?;
-        let stdin = child.stdin.take().expect("piped");
-        let stdout = BufReader::new(child.stdout.take().expect("piped"));
+    fn start(tool: &'static str, threads: &str) -> Result<(Peer, String), PeerError> {
+        let mut cmd = Command::new(python());
+        cmd.arg(script()).env("NILANG_PEER_THREADS", threads);
+        let limits = Limits::default();
         let mut p = Peer {
             tool,
-            child,
-            stdin,
-            stdout,
+            proc: PeerProcess::spawn(tool, cmd, limits)?,
+            limits,
         };
-        let r = p.ask(json!({"cmd": "hello"}), &[])?;
+        let r = p.proc.ask(json!({"cmd": "hello"}), &[], limits.handshake)?;
         Ok((p, r.head["jax"].as_str().unwrap_or("?").to_string()))
     }
 
-    fn ask(&mut self, mut head: Value, arrays: &[(&str, &[f64])]) -> Result<Msg, String> {
-        head["arrays"] = arrays
-            .iter()
-            .map(|(n, a)| json!([n, a.len()]))
-            .collect::<Vec<_>>()
-            .into();
-        let tool = self.tool;
-        let io = |e: std::io::Error| format!("peer {tool}: {e}");
-        let mut line = serde_json::to_vec(&head).expect("json");
-        line.push(b'\n');
-        let send = |w: &mut ChildStdin| -> std::io::Result<()> {
-            w.write_all(&line)?;
-            for (_, a) in arrays {
-                let bytes: Vec<u8> = a.iter().flat_map(|v| v.to_le_bytes()).collect();
-                w.write_all(&bytes)?;
-            }
-            w.flush()
-        };
-        send(&mut self.stdin).map_err(io)?;
-        let mut reply = String::new();
-        self.stdout.read_line(&mut reply).map_err(io)?;
-        if reply.is_empty() {
-            return Err(format!("peer {} exited", self.tool));
-        }
-        let head: Value = serde_json::from_str(&reply)
-            .map_err(|e| format!("peer {}: bad reply `{}`: {e}", self.tool, reply.trim()))?;
-        let mut out = Vec::new();
-        for a in head["arrays"].as_array().into_iter().flatten() {
-            let name = a[0].as_str().unwrap_or("").to_string();
-            let len = a[1].as_u64().unwrap_or(0) as usize;
-            let mut buf = vec![0u8; 8 * len];
-            self.stdout.read_exact(&mut buf).map_err(io)?;
-            let v = buf
-                .chunks_exact(8)
-                .map(|c| f64::from_le_bytes(c.try_into().expect("8 bytes")))
-                .collect();
-            out.push((name, v));
-        }
-        if head["ok"] != Value::Bool(true) {
-            return Err(format!(
-                "peer {}: {}",
-                self.tool,
-                head["error"].as_str().unwrap_or("failed")
-            ));
-        }
-        Ok(Msg { head, arrays: out })
-    }
-}
-
-impl Drop for Peer {
-    fn drop(&mut self) {
-        let _ = self.stdin.write_all(b"{\"cmd\": \"quit\"}\n");
-        let _ = self.stdin.flush();
-        let _ = self.child.wait();
+    fn ask(&mut self, head: Value, arrays: &[(&str, &[f64])]) -> Result<Msg, PeerError> {
+        self.proc.ask(head, arrays, self.limits.reply)
     }
 }
 
 impl JaxPeers {
     /// Start the peers if `enabled`; otherwise, or if Python/JAX is missing, print one line
-    /// saying how to enable them.
-    pub fn start(enabled: bool) -> JaxPeers {
+    /// saying how to enable them. A peer that starts but does not answer the handshake in time
+    /// (or answers garbage) is killed and returned as the crash message (exit status 4).
+    pub fn start(enabled: bool) -> (JaxPeers, Option<String>) {
         let mut peers = JaxPeers::default();
         if !enabled {
             eprintln!("jax peer: off (jax-* cells: {HINT})");
-            return peers;
+            return (peers, None);
         }
         for (tool, threads) in [("jax", "1"), ("jax-mt", "all")] {
             match Peer::start(tool, threads) {
@@ -155,13 +92,18 @@ impl JaxPeers {
                     }
                     peers.procs.push(p);
                 }
+                Err(PeerError::Broken(e)) if !e.starts_with("cannot run") => {
+                    let msg = format!("CRASHED: jax peer: {e}; the run goes on without jax cells");
+                    eprintln!("{msg}");
+                    return (JaxPeers::default(), Some(msg));
+                }
                 Err(e) => {
                     eprintln!("jax peer: unavailable ({e}); to enable: {HINT}");
-                    return JaxPeers::default();
+                    return (JaxPeers::default(), None);
                 }
             }
         }
-        peers
+        (peers, None)
     }
 
     /// Whether any peer is running.
@@ -281,7 +223,7 @@ pub fn run_case(
     // A peer that failed (a Python exception, e.g. out of memory, is a crash of that case's
     // peer cells: "-" and exit status 4) is asked again only if its process is still alive.
     for i in failed.into_iter().rev() {
-        if peers.procs[i].child.try_wait().ok().flatten().is_some() {
+        if peers.procs[i].proc.exited() {
             peers.procs.remove(i);
         }
     }

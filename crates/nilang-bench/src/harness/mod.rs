@@ -5,6 +5,7 @@
 pub mod gpu;
 pub mod jax;
 mod kernel;
+pub mod peer;
 mod pool;
 pub mod timing;
 
@@ -65,6 +66,8 @@ pub struct Harness {
     /// The device of the `gpu-*` cells ([`gpu::choose`]).
     pub gpu: Option<nilang_gpu::Device>,
     progress: ProgressBar,
+    /// Print nothing ([`Harness::new_quiet`]).
+    quiet: bool,
 }
 
 /// The environment variable naming the data folder (also used by `nilang-adbench` and CI).
@@ -75,10 +78,32 @@ pub const DATA_ENV: &str = "NILANG_DATA";
 /// (see [`nilang_adbench::oracle::try_data_dir`]); if none is found, `<workspace>/../shared/data`,
 /// which then shows up, missing, in the data errors.
 pub fn default_data_dir() -> PathBuf {
-    nilang_adbench::oracle::try_data_dir().unwrap_or_else(|_| match std::env::var_os(DATA_ENV) {
-        Some(d) => d.into(),
-        None => PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/data"),
+    nilang_adbench::oracle::try_data_dir().unwrap_or_else(|_| {
+        match std::env::var_os(DATA_ENV).filter(|d| !d.is_empty()) {
+            Some(d) => d.into(),
+            None => PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/data"),
+        }
     })
+}
+
+/// `MemAvailable` of `/proc/meminfo` in bytes, if readable (the memory a case may still take).
+pub fn available_memory_bytes() -> Option<u64> {
+    let info = std::fs::read_to_string("/proc/meminfo").ok()?;
+    let line = info.lines().find(|l| l.starts_with("MemAvailable:"))?;
+    let kb: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kb * 1024)
+}
+
+/// Whether the `--case` selector `c` names the case `name`: the whole name, or its first word
+/// (`ba19` for `ba19 p=9125125`).
+///
+/// ```
+/// use nilang_bench::harness::case_matches;
+/// assert!(case_matches("ba19", "ba19 p=9125125") && case_matches("1k d=2 K=5", "1k d=2 K=5"));
+/// assert!(!case_matches("ba1", "ba19 p=9125125"));
+/// ```
+pub fn case_matches(c: &str, name: &str) -> bool {
+    c == name || name.split_whitespace().next() == Some(c)
 }
 
 /// How to point the benchmark at its data, for error messages.
@@ -92,12 +117,27 @@ pub fn data_hint(data: &std::path::Path) -> String {
 
 impl Harness {
     pub fn new(opts: &Options, total_steps: u64) -> Harness {
+        Harness::build(opts, total_steps, false)
+    }
+
+    /// A harness that prints nothing and starts no peer and no device: for listing the cases
+    /// of a run before it starts ([`crate::check_cases`]).
+    pub fn new_quiet(opts: &Options) -> Harness {
+        let opts = Options {
+            peers: false,
+            gpu: crate::cli::GpuChoice::Off,
+            ..opts.clone()
+        };
+        Harness::build(&opts, 0, true)
+    }
+
+    fn build(opts: &Options, total_steps: u64, quiet: bool) -> Harness {
         let budget = match opts.mode {
             Mode::Quick => Budget::quick(),
             Mode::Full => Budget::full(),
             Mode::Smoke => Budget::smoke(),
         };
-        let progress = if std::io::stderr().is_terminal() {
+        let progress = if !quiet && std::io::stderr().is_terminal() {
             let pb = ProgressBar::with_draw_target(Some(total_steps), ProgressDrawTarget::stderr());
             pb.set_style(
                 ProgressStyle::with_template("{elapsed_precise} [{bar:30}] {pos}/{len} {msg}")
@@ -117,22 +157,39 @@ impl Harness {
         } else {
             (None, String::new())
         };
-        let h = Harness {
+        let (jax, jax_crash) = if quiet {
+            Default::default()
+        } else {
+            jax::JaxPeers::start(opts.peers)
+        };
+        let mut h = Harness {
             mode: opts.mode,
             budget,
             data: opts.data.clone().unwrap_or_else(default_data_dir),
             cells: Vec::new(),
             failures: Vec::new(),
             data_errors: Vec::new(),
-            crashes: Vec::new(),
+            crashes: jax_crash.into_iter().collect(),
             only_cases: opts.cases.clone(),
             pools: Pool::for_threads(opts.threads).into(),
-            jax: jax::JaxPeers::start(opts.peers),
+            jax,
             gpu,
             progress,
+            quiet,
         };
         if !gpu_line.is_empty() {
             h.note(&gpu_line);
+        }
+        let named =
+            opts.data.is_some() || std::env::var_os(DATA_ENV).is_some_and(|d| !d.is_empty());
+        if named && !h.data.is_dir() {
+            let why = if h.data.exists() {
+                "is not a folder"
+            } else {
+                "does not exist"
+            };
+            let what = format!("the data folder {} {why}", h.data.display());
+            h.data_error(&what);
         }
         h
     }
@@ -155,7 +212,11 @@ impl Harness {
             return self.data_error(&what);
         }
         S::prepare(self);
-        for case in S::cases(self) {
+        let cases: Vec<S::Case> = S::cases(self)
+            .into_iter()
+            .filter(|c| self.wants_case(S::name(c)))
+            .collect();
+        for case in cases {
             let what = format!("{} {}", S::NAME, S::name(&case));
             self.isolate(&what, |h| S::run_case(h, &case));
             self.step();
@@ -179,14 +240,32 @@ impl Harness {
         self.data_errors.push(msg);
     }
 
+    /// Record a data file that exists but cannot be used (malformed, truncated, a header
+    /// announcing an impossible size): `DATA ERROR: <file>: <reason>` (`what` names the file
+    /// and the reason), exit status 3 like missing data.
+    pub fn corrupt_data(&mut self, what: &str) {
+        let msg = format!("DATA ERROR: {what}");
+        self.note(&msg);
+        self.data_errors.push(msg);
+    }
+
+    /// Record a loader's error: a file that is not there is missing data
+    /// ([`Harness::data_error`]), anything else a corrupt file ([`Harness::corrupt_data`]).
+    pub fn data_load_error(&mut self, suite: &str, e: &nilang_adbench::AdbenchError) {
+        use nilang_adbench::AdbenchError as E;
+        match e {
+            E::Io { source, .. } if source.kind() == std::io::ErrorKind::NotFound => {
+                self.data_error(&format!("{suite}: {e}"))
+            }
+            E::DataNotFound { .. } => self.data_error(&format!("{suite}: {e}")),
+            _ => self.corrupt_data(&e.to_string()),
+        }
+    }
+
     /// Whether the case `name` of `suite` was selected (`--case`, matched against the case
     /// name's first word, e.g. `ba19` for `ba19 p=9125125`, or the whole name).
     pub fn wants_case(&self, name: &str) -> bool {
-        self.only_cases.is_empty()
-            || self
-                .only_cases
-                .iter()
-                .any(|c| c == name || name.split_whitespace().next() == Some(c.as_str()))
+        self.only_cases.is_empty() || self.only_cases.iter().any(|c| case_matches(c, name))
     }
 
     /// Run `f` (one suite or one case); a panic is recorded as a crash under `what` and the
@@ -207,7 +286,9 @@ impl Harness {
 
     /// Print a line without breaking the progress bar.
     pub fn note(&self, msg: &str) {
-        self.progress.suspend(|| eprintln!("{msg}"));
+        if !self.quiet {
+            self.progress.suspend(|| eprintln!("{msg}"));
+        }
     }
 
     /// Time one cell. One call runs under the allocation counter (it also probes the time

@@ -57,3 +57,12 @@ pub fn run_named(h: &mut Harness, name: &str) {
     }
     dispatch!(name, run(h))
 }
+
+/// The names of the cases the suite called `name` has in this run, before `--case` selects
+/// among them (what `--case` is matched against; see [`Harness::wants_case`]).
+pub fn case_names(h: &mut Harness, name: &str) -> Vec<String> {
+    fn of<S: Suite>(h: &mut Harness) -> Vec<String> {
+        S::cases(h).iter().map(|c| S::name(c).to_string()).collect()
+    }
+    dispatch!(name, of(h))
+}

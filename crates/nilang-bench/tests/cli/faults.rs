@@ -133,3 +133,134 @@ fn a_bad_instance_file_is_reported_with_its_position() {
     assert!(stdout.contains("1k d=2 K=5"), "{stdout}");
     let _ = std::fs::remove_dir_all(&d);
 }
+
+/// `--case` applies to every suite; a name that matches nothing is exit status 2 before the
+/// run, listing the cases.
+#[test]
+fn case_selects_in_every_suite_and_an_unknown_case_is_an_error() {
+    let (out, stdout, stderr) = bench(&[
+        "--smoke".as_ref(),
+        "--suite".as_ref(),
+        "bessel".as_ref(),
+        "embedding".as_ref(),
+        "--case".as_ref(),
+        "J2(1.0)".as_ref(),
+        "k=4".as_ref(),
+    ]);
+    assert!(out.status.success(), "{stderr}");
+    assert!(
+        stdout.contains("| J2(1.0) |") && stdout.contains("| k=4 |"),
+        "{stdout}"
+    );
+    assert!(
+        !stdout.contains("| k=2 |") && !stdout.contains("batch"),
+        "{stdout}"
+    );
+    let (out, stdout, stderr) = bench(&[
+        "--smoke".as_ref(),
+        "--suite".as_ref(),
+        "bessel".as_ref(),
+        "schedules".as_ref(),
+        "--case".as_ref(),
+        "nope".as_ref(),
+    ]);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(
+        stderr.contains("`nope`") && stderr.contains("J2(1.0)") && stderr.contains("T=200"),
+        "{stderr}"
+    );
+    assert!(!stdout.contains("# NiLang.rs benchmarks"), "{stdout}");
+}
+
+/// Empty paths and values on switches are usage errors (exit status 2) before the run.
+#[test]
+fn empty_paths_and_switch_values_are_usage_errors() {
+    for args in [
+        &["--smoke", "--suite", "bessel", "--json="][..],
+        &["--smoke", "--suite", "bessel", "--plot", ""],
+        &["--smoke=1", "--suite", "bessel"],
+    ] {
+        let args: Vec<&std::ffi::OsStr> = args.iter().map(|a| a.as_ref()).collect();
+        let (out, stdout, stderr) = bench(&args);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {stderr}");
+        assert!(
+            stderr.contains("empty") || stderr.contains("takes no value"),
+            "{stderr}"
+        );
+        assert!(!stdout.contains("# NiLang.rs benchmarks"), "{stdout}");
+    }
+}
+
+/// An explicit `--gpu` without an OpenCL device is an error, not a line and exit 0.
+#[test]
+fn explicit_gpu_without_a_device_is_an_error() {
+    if nilang_gpu::Device::first().is_ok() {
+        eprintln!("skipped: an OpenCL device is present");
+        return;
+    }
+    let (out, _, stderr) = bench(&[
+        "--smoke".as_ref(),
+        "--gpu".as_ref(),
+        "--suite".as_ref(),
+        "bessel".as_ref(),
+    ]);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(
+        stderr.contains("--gpu: no usable OpenCL device"),
+        "{stderr}"
+    );
+}
+
+/// `NILANG_DATA` naming a folder that does not exist is reported (status 3), not replaced by
+/// another folder.
+#[test]
+fn a_missing_nilang_data_folder_is_an_error() {
+    let out = Command::new(env!("CARGO_BIN_EXE_nilang-bench"))
+        .args(["--smoke", "--suite", "bessel"])
+        .env("NILANG_DATA", "/nonexistent/nilang-data")
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(3), "{stderr}");
+    assert!(
+        stderr.contains("DATA MISSING: the data folder /nonexistent/nilang-data does not exist"),
+        "{stderr}"
+    );
+}
+
+/// A BA header announcing 10¹² points is a data error naming the file (status 3), not a case
+/// skipped for lack of memory.
+#[test]
+fn an_impossible_ba_header_is_a_data_error() {
+    let d = scratch("baheader");
+    let data = nilang_adbench::oracle::data_dir();
+    std::fs::create_dir_all(d.join("adbench/ba")).unwrap();
+    let test = std::fs::read_to_string(data.join("adbench/ba/test.txt")).unwrap();
+    let body = test.split_once('\n').unwrap().1;
+    std::fs::write(
+        d.join("adbench/ba/test.txt"),
+        format!("2 1000000000000 10\n{body}"),
+    )
+    .unwrap();
+    let (out, stdout, stderr) = bench(&[
+        "--smoke".as_ref(),
+        "--suite".as_ref(),
+        "ba".as_ref(),
+        "--case".as_ref(),
+        "test".as_ref(),
+        "--data".as_ref(),
+        d.as_os_str(),
+    ]);
+    assert_eq!(out.status.code(), Some(3), "{stderr}");
+    assert!(
+        stderr.contains("DATA ERROR: ") && stderr.contains("test.txt (header"),
+        "{stderr}"
+    );
+    assert!(stderr.contains("m=1000000000000"), "{stderr}");
+    assert!(
+        !stderr.contains("DATA MISSING") && !stderr.contains("skipped"),
+        "{stderr}"
+    );
+    assert!(!stdout.contains("| test"), "{stdout}");
+    let _ = std::fs::remove_dir_all(&d);
+}

@@ -101,3 +101,73 @@ fn a_wrong_jax_derivative_fails_the_run() {
     // The objective is still timed; the wrong derivative is not.
     assert!(stdout.contains("| jax-O | jax-G |"), "{stdout}");
 }
+
+/// A fake peer (a shell script standing in for Python, written by the test), run with a short
+/// time limit; returns the exit status, stdout, stderr, and the script path.
+fn fake_peer(tag: &str, body: &str) -> (std::process::ExitStatus, String, String, String) {
+    use std::os::unix::fs::PermissionsExt;
+    let path = std::env::temp_dir().join(format!("nilang-fake-peer-{tag}-{}", std::process::id()));
+    std::fs::write(&path, format!("#!/bin/sh\n{body}\n")).unwrap();
+    std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let t0 = std::time::Instant::now();
+    let out = Command::new(env!("CARGO_BIN_EXE_nilang-bench"))
+        .args(["--smoke", "--peers", "--suite", "bessel"])
+        .env("NILANG_PYTHON", &path)
+        .env("NILANG_PEER_TIMEOUT", "1")
+        .output()
+        .expect("run nilang-bench");
+    assert!(t0.elapsed().as_secs() < 60, "took {:?}", t0.elapsed());
+    let shown = path.display().to_string();
+    // no peer left running: no process has the script on its command line (Linux: /proc)
+    let orphans: Vec<String> = std::fs::read_dir("/proc")
+        .into_iter()
+        .flatten()
+        .filter_map(|e| {
+            let cmd = std::fs::read(e.ok()?.path().join("cmdline")).ok()?;
+            let cmd = String::from_utf8_lossy(&cmd).replace('\0', " ");
+            cmd.contains(&shown).then_some(cmd)
+        })
+        .collect();
+    let _ = std::fs::remove_file(&path);
+    assert!(
+        orphans.is_empty(),
+        "peer processes left running: {orphans:?}"
+    );
+    (
+        out.status,
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+        shown,
+    )
+}
+
+/// A peer that never answers: one line, the run goes on and exits with status 4 (a crash).
+#[test]
+fn a_peer_that_never_answers_does_not_block_the_run() {
+    let (status, stdout, stderr, _) = fake_peer("silent", "exec sleep 1000");
+    assert_eq!(status.code(), Some(4), "{stderr}");
+    assert!(
+        stderr.contains("CRASHED: jax peer: peer jax: no reply within 1 s"),
+        "{stderr}"
+    );
+    assert!(stdout.contains("### bessel"), "{stdout}");
+}
+
+/// A reply announcing 10¹² numbers is rejected before allocating (no abort): the case's peer
+/// cells crash, the others run, exit status 4.
+#[test]
+fn a_huge_peer_reply_is_rejected_before_allocating() {
+    let (status, stdout, stderr, _) = fake_peer(
+        "huge",
+        r#"read l; echo '{"ok": true, "jax": "fake"}'
+read l; echo '{"ok": true, "arrays": [["G", 1000000000000]]}'; exec sleep 1000"#,
+    );
+    assert_eq!(status.code(), Some(4), "{stderr}");
+    assert!(
+        stderr.contains("reply announces 1000000000000 numbers")
+            && stderr.contains("before allocating"),
+        "{stderr}"
+    );
+    assert!(!stderr.contains("memory allocation"), "{stderr}");
+    assert!(stdout.contains("### bessel"), "{stdout}");
+}

@@ -125,7 +125,7 @@ fn run_file(h: &mut Harness, file: &BaFile) {
     let (label, path) = (file.label.as_str(), file.path.as_path());
     let (n, m, p) = match BaInput::header_from_file(path) {
         Ok(hd) => hd,
-        Err(e) => return h.data_error(&format!("ba: {e}")),
+        Err(e) => return h.data_load_error(SUITE, &e),
     };
     let name = if label == "test" {
         format!("test n={n} m={m} p={p}")
@@ -133,12 +133,12 @@ fn run_file(h: &mut Harness, file: &BaFile) {
         format!("{label} p={p}")
     };
     let need = peak_bytes(n, m, p);
-    if let Some(avail) = available_bytes().filter(|&a| need > a) {
-        eprintln!(
+    if let Some(avail) = crate::harness::available_memory_bytes().filter(|&a| need > a) {
+        h.note(&format!(
             "ba {name}: skipped, needs about {:.1} GiB of memory ({:.1} GiB available)",
             need as f64 / GIB,
             avail as f64 / GIB
-        );
+        ));
         let size = p as f64;
         h.skip(SUITE, &name, size, "rust", Measure::O);
         for tool in ["num-dual", "echidna"] {
@@ -152,20 +152,22 @@ fn run_file(h: &mut Harness, file: &BaFile) {
     }
     match BaInput::from_file(path) {
         Ok(inst) => run_case(h, &BaCase { name, inst }),
-        Err(e) => h.data_error(&format!("ba: {e}")),
+        Err(e) => h.data_load_error(SUITE, &e),
     }
 }
 
 const GIB: f64 = (1u64 << 30) as f64;
 
 /// Peak memory of one case, estimated from the header before loading: the process's peak
-/// resident set is linear in the number of observations `p` (the instance, its copies in the
-/// reversible cells' kernels, the residuals, the Jacobian values of the reference tools and
-/// of each of our tools with their CSR layout, the copies made for the checks); cameras and
-/// points add little. Measured with `/usr/bin/time -v nilang-bench --full --suite ba --case
-/// baK` (release build, one case per process): ba1 (p = 31 843) 38.7 MB, ba5 (p = 225 911)
-/// 253.5 MB, ba14 (p = 1 255 268) 1387 MB, i.e. about 1128 bytes per observation over a
-/// 5 MB base; the constants below add about 10 %.
+/// resident set is linear in the number of observations `p` (the instance, the residuals, the
+/// reference Jacobian values, one of our tools' Jacobian with its CSR layout at a time, the
+/// copy made for its check); cameras and points add little. Our tools' kernels are built one
+/// tool at a time ([`nilang::cells`] is lazy), so the peak does not depend on `--threads`.
+/// Measured with `/usr/bin/time -v nilang-bench --suite ba --case ba5 --threads T` (release
+/// build): ba5 (p = 225 911) 244.2 MB with T = 1 and 244.4 MB with T = 2, i.e. about 1085
+/// bytes per observation over a 5 MB base (before the kernels were built lazily: 314.8 MB and
+/// 374.9 MB); the constants below add about 15 %. ba20 (p = 28 987 644) thus needs about
+/// 34 GiB and is refused, with that figure, on a 24 GiB machine.
 ///
 /// ```
 /// use nilang_bench::suites::ba::peak_bytes;
@@ -186,16 +188,8 @@ pub const BA_BYTES_FIXED: u64 = 32 << 20;
 pub const BA_BYTES_PER_CAMERA: u64 = 4 * 11 * 8;
 /// Bytes per point in [`peak_bytes`] (3 f64 in the instance and its copies).
 pub const BA_BYTES_PER_POINT: u64 = 4 * 3 * 8;
-/// Bytes per observation in [`peak_bytes`] (measured 1128, see there).
+/// Bytes per observation in [`peak_bytes`] (measured 1085, see there).
 pub const BA_BYTES_PER_OBS: u64 = 1250;
-
-/// `MemAvailable` of `/proc/meminfo`, if readable.
-fn available_bytes() -> Option<u64> {
-    let info = std::fs::read_to_string("/proc/meminfo").ok()?;
-    let line = info.lines().find(|l| l.starts_with("MemAvailable:"))?;
-    let kb: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
-    Some(kb * 1024)
-}
 
 fn run_case(h: &mut Harness, c: &BaCase) {
     let b = &c.inst;

@@ -15,11 +15,19 @@ use nilang_apps::adbench::sparse::SparseJacobian;
 use nilang_apps::ba::{ba_jacobian_into, ba_jacobian_into_par, ba_objective_into};
 
 /// Our tools and their kernels for one case: `nilang` (O, J), then the parallel Jacobian on
-/// each pool.
-pub fn cells<'a>(case: &'a BaCase, pools: &'a [Pool]) -> Vec<(String, Vec<Kernel<'a>>)> {
-    let mut out = vec![("nilang".to_string(), kernels(case))];
-    out.extend(pools.iter().map(|p| (p.tool.clone(), parallel(case, p))));
-    out
+/// each pool. Lazy: each tool's kernels (its Jacobian, about 500 bytes per observation) are
+/// built when the iterator reaches it, so a caller that drops them before taking the next
+/// tool holds one tool's buffers at a time, and the peak memory does not grow with the number
+/// of pools (`--threads`).
+pub fn cells<'a>(
+    case: &'a BaCase,
+    pools: &'a [Pool],
+) -> impl Iterator<Item = (String, Vec<Kernel<'a>>)> + 'a {
+    std::iter::once_with(move || ("nilang".to_string(), kernels(case))).chain(
+        pools
+            .iter()
+            .map(move |p| (p.tool.clone(), parallel(case, p))),
+    )
 }
 
 /// The names of our tools (for the cells of a case that does not fit in memory).
@@ -29,28 +37,25 @@ pub fn tools(pools: &[Pool]) -> Vec<String> {
     out
 }
 
-/// Residuals and Jacobian of the case's instance.
+/// Residuals and Jacobian of the case's instance (read in place: no copy of the instance).
 fn kernels(case: &BaCase) -> Vec<Kernel<'_>> {
-    let b = case.inst.clone();
-    let p = b.p;
-    let jac = SparseJacobian::with_layout(&b);
+    let b: &BaInput = &case.inst;
     vec![
         Kernel::with_state(
             Measure::O,
-            (b.clone(), vec![0.0; 3 * p]),
-            |s: &mut (BaInput, Vec<f64>)| {
-                let (b, out) = s;
+            vec![0.0; 3 * b.p],
+            move |out: &mut Vec<f64>| {
                 out.iter_mut().for_each(|v| *v = 0.0);
                 let (e, z) = out.split_at_mut(2 * b.p);
                 ba_objective_into(b, e, z);
             },
-            |s| s.1.clone(),
+            |out| out.clone(),
         ),
         Kernel::with_state(
             Measure::J,
-            (b, jac),
-            |s: &mut (BaInput, SparseJacobian)| ba_jacobian_into(&s.0, &mut s.1),
-            |s| s.1.vals.clone(),
+            SparseJacobian::with_layout(b),
+            move |j: &mut SparseJacobian| ba_jacobian_into(b, j),
+            |j| j.vals.clone(),
         ),
     ]
 }

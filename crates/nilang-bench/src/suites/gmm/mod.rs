@@ -214,7 +214,7 @@ fn cases(h: &mut Harness) -> Vec<GmmCase> {
                 inst,
                 oracle,
             }),
-            Err(e) => h.data_error(&format!("gmm: cannot load {rel}: {e}")),
+            Err(e) => h.data_load_error(SUITE, &e),
         }
     };
     match h.mode {
