@@ -48,7 +48,7 @@ pub struct Emitter {
     pub params: HashMap<String, ParamKind>,
     pub locals: HashSet<String>,
     pub loop_vars: Vec<String>,
-    /// Scalar ancillas in scope whose magnitude history is tracked for their deallocation
+    /// Scalar ancillas in scope whose round-off budget is tracked for their deallocation
     /// check: `(name, history variable)`.
     tracked: Vec<(syn::Ident, Option<syn::Ident>)>,
     /// For statements spliced into an enclosing list (`inv!`, `routine!`): the statements that
@@ -117,7 +117,14 @@ impl Emitter {
             let dir = &dir;
             ws.iter().map(move |w| {
                 let (name, l) = (w.to_string(), loc(w.span()));
-                quote!(::nilang::instr::fresh::zero_param(&*#w, #exit, #l, #name, #dir);)
+                if exit {
+                    quote!(::nilang::instr::fresh::zero_param(&*#w, #exit, #l, #name, #dir);)
+                } else {
+                    // the caller's contract: reported at the caller's line (`#[track_caller]`
+                    // on the function)
+                    quote!(::nilang::instr::fresh::zero_param_on_entry(
+                        &*#w, ::core::panic::Location::caller(), #name, #dir);)
+                }
             })
         };
         let (entry, exit) = (check(false), check(true));
@@ -239,7 +246,12 @@ impl Emitter {
                 if let syn::Expr::Macro(m) = e {
                     if m.mac.path.is_ident("cst") {
                         if let Ok(inner) = m.mac.parse_body::<syn::Expr>() {
-                            *e = syn::parse_quote!({ #inner });
+                            // a shared borrow `cst!(&x)` is a value already: passed as `&x`
+                            *e = if matches!(&inner, syn::Expr::Reference(r) if r.mutability.is_none()) {
+                                inner
+                            } else {
+                                syn::parse_quote!({ #inner })
+                            };
                         }
                     }
                 }

@@ -22,7 +22,7 @@ pub trait ViaAlmostSame<T: AlmostSame + Debug + ?Sized> {
     fn nilang_dealloc(&self, expected: &T, location: &'static str, statement: &'static str) {
         crate::check::dealloc(self.nilang_ancilla(), expected, location, statement)
     }
-    /// The check relative to the largest magnitude the ancilla held (`history`).
+    /// The check knowing the ancilla's round-off budget (`history`, see `check::track`).
     #[inline]
     fn nilang_dealloc_at(
         &self,
