@@ -339,7 +339,8 @@ impl<'e> Analyzer<'e> {
             return;
         };
         let name = last.ident.to_string();
-        let Some(base) = name.strip_suffix("_inv").filter(|b| !b.is_empty()) else {
+        // (`i_inv` is the standard library's matrix inverse, with its own `i_inv_inv`)
+        let Some(base) = name.strip_suffix("_inv").filter(|b| !b.is_empty() && *b != "i") else {
             return;
         };
         let text = s.text.trim_end_matches(';').trim();

@@ -75,6 +75,12 @@ pub struct Emitter {
 
 /// The source location of `span` as a `&str` expression (`file:line:column`), for runtime
 /// messages.
+/// The variable beside a tracked ancilla's budget `h`: `location: \`statement\`` of the
+/// statement after which it first held a non-finite value (empty until then).
+fn origin_of(h: &syn::Ident) -> syn::Ident {
+    format_ident!("{}_origin", h, span = Span::mixed_site())
+}
+
 fn loc(span: Span) -> TokenStream {
     quote_spanned!(span=> ::core::concat!(::core::file!(), ":", ::core::line!(), ":", ::core::column!()))
 }
@@ -365,11 +371,13 @@ impl Emitter {
                         .or_else(|| self.rest.iter().rev().find_map(|r| first_dealloc(r, n)));
                     if found == Some(true) {
                         let h = self.fresh("history");
+                        let origin = origin_of(&h);
                         t.extend(quote!(#[allow(unused_mut)] let mut #h: f64 = {
                             #[allow(unused_imports)]
                             use ::nilang::instr::dealloc::{ViaAlmostSame as _, ViaPartialEq as _};
                             (&::nilang::instr::dealloc::Probe(&#n)).nilang_magnitude()
-                        };));
+                        };
+                        #[allow(unused_mut)] let mut #origin: &'static str = "";));
                         self.tracked.push((n.clone(), Some(h)));
                     } else {
                         self.tracked.push((n.clone(), None));
@@ -392,10 +400,15 @@ impl Emitter {
                     // dirty multiplication): their histories are shared. An instruction
                     // writes its target only.
                     let call = matches!(s.kind, StmtKind::Call(_));
+                    let (l, text) = (loc(s.span), &s.text);
                     for (n, h) in &hit {
+                        let origin = origin_of(h);
                         t.extend(quote!(#h = {
                             #[allow(unused_imports)]
                             use ::nilang::instr::dealloc::{ViaAlmostSame as _, ViaPartialEq as _};
+                            if #origin.is_empty() && (&::nilang::instr::dealloc::Probe(&#n)).nilang_non_finite() {
+                                #origin = ::core::concat!(#l, ": `", #text, "`");
+                            }
                             (&::nilang::instr::dealloc::Probe(&#n)).nilang_track(#h)
                         };));
                         for (m, _) in hit.iter().filter(|(m, _)| call && m != n) {

@@ -36,7 +36,31 @@ pub fn dealloc_at<T: AlmostSame + fmt::Debug + ?Sized>(
     statement: &'static str,
 ) {
     if !x.almost_same_at(expected, history) {
-        dealloc_failed(x, expected, history, location, statement)
+        dealloc_failed(x, expected, history, "", location, statement)
+    }
+}
+
+/// [`dealloc_at`] knowing `origin`: `location: \`statement\`` of the statement after which
+/// the ancilla first held a NaN or an infinity (empty: it never did), named in the message
+/// when the check fails on a non-finite value.
+///
+/// ```
+/// use nilang::check::{catch, dealloc_from};
+/// let e = catch(|| dealloc_from(&f64::NAN, &0.0, 1.0, "f.rs:3:5: `t += x / y`", "f.rs:9:5", "t → 0"))
+///     .unwrap_err();
+/// assert!(e.detail.contains("first held one after f.rs:3:5: `t += x / y`"), "{}", e.detail);
+/// ```
+#[inline]
+pub fn dealloc_from<T: AlmostSame + fmt::Debug + ?Sized>(
+    x: &T,
+    expected: &T,
+    history: f64,
+    origin: &'static str,
+    location: &'static str,
+    statement: &'static str,
+) {
+    if !x.almost_same_at(expected, history) {
+        dealloc_failed(x, expected, history, origin, location, statement)
     }
 }
 
@@ -46,16 +70,22 @@ fn dealloc_failed<T: AlmostSame + fmt::Debug + ?Sized>(
     x: &T,
     expected: &T,
     history: f64,
+    origin: &'static str,
     location: &'static str,
     statement: &'static str,
 ) -> ! {
     let detail = if x.non_finite() && !expected.non_finite() {
+        let from = if origin.is_empty() {
+            String::from("an operand or input of the statements that wrote it")
+        } else {
+            format!("an operand or input of the statement that wrote it (it first held one after {origin})")
+        };
         format!(
             "ancilla holds {x:?}, expected {expected:?}: a non-finite value (NaN or infinity) \
-             arrived in it, from an operand or input of the statements that wrote it (a NaN or \
-             infinite argument, a division by zero, an overflow, a function outside its \
-             domain); no tolerance can restore it. Check the inputs, or the operands of the \
-             statements writing this ancilla, for non-finite values."
+             arrived in it, from {from} (a NaN or infinite argument, a division by zero, an \
+             overflow, a function outside its domain); no tolerance can restore it. Check the \
+             inputs, or the operands of the statements writing this ancilla, for non-finite \
+             values."
         )
     } else {
         let t = tolerance();

@@ -461,11 +461,16 @@ fn non_finite_values_are_reported_as_such_not_as_round_off() {
         e.detail
     );
     assert!(!e.detail.contains("with_tolerance"), "{}", e.detail);
+    // and where: the first statement after which the ancilla held it
+    assert!(e.detail.contains("it first held one after "), "{}", e.detail);
+    assert!(e.detail.contains("check_tolerance.rs:"), "{}", e.detail);
+    assert!(e.detail.contains(": `t += big`)"), "{}", e.detail);
     let e = catch(|| {
         HeldBig.call((&mut 0.0, &1.0, &f64::NEG_INFINITY));
     })
     .unwrap_err();
     assert!(e.detail.starts_with("ancilla holds inf"), "{}", e.detail);
+    assert!(e.detail.contains(": `t -= back`)"), "{}", e.detail);
     assert!(e.detail.contains("non-finite"), "{}", e.detail);
     // a finite mistake still gets the tolerance advice
     let e = catch(|| {
@@ -578,8 +583,17 @@ fn fresh_leaves_exact_zeros_under_nocheck_so_reuse_is_bit_identical() {
     assert_eq!(out2.to_bits(), out3.to_bits());
     assert_eq!(out2.to_bits(), first.to_bits());
     assert_eq!(ws[0].to_bits(), 0.0f64.to_bits());
+    // the inverse runs `fresh!` first: on the reused workspace as on a fresh one
+    let (mut o1, mut o2, mut fresh_ws) = (out2, out2, [0.0f64]);
+    reuse_nocheck_inv(&mut o1, &mut ws, &a, &big);
+    reuse_nocheck_inv(&mut o2, &mut fresh_ws, &a, &big);
+    assert_eq!((o1.to_bits(), ws[0].to_bits()), (o2.to_bits(), fresh_ws[0].to_bits()));
     // with checks on the same
     let mut ws = [0.0f64];
     reuse_checked(&mut 0.0, &mut ws, &a, &big);
     assert_eq!(ws[0].to_bits(), 0.0f64.to_bits());
+    let mut fresh_ws = [0.0f64];
+    reuse_checked_inv(&mut 0.0, &mut ws, &a, &big);
+    reuse_checked_inv(&mut 0.0, &mut fresh_ws, &a, &big);
+    assert_eq!(ws[0].to_bits(), fresh_ws[0].to_bits());
 }
