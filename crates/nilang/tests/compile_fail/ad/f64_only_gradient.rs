@@ -3,7 +3,7 @@ use nilang::prelude::*;
 // written for `f64` only (like the guide's first example), then differentiated
 #[i]
 fn norm(out: &mut f64, x: &mut f64) {
-    out += x * x;
+    out += x * 2.0;
 }
 
 fn main() {
