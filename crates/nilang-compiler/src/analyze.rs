@@ -340,7 +340,10 @@ impl<'e> Analyzer<'e> {
         };
         let name = last.ident.to_string();
         // (`i_inv` is the standard library's matrix inverse, with its own `i_inv_inv`)
-        let Some(base) = name.strip_suffix("_inv").filter(|b| !b.is_empty() && *b != "i") else {
+        let Some(base) = name
+            .strip_suffix("_inv")
+            .filter(|b| !b.is_empty() && *b != "i")
+        else {
             return;
         };
         let text = s.text.trim_end_matches(';').trim();

@@ -326,7 +326,10 @@ fn a_writable_variable_passed_read_only_is_probed_and_cst_declares_a_constant() 
     let declared = expand("fn f<T: Scalar>(y: &mut T, z: &mut T) { g(y, cst!(&z)); }");
     assert!(!declared.contains("read_only"), "{declared}");
     // the declared constant is the code of `&z` without the probe: the code of today
-    assert_eq!(without_read_only_probes(&probed), without_read_only_probes(&declared));
+    assert_eq!(
+        without_read_only_probes(&probed),
+        without_read_only_probes(&declared)
+    );
     // read-only parameters, by-value numbers and loop variables are not probed
     for src in [
         "fn f<T: Scalar>(y: &mut T, z: &T) { g(y, &z); }",
@@ -345,7 +348,8 @@ fn calling_a_generated_inverse_by_name_says_how_to_uncall() {
     let e = errors("fn f(y: &mut f64, x: &mut f64) { g_inv(y, x); }");
     assert_eq!(e.len(), 1, "{e:?}");
     assert!(
-        e[0].contains("`g_inv` is the generated inverse of `g`") && e[0].contains("write `inv! { g(y, x); }`"),
+        e[0].contains("`g_inv` is the generated inverse of `g`")
+            && e[0].contains("write `inv! { g(y, x); }`"),
         "{e:?}"
     );
 }
@@ -354,11 +358,18 @@ fn calling_a_generated_inverse_by_name_says_how_to_uncall() {
 fn two_hundred_parameters_need_no_tuple_trait() {
     let params: Vec<String> = (0..199).map(|k| format!("x{k}: &mut f64")).collect();
     let body: Vec<String> = (0..199).map(|k| format!("out += x{k};")).collect();
-    let src = format!("fn many(out: &mut f64, {}) {{ {} }}", params.join(", "), body.join(" "));
+    let src = format!(
+        "fn many(out: &mut f64, {}) {{ {} }}",
+        params.join(", "),
+        body.join(" ")
+    );
     let out = expand(&src);
     assert!(errors(&src).is_empty());
     // no `CallTuple` bound (implemented up to 32 arguments) on the long parameter list
     assert!(!out.contains("CallTuple < ("), "{out}");
     // and masks past the 64th parameter are not shifted out of a `u64`
-    assert!(!out.contains("<< 64u32") && !out.contains("<< 199u32"), "{out}");
+    assert!(
+        !out.contains("<< 64u32") && !out.contains("<< 199u32"),
+        "{out}"
+    );
 }

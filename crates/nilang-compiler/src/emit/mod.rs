@@ -253,7 +253,8 @@ impl Emitter {
                     if m.mac.path.is_ident("cst") {
                         if let Ok(inner) = m.mac.parse_body::<syn::Expr>() {
                             // a shared borrow `cst!(&x)` is a value already: passed as `&x`
-                            *e = if matches!(&inner, syn::Expr::Reference(r) if r.mutability.is_none()) {
+                            *e = if matches!(&inner, syn::Expr::Reference(r) if r.mutability.is_none())
+                            {
                                 inner
                             } else {
                                 syn::parse_quote!({ #inner })

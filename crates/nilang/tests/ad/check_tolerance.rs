@@ -140,11 +140,7 @@ fn mistakes_at_any_magnitude_are_caught_and_the_message_says_what_to_change() {
         })
         .unwrap_err();
         assert_eq!(e.kind, ErrorKind::Deallocation);
-        assert!(
-            e.detail.contains("round-off budget"),
-            "{}",
-            e.detail
-        );
+        assert!(e.detail.contains("round-off budget"), "{}", e.detail);
         assert!(
             e.detail.contains("nilang::check::with_tolerance"),
             "{}",
@@ -212,7 +208,9 @@ fn routine_ancillas_are_tracked_too() {
         })
         .unwrap_err();
         assert!(
-            e.detail.contains("its round-off budget (the sum of the magnitudes it held after each statement) was"),
+            e.detail.contains(
+                "its round-off budget (the sum of the magnitudes it held after each statement) was"
+            ),
             "{}",
             e.detail
         );
@@ -431,7 +429,11 @@ fn an_ancilla_that_held_1e20_for_one_statement_cannot_keep_1e11() {
     .unwrap_err();
     assert_eq!(e.kind, ErrorKind::Deallocation);
     // (1e20 - 1e11 rounds: the residual is 1.00000006144e11)
-    assert!(e.detail.starts_with("ancilla holds 100000006144.0"), "{}", e.detail);
+    assert!(
+        e.detail.starts_with("ancilla holds 100000006144.0"),
+        "{}",
+        e.detail
+    );
     assert!(e.detail.contains("round-off budget"), "{}", e.detail);
     // the same in the inverse direction
     assert!(catch(|| {
@@ -456,13 +458,18 @@ fn non_finite_values_are_reported_as_such_not_as_round_off() {
     .unwrap_err();
     assert!(e.detail.starts_with("ancilla holds NaN"), "{}", e.detail);
     assert!(
-        e.detail.contains("a non-finite value (NaN or infinity) arrived in it"),
+        e.detail
+            .contains("a non-finite value (NaN or infinity) arrived in it"),
         "{}",
         e.detail
     );
     assert!(!e.detail.contains("with_tolerance"), "{}", e.detail);
     // and where: the first statement after which the ancilla held it
-    assert!(e.detail.contains("it first held one after "), "{}", e.detail);
+    assert!(
+        e.detail.contains("it first held one after "),
+        "{}",
+        e.detail
+    );
     assert!(e.detail.contains("check_tolerance.rs:"), "{}", e.detail);
     assert!(e.detail.contains(": `t += big`)"), "{}", e.detail);
     let e = catch(|| {
@@ -587,7 +594,10 @@ fn fresh_leaves_exact_zeros_under_nocheck_so_reuse_is_bit_identical() {
     let (mut o1, mut o2, mut fresh_ws) = (out2, out2, [0.0f64]);
     reuse_nocheck_inv(&mut o1, &mut ws, &a, &big);
     reuse_nocheck_inv(&mut o2, &mut fresh_ws, &a, &big);
-    assert_eq!((o1.to_bits(), ws[0].to_bits()), (o2.to_bits(), fresh_ws[0].to_bits()));
+    assert_eq!(
+        (o1.to_bits(), ws[0].to_bits()),
+        (o2.to_bits(), fresh_ws[0].to_bits())
+    );
     // with checks on the same
     let mut ws = [0.0f64];
     reuse_checked(&mut 0.0, &mut ws, &a, &big);

@@ -89,19 +89,35 @@ fn the_bessel_callee_with_a_read_only_parameter_is_reported() {
     let (_, gz, _) = nilang::gradient(&BesselRight, (&mut 0.0, &mut 1.0, 2usize), 0);
     assert!((gz.g - DJ2_AT_1).abs() < 1e-8, "{} vs {DJ2_AT_1}", gz.g);
     // the read-only callee: reported, not 0.2298
-    let e = catch(|| nilang::gradient(&BesselReadOnly, (&mut 0.0, &mut 1.0, 2usize), 0))
-        .unwrap_err();
+    let e =
+        catch(|| nilang::gradient(&BesselReadOnly, (&mut 0.0, &mut 1.0, 2usize), 0)).unwrap_err();
     assert_eq!(e.kind, ErrorKind::DroppedDerivative);
-    assert!(e.statement.starts_with("imul_ro(& mut anc1, & anc3"), "{}", e.statement);
-    assert!(e.detail.starts_with("`&anc3` passes a differentiable variable"), "{}", e.detail);
-    assert!(e.detail.contains("`&mut`") && e.detail.contains("cst!(&anc3)"), "{}", e.detail);
+    assert!(
+        e.statement.starts_with("imul_ro(& mut anc1, & anc3"),
+        "{}",
+        e.statement
+    );
+    assert!(
+        e.detail
+            .starts_with("`&anc3` passes a differentiable variable"),
+        "{}",
+        e.detail
+    );
+    assert!(
+        e.detail.contains("`&mut`") && e.detail.contains("cst!(&anc3)"),
+        "{}",
+        e.detail
+    );
     assert!(e.location.contains("read_only.rs"), "{}", e.location);
     // the declared constant: the derivative through `anc3` is dropped on purpose (0.2298)
-    let (_, gz, _) =
-        nilang::gradient(&BesselDeclaredConstant, (&mut 0.0, &mut 1.0, 2usize), 0);
+    let (_, gz, _) = nilang::gradient(&BesselDeclaredConstant, (&mut 0.0, &mut 1.0, 2usize), 0);
     assert!((gz.g - 0.2298).abs() < 1e-4, "{}", gz.g);
     // on plain numbers all three compute J_2(1)
-    for f in [bessel_right::<f64>, bessel_read_only::<f64>, bessel_declared_constant::<f64>] {
+    for f in [
+        bessel_right::<f64>,
+        bessel_read_only::<f64>,
+        bessel_declared_constant::<f64>,
+    ] {
         let mut out = 0.0;
         f(&mut out, &mut 1.0, 2);
         assert!((out - 0.1149034849319005).abs() < 1e-9, "{out}");

@@ -272,9 +272,17 @@ fn a_non_zero_workspace_is_reported_at_the_callers_line() {
     assert!(e.location.contains("runtime_messages.rs"), "{}", e.location);
     assert!(e.location.contains(&format!(":{here}:")), "{}", e.location);
     let e = catch(|| scaled_inv(&mut 0.0, &mut [1.0], &[1.0])).unwrap_err();
-    assert!(e.location.contains(&format!(":{}:", here + 4)), "{}", e.location);
+    assert!(
+        e.location.contains(&format!(":{}:", here + 4)),
+        "{}",
+        e.location
+    );
     // through an `#[i]` caller: the caller's statement
     let e = catch(|| calls_scaled(&mut 0.0, &mut [1.0], &[1.0])).unwrap_err();
-    let call_line = here - 4;
-    assert!(e.location.contains(&format!(":{call_line}:")), "{}", e.location);
+    let call_line = here - 3;
+    assert!(
+        e.location.contains(&format!(":{call_line}:")),
+        "{}",
+        e.location
+    );
 }
