@@ -329,6 +329,40 @@ impl<'e> Analyzer<'e> {
         }
     }
 
+    /// `g_inv(y, x)`: the generated inverse of `g` called by name (Janus's `uncall g`); its
+    /// own inverse `g_inv_inv` does not exist, so the call is written `inv! { g(y, x); }`.
+    fn check_uncall_by_name(&mut self, c: &Call, s: &Stmt) {
+        let Callee::Path(p) = &c.callee else {
+            return;
+        };
+        let Some(last) = p.path.segments.last() else {
+            return;
+        };
+        let name = last.ident.to_string();
+        // (`i_inv` is the standard library's matrix inverse, with its own `i_inv_inv`)
+        let Some(base) = name
+            .strip_suffix("_inv")
+            .filter(|b| !b.is_empty() && *b != "i")
+        else {
+            return;
+        };
+        let text = s.text.trim_end_matches(';').trim();
+        let call = text.replacen(&name, base, 1);
+        let (open, close) = if c.inverse {
+            ("", "")
+        } else {
+            ("inv! { ", "; }")
+        };
+        self.errors.push(
+            last.ident.span(),
+            format!(
+                "`{name}` is the generated inverse of `{base}`; to run `{base}` backwards \
+                 (uncall) write `{open}{call}{close}` (a function whose own name ends in \
+                 `_inv` cannot be called from `#[i]` code: rename it)"
+            ),
+        );
+    }
+
     fn stmt(&mut self, s: &Stmt) {
         match &s.kind {
             StmtKind::Instr(i) => {
@@ -362,6 +396,7 @@ impl<'e> Analyzer<'e> {
                 self.check_sharing(&places, "instruction");
             }
             StmtKind::Call(c) => {
+                self.check_uncall_by_name(c, s);
                 let mut places = vec![];
                 if let Callee::Method { receiver, .. } = &c.callee {
                     self.check_use(receiver);

@@ -249,6 +249,10 @@ impl Ctx<'_> {
             }
         }
         last.arguments = syn::PathArguments::None;
+        // the mask has 64 bits: a parameter past them is never additive
+        if k >= 64 {
+            return None;
+        }
         let k = k as u32;
         Some(vec![quote!(((#path::ADDITIVE >> #k) & 1 == 1))])
     }
@@ -260,10 +264,11 @@ fn pl_index_is(k: usize, c: &Call, y: &str) -> bool {
 }
 
 /// The constant expression (a `u64` bit mask) of the analysis for a function with parameters
-/// `params` (`None`: not a `&mut` parameter) and body `body`.
+/// `params` (`None`: not a `&mut` parameter) and body `body`; parameters past the 64th are
+/// never additive.
 pub fn additive_mask(fname: &Ident, params: &[Option<Ident>], body: &[Stmt]) -> TokenStream {
     let fname = fname.to_string();
-    let bits = params.iter().enumerate().filter_map(|(k, p)| {
+    let bits = params.iter().enumerate().take(64).filter_map(|(k, p)| {
         let p = p.as_ref()?;
         let conds = additive_block(body, &fname, &p.to_string(), k)?;
         let k = k as u32;

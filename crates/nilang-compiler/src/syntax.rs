@@ -158,6 +158,7 @@ pub fn is_constructor(p: &Path) -> bool {
 pub fn read_place(e: &Expr) -> Option<Place> {
     match e {
         Expr::Reference(r) if r.mutability.is_none() => place_of(&r.expr).filter(|p| !p.neg),
+        Expr::Group(g) => read_place(&g.expr),
         _ => None,
     }
 }

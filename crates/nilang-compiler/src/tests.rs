@@ -305,3 +305,71 @@ fn adjoint_only_variants_skip_only_values_never_read() {
     // (then `t` is dead only if the callee does not read it: its `READS`)
     assert!(adj_inv.contains("g_inv :: READS >> 0u32"), "{adj_inv}");
 }
+
+/// The expansion with every read-only probe (`{ use ...read_only...; (&Probe(&x)).
+/// nilang_read_only(..); }`) removed: what `g(y, &z)` compiled to before the probe existed.
+fn without_read_only_probes(out: &str) -> String {
+    let mut s = out.to_string();
+    while let Some(k) = s.find("{ # [allow (unused_imports)] use :: nilang :: ad :: read_only") {
+        let end = s[k..].find("; }").expect("probe block ends") + k + 3;
+        s.replace_range(k..end, "");
+    }
+    s.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+#[test]
+fn a_writable_variable_passed_read_only_is_probed_and_cst_declares_a_constant() {
+    let probed = expand("fn f<T: Scalar>(y: &mut T, z: &mut T) { g(y, &z); }");
+    // forward, inverse and value-only variants probe `z`
+    assert_eq!(probed.matches("nilang_read_only").count(), 3, "{probed}");
+    assert!(probed.contains("\"z\""), "{probed}");
+    let declared = expand("fn f<T: Scalar>(y: &mut T, z: &mut T) { g(y, cst!(&z)); }");
+    assert!(!declared.contains("read_only"), "{declared}");
+    // the declared constant is the code of `&z` without the probe: the code of today
+    assert_eq!(
+        without_read_only_probes(&probed),
+        without_read_only_probes(&declared)
+    );
+    // read-only parameters, by-value numbers and loop variables are not probed
+    for src in [
+        "fn f<T: Scalar>(y: &mut T, z: &T) { g(y, &z); }",
+        "fn f<T: Scalar>(y: &mut T, z: T) { g(y, &z); }",
+        "fn f<T: Scalar>(y: &mut T, z: &[T]) { for k in 0..z.len() { g(y, &k); } }",
+    ] {
+        assert!(!expand(src).contains("read_only"), "{src}");
+    }
+    // an ancilla is
+    let anc = expand("fn f<T: Scalar>(y: &mut T) { let t = T::default(); g(y, &t); dealloc!(t = T::default()); }");
+    assert!(anc.contains("nilang_read_only"), "{anc}");
+}
+
+#[test]
+fn calling_a_generated_inverse_by_name_says_how_to_uncall() {
+    let e = errors("fn f(y: &mut f64, x: &mut f64) { g_inv(y, x); }");
+    assert_eq!(e.len(), 1, "{e:?}");
+    assert!(
+        e[0].contains("`g_inv` is the generated inverse of `g`")
+            && e[0].contains("write `inv! { g(y, x); }`"),
+        "{e:?}"
+    );
+}
+
+#[test]
+fn two_hundred_parameters_need_no_tuple_trait() {
+    let params: Vec<String> = (0..199).map(|k| format!("x{k}: &mut f64")).collect();
+    let body: Vec<String> = (0..199).map(|k| format!("out += x{k};")).collect();
+    let src = format!(
+        "fn many(out: &mut f64, {}) {{ {} }}",
+        params.join(", "),
+        body.join(" ")
+    );
+    let out = expand(&src);
+    assert!(errors(&src).is_empty());
+    // no `CallTuple` bound (implemented up to 32 arguments) on the long parameter list
+    assert!(!out.contains("CallTuple < ("), "{out}");
+    // and masks past the 64th parameter are not shifted out of a `u64`
+    assert!(
+        !out.contains("<< 64u32") && !out.contains("<< 199u32"),
+        "{out}"
+    );
+}

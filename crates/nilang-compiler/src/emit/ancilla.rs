@@ -40,11 +40,14 @@ impl Emitter {
         let v = self.anc_value(a, &x);
         // `AlmostSame` when the type has it, else `PartialEq` (see `nilang::instr::dealloc`)
         match history {
-            Some(h) => quote_spanned!(s.span=> {
-                #[allow(unused_imports)]
-                use ::nilang::instr::dealloc::{ViaAlmostSame as _, ViaPartialEq as _};
-                (&::nilang::instr::dealloc::Probe(&#x)).nilang_dealloc_at(&(#v), #h, #l, #text);
-            }),
+            Some(h) => {
+                let origin = super::origin_of(&h);
+                quote_spanned!(s.span=> {
+                    #[allow(unused_imports)]
+                    use ::nilang::instr::dealloc::{ViaAlmostSame as _, ViaPartialEq as _};
+                    (&::nilang::instr::dealloc::Probe(&#x)).nilang_dealloc_from(&(#v), #h, #origin, #l, #text);
+                })
+            }
             None => quote_spanned!(s.span=> {
                 #[allow(unused_imports)]
                 use ::nilang::instr::dealloc::{ViaAlmostSame as _, ViaPartialEq as _};

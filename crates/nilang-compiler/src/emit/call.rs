@@ -1,6 +1,6 @@
 //! Calls of reversible functions: the function itself, or its inverse (`f_inv`,
 //! `uncall`) in inverted code.
-use super::Emitter;
+use super::{loc, Emitter};
 use crate::analyze::ParamKind;
 use crate::ir::*;
 use proc_macro2::TokenStream;
@@ -53,6 +53,30 @@ impl Emitter {
         }
     }
 
+    /// `&z` with `z` a variable of this function that can change (an `&mut` parameter, an
+    /// ancilla): on gradient numbers its derivative would be dropped by the callee's read-only
+    /// parameter, so a probe raises `DroppedDerivative` there (nothing on plain numbers; see
+    /// `nilang::ad::read_only`). `cst!(&z)` declares the constant: no probe.
+    fn read_only_probe(&self, e: &syn::Expr, s: &Stmt) -> TokenStream {
+        let Some(p) = crate::syntax::read_place(e) else {
+            return quote!();
+        };
+        let root = p.root.to_string();
+        if !self.is_writable(&root) {
+            return quote!();
+        }
+        let pe = self.place(&p);
+        let l = loc(s.span);
+        let text = &s.text;
+        let arg = quote!(#e).to_string();
+        let arg = arg.strip_prefix("& ").unwrap_or(&arg).to_string();
+        quote! {{
+            #[allow(unused_imports)]
+            use ::nilang::ad::read_only::{Unchecked as _, ViaAdjoints as _};
+            (&::nilang::ad::read_only::Probe(&#pe)).nilang_read_only(#l, #text, #arg);
+        }}
+    }
+
     fn call_hoisted(&mut self, c: &Call, s: &Stmt) -> TokenStream {
         let mut inout: Vec<&Place> = vec![];
         if let Callee::Method { receiver, .. } = &c.callee {
@@ -84,6 +108,7 @@ impl Emitter {
         let mut args = vec![];
         for a in &c.args {
             if let CallArg::Read(e) = a {
+                pre.extend(self.read_only_probe(e, s));
                 if crate::syntax::mentions(e, &inout_roots) {
                     args.push(self.read_copy(e, &inout_roots, &mut pre));
                     continue;

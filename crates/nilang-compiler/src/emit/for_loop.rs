@@ -143,7 +143,16 @@ impl Emitter {
                 continue;
             };
             let root = p.root.to_string();
+            // an ancilla whose round-off budget is tracked is updated in place: the budget
+            // counts every iteration
+            let budgeted = self
+                .tracked
+                .iter()
+                .rev()
+                .find(|(n, _)| *n == root)
+                .is_some_and(|(_, h)| h.is_some());
             let alone = !p.neg
+                && !budgeted
                 && matches!(i.op, AccOp::Plus | AccOp::Minus)
                 && self.is_writable(&root)
                 && !i.args.iter().any(|a| mentions_operand(a, &root))

@@ -48,7 +48,7 @@ pub struct Emitter {
     pub params: HashMap<String, ParamKind>,
     pub locals: HashSet<String>,
     pub loop_vars: Vec<String>,
-    /// Scalar ancillas in scope whose magnitude history is tracked for their deallocation
+    /// Scalar ancillas in scope whose round-off budget is tracked for their deallocation
     /// check: `(name, history variable)`.
     tracked: Vec<(syn::Ident, Option<syn::Ident>)>,
     /// For statements spliced into an enclosing list (`inv!`, `routine!`): the statements that
@@ -75,6 +75,12 @@ pub struct Emitter {
 
 /// The source location of `span` as a `&str` expression (`file:line:column`), for runtime
 /// messages.
+/// The variable beside a tracked ancilla's budget `h`: `location: \`statement\`` of the
+/// statement after which it first held a non-finite value (empty until then).
+fn origin_of(h: &syn::Ident) -> syn::Ident {
+    format_ident!("{}_origin", h, span = Span::mixed_site())
+}
+
 fn loc(span: Span) -> TokenStream {
     quote_spanned!(span=> ::core::concat!(::core::file!(), ":", ::core::line!(), ":", ::core::column!()))
 }
@@ -117,7 +123,14 @@ impl Emitter {
             let dir = &dir;
             ws.iter().map(move |w| {
                 let (name, l) = (w.to_string(), loc(w.span()));
-                quote!(::nilang::instr::fresh::zero_param(&*#w, #exit, #l, #name, #dir);)
+                if exit {
+                    quote!(::nilang::instr::fresh::zero_param(&*#w, #exit, #l, #name, #dir);)
+                } else {
+                    // the caller's contract: reported at the caller's line (`#[track_caller]`
+                    // on the function)
+                    quote!(::nilang::instr::fresh::zero_param_on_entry(
+                        &*#w, ::core::panic::Location::caller(), #name, #dir);)
+                }
             })
         };
         let (entry, exit) = (check(false), check(true));
@@ -239,7 +252,13 @@ impl Emitter {
                 if let syn::Expr::Macro(m) = e {
                     if m.mac.path.is_ident("cst") {
                         if let Ok(inner) = m.mac.parse_body::<syn::Expr>() {
-                            *e = syn::parse_quote!({ #inner });
+                            // a shared borrow `cst!(&x)` is a value already: passed as `&x`
+                            *e = if matches!(&inner, syn::Expr::Reference(r) if r.mutability.is_none())
+                            {
+                                inner
+                            } else {
+                                syn::parse_quote!({ #inner })
+                            };
                         }
                     }
                 }
@@ -353,11 +372,13 @@ impl Emitter {
                         .or_else(|| self.rest.iter().rev().find_map(|r| first_dealloc(r, n)));
                     if found == Some(true) {
                         let h = self.fresh("history");
+                        let origin = origin_of(&h);
                         t.extend(quote!(#[allow(unused_mut)] let mut #h: f64 = {
                             #[allow(unused_imports)]
                             use ::nilang::instr::dealloc::{ViaAlmostSame as _, ViaPartialEq as _};
                             (&::nilang::instr::dealloc::Probe(&#n)).nilang_magnitude()
-                        };));
+                        };
+                        #[allow(unused_mut)] let mut #origin: &'static str = "";));
                         self.tracked.push((n.clone(), Some(h)));
                     } else {
                         self.tracked.push((n.clone(), None));
@@ -380,10 +401,15 @@ impl Emitter {
                     // dirty multiplication): their histories are shared. An instruction
                     // writes its target only.
                     let call = matches!(s.kind, StmtKind::Call(_));
+                    let (l, text) = (loc(s.span), &s.text);
                     for (n, h) in &hit {
+                        let origin = origin_of(h);
                         t.extend(quote!(#h = {
                             #[allow(unused_imports)]
                             use ::nilang::instr::dealloc::{ViaAlmostSame as _, ViaPartialEq as _};
+                            if #origin.is_empty() && (&::nilang::instr::dealloc::Probe(&#n)).nilang_non_finite() {
+                                #origin = ::core::concat!(#l, ": `", #text, "`");
+                            }
                             (&::nilang::instr::dealloc::Probe(&#n)).nilang_track(#h)
                         };));
                         for (m, _) in hit.iter().filter(|(m, _)| call && m != n) {

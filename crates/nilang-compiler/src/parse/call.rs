@@ -43,6 +43,8 @@ impl Parser<'_> {
 
 fn call_arg(e: &Expr) -> CallArg {
     match e {
+        // an argument from a `macro_rules!` fragment (`$x:expr`) arrives in an invisible group
+        Expr::Group(g) => call_arg(&g.expr),
         Expr::Reference(r) if r.mutability.is_some() => match place_of(&r.expr) {
             Some(p) if !p.neg => CallArg::InOut(p),
             _ => CallArg::Read(e.clone()),

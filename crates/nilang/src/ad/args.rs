@@ -364,6 +364,14 @@ int_mut_arg!(usize, isize, i32, i64, u32, u64, bool);
 
 /// A tuple of [`GradArg`]s: the whole argument list of a reversible function (up to 32
 /// arguments; a user struct passed as one argument holds any number of fields).
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` is not an argument tuple the gradient API takes",
+    label = "not a tuple of up to 32 gradient arguments",
+    note = "the gradient API takes a tuple of at most 32 arguments, each `&mut` number, slice, \
+            array or `Vec`, a read-only one, an integer or a `grad_struct!` struct: pass more \
+            parameters in a slice or a `nilang::grad_struct!` struct, or differentiate an \
+            `#[i]` wrapper that calls the long function"
+)]
 pub trait GradArgs<E: Elem> {
     /// Storage tuple.
     type Store<S: Lift<E>>: Clone;

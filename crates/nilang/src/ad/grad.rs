@@ -14,6 +14,14 @@ use crate::Reversible;
 /// What every gradient entry point asks of the function: it runs on the arguments `A` and on
 /// their lifted storage (`A::Borrow`, gradient numbers over `E`). Implemented for every such
 /// function.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` cannot run on gradient numbers with these arguments",
+    label = "not differentiable with arguments `{A}`",
+    note = "an `#[i]` function written for `f64` only runs on `f64`: make the function generic \
+            over `T: Scalar` (`fn f<T: Scalar>(out: &mut T, x: &mut T)`, constants written \
+            `T::lit(..)`) so that the gradient can run it on `GVar<f64>`",
+    note = "the argument tuple must match the function's parameters, in order"
+)]
 pub trait Differentiable<A: GradArgs<E>, E: Elem>:
     Reversible<A> + for<'b> Reversible<A::Borrow<'b, E>>
 {

@@ -14,6 +14,8 @@ mod lanes;
 mod numeric;
 pub mod primitive;
 mod promote;
+#[doc(hidden)]
+pub mod read_only;
 pub mod rules;
 mod scalar;
 

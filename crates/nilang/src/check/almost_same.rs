@@ -8,8 +8,10 @@ use super::Tolerance;
 pub trait AlmostSame {
     /// Whether `self` and `other` are the same up to the tolerance (unknown history).
     fn almost_same(&self, other: &Self) -> bool;
-    /// Whether `self` and `other` are the same, knowing that the value held magnitudes up to
-    /// `history` (NaN: unknown). Types that do not track magnitudes ignore `history`.
+    /// Whether `self` and `other` are the same, knowing the value's round-off budget
+    /// `history` (the sum of the magnitudes it held after each statement, see
+    /// [`track`](crate::check::track); NaN: unknown). Types that do not track magnitudes
+    /// ignore `history`.
     #[inline]
     fn almost_same_at(&self, other: &Self, history: f64) -> bool {
         let _ = history;
@@ -21,6 +23,12 @@ pub trait AlmostSame {
     #[inline]
     fn magnitude(&self) -> f64 {
         f64::NAN
+    }
+    /// Whether the value holds a NaN or an infinity (a failed check then says that a
+    /// non-finite value arrived, not that the tolerance is too small); `false` by default.
+    #[inline]
+    fn non_finite(&self) -> bool {
+        false
     }
 }
 macro_rules! exact {
@@ -65,6 +73,10 @@ impl AlmostSame for f64 {
             0.0
         }
     }
+    #[inline]
+    fn non_finite(&self) -> bool {
+        !self.is_finite()
+    }
 }
 /// `64 * f32::EPSILON`: the least relative tolerance for `f32`.
 const F32_REL_FLOOR: f64 = 64.0 * f32::EPSILON as f64;
@@ -80,6 +92,10 @@ impl AlmostSame for f32 {
     #[inline]
     fn magnitude(&self) -> f64 {
         (*self as f64).magnitude()
+    }
+    #[inline]
+    fn non_finite(&self) -> bool {
+        !self.is_finite()
     }
 }
 /// `AlmostSame` of a wrapper `$ty<T>` by its field `$field`: the field is what the checks
@@ -99,6 +115,10 @@ macro_rules! almost_same_by_field {
             #[inline]
             fn magnitude(&self) -> f64 {
                 $crate::check::AlmostSame::magnitude(&self.$field)
+            }
+            #[inline]
+            fn non_finite(&self) -> bool {
+                $crate::check::AlmostSame::non_finite(&self.$field)
             }
         }
     };
@@ -122,20 +142,32 @@ impl<T: AlmostSame> AlmostSame for num_complex::Complex<T> {
             a.max(b)
         }
     }
+    fn non_finite(&self) -> bool {
+        self.re.non_finite() || self.im.non_finite()
+    }
 }
 impl<T: AlmostSame> AlmostSame for [T] {
     fn almost_same(&self, other: &Self) -> bool {
         self.len() == other.len() && self.iter().zip(other).all(|(a, b)| a.almost_same(b))
+    }
+    fn non_finite(&self) -> bool {
+        self.iter().any(T::non_finite)
     }
 }
 impl<T: AlmostSame, const N: usize> AlmostSame for [T; N] {
     fn almost_same(&self, other: &Self) -> bool {
         self[..].almost_same(&other[..])
     }
+    fn non_finite(&self) -> bool {
+        self[..].non_finite()
+    }
 }
 impl<T: AlmostSame> AlmostSame for Vec<T> {
     fn almost_same(&self, other: &Self) -> bool {
         self[..].almost_same(&other[..])
+    }
+    fn non_finite(&self) -> bool {
+        self[..].non_finite()
     }
 }
 /// Through references: what they point to.
@@ -150,6 +182,9 @@ macro_rules! almost_same_by_ref {
             }
             fn magnitude(&self) -> f64 {
                 (**self).magnitude()
+            }
+            fn non_finite(&self) -> bool {
+                (**self).non_finite()
             }
         }
     )*};

@@ -17,8 +17,9 @@ pub fn dealloc<T: AlmostSame + fmt::Debug + ?Sized>(
     dealloc_at(x, expected, f64::NAN, location, statement)
 }
 
-/// Check emitted for `dealloc!(x = v)` of a scalar ancilla whose history (largest finite
-/// magnitude it held, see [`track`]) is known: `x` must equal `v` under [`Tolerance`].
+/// Check emitted for `dealloc!(x = v)` of a scalar ancilla whose history (its round-off
+/// budget, the sum of the finite magnitudes it held after each statement, see [`track`]) is
+/// known: `x` must equal `v` under [`Tolerance`].
 ///
 /// ```
 /// use nilang::check::{catch, dealloc_at};
@@ -35,39 +36,83 @@ pub fn dealloc_at<T: AlmostSame + fmt::Debug + ?Sized>(
     statement: &'static str,
 ) {
     if !x.almost_same_at(expected, history) {
-        dealloc_failed(x, expected, history, location, statement)
+        dealloc_failed(x, expected, history, "", location, statement)
+    }
+}
+
+/// [`dealloc_at`] knowing `origin`: `location: \`statement\`` of the statement after which
+/// the ancilla first held a NaN or an infinity (empty: it never did), named in the message
+/// when the check fails on a non-finite value.
+///
+/// ```
+/// use nilang::check::{catch, dealloc_from};
+/// let e = catch(|| dealloc_from(&f64::NAN, &0.0, 1.0, "f.rs:3:5: `t += x / y`", "f.rs:9:5", "t → 0"))
+///     .unwrap_err();
+/// assert!(e.detail.contains("first held one after f.rs:3:5: `t += x / y`"), "{}", e.detail);
+/// ```
+#[inline]
+pub fn dealloc_from<T: AlmostSame + fmt::Debug + ?Sized>(
+    x: &T,
+    expected: &T,
+    history: f64,
+    origin: &'static str,
+    location: &'static str,
+    statement: &'static str,
+) {
+    if !x.almost_same_at(expected, history) {
+        dealloc_failed(x, expected, history, origin, location, statement)
     }
 }
 
 #[cold]
 #[inline(never)]
-fn dealloc_failed<T: fmt::Debug + ?Sized>(
+fn dealloc_failed<T: AlmostSame + fmt::Debug + ?Sized>(
     x: &T,
     expected: &T,
     history: f64,
+    origin: &'static str,
     location: &'static str,
     statement: &'static str,
 ) -> ! {
-    let t = tolerance();
-    let held = if history.is_nan() {
-        String::from("its history is not tracked (counts as 1)")
+    let detail = if x.non_finite() && !expected.non_finite() {
+        let from = if origin.is_empty() {
+            String::from("an operand or input of the statements that wrote it")
+        } else {
+            format!("an operand or input of the statement that wrote it (it first held one after {origin})")
+        };
+        format!(
+            "ancilla holds {x:?}, expected {expected:?}: a non-finite value (NaN or infinity) \
+             arrived in it, from {from} (a NaN or infinite argument, a division by zero, an \
+             overflow, a function outside its domain); no tolerance can restore it. Check the \
+             inputs, or the operands of the statements writing this ancilla, for non-finite \
+             values."
+        )
     } else {
-        format!("the largest magnitude it held was {history:e}")
+        let t = tolerance();
+        let held = if history.is_nan() {
+            String::from("its history is not tracked (counts as 1)")
+        } else {
+            format!(
+                "its round-off budget (the sum of the magnitudes it held after each statement) \
+                 was {history:e}"
+            )
+        };
+        format!(
+            "ancilla holds {x:?}, expected {expected:?}; {held}; tolerance: abs {abs:e} + rel \
+             {rel:e} × the larger value + rel/64 × the budget (NaN and infinities never pass). \
+             If the uncomputation is correct and this is round-off, widen the tolerance for \
+             the call with `nilang::check::with_tolerance(nilang::check::Tolerance {{ rel, abs \
+             }}, || ...)` or mark the statement `#[nocheck]`; otherwise the statements before \
+             it do not undo what was computed into the ancilla.",
+            abs = t.abs,
+            rel = t.rel,
+        )
     };
     raise(InvertibilityError {
         kind: ErrorKind::Deallocation,
         location,
         statement,
-        detail: format!(
-            "ancilla holds {x:?}, expected {expected:?}; {held}; tolerance: abs {abs:e} + rel {rel:e} × \
-             the largest magnitude (NaN and infinities never pass). If the uncomputation is \
-             correct and this is round-off, widen the tolerance for the call with \
-             `nilang::check::with_tolerance(nilang::check::Tolerance {{ rel, abs }}, || ...)` or mark \
-             the statement `#[nocheck]`; otherwise the statements before it do not undo what was \
-             computed into the ancilla.",
-            abs = t.abs,
-            rel = t.rel,
-        ),
+        detail,
     })
 }
 

@@ -27,6 +27,10 @@ pub enum ErrorKind {
     /// Slices whose lengths must agree do not (raised by [`same_len!`](crate::same_len) and by
     /// the standard library's dimension checks, before anything is modified).
     Length,
+    /// A differentiable variable was passed to a read-only (`&T`) parameter in a gradient
+    /// program: the derivative through it would be dropped (declare the parameter `&mut`, or
+    /// the argument constant with `cst!(&x)`).
+    DroppedDerivative,
     /// Anything else.
     Other,
 }

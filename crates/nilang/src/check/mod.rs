@@ -12,7 +12,8 @@ mod tolerance;
 pub(crate) use almost_same::almost_same_by_field;
 pub use almost_same::AlmostSame;
 pub use conditions::{
-    bounds, dealloc, dealloc_at, dimensions, distinct, equal_lengths, lengths_differ, require,
+    bounds, dealloc, dealloc_at, dealloc_from, dimensions, distinct, equal_lengths, lengths_differ,
+    require,
 };
 pub use error::{catch, fail, raise, ErrorKind, InvertibilityError};
 pub use tolerance::{

@@ -1,6 +1,7 @@
 //! The tolerance of float comparisons (per thread) and the closeness rule it sets.
 use super::AlmostSame;
-use std::cell::Cell;
+use core::marker::PhantomData;
+use std::cell::{Cell, RefCell};
 
 /// Tolerance of the float comparisons in runtime checks.
 ///
@@ -8,24 +9,27 @@ use std::cell::Cell;
 /// infinity), or when both are finite and
 ///
 /// ```text
-/// |a - b| <= abs + rel * scale,   scale = max(|a|, |b|, history)
+/// |a - b| <= abs + rel * max(|a|, |b|) + rel / 64 * budget
 /// ```
 ///
-/// where `history` is the largest finite magnitude the value held during its lifetime. For a
-/// scalar float ancilla the compiler tracks it (one `abs`/`max` per statement that mentions the
-/// ancilla, removed with the check under `#[nocheck]`), so a residual of round-off from large
-/// intermediate values passes while a mistake larger than `rel` times those values is caught,
-/// at any magnitude from subnormal to `1e308`. Where the history is unknown (a plain
-/// [`AlmostSame::almost_same`], containers, types that do not report a
-/// [`AlmostSame::magnitude`]) it counts as `1.0`: the rule is then `abs + rel * max(|a|, |b|, 1)`.
+/// where `budget` is the ancilla's round-off budget: the sum of the finite magnitudes it held
+/// after each statement that wrote it (every statement rounds at most relative to the value it
+/// leaves). For a scalar float ancilla the compiler tracks it (one `abs`/`+` per statement
+/// that mentions the ancilla, removed with the check under `#[nocheck]`), so the residual of
+/// round-off from large intermediate values passes while a mistake larger than the round-off
+/// those statements could cause is caught, at any magnitude from subnormal to `1e308`: an
+/// ancilla that held `1e20` for one statement may keep about `1.6e10`, not `1e12`. Where the
+/// history is unknown (a plain [`AlmostSame::almost_same`], containers, types that do not
+/// report a [`AlmostSame::magnitude`]) the rule is `abs + rel * max(|a|, |b|, 1)`.
 ///
 /// NaN never passes, not even against NaN: a NaN ancilla has lost its value, so nothing was
 /// restored. An infinity passes only against the identical infinity (an ancilla declared
 /// `f64::INFINITY` that still holds it); against anything else it fails. For `f32` the
-/// relative part is at least `64 * f32::EPSILON`.
+/// relative part is at least `64 * f32::EPSILON`, and so is the part per unit of budget.
 ///
 /// The setting is per thread (a new thread starts at [`Tolerance::DEFAULT`]); set it for a
-/// scope with [`with_tolerance`] or [`ToleranceGuard`].
+/// scope with [`with_tolerance`] or [`ToleranceGuard`]. Both parts must be finite and
+/// non-negative ([`Tolerance::validated`]).
 ///
 /// ```
 /// use nilang::check::{Tolerance, tolerance};
@@ -48,6 +52,51 @@ impl Tolerance {
     };
 }
 
+/// A tolerance that is NaN, negative or infinite (infinity would turn the checks off): the
+/// error of [`set_tolerance`] and [`Tolerance::validated`].
+///
+/// ```
+/// let e = nilang::check::set_tolerance(0.0, f64::NAN).unwrap_err();
+/// assert!(e.to_string().contains("rel = NaN"), "{e}");
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct InvalidTolerance {
+    /// The tolerance that was refused.
+    pub tolerance: Tolerance,
+}
+
+impl core::fmt::Display for InvalidTolerance {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        let Tolerance { rel, abs } = self.tolerance;
+        write!(
+            f,
+            "invalid tolerance (rel = {rel:e}, abs = {abs:e}): both parts must be finite and \
+             non-negative (an infinite tolerance would turn the checks off; to skip checks, \
+             write `#[nocheck]`)"
+        )
+    }
+}
+impl std::error::Error for InvalidTolerance {}
+
+impl Tolerance {
+    /// `self` if both parts are finite and non-negative, else the typed error.
+    ///
+    /// ```
+    /// use nilang::check::Tolerance;
+    /// assert!(Tolerance { rel: 1e-6, abs: 0.0 }.validated().is_ok());
+    /// assert!(Tolerance { rel: -1.0, abs: 0.0 }.validated().is_err());
+    /// assert!(Tolerance { rel: 0.0, abs: f64::INFINITY }.validated().is_err());
+    /// ```
+    pub fn validated(self) -> Result<Tolerance, InvalidTolerance> {
+        let ok = |x: f64| x.is_finite() && x >= 0.0;
+        if ok(self.rel) && ok(self.abs) {
+            Ok(self)
+        } else {
+            Err(InvalidTolerance { tolerance: self })
+        }
+    }
+}
+
 impl Default for Tolerance {
     fn default() -> Self {
         Tolerance::DEFAULT
@@ -55,25 +104,56 @@ impl Default for Tolerance {
 }
 
 thread_local! {
+    /// The tolerance in force (read by every check).
     static TOLERANCE: Cell<Tolerance> = const { Cell::new(Tolerance::DEFAULT) };
+    /// The live guards, oldest first, `(id, tolerance)`, and the setting below them.
+    static GUARDS: RefCell<Guards> = const {
+        RefCell::new(Guards { live: Vec::new(), base: Tolerance::DEFAULT, next_id: 0 })
+    };
+}
+
+/// This thread's live [`ToleranceGuard`]s: the tolerance in force is the newest one's, or
+/// `base` when none is live, whatever order the guards are dropped in.
+struct Guards {
+    live: Vec<(u64, Tolerance)>,
+    base: Tolerance,
+    next_id: u64,
+}
+
+impl Guards {
+    fn in_force(&self) -> Tolerance {
+        self.live.last().map_or(self.base, |&(_, t)| t)
+    }
 }
 
 /// Set this thread's tolerance (see [`Tolerance`] for the rule): `atol` is the absolute part,
-/// `rtol` the relative part. Other threads are not affected; prefer [`with_tolerance`], which
-/// restores the previous setting.
+/// `rtol` the relative part; NaN, negative or infinite values are refused with
+/// [`InvalidTolerance`] (nothing changes). Other threads are not affected; prefer
+/// [`with_tolerance`], which restores the previous setting. Inside a [`ToleranceGuard`]'s scope
+/// the new setting lasts until that guard is dropped.
 ///
 /// ```
-/// nilang::check::set_tolerance(0.0, 1e-6);
+/// nilang::check::set_tolerance(0.0, 1e-6).unwrap();
 /// assert_eq!(nilang::check::tolerance().rel, 1e-6);
-/// nilang::check::set_tolerance(0.0, 1e-8);
+/// assert!(nilang::check::set_tolerance(-1.0, 1e-6).is_err());
+/// assert_eq!(nilang::check::tolerance().abs, 0.0);
+/// nilang::check::set_tolerance(0.0, 1e-8).unwrap();
 /// ```
-pub fn set_tolerance(atol: f64, rtol: f64) {
-    TOLERANCE.with(|t| {
-        t.set(Tolerance {
-            rel: rtol,
-            abs: atol,
-        })
+pub fn set_tolerance(atol: f64, rtol: f64) -> Result<(), InvalidTolerance> {
+    let tol = Tolerance {
+        rel: rtol,
+        abs: atol,
+    }
+    .validated()?;
+    GUARDS.with(|g| {
+        let mut g = g.borrow_mut();
+        match g.live.last_mut() {
+            Some((_, t)) => *t = tol,
+            None => g.base = tol,
+        }
     });
+    TOLERANCE.with(|t| t.set(tol));
+    Ok(())
 }
 
 /// This thread's tolerance.
@@ -81,8 +161,9 @@ pub fn tolerance() -> Tolerance {
     TOLERANCE.with(|t| t.get())
 }
 
-/// Sets this thread's tolerance until dropped, then restores the previous one (also when
-/// unwinding).
+/// Sets this thread's tolerance until dropped, then restores the one in force without it
+/// (also when unwinding). Guards may be dropped in any order: the tolerance in force is always
+/// the newest live guard's, or the setting before the first guard when none is live.
 ///
 /// ```
 /// use nilang::check::{tolerance, Tolerance, ToleranceGuard};
@@ -91,33 +172,70 @@ pub fn tolerance() -> Tolerance {
 ///     assert_eq!(tolerance().rel, 1e-4);
 /// }
 /// assert_eq!(tolerance(), Tolerance::DEFAULT);
+/// // dropped out of order: the outer one first
+/// let outer = ToleranceGuard::set(Tolerance { rel: 1e-4, abs: 0.0 });
+/// let inner = ToleranceGuard::set(Tolerance { rel: 1e-2, abs: 0.0 });
+/// drop(outer);
+/// assert_eq!(tolerance().rel, 1e-2);
+/// drop(inner);
+/// assert_eq!(tolerance(), Tolerance::DEFAULT);
 /// ```
 #[must_use = "the tolerance is restored when the guard is dropped"]
 pub struct ToleranceGuard {
-    previous: Tolerance,
+    id: u64,
+    /// Per thread: not `Send`.
+    _thread: PhantomData<*const ()>,
 }
 
 impl ToleranceGuard {
     /// Set `tol` for this thread until the guard is dropped.
+    ///
+    /// # Panics
+    /// At the caller's line, with the [`InvalidTolerance`] message, when a part of `tol` is
+    /// NaN, negative or infinite (use [`Tolerance::validated`] first to handle that case).
+    #[track_caller]
     pub fn set(tol: Tolerance) -> Self {
-        let previous = TOLERANCE.with(|t| t.replace(tol));
-        ToleranceGuard { previous }
+        let tol = match tol.validated() {
+            Ok(t) => t,
+            Err(e) => panic!("{e}"),
+        };
+        let id = GUARDS.with(|g| {
+            let mut g = g.borrow_mut();
+            let id = g.next_id;
+            g.next_id += 1;
+            g.live.push((id, tol));
+            id
+        });
+        TOLERANCE.with(|t| t.set(tol));
+        ToleranceGuard {
+            id,
+            _thread: PhantomData,
+        }
     }
 }
 
 impl Drop for ToleranceGuard {
     fn drop(&mut self) {
-        TOLERANCE.with(|t| t.set(self.previous));
+        let now = GUARDS.with(|g| {
+            let mut g = g.borrow_mut();
+            if let Some(k) = g.live.iter().rposition(|&(id, _)| id == self.id) {
+                g.live.remove(k);
+            }
+            g.in_force()
+        });
+        TOLERANCE.with(|t| t.set(now));
     }
 }
 
 /// Run `f` with this thread's tolerance set to `tol`, restoring the previous one afterwards.
+/// Panics at the caller's line when `tol` is invalid (see [`ToleranceGuard::set`]).
 ///
 /// ```
 /// use nilang::check::{with_tolerance, Tolerance, float_close};
 /// assert!(!float_close(1.0, 1.001));
 /// assert!(with_tolerance(Tolerance { rel: 1e-2, abs: 0.0 }, || float_close(1.0, 1.001)));
 /// ```
+#[track_caller]
 pub fn with_tolerance<R>(tol: Tolerance, f: impl FnOnce() -> R) -> R {
     let _g = ToleranceGuard::set(tol);
     f()
@@ -137,8 +255,9 @@ pub fn float_close(a: f64, b: f64) -> bool {
     float_close_at(a, b, f64::NAN)
 }
 
-/// Float closeness with a known history: `history` is the largest finite magnitude the value
-/// held (NaN: unknown, counts as 1).
+/// Float closeness with a known history: `budget` is the ancilla's round-off budget, the sum
+/// of the finite magnitudes it held after each statement (see [`track`]; NaN: unknown, the
+/// scale is then `max(|a|, |b|, 1)`).
 ///
 /// ```
 /// use nilang::check::float_close_at;
@@ -146,49 +265,46 @@ pub fn float_close(a: f64, b: f64) -> bool {
 /// assert!(float_close_at(2.98e-8, 0.0, 3.7e8));
 /// // a real mistake at tiny magnitudes is caught
 /// assert!(!float_close_at(1e-300, 0.0, 2e-300));
+/// // an ancilla that held 1e20 for one statement cannot keep 1e11
+/// assert!(!float_close_at(1e11, 0.0, 1e20 + 1e11));
 /// ```
 #[inline]
-pub fn float_close_at(a: f64, b: f64, history: f64) -> bool {
+pub fn float_close_at(a: f64, b: f64, budget: f64) -> bool {
     if a == b {
         return true;
     }
-    close_slow(a, b, history, 0.0)
+    close_slow(a, b, budget, 0.0)
 }
 
+/// The part of the relative tolerance allowed per unit of round-off budget: `rel / 64`.
+const BUDGET_SHARE: f64 = 1.0 / 64.0;
+
 #[inline(never)]
-pub(super) fn close_slow(a: f64, b: f64, history: f64, rel_floor: f64) -> bool {
+pub(super) fn close_slow(a: f64, b: f64, budget: f64, rel_floor: f64) -> bool {
     if !a.is_finite() || !b.is_finite() {
         return false;
     }
     let t = tolerance();
-    let scale = a.abs().max(b.abs()).max(history_or_one(history));
-    (a - b).abs() <= t.abs + t.rel.max(rel_floor) * scale
-}
-
-#[inline]
-fn history_or_one(h: f64) -> f64 {
-    if h.is_nan() {
-        1.0
+    let rel = t.rel.max(rel_floor);
+    let here = a.abs().max(b.abs());
+    let allowed = if budget.is_nan() {
+        rel * here.max(1.0)
     } else {
-        h
-    }
+        rel * here + (t.rel * BUDGET_SHARE).max(rel_floor) * budget
+    };
+    (a - b).abs() <= t.abs + allowed
 }
 
-/// The largest finite magnitude of `x` merged into `history` (the compiler's per-statement
-/// tracking of a scalar ancilla). NaN (unknown) stays NaN.
+/// The round-off budget `budget` with the finite magnitude of `x` added (the compiler's
+/// per-statement tracking of a scalar ancilla). NaN (unknown) stays NaN.
 ///
 /// ```
 /// use nilang::check::track;
-/// assert_eq!(track(1.0, &-3.0f64), 3.0);
+/// assert_eq!(track(1.0, &-3.0f64), 4.0);
 /// assert_eq!(track(3.0, &f64::INFINITY), 3.0);
 /// assert!(track(f64::NAN, &5.0f64).is_nan());
 /// ```
 #[inline(always)]
-pub fn track<T: AlmostSame + ?Sized>(history: f64, x: &T) -> f64 {
-    let m = x.magnitude();
-    if m > history {
-        m
-    } else {
-        history
-    }
+pub fn track<T: AlmostSame + ?Sized>(budget: f64, x: &T) -> f64 {
+    budget + x.magnitude()
 }

@@ -22,7 +22,7 @@ pub trait ViaAlmostSame<T: AlmostSame + Debug + ?Sized> {
     fn nilang_dealloc(&self, expected: &T, location: &'static str, statement: &'static str) {
         crate::check::dealloc(self.nilang_ancilla(), expected, location, statement)
     }
-    /// The check relative to the largest magnitude the ancilla held (`history`).
+    /// The check knowing the ancilla's round-off budget (`history`, see `check::track`).
     #[inline]
     fn nilang_dealloc_at(
         &self,
@@ -38,6 +38,31 @@ pub trait ViaAlmostSame<T: AlmostSame + Debug + ?Sized> {
             location,
             statement,
         )
+    }
+    /// The check knowing the round-off budget and `origin`, the statement after which the
+    /// ancilla first held a non-finite value (empty: none), named when the check fails on one.
+    #[inline]
+    fn nilang_dealloc_from(
+        &self,
+        expected: &T,
+        history: f64,
+        origin: &'static str,
+        location: &'static str,
+        statement: &'static str,
+    ) {
+        crate::check::dealloc_from(
+            self.nilang_ancilla(),
+            expected,
+            history,
+            origin,
+            location,
+            statement,
+        )
+    }
+    /// Whether the ancilla holds a NaN or an infinity now.
+    #[inline]
+    fn nilang_non_finite(&self) -> bool {
+        self.nilang_ancilla().non_finite()
     }
     /// The ancilla's magnitude (the start of its history).
     #[inline]
@@ -89,6 +114,23 @@ pub trait ViaPartialEq<T: PartialEq + Debug + ?Sized> {
         statement: &'static str,
     ) {
         self.nilang_dealloc(expected, location, statement)
+    }
+    /// Exact comparison: no history, no origin.
+    #[inline]
+    fn nilang_dealloc_from(
+        &self,
+        expected: &T,
+        _history: f64,
+        _origin: &'static str,
+        location: &'static str,
+        statement: &'static str,
+    ) {
+        self.nilang_dealloc(expected, location, statement)
+    }
+    /// Not tracked.
+    #[inline]
+    fn nilang_non_finite(&self) -> bool {
+        false
     }
     /// No magnitude (an exact comparison does not use it).
     #[inline]

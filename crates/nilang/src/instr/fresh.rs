@@ -17,8 +17,8 @@ pub trait Fresh {
     fn is_fresh(&self) -> bool;
     /// Set every number, with every adjoint, to zero.
     fn make_fresh(&mut self);
-    /// What `fresh!` does without checks: [`Fresh::make_fresh`], except that plain floats,
-    /// already zero up to rounding, are left alone (no adjoint to drop, no memory traffic).
+    /// What `fresh!` does without checks: [`Fresh::make_fresh`] (every number set to exact
+    /// zero, so that reusing a workspace is bit-identical to a fresh one).
     #[inline(always)]
     fn make_fresh_unchecked(&mut self) {
         self.make_fresh()
@@ -53,13 +53,12 @@ macro_rules! fresh_float {
             fn is_fresh(&self) -> bool {
                 self.almost_same(&0.0)
             }
+            /// Exact zero, also without checks: a reused workspace is bit-identical to a
+            /// fresh one (the round-off an uncomputation leaves is cleared).
             #[inline(always)]
             fn make_fresh(&mut self) {
                 *self = 0.0;
             }
-            /// Already zero up to rounding, and no adjoint to drop: nothing to do.
-            #[inline(always)]
-            fn make_fresh_unchecked(&mut self) {}
         }
     )*};
 }
@@ -194,5 +193,37 @@ pub fn zero_param<W: Fresh + Debug + ?Sized>(
             "#[i(zero(..))]",
             format!("`{param}` is not zero on {when}: {ws:?} ({why}){direction}"),
         );
+    }
+}
+
+/// The entry check of a `#[i(zero(ws))]` parameter (see [`zero_param`]), reported at the
+/// caller's line: `#[i(zero(..))]` functions are `#[track_caller]` (with checks on), and
+/// `caller` is where they were called from (the `#[i]` statement when an `#[i]` function calls
+/// them). On failure the location text is allocated once and kept (an error path only).
+///
+/// ```
+/// use nilang::prelude::*;
+/// #[i(zero(w))]
+/// fn twice(out: &mut f64, w: &mut [f64], x: &[f64]) {
+///     routine! {
+///         w[0] += x[0] * 2.0;
+///     }
+///     out += w[0];
+///     unroutine!();
+/// }
+/// let line = line!() + 1;
+/// let e = nilang::check::catch(|| twice(&mut 0.0, &mut [1.0], &[1.0])).unwrap_err();
+/// assert!(e.location.contains(&format!(":{line}:")), "{}", e.location);
+/// ```
+#[inline]
+pub fn zero_param_on_entry<W: Fresh + Debug + ?Sized>(
+    ws: &W,
+    caller: &'static core::panic::Location<'static>,
+    param: &'static str,
+    direction: &'static str,
+) {
+    if !ws.is_fresh() {
+        let location: &'static str = Box::leak(caller.to_string().into_boxed_str());
+        zero_param(ws, false, location, param, direction)
     }
 }

@@ -1,5 +1,5 @@
 //! Invertibility checks that cannot be fooled (issue 10, item 1): non-finite values never pass,
-//! the float tolerance is relative to the largest magnitude an ancilla held, and the tolerance
+//! the float tolerance is relative to the round-off an ancilla's history could cause, and the tolerance
 //! setting is per thread and scoped.
 use nilang::check::{
     catch, float_close, float_close_at, tolerance, with_tolerance, ErrorKind, Tolerance,
@@ -140,11 +140,7 @@ fn mistakes_at_any_magnitude_are_caught_and_the_message_says_what_to_change() {
         })
         .unwrap_err();
         assert_eq!(e.kind, ErrorKind::Deallocation);
-        assert!(
-            e.detail.contains("largest magnitude it held"),
-            "{}",
-            e.detail
-        );
+        assert!(e.detail.contains("round-off budget"), "{}", e.detail);
         assert!(
             e.detail.contains("nilang::check::with_tolerance"),
             "{}",
@@ -212,7 +208,9 @@ fn routine_ancillas_are_tracked_too() {
         })
         .unwrap_err();
         assert!(
-            e.detail.contains("the largest magnitude it held was"),
+            e.detail.contains(
+                "its round-off budget (the sum of the magnitudes it held after each statement) was"
+            ),
             "{}",
             e.detail
         );
@@ -236,9 +234,9 @@ fn tolerance_is_per_thread_and_never_torn() {
                             assert!(float_close(1.0, 1.0 + mine.rel / 2.0));
                         });
                     } else {
-                        nilang::check::set_tolerance(mine.abs, mine.rel);
+                        nilang::check::set_tolerance(mine.abs, mine.rel).unwrap();
                         assert_eq!(tolerance(), mine);
-                        nilang::check::set_tolerance(0.0, 1e-8);
+                        nilang::check::set_tolerance(0.0, 1e-8).unwrap();
                     }
                     assert_eq!(tolerance(), Tolerance::DEFAULT);
                     assert!(!float_close(1.0, 1.0 + mine.rel / 2.0));
@@ -409,4 +407,203 @@ fn roundoff_of_large_intermediates_is_not_an_error_under_gradient() {
     let r = catch(|| nilang::gradient(&RoundoffGeneric, (&mut 0.0, &y, &z), 0));
     let (g, _, _) = r.unwrap_or_else(|e| panic!("{e}"));
     assert_eq!(g.g, 1.0);
+}
+
+// ---- issue 27: a tighter round-off window, guards in any order, validated settings ----
+
+/// The ancilla holds `big` for one statement and is then given back `big - residual`.
+#[i]
+fn held_big(out: &mut f64, big: &f64, back: &f64) {
+    let t = 0.0;
+    t += big;
+    out += t;
+    t -= back;
+    dealloc!(t = 0.0);
+}
+
+#[test]
+fn an_ancilla_that_held_1e20_for_one_statement_cannot_keep_1e11() {
+    let e = catch(|| {
+        HeldBig.call((&mut 0.0, &1e20, &(1e20 - 1e11)));
+    })
+    .unwrap_err();
+    assert_eq!(e.kind, ErrorKind::Deallocation);
+    // (1e20 - 1e11 rounds: the residual is 1.00000006144e11)
+    assert!(
+        e.detail.starts_with("ancilla holds 100000006144.0"),
+        "{}",
+        e.detail
+    );
+    assert!(e.detail.contains("round-off budget"), "{}", e.detail);
+    // the same in the inverse direction
+    assert!(catch(|| {
+        HeldBig.uncall((&mut 0.0, &1e20, &(1e20 - 1e11)));
+    })
+    .is_err());
+    // a residual of the size real round-off leaves passes (1e20 is 2^66.4: one ulp is 16384)
+    let back = 1e20 - 16384.0 * 4.0;
+    assert!(catch(|| {
+        HeldBig.call((&mut 0.0, &1e20, &back));
+    })
+    .is_ok());
+    // the old window (rel × largest magnitude = 1e12) let 1e11 through
+    const { assert!(1e11 <= Tolerance::DEFAULT.rel * 1e20) };
+}
+
+#[test]
+fn non_finite_values_are_reported_as_such_not_as_round_off() {
+    let e = catch(|| {
+        HeldBig.call((&mut 0.0, &f64::NAN, &0.0));
+    })
+    .unwrap_err();
+    assert!(e.detail.starts_with("ancilla holds NaN"), "{}", e.detail);
+    assert!(
+        e.detail
+            .contains("a non-finite value (NaN or infinity) arrived in it"),
+        "{}",
+        e.detail
+    );
+    assert!(!e.detail.contains("with_tolerance"), "{}", e.detail);
+    // and where: the first statement after which the ancilla held it
+    assert!(
+        e.detail.contains("it first held one after "),
+        "{}",
+        e.detail
+    );
+    assert!(e.detail.contains("check_tolerance.rs:"), "{}", e.detail);
+    assert!(e.detail.contains(": `t += big`)"), "{}", e.detail);
+    let e = catch(|| {
+        HeldBig.call((&mut 0.0, &1.0, &f64::NEG_INFINITY));
+    })
+    .unwrap_err();
+    assert!(e.detail.starts_with("ancilla holds inf"), "{}", e.detail);
+    assert!(e.detail.contains(": `t -= back`)"), "{}", e.detail);
+    assert!(e.detail.contains("non-finite"), "{}", e.detail);
+    // a finite mistake still gets the tolerance advice
+    let e = catch(|| {
+        HeldBig.call((&mut 0.0, &1.0, &0.5));
+    })
+    .unwrap_err();
+    assert!(e.detail.contains("with_tolerance"), "{}", e.detail);
+}
+
+#[test]
+fn guards_dropped_out_of_order_restore_the_setting_before_them() {
+    let a = Tolerance {
+        rel: 1e-4,
+        abs: 0.0,
+    };
+    let b = Tolerance {
+        rel: 1e-2,
+        abs: 1e-3,
+    };
+    let outer = ToleranceGuard::set(a);
+    let inner = ToleranceGuard::set(b);
+    drop(outer);
+    // the newest live guard is still in force
+    assert_eq!(tolerance(), b);
+    drop(inner);
+    assert_eq!(tolerance(), Tolerance::DEFAULT);
+    // three, dropped middle, newest, oldest
+    let g1 = ToleranceGuard::set(a);
+    let g2 = ToleranceGuard::set(b);
+    let g3 = ToleranceGuard::set(Tolerance { rel: 0.5, abs: 0.0 });
+    drop(g2);
+    assert_eq!(tolerance().rel, 0.5);
+    drop(g3);
+    assert_eq!(tolerance(), a);
+    drop(g1);
+    assert_eq!(tolerance(), Tolerance::DEFAULT);
+}
+
+#[test]
+fn set_tolerance_rejects_nan_negative_and_infinite_values() {
+    for (atol, rtol) in [
+        (0.0, f64::NAN),
+        (f64::NAN, 1e-8),
+        (0.0, -1e-8),
+        (-1.0, 1e-8),
+        (0.0, f64::INFINITY),
+        (f64::INFINITY, 1e-8),
+    ] {
+        let e = nilang::check::set_tolerance(atol, rtol).unwrap_err();
+        assert_eq!(e.tolerance.rel.to_bits(), rtol.to_bits());
+        assert_eq!(e.tolerance.abs.to_bits(), atol.to_bits());
+        assert!(e.to_string().contains("finite and non-negative"), "{e}");
+        // nothing changed: checks are still on
+        assert_eq!(tolerance(), Tolerance::DEFAULT);
+        assert!(!float_close(1.0, 2.0));
+    }
+    assert!(nilang::check::set_tolerance(0.0, 0.0).is_ok());
+    assert!(!float_close(1.0, 1.0 + 1e-15));
+    nilang::check::set_tolerance(0.0, 1e-8).unwrap();
+    // the guard refuses them at the caller's line
+    let r = std::panic::catch_unwind(|| {
+        let _g = ToleranceGuard::set(Tolerance {
+            rel: f64::INFINITY,
+            abs: 0.0,
+        });
+    });
+    let msg = r.unwrap_err();
+    let msg = msg.downcast_ref::<String>().unwrap();
+    assert!(msg.contains("invalid tolerance (rel = inf"), "{msg}");
+    assert_eq!(tolerance(), Tolerance::DEFAULT);
+}
+
+// ---- issue 27: `fresh!` sets exact zeros also under `nocheck` ----
+
+/// Computes into the workspace with round-off that does not cancel exactly
+/// (`(a + big) - big - a` is not 0 in floating point), uses it, uncomputes, then `fresh!`.
+macro_rules! reuse_program {
+    ($attr:meta, $name:ident) => {
+        #[$attr]
+        fn $name(out: &mut f64, ws: &mut [f64], a: &f64, big: &f64) {
+            routine! {
+                ws[0] += a;
+                ws[0] += big;
+                ws[0] -= big;
+            }
+            out += ws[0];
+            unroutine!();
+            fresh!(ws);
+        }
+    };
+}
+reuse_program!(i(nocheck), reuse_nocheck);
+reuse_program!(i, reuse_checked);
+
+#[test]
+fn fresh_leaves_exact_zeros_under_nocheck_so_reuse_is_bit_identical() {
+    let (a, big) = (0.1f64, 1e7f64);
+    // the round-off is there: the uncomputation alone leaves a residue
+    assert_ne!((((a + big) - big) + big - big) - a, 0.0);
+    let mut ws = [0.0f64];
+    let mut out = 0.0;
+    reuse_nocheck(&mut out, &mut ws, &a, &big);
+    assert_eq!(ws[0].to_bits(), 0.0f64.to_bits());
+    let first = out;
+    // the reused workspace gives the bit-identical result of a fresh one
+    let mut out2 = 0.0;
+    reuse_nocheck(&mut out2, &mut ws, &a, &big);
+    let mut out3 = 0.0;
+    reuse_nocheck(&mut out3, &mut [0.0], &a, &big);
+    assert_eq!(out2.to_bits(), out3.to_bits());
+    assert_eq!(out2.to_bits(), first.to_bits());
+    assert_eq!(ws[0].to_bits(), 0.0f64.to_bits());
+    // the inverse runs `fresh!` first: on the reused workspace as on a fresh one
+    let (mut o1, mut o2, mut fresh_ws) = (out2, out2, [0.0f64]);
+    reuse_nocheck_inv(&mut o1, &mut ws, &a, &big);
+    reuse_nocheck_inv(&mut o2, &mut fresh_ws, &a, &big);
+    assert_eq!(
+        (o1.to_bits(), ws[0].to_bits()),
+        (o2.to_bits(), fresh_ws[0].to_bits())
+    );
+    // with checks on the same
+    let mut ws = [0.0f64];
+    reuse_checked(&mut 0.0, &mut ws, &a, &big);
+    assert_eq!(ws[0].to_bits(), 0.0f64.to_bits());
+    let mut fresh_ws = [0.0f64];
+    reuse_checked_inv(&mut 0.0, &mut ws, &a, &big);
+    reuse_checked_inv(&mut 0.0, &mut fresh_ws, &a, &big);
+    assert_eq!(ws[0].to_bits(), fresh_ws[0].to_bits());
 }

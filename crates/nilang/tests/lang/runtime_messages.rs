@@ -249,3 +249,40 @@ fn zero_workspaces_are_checked_on_entry_and_exit() {
     leaky_unchecked(&mut out, &mut w, &x);
     assert_eq!((out, w), (1.5, [1.5, 0.0]));
 }
+
+/// Issue 27: a non-zero `zero(..)` workspace is reported at the caller's line (directly and
+/// from an `#[i]` caller), not at the callee's attribute.
+#[test]
+fn a_non_zero_workspace_is_reported_at_the_callers_line() {
+    #[i(zero(w))]
+    fn scaled(out: &mut f64, w: &mut [f64], x: &[f64]) {
+        routine! {
+            w[0] += x[0] * 2.0;
+        }
+        out += w[0];
+        unroutine!();
+    }
+    #[i]
+    fn calls_scaled(out: &mut f64, w: &mut [f64], x: &[f64]) {
+        scaled(out, w, x);
+    }
+    let here = line!() + 1;
+    let e = catch(|| scaled(&mut 0.0, &mut [1.0], &[1.0])).unwrap_err();
+    assert_eq!(e.kind, ErrorKind::Argument);
+    assert!(e.location.contains("runtime_messages.rs"), "{}", e.location);
+    assert!(e.location.contains(&format!(":{here}:")), "{}", e.location);
+    let e = catch(|| scaled_inv(&mut 0.0, &mut [1.0], &[1.0])).unwrap_err();
+    assert!(
+        e.location.contains(&format!(":{}:", here + 4)),
+        "{}",
+        e.location
+    );
+    // through an `#[i]` caller: the caller's statement
+    let e = catch(|| calls_scaled(&mut 0.0, &mut [1.0], &[1.0])).unwrap_err();
+    let call_line = here - 3;
+    assert!(
+        e.location.contains(&format!(":{call_line}:")),
+        "{}",
+        e.location
+    );
+}
