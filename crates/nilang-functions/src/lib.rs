@@ -59,6 +59,7 @@ macro_rules! elementary_functions {
             Sinh  { names: [sinh],          c: sinh,  domain: "every real x",  d: + * (cosh(x)),               lanes: each },
             Cosh  { names: [cosh],          c: cosh,  domain: "every real x",  d: + * (sinh(x)),               lanes: each },
             Tanh  { names: [tanh],          c: tanh,  domain: "every real x",  d: + * (1 - abs2(r)),           lanes: each },
+            Asinh { names: [asinh],         c: asinh, domain: "every real x",  d: + / (sqrt(abs2(x) + 1)),     lanes: each },
             Exp   { names: [exp],           c: exp,   domain: "every real x",  d: + * (r),                     lanes: simd_exp },
             ExpM1 { names: [exp_m1, expm1], c: expm1, domain: "every real x",  d: + * (r + 1),                 lanes: each },
             Ln    { names: [ln, log],       c: log,   domain: "x > 0",         d: + / (x),                     lanes: simd_ln },

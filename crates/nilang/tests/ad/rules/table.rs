@@ -46,6 +46,8 @@ fn reverse_rules_are_the_hand_written_expressions() {
         let e = x.exp_m1();
         assert_eq!(reverse::<ExpM1>(x), want(e, 0.25 + gy * (e + one)));
         assert_eq!(reverse::<Ln1p>(x), want(x.ln_1p(), 0.25 + gy / (x + one)));
+        let s = (x * x + one).sqrt();
+        assert_eq!(reverse::<Asinh>(x), want(x.asinh(), 0.25 + gy / s));
         let p = x.abs();
         assert_eq!(reverse::<Ln>(p), want(p.ln(), 0.25 + gy / p));
     }
@@ -76,7 +78,33 @@ fn forward_rules_are_the_hand_written_expressions() {
         is(d.exp(), x.exp(), e * x.exp());
         is(d.exp_m1(), x.exp_m1(), e * (x.exp_m1() + one));
         is(d.ln_1p(), x.ln_1p(), e / (one + x));
+        is(d.asinh(), x.asinh(), e / (x * x + one).sqrt());
         let p = Dual::new(x.abs(), 0.75);
         is(p.ln(), x.abs().ln(), e / x.abs());
     }
+}
+
+/// `asinh` (the function added as one row of the table) on four lanes: lane `k` of the rule
+/// on `GVar<F64x4>` is the rule on `GVar<f64>` at lane `k`'s input, bit for bit; the value in
+/// plain and fixed-point numbers.
+#[test]
+fn asinh_on_lanes_and_other_numbers() {
+    use nilang::numbers::{F64x4, Fixed43};
+    use nilang::Real;
+    let xs = [0.3, -1.7, 2.5, -0.05];
+    let mut y = GVar {
+        x: F64x4::splat(0.5),
+        g: F64x4::splat(1.5),
+    };
+    let mut a = GVar {
+        x: F64x4::new(xs),
+        g: F64x4::splat(0.25),
+    };
+    <GVar<F64x4> as PlusEq1<Asinh, GVar<F64x4>>>::minus_eq(&mut y, &mut a);
+    for (k, &x) in xs.iter().enumerate() {
+        assert_eq!((y.x.lane(k), a.g.lane(k)), reverse::<Asinh>(x), "lane {k}");
+    }
+    assert_eq!(Real::asinh(0.75_f32), 0.75_f32.asinh());
+    let f = Fixed43::from_num(0.75);
+    assert_eq!(Real::asinh(f), Fixed43::from_num(0.75_f64.asinh()));
 }
