@@ -26,6 +26,7 @@ mod diag;
 pub mod emit;
 pub mod errors;
 pub mod function;
+pub mod functions;
 pub mod invert;
 pub mod ir;
 pub mod krate;

@@ -217,6 +217,10 @@ impl Cx<'_> {
             ("ln", 0) => format!("log({r})"),
             ("ln_1p", 0) => format!("log1p({r})"),
             ("exp_m1", 0) => format!("expm1({r})"),
+            // the other elementary functions of the table
+            (f, 0) if real && crate::functions::by_name(f).is_some() => {
+                crate::functions::by_name(f).map_or_else(String::new, |e| e.c_value(&r))
+            }
             ("powi", 1) => format!("nl_powi({r}, (int)({}))", args[0]),
             ("powf", 1) => format!("pow({r}, {})", args[0]),
             ("min", 1) if real => format!("fmin({r}, {})", args[0]),

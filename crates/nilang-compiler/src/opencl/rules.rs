@@ -1,7 +1,9 @@
 //! The built-in functions on the device: their values, and their gradient rules on
 //! value/adjoint pairs (the same expressions, in the same order, as the rules of
-//! `nilang::ad::rules::elementary`, so results agree with the CPU to rounding).
+//! `nilang::ad::rules::elementary`, so results agree with the CPU to rounding; those of the
+//! elementary functions from their table, [`crate::functions`]).
 use super::emit::{CPlace, Cx};
+use crate::functions::by_marker;
 use proc_macro2::Span;
 
 /// The `f` of an instruction.
@@ -37,16 +39,10 @@ pub fn value(cx: &mut Cx, f: &Func, args: &[CPlace], real: bool, span: Span) -> 
             ("Min", 2) => format!("min({x}, {y})"),
             ("Max", 2) => format!("max({x}, {y})"),
             ("Abs", 1) if real => format!("fabs({x})"),
-            (
-                "Sin" | "Cos" | "Tan" | "Asin" | "Acos" | "Atan" | "Sinh" | "Cosh" | "Tanh" | "Exp"
-                | "Sqrt",
-                1,
-            ) if real => {
-                format!("{}({x})", b.to_lowercase())
+            ("Sqrt", 1) if real => format!("sqrt({x})"),
+            (b, 1) if real && by_marker(b).is_some() => {
+                by_marker(b).map_or_else(String::new, |e| e.c_value(x))
             }
-            ("Ln", 1) if real => format!("log({x})"),
-            ("Ln1p", 1) if real => format!("log1p({x})"),
-            ("ExpM1", 1) if real => format!("expm1({x})"),
             ("Recip", 1) if real => format!("(((REAL)1) / {x})"),
             ("Powf", 2) if real => format!("pow({x}, {y})"),
             ("Powi", 2) if real => format!("nl_powi({x}, (int)({y}))"),
@@ -115,26 +111,10 @@ pub fn gvar(cx: &mut Cx, plus: bool, y: &CPlace, f: &Func, args: &[CPlace], v: &
                 up(0, true, format!("{g} / {b}")),
                 up(1, false, format!("({g} * ({x} / {b})) / {b}")),
             ],
-            "Sin" => vec![up(0, true, format!("{g} * cos({x})"))],
-            "Cos" => vec![up(0, false, format!("{g} * sin({x})"))],
-            "Tan" => vec![up(
-                0,
-                true,
-                format!("{g} * (tan({x}) * tan({x}) + (REAL)1)"),
-            )],
-            "Asin" => vec![up(0, true, format!("{g} / sqrt((REAL)1 - {x} * {x})"))],
-            "Acos" => vec![up(0, false, format!("{g} / sqrt((REAL)1 - {x} * {x})"))],
-            "Atan" => vec![up(0, true, format!("{g} / ({x} * {x} + (REAL)1)"))],
-            "Sinh" => vec![up(0, true, format!("{g} * cosh({x})"))],
-            "Cosh" => vec![up(0, true, format!("{g} * sinh({x})"))],
-            "Tanh" => vec![up(
-                0,
-                true,
-                format!("{g} * ((REAL)1 - tanh({x}) * tanh({x}))"),
-            )],
-            "Exp" | "ExpM1" => vec![up(0, true, format!("{g} * exp({x})"))],
-            "Ln" => vec![up(0, true, format!("{g} / {x}"))],
-            "Ln1p" => vec![up(0, true, format!("{g} / ({x} + (REAL)1)"))],
+            // the elementary functions of the table
+            name if by_marker(name).is_some() => by_marker(name)
+                .map(|e| vec![up(0, e.plus, e.c_update(&g, &x))])
+                .unwrap_or_default(),
             "Sqrt" => vec![Up {
                 k: 0,
                 plus: true,

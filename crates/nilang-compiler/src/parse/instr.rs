@@ -6,22 +6,19 @@ use crate::syntax::{is_constructor, operand_of};
 use syn::spanned::Spanned;
 use syn::{BinOp, Expr, UnOp};
 
-/// The built-in function markers of `nilang::instr::fns`: (name a user writes, number of
-/// operands, marker type).
+/// The built-in function markers of `nilang::instr::fns` besides the table of elementary
+/// functions ([`crate::functions`]): (name a user writes, number of operands, marker type).
 #[rustfmt::skip]
 const BUILTINS: &[(&str, usize, &str)] = &[
     ("identity", 1, "Identity"), ("convert", 1, "Convert"),
-    ("sin", 1, "Sin"), ("cos", 1, "Cos"), ("tan", 1, "Tan"), ("sincos", 1, "SinCos"), ("sin_cos", 1, "SinCos"),
-    ("asin", 1, "Asin"), ("acos", 1, "Acos"), ("atan", 1, "Atan"), ("atan", 2, "Atan2"), ("atan2", 2, "Atan2"),
-    ("sinh", 1, "Sinh"), ("cosh", 1, "Cosh"), ("tanh", 1, "Tanh"),
-    ("exp", 1, "Exp"), ("exp_m1", 1, "ExpM1"), ("expm1", 1, "ExpM1"),
-    ("ln", 1, "Ln"), ("log", 1, "Ln"), ("ln_1p", 1, "Ln1p"), ("log1p", 1, "Ln1p"),
+    ("sincos", 1, "SinCos"), ("sin_cos", 1, "SinCos"), ("atan", 2, "Atan2"), ("atan2", 2, "Atan2"),
     ("sqrt", 1, "Sqrt"), ("abs", 1, "Abs"), ("abs2", 1, "Abs2"), ("inv", 1, "Recip"), ("recip", 1, "Recip"),
     ("powf", 2, "Powf"), ("pow", 2, "Powf"), ("powi", 2, "Powi"), ("hypot", 2, "Hypot"), ("sqdiff", 2, "SqDiff"),
     ("min", 2, "Min"), ("max", 2, "Max"),
 ];
 
-/// The built-in function markers, by the names a user writes (`sin(x)` or `x.sin()`).
+/// The built-in function markers, by the names a user writes (`sin(x)` or `x.sin()`): the
+/// elementary functions of the table ([`crate::functions`]) and the others.
 ///
 /// ```
 /// assert_eq!(nilang_compiler::parse::builtin("log1p", 1), Some("Ln1p"));
@@ -29,10 +26,13 @@ const BUILTINS: &[(&str, usize, &str)] = &[
 /// assert_eq!(nilang_compiler::parse::builtin("sin", 2), None);
 /// ```
 pub fn builtin(name: &str, nargs: usize) -> Option<&'static str> {
-    BUILTINS
-        .iter()
-        .find(|(n, k, _)| *n == name && *k == nargs)
-        .map(|(_, _, marker)| *marker)
+    let elementary = crate::functions::by_name(name).filter(|_| nargs == 1);
+    elementary.map(|e| e.marker).or_else(|| {
+        BUILTINS
+            .iter()
+            .find(|(n, k, _)| *n == name && *k == nargs)
+            .map(|(_, _, marker)| *marker)
+    })
 }
 
 impl Parser<'_> {

@@ -103,7 +103,7 @@ __device__ nl_uint3 nl_block_dim();
 NL_MATH1(sin) NL_MATH1(cos) NL_MATH1(tan) NL_MATH1(asin) NL_MATH1(acos) NL_MATH1(atan)
 NL_MATH1(sinh) NL_MATH1(cosh) NL_MATH1(tanh) NL_MATH1(exp) NL_MATH1(sqrt) NL_MATH1(log)
 NL_MATH1(log1p) NL_MATH1(expm1) NL_MATH1(fabs) NL_MATH1(floor) NL_MATH1(ceil)
-NL_MATH1(round) NL_MATH1(trunc)
+NL_MATH1(round) NL_MATH1(trunc) NL_MATH1(asinh)
 NL_MATH2(pow) NL_MATH2(fmin) NL_MATH2(fmax) NL_MATH2(fmod) NL_MATH2(hypot) NL_MATH2(atan2)
 #define NL_INT2(t) __device__ t min(t, t); __device__ t max(t, t);
 NL_INT2(int) NL_INT2(unsigned int) NL_INT2(long) NL_INT2(unsigned long)

@@ -76,6 +76,10 @@ macro_rules! lane_fn {
 // Functions evaluated by a library call: on a broadcast value (the values of a Jacobian's
 // `GVar<Lanes<N>>`) once, not once per lane; the same bits either way.
 macro_rules! lane_call {
+    // the functions of the table of elementary functions ([`nilang_functions`])
+    (@table $($F:ident { names: [$f:ident $(, $alias:ident)*], $($row:tt)* },)*) => {
+        lane_call!($($f),*);
+    };
     ($($f:ident),*) => {$(
         #[inline(always)]
         fn $f(self) -> Self {
@@ -116,7 +120,7 @@ impl<const N: usize> Real for Lanes<N> {
             self.0[0]
         }
     }
-    lane_call!(sin, cos, tan, asin, acos, atan, sinh, cosh, tanh, exp, ln, ln_1p, exp_m1);
+    nilang_functions::elementary_functions!(lane_call! { @table });
     lane_fn!(sqrt, abs, recip);
     lane_call2!(atan2, powf, hypot);
     lane_fn2!(min, max);

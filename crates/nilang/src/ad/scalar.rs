@@ -185,6 +185,10 @@ pub trait Ordered: Scalar + PartialOrd + Value {}
 impl<T: Scalar + PartialOrd + Value> Ordered for T {}
 
 macro_rules! scalar_trait {
+    // the markers of the table of elementary functions ([`nilang_functions`]) join the unary ones
+    (@table unary: [$($u:ty),*], binary: [$($b:ty),*]; $($F:ident { $($row:tt)* },)*) => {
+        scalar_trait!(unary: [$($u,)* $($F),*], binary: [$($b),*]);
+    };
     (unary: [$($u:ty),*], binary: [$($b:ty),*]) => {
         /// A number on which every accumulating instruction is available with operands of its
         /// own type, and the instructions `NEG`, `INV`, `INC`/`DEC`, `ROT`/`IROT` (angle of the
@@ -229,7 +233,7 @@ macro_rules! scalar_trait {
         {}
     };
 }
-scalar_trait!(
-    unary: [Identity, Neg, Sin, Cos, Tan, Asin, Acos, Atan, Sinh, Cosh, Tanh, Exp, Ln, Ln1p, ExpM1, Sqrt, Abs, Abs2, Recip],
-    binary: [Add, Sub, Mul, Div, Atan2, Powf, Hypot, Min, Max, SqDiff]
-);
+nilang_functions::elementary_functions!(scalar_trait! { @table
+    unary: [Identity, Neg, Sqrt, Abs, Abs2, Recip],
+    binary: [Add, Sub, Mul, Div, Atan2, Powf, Hypot, Min, Max, SqDiff];
+});

@@ -25,7 +25,7 @@ pub mod fns {
     use core::ops;
 
     macro_rules! marker {
-        ($($name:ident: $doc:literal),* $(,)?) => {$(
+        ($($name:ident: $doc:expr),* $(,)?) => {$(
             #[doc = $doc]
             #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
             pub struct $name;
@@ -34,11 +34,7 @@ pub mod fns {
     marker!(
         Identity: "`identity(x) = x` (also a bare operand: `y += x`).",
         Add: "`a + b`.", Sub: "`a - b`.", Mul: "`a * b`.", Div: "`a / b`.", Neg: "`-a`.",
-        Sin: "`sin(x)`.", Cos: "`cos(x)`.", Tan: "`tan(x)`.",
-        Asin: "`asin(x)`.", Acos: "`acos(x)`.", Atan: "`atan(x)`.", Atan2: "`atan2(y, x)`.",
-        Sinh: "`sinh(x)`.", Cosh: "`cosh(x)`.", Tanh: "`tanh(x)`.",
-        Exp: "`exp(x)`.", Ln: "`ln(x)` (also `log(x)`).", Ln1p: "`ln_1p(x)` (also `log1p`).",
-        ExpM1: "`exp_m1(x)` (also `expm1`).", Sqrt: "`sqrt(x)`.", Abs: "`abs(x)`.",
+        Atan2: "`atan2(y, x)`.", Sqrt: "`sqrt(x)`.", Abs: "`abs(x)`.",
         Abs2: "`abs2(x) = x * x`.", SqDiff: "`sqdiff(a, b) = (a − b)²` (squared distance term).", Powf: "`powf(x, e)`.", Powi: "`powi(x, n)`, `n: i32`.",
         Hypot: "`hypot(x, y)`.", Recip: "`inv(x) = 1 / x` (also `recip`).",
         Min: "`min(a, b)`.", Max: "`max(a, b)`.", SinCos: "`sincos(x) = (sin x, cos x)` (tuple target).",
@@ -117,9 +113,17 @@ pub mod fns {
             }
         )*};
     }
-    unary!(Sin => sin, Cos => cos, Tan => tan, Asin => asin, Acos => acos, Atan => atan,
-        Sinh => sinh, Cosh => cosh, Tanh => tanh, Exp => exp, Ln => ln, Ln1p => ln_1p,
-        ExpM1 => exp_m1, Sqrt => sqrt, Abs => abs, Recip => recip);
+    unary!(Sqrt => sqrt, Abs => abs, Recip => recip);
+
+    /// The markers of the table of elementary functions ([`nilang_functions`]), each
+    /// evaluated by its method of [`Real`].
+    macro_rules! elementary_markers {
+        ($($F:ident { names: [$f:ident $(, $alias:ident)*], c: $c:ident, domain: $dom:literal, $($rest:tt)* },)*) => {$(
+            marker!($F: concat!("`", stringify!($f), "(x)`", $(" (also `", stringify!($alias), "`)",)* ", defined for ", $dom, "."));
+            unary!($F => $f);
+        )*};
+    }
+    nilang_functions::elementary_functions!(elementary_markers! {});
     macro_rules! binary {
         ($($m:ident => $f:ident),*) => {$(
             impl<T: Real> Func<(T, T)> for $m {

@@ -84,6 +84,17 @@ macro_rules! simd_exp {
     }};
 }
 
+/// The SIMD lane implementations that rows of the table of elementary functions name in their
+/// `lanes` slot: `simd_exp` ([`simd_exp!`]), `simd_ln` (`wide`'s `ln`).
+macro_rules! lanes {
+    (simd_exp, $simd:ty, $u:ty, $x:expr) => {
+        simd_exp!($simd, $u, $x)
+    };
+    (simd_ln, $simd:ty, $u:ty, $x:expr) => {
+        $x.ln()
+    };
+}
+
 macro_rules! batch_type {
     ($name:ident, $simd:ty, $u:ty, $n:literal, $doc:literal) => {
         #[doc = $doc]
@@ -282,21 +293,7 @@ macro_rules! batch_type {
                 Self::splat(1.0)
             }
         }
-        // SIMD: exp, ln, sqrt
-        impl Func<($name,)> for fns::Exp {
-            type Out = $name;
-            #[inline(always)]
-            fn eval(a: ($name,)) -> $name {
-                $name(simd_exp!($simd, $u, a.0 .0))
-            }
-        }
-        impl Func<($name,)> for fns::Ln {
-            type Out = $name;
-            #[inline(always)]
-            fn eval(a: ($name,)) -> $name {
-                $name(a.0 .0.ln())
-            }
-        }
+        // SIMD: sqrt (exp and ln: their rows' lane slots)
         impl Func<($name,)> for fns::Sqrt {
             type Out = $name;
             #[inline(always)]
@@ -351,8 +348,10 @@ macro_rules! batch_type {
             }
         }
         // lane by lane
-        batch_unary!($name: Sin sin, Cos cos, Tan tan, Asin asin, Acos acos, Atan atan,
-            Sinh sinh, Cosh cosh, Tanh tanh, Ln1p ln_1p, ExpM1 exp_m1, Abs abs);
+        batch_unary!($name: Abs abs);
+        // the functions of the table of elementary functions ([`nilang_functions`]), each by
+        // its row's lane slot
+        nilang_functions::elementary_functions!(batch_unary! { @table $name, $simd, $u; });
         batch_binary!($name: Atan2 atan2, Powf powf, Hypot hypot, Min min, Max max);
     };
 }
@@ -374,6 +373,22 @@ macro_rules! batch_ops {
     )*};
 }
 macro_rules! batch_unary {
+    // a row of the table: lane by lane (`each`) or by the SIMD implementation its slot names
+    (@table $name:ident, $simd:ty, $u:ty; $($F:ident { names: [$f:ident $(, $alias:ident)*], c: $c:ident, domain: $dom:literal, d: $s:tt $op:tt $d:tt, lanes: $l:ident },)*) => {$(
+        batch_unary!(@lanes $name, $simd, $u, $F $f $l);
+    )*};
+    (@lanes $name:ident, $simd:ty, $u:ty, $F:ident $f:ident each) => {
+        batch_unary!($name: $F $f);
+    };
+    (@lanes $name:ident, $simd:ty, $u:ty, $F:ident $f:ident $l:ident) => {
+        impl Func<($name,)> for fns::$F {
+            type Out = $name;
+            #[inline(always)]
+            fn eval(a: ($name,)) -> $name {
+                $name(lanes!($l, $simd, $u, a.0 .0))
+            }
+        }
+    };
     ($name:ident: $($m:ident $f:ident),*) => {$(
         impl Func<($name,)> for fns::$m {
             type Out = $name;

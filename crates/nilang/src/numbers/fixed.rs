@@ -96,7 +96,8 @@ macro_rules! fixed_number {
             fn one() -> Self {
                 <$t>::ONE
             }
-            fixed_number!(@unary $t: sin cos tan asin acos atan sinh cosh tanh exp ln ln_1p exp_m1 sqrt);
+            nilang_functions::elementary_functions!(fixed_number! { @table $t; });
+            fixed_number!(@unary $t: sqrt);
             fixed_number!(@binary $t: atan2 powf hypot);
             /// Exact.
             #[inline(always)]
@@ -113,6 +114,10 @@ macro_rules! fixed_number {
             }
         }
     )*};
+    // the functions of the table ([`nilang_functions`])
+    (@table $t:ty; $($F:ident { names: [$f:ident $(, $alias:ident)*], $($rest:tt)* },)*) => {
+        fixed_number!(@unary $t: $($f)*);
+    };
     (@unary $t:ty: $($f:ident)*) => {$(
         #[inline(always)]
         fn $f(self) -> Self {

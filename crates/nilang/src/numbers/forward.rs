@@ -80,34 +80,7 @@ macro_rules! forward_mode {
             fn to_f64(self) -> f64 {
                 <$V as $crate::numbers::Real>::to_f64(self.x)
             }
-            #[inline(always)]
-            fn sin(self) -> Self {
-                self.chain(self.x.sin(), self.x.cos())
-            }
-            #[inline(always)]
-            fn cos(self) -> Self {
-                self.chain(self.x.cos(), -self.x.sin())
-            }
-            #[inline(always)]
-            fn tan(self) -> Self {
-                let t = self.x.tan();
-                self.chain(t, <$V as $crate::numbers::Real>::one() + t * t)
-            }
-            #[inline(always)]
-            fn asin(self) -> Self {
-                let one = <$V as $crate::numbers::Real>::one();
-                self.chain(self.x.asin(), (one - self.x * self.x).sqrt().recip())
-            }
-            #[inline(always)]
-            fn acos(self) -> Self {
-                let one = <$V as $crate::numbers::Real>::one();
-                self.chain(self.x.acos(), -(one - self.x * self.x).sqrt().recip())
-            }
-            #[inline(always)]
-            fn atan(self) -> Self {
-                let one = <$V as $crate::numbers::Real>::one();
-                self.chain(self.x.atan(), (one + self.x * self.x).recip())
-            }
+            nilang_functions::elementary_functions!(crate::numbers::forward::forward_rules! { $V; });
             /// `atan2(self, x)`: derivative `(x·dy − y·dx) / (x² + y²)`.
             #[inline(always)]
             fn atan2(self, x: Self) -> Self {
@@ -116,37 +89,6 @@ macro_rules! forward_mode {
                     self.x.atan2(x.x),
                     (Self::splat(x.x) * self.eps - Self::splat(self.x) * x.eps) / Self::splat(r2),
                 )
-            }
-            #[inline(always)]
-            fn sinh(self) -> Self {
-                self.chain(self.x.sinh(), self.x.cosh())
-            }
-            #[inline(always)]
-            fn cosh(self) -> Self {
-                self.chain(self.x.cosh(), self.x.sinh())
-            }
-            #[inline(always)]
-            fn tanh(self) -> Self {
-                let t = self.x.tanh();
-                self.chain(t, <$V as $crate::numbers::Real>::one() - t * t)
-            }
-            #[inline(always)]
-            fn exp(self) -> Self {
-                let e = self.x.exp();
-                self.chain(e, e)
-            }
-            #[inline(always)]
-            fn ln(self) -> Self {
-                Self::new(self.x.ln(), self.eps / Self::splat(self.x))
-            }
-            #[inline(always)]
-            fn ln_1p(self) -> Self {
-                let one = <$V as $crate::numbers::Real>::one();
-                Self::new(self.x.ln_1p(), self.eps / Self::splat(one + self.x))
-            }
-            #[inline(always)]
-            fn exp_m1(self) -> Self {
-                self.chain(self.x.exp_m1(), self.x.exp())
             }
             /// `sqrt`; the derivative is taken as zero at `x = 0` (instead of `∞`/`NaN`), as
             /// NiLang's `sqrt` rule does.
@@ -226,3 +168,57 @@ macro_rules! forward_mode {
     };
 }
 pub(super) use forward_mode;
+
+/// The chain rules of the table of elementary functions ([`nilang_functions`]), as methods of
+/// `impl Real` for a forward-mode number (inside [`forward_mode!`]): `(f(x), ±d·eps)` or
+/// `(f(x), ±eps / d)` with `d` the row's derivative expression, evaluated on the value type
+/// `V` from `x` and `r = f(x)` in the order written.
+macro_rules! forward_rules {
+    ($V:ty; $($F:ident { names: [$f:ident $(, $alias:ident)*], c: $c:ident, domain: $dom:literal, d: $s:tt $op:tt ($($d:tt)*), lanes: $l:ident },)*) => {$(
+        #[inline(always)]
+        #[allow(unused_variables)] // `x` or `r`, where the derivative does not read it
+        fn $f(self) -> Self {
+            let (x, r) = (self.x, self.x.$f());
+            $crate::numbers::forward::forward_rules!(@rule $V, self, x, r, $s $op
+                ($crate::numbers::forward::forward_rules!(@expr $V, x, r; [] $($d)*)))
+        }
+    )*};
+    (@rule $V:ty, $me:ident, $x:ident, $r:ident, + * ($d:expr)) => { $me.chain($r, $d) };
+    (@rule $V:ty, $me:ident, $x:ident, $r:ident, - * ($d:expr)) => { $me.chain($r, -($d)) };
+    (@rule $V:ty, $me:ident, $x:ident, $r:ident, + / ($d:expr)) => {
+        Self::new($r, $me.eps / Self::splat($d))
+    };
+    (@rule $V:ty, $me:ident, $x:ident, $r:ident, - / ($d:expr)) => {
+        Self::new($r, -($me.eps / Self::splat($d)))
+    };
+    // the derivative expression in Rust: `1`, `x`, `r`, `abs2(e)` (`e · e`), `g(e)` (`e.g()`)
+    (@expr $V:ty, $x:ident, $r:ident; [$($out:tt)*]) => { ($($out)*) };
+    (@expr $V:ty, $x:ident, $r:ident; [$($out:tt)*] + $($rest:tt)*) => {
+        $crate::numbers::forward::forward_rules!(@expr $V, $x, $r; [$($out)* +] $($rest)*)
+    };
+    (@expr $V:ty, $x:ident, $r:ident; [$($out:tt)*] - $($rest:tt)*) => {
+        $crate::numbers::forward::forward_rules!(@expr $V, $x, $r; [$($out)* -] $($rest)*)
+    };
+    (@expr $V:ty, $x:ident, $r:ident; [$($out:tt)*] 1 $($rest:tt)*) => {
+        $crate::numbers::forward::forward_rules!(@expr $V, $x, $r;
+            [$($out)* <$V as $crate::numbers::Real>::one()] $($rest)*)
+    };
+    (@expr $V:ty, $x:ident, $r:ident; [$($out:tt)*] x $($rest:tt)*) => {
+        $crate::numbers::forward::forward_rules!(@expr $V, $x, $r; [$($out)* $x] $($rest)*)
+    };
+    (@expr $V:ty, $x:ident, $r:ident; [$($out:tt)*] r $($rest:tt)*) => {
+        $crate::numbers::forward::forward_rules!(@expr $V, $x, $r; [$($out)* $r] $($rest)*)
+    };
+    (@expr $V:ty, $x:ident, $r:ident; [$($out:tt)*] abs2 ($($e:tt)*) $($rest:tt)*) => {
+        $crate::numbers::forward::forward_rules!(@expr $V, $x, $r; [$($out)* {
+            let v = $crate::numbers::forward::forward_rules!(@expr $V, $x, $r; [] $($e)*);
+            v * v
+        }] $($rest)*)
+    };
+    (@expr $V:ty, $x:ident, $r:ident; [$($out:tt)*] $g:ident ($($e:tt)*) $($rest:tt)*) => {
+        $crate::numbers::forward::forward_rules!(@expr $V, $x, $r; [$($out)*
+            <$V as $crate::numbers::Real>::$g($crate::numbers::forward::forward_rules!(@expr $V, $x, $r; [] $($e)*))
+        ] $($rest)*)
+    };
+}
+pub(super) use forward_rules;

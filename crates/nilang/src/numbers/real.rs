@@ -31,6 +31,24 @@ impl<T> Arithmetic for T where
 {
 }
 
+/// The methods of the table of elementary functions ([`nilang_functions`]), declared in [`Real`].
+macro_rules! real_methods {
+    ($($F:ident { names: [$f:ident $(, $alias:ident)*], c: $c:ident, domain: $dom:literal, $($rest:tt)* },)*) => {$(
+        #[doc = concat!("`", stringify!($f), "(x)`, defined for ", $dom, ".")]
+        fn $f(self) -> Self;
+    )*};
+}
+
+/// The methods of the table of elementary functions on `f32`/`f64`: their own.
+macro_rules! real_float_methods {
+    ($t:ty; $($F:ident { names: [$f:ident $(, $alias:ident)*], $($rest:tt)* },)*) => {$(
+        #[inline(always)]
+        fn $f(self) -> Self {
+            <$t>::$f(self)
+        }
+    )*};
+}
+
 /// An ordered real scalar with elementary functions: `f32`, `f64`, [`crate::Dual`].
 ///
 /// Plain instructions (`y += sin(x)`) on a `Real` evaluate the function and accumulate.
@@ -54,20 +72,8 @@ pub trait Real:
     fn one() -> Self {
         Self::from_f64(1.0)
     }
-    fn sin(self) -> Self;
-    fn cos(self) -> Self;
-    fn tan(self) -> Self;
-    fn asin(self) -> Self;
-    fn acos(self) -> Self;
-    fn atan(self) -> Self;
+    nilang_functions::elementary_functions!(real_methods! {});
     fn atan2(self, x: Self) -> Self;
-    fn sinh(self) -> Self;
-    fn cosh(self) -> Self;
-    fn tanh(self) -> Self;
-    fn exp(self) -> Self;
-    fn ln(self) -> Self;
-    fn ln_1p(self) -> Self;
-    fn exp_m1(self) -> Self;
     fn sqrt(self) -> Self;
     fn abs(self) -> Self;
     fn powf(self, e: Self) -> Self;
@@ -103,61 +109,10 @@ macro_rules! impl_real_float {
             fn to_f64(self) -> f64 {
                 self as f64
             }
-            #[inline(always)]
-            fn sin(self) -> Self {
-                <$t>::sin(self)
-            }
-            #[inline(always)]
-            fn cos(self) -> Self {
-                <$t>::cos(self)
-            }
-            #[inline(always)]
-            fn tan(self) -> Self {
-                <$t>::tan(self)
-            }
-            #[inline(always)]
-            fn asin(self) -> Self {
-                <$t>::asin(self)
-            }
-            #[inline(always)]
-            fn acos(self) -> Self {
-                <$t>::acos(self)
-            }
-            #[inline(always)]
-            fn atan(self) -> Self {
-                <$t>::atan(self)
-            }
+            nilang_functions::elementary_functions!(real_float_methods! { $t; });
             #[inline(always)]
             fn atan2(self, x: Self) -> Self {
                 <$t>::atan2(self, x)
-            }
-            #[inline(always)]
-            fn sinh(self) -> Self {
-                <$t>::sinh(self)
-            }
-            #[inline(always)]
-            fn cosh(self) -> Self {
-                <$t>::cosh(self)
-            }
-            #[inline(always)]
-            fn tanh(self) -> Self {
-                <$t>::tanh(self)
-            }
-            #[inline(always)]
-            fn exp(self) -> Self {
-                <$t>::exp(self)
-            }
-            #[inline(always)]
-            fn ln(self) -> Self {
-                <$t>::ln(self)
-            }
-            #[inline(always)]
-            fn ln_1p(self) -> Self {
-                <$t>::ln_1p(self)
-            }
-            #[inline(always)]
-            fn exp_m1(self) -> Self {
-                <$t>::exp_m1(self)
             }
             #[inline(always)]
             fn sqrt(self) -> Self {

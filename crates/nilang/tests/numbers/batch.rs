@@ -257,6 +257,7 @@ fn elementary_functions_agree_with_f64() {
     one(f64::ln, |x| <fns::Ln as Func<(B,)>>::eval((x,)));
     one(f64::sqrt, |x| <fns::Sqrt as Func<(B,)>>::eval((x,)));
     one(f64::tanh, |x| <fns::Tanh as Func<(B,)>>::eval((x,)));
+    one(f64::asinh, |x| <fns::Asinh as Func<(B,)>>::eval((x,)));
     let _ = <B as Scalar>::lit(1.0);
 }
 

@@ -197,21 +197,76 @@ macro_rules! rules {
     };
 }
 
+/// The rules of the table of elementary functions ([`nilang_functions`]), one per row, in the
+/// form of [`rules!`]: `d` is computed from the row's derivative expression in a routine, one
+/// instruction per term (`d += 1.0`, `d -= abs2(fx)`, ..; a term whose argument is a sum gets
+/// its ancilla `u` first), then `ā ±= ȳ ∘ d`.
+macro_rules! table_rules {
+    ($($F:ident { names: [$f:ident $(, $alias:ident)*], c: $c:ident, domain: $dom:literal, d: $s:tt $op:tt ($($d:tt)*), lanes: $l:ident },)*) => {$(
+        table_rules!(@row $F $f [y a fx d u] $s $op + $($d)*);
+    )*};
+    // `ā ±= ȳ ∘ d`: the update and the operator
+    (@row $F:ident $f:ident [$y:ident $a:ident $fx:ident $d:ident $u:ident] + * $($e:tt)*) => { table_rules!(@sum [$F $f [+=] [*]] [$y $a $fx $d $u] [$d] [] [] $($e)*); };
+    (@row $F:ident $f:ident [$y:ident $a:ident $fx:ident $d:ident $u:ident] - * $($e:tt)*) => { table_rules!(@sum [$F $f [-=] [*]] [$y $a $fx $d $u] [$d] [] [] $($e)*); };
+    (@row $F:ident $f:ident [$y:ident $a:ident $fx:ident $d:ident $u:ident] + / $($e:tt)*) => { table_rules!(@sum [$F $f [+=] [/]] [$y $a $fx $d $u] [$d] [] [] $($e)*); };
+    (@row $F:ident $f:ident [$y:ident $a:ident $fx:ident $d:ident $u:ident] - / $($e:tt)*) => { table_rules!(@sum [$F $f [-=] [/]] [$y $a $fx $d $u] [$d] [] [] $($e)*); };
+    // a sum into the target `$t`: its next term, with its sign
+    (@sum $row:tt $names:tt [$t:ident] $stack:tt $out:tt + $($rest:tt)*) => {
+        table_rules!(@term $row $names [$t] $stack $out [+=] $($rest)*);
+    };
+    (@sum $row:tt $names:tt [$t:ident] $stack:tt $out:tt - $($rest:tt)*) => {
+        table_rules!(@term $row $names [$t] $stack $out [-=] $($rest)*);
+    };
+    // the end of a sum that is a function's argument: the term of the enclosing sum
+    (@sum $row:tt $names:tt [$t:ident] [{ $pt:ident $po:tt $g:ident [$($prest:tt)*] } $($stack:tt)*] [$($out:tt)*]) => {
+        table_rules!(@sum $row $names [$pt] [$($stack)*] [$($out)* $pt $po $g($t);] $($prest)*);
+    };
+    // the end of the derivative: the rule
+    (@sum [$F:ident $f:ident [$up:tt] [$op:tt]] [$y:ident $a:ident $fx:ident $d:ident $u:ident] [$t:ident] [] [$($out:tt)*]) => {
+        const _: () = {
+            #[i(nocheck, norev)]
+            #[inline(always)]
+            fn rule<T: Scalar>($y: &mut GVar<T>, $a: &mut GVar<T>) {
+                routine! {
+                    let $fx = T::lit(-0.0);
+                    $fx += $f($a.x);
+                    let $d = T::lit(-0.0);
+                    $($out)*
+                }
+                $y.x -= $fx;
+                $a.g $up $y.g $op $d;
+                unroutine!();
+            }
+            rule1!($F, rule, rule_inv);
+        };
+    };
+    // terms: `1`, `x`, `r`, `g(x)`, `g(r)`, `g(sum)` (the sum into the ancilla `u` first)
+    (@term $row:tt $names:tt [$t:ident] $stack:tt [$($out:tt)*] [$o:tt] 1 $($rest:tt)*) => {
+        table_rules!(@sum $row $names [$t] $stack [$($out)* $t $o 1.0;] $($rest)*);
+    };
+    (@term $row:tt [$y:ident $a:ident $fx:ident $d:ident $u:ident] [$t:ident] $stack:tt [$($out:tt)*] [$o:tt] x $($rest:tt)*) => {
+        table_rules!(@sum $row [$y $a $fx $d $u] [$t] $stack [$($out)* $t $o $a.x;] $($rest)*);
+    };
+    (@term $row:tt [$y:ident $a:ident $fx:ident $d:ident $u:ident] [$t:ident] $stack:tt [$($out:tt)*] [$o:tt] r $($rest:tt)*) => {
+        table_rules!(@sum $row [$y $a $fx $d $u] [$t] $stack [$($out)* $t $o $fx;] $($rest)*);
+    };
+    (@term $row:tt [$y:ident $a:ident $fx:ident $d:ident $u:ident] [$t:ident] $stack:tt [$($out:tt)*] [$o:tt] $g:ident (x) $($rest:tt)*) => {
+        table_rules!(@sum $row [$y $a $fx $d $u] [$t] $stack [$($out)* $t $o $g($a.x);] $($rest)*);
+    };
+    (@term $row:tt [$y:ident $a:ident $fx:ident $d:ident $u:ident] [$t:ident] $stack:tt [$($out:tt)*] [$o:tt] $g:ident (r) $($rest:tt)*) => {
+        table_rules!(@sum $row [$y $a $fx $d $u] [$t] $stack [$($out)* $t $o $g($fx);] $($rest)*);
+    };
+    (@term $row:tt [$y:ident $a:ident $fx:ident $d:ident $u:ident] [$t:ident] [$($stack:tt)*] [$($out:tt)*] [$o:tt] $g:ident ($($e:tt)*) $($rest:tt)*) => {
+        table_rules!(@sum $row [$y $a $fx $d $u] [$u] [{ $t $o $g [$($rest)*] } $($stack)*]
+            [$($out)* let $u = T::lit(-0.0);] + $($e)*);
+    };
+}
+nilang_functions::elementary_functions!(table_rules! {});
+
 #[rustfmt::skip]
 rules! { |y, a; fx, d|
-    // f     d = f'(x) from x = a.x and fx = f(x)                            ā ±= ȳ ∘ d
-    Sin   sin    { d += cos(a.x); }                                            { a.g += y.g * d; }
-    Cos   cos    { d += sin(a.x); }                                            { a.g -= y.g * d; }
-    Tan   tan    { d += abs2(fx); d += 1.0; }                                  { a.g += y.g * d; }
-    Asin  asin   { let u = T::lit(-0.0); u += 1.0; u -= abs2(a.x); d += sqrt(u); } { a.g += y.g / d; }
-    Acos  acos   { let u = T::lit(-0.0); u += 1.0; u -= abs2(a.x); d += sqrt(u); } { a.g -= y.g / d; }
-    Atan  atan   { d += abs2(a.x); d += 1.0; }                                 { a.g += y.g / d; }
-    Sinh  sinh   { d += cosh(a.x); }                                           { a.g += y.g * d; }
-    Cosh  cosh   { d += sinh(a.x); }                                           { a.g += y.g * d; }
-    Tanh  tanh   { d += 1.0; d -= abs2(fx); }                                  { a.g += y.g * d; }
-    Exp   exp    { d += fx; }                                                  { a.g += y.g * d; }
-    ExpM1 exp_m1 { d += fx; d += 1.0; }                                        { a.g += y.g * d; }
-    Ln1p  ln_1p  { d += a.x; d += 1.0; }                                       { a.g += y.g / d; }
+    // f     d from x = a.x and fx = f(x)                                    ā ±= ȳ ∘ d
+    // (the functions of the table of elementary functions: `table_rules!`)
     Recip recip  { d += abs2(fx); }                                            { a.g -= y.g * d; }
     // sqrt'(0) is infinite: no gradient flows at 0 (as NiLang)
     // lane masks instead of a branch (exact on batches): `m = [d > 0]`, `ā += (ȳ·m) / (d + (1 − m))`
@@ -229,14 +284,6 @@ rules! { |y, a, b; fx|
     Atan2 [atan2(a.x, b.x)] { let r = T::lit(-0.0); r += abs2(a.x); r += abs2(b.x);
                               let t = T::lit(-0.0); t += y.g / r; }              { a.g += t * b.x; b.g -= t * a.x; }
 }
-
-#[i(nocheck, norev)]
-#[inline(always)]
-fn ln_rule<T: Scalar>(y: &mut GVar<T>, a: &mut GVar<T>) {
-    y.x -= ln(a.x);
-    a.g += y.g / a.x;
-}
-rule1!(Ln, ln_rule, ln_rule_inv);
 
 #[i(nocheck, norev)]
 fn abs_rule<T: Scalar>(y: &mut GVar<T>, a: &mut GVar<T>) {

@@ -12,6 +12,7 @@ mod convert;
 mod instructions;
 mod jacobians;
 mod second_order;
+mod table;
 mod unary;
 
 /// xorshift64*: deterministic uniform numbers.
