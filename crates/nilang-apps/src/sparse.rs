@@ -132,7 +132,8 @@ pub fn sparse_matvec_vjp<'p>(
 ) {
     let s = scratch;
     s.y.iter_mut().for_each(|v| *v = 0.0);
-    s.plan.vjp(&ISparseMatvec, (&mut s.y[..], a, av, x), 0, ybar);
+    s.plan
+        .vjp(&ISparseMatvec, (&mut s.y[..], a, av, x), 0, ybar);
 }
 
 /// The storage of the gradient plan of [`i_sparse_dot`].

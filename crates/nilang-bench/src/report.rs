@@ -388,7 +388,10 @@ mod tests {
         assert!((v[0].spread.unwrap() - 0.5).abs() < 1e-12);
         assert!((v[1].spread.unwrap() - 0.8).abs() < 1e-12);
         let t = markdown_table(&v, "s");
-        assert!(t.contains("| a | 2.000e-03 +50% | 5.000e-03 +80% (2.50×) |"), "{t}");
+        assert!(
+            t.contains("| a | 2.000e-03 +50% | 5.000e-03 +80% (2.50×) |"),
+            "{t}"
+        );
     }
 
     #[test]
@@ -398,8 +401,14 @@ mod tests {
         assert_eq!(lines[0], "### s");
         assert_eq!(lines[2], "| case | rust-O | num-dual-G | echidna-G |");
         assert_eq!(lines[3], "| --- | ---: | ---: | ---: |");
-        assert_eq!(lines[4], "| a | 1.000e-03 +0% | - | 5.000e-03 +0% (5.00×) |");
-        assert_eq!(lines[5], "| b | 2.000e-03 +0% | - | 8.000e-03 +0% (4.00×) |");
+        assert_eq!(
+            lines[4],
+            "| a | 1.000e-03 +0% | - | 5.000e-03 +0% (5.00×) |"
+        );
+        assert_eq!(
+            lines[5],
+            "| b | 2.000e-03 +0% | - | 8.000e-03 +0% (4.00×) |"
+        );
         assert!(markdown_table(&sample(), "other").is_empty());
         let h = markdown_heap_table(&sample(), "s");
         assert!(h.contains("| a | 0 / 0 B | - | 0 / 0 B |"));

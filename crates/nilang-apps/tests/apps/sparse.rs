@@ -33,7 +33,11 @@ fn sparse_dot_agrees_with_sprs_and_its_gradient_is_the_other_matrix() {
     let mut s = SparseDotScratch::new(60);
     let (av0, bv0) = (av.clone(), bv.clone());
     let r2 = sparse_dot_gradient(&pa, &mut av, &pb, &mut bv, &mut s);
-    assert_eq!((&av, &bv), (&av0, &bv0), "the values are read, never changed");
+    assert_eq!(
+        (&av, &bv),
+        (&av0, &bv0),
+        "the values are read, never changed"
+    );
     assert!((r2 - r).abs() < 1e-12);
     let bd = b.to_dense();
     let ga: Vec<f64> = s.grad_a().collect();
