@@ -40,9 +40,9 @@ fn main() {
         .map(|(_, v)| *v)
         .sum();
     println!("tr(AᵀB) = {r:.12} (sprs: {reference:.12}), forward {t_fwd:?}");
-    let mut s = SparseDotScratch::new(pa.nnz(), pb.nnz(), n);
+    let mut s = SparseDotScratch::new(n);
     let t = Instant::now();
-    sparse_dot_gradient(&pa, &av, &pb, &bv, &mut s);
+    sparse_dot_gradient(&pa, &mut av, &pb, &mut bv, &mut s);
     println!(
         "gradient (one backward pass) {:?}: ∂/∂A = B on the common pattern ({} nonzero adjoints)",
         t.elapsed(),

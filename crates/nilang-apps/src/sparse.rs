@@ -75,21 +75,17 @@ type MatvecStore<'p> = (
     Vec<GVar<f64>>,
 );
 
-/// Reusable buffers of [`sparse_matvec_vjp`].
+/// Reusable buffers of [`sparse_matvec_vjp`]: the output and the gradient plan.
 pub struct SparseMatvecScratch<'p> {
     y: Vec<f64>,
-    av: Vec<f64>,
-    x: Vec<f64>,
     plan: nilang::ad::Plan<MatvecStore<'p>>,
 }
 
 impl SparseMatvecScratch<'_> {
-    /// Buffers for `2·nnz` values, `2n` inputs and `2m` outputs.
-    pub fn new(values: usize, inputs: usize, outputs: usize) -> Self {
+    /// Buffers for `2m` outputs (the value and input counts are read from the first call).
+    pub fn new(outputs: usize) -> Self {
         SparseMatvecScratch {
             y: vec![0.0; outputs],
-            av: vec![0.0; values],
-            x: vec![0.0; inputs],
             plan: nilang::ad::Plan::new(),
         }
     }
@@ -111,21 +107,33 @@ impl SparseMatvecScratch<'_> {
 
 /// The vector–Jacobian product of `y += A x` with output adjoints `ybar` (the paper's
 /// backward pass "B") by the gradient API: [`i_sparse_matvec`] is compute–copy–uncompute in
-/// `y`, so this is one backward pass from the inputs; the adjoints are in the scratch. No
-/// allocation after the first call.
+/// `y`, so this is one backward pass from the inputs; the adjoints are in the scratch. `av`
+/// and `x` are read, never changed (the gradient API lifts them into its own storage: no
+/// copy of them first). No allocation after the first call.
+///
+/// ```
+/// use nilang_apps::sparse::{sparse_matvec_vjp, SparseMatvecScratch, SparseView};
+/// let (colptr, rowval) = ([0, 1], [0]);
+/// let p = SparseView { nrows: 1, ncols: 1, indptr: &colptr, indices: &rowval };
+/// let (mut av, mut x) = (vec![1.0, 2.0], vec![3.0, 4.0]);
+/// let mut s = SparseMatvecScratch::new(2);
+/// // ȳ = 1: x̄ = conj(a)·ȳ = 1 - 2i, ā = ȳ·conj(x) = 3 - 4i
+/// sparse_matvec_vjp(&[1.0, 0.0], &p, &mut av, &mut x, &mut s);
+/// assert_eq!(s.grad_x().collect::<Vec<_>>(), [1.0, -2.0]);
+/// assert_eq!(s.grad_values().collect::<Vec<_>>(), [3.0, -4.0]);
+/// assert_eq!((av, x), (vec![1.0, 2.0], vec![3.0, 4.0]));
+/// ```
 pub fn sparse_matvec_vjp<'p>(
     ybar: &[f64],
     a: &'p SparseView<'p>,
-    av: &[f64],
-    x: &[f64],
+    av: &mut [f64],
+    x: &mut [f64],
     scratch: &mut SparseMatvecScratch<'p>,
 ) {
     let s = scratch;
-    s.av.copy_from_slice(av);
-    s.x.copy_from_slice(x);
     s.y.iter_mut().for_each(|v| *v = 0.0);
-    let args = (&mut s.y[..], a, &mut s.av[..], &mut s.x[..]);
-    s.plan.vjp(&ISparseMatvec, args, 0, ybar);
+    s.plan
+        .vjp(&ISparseMatvec, (&mut s.y[..], a, av, x), 0, ybar);
 }
 
 /// The storage of the gradient plan of [`i_sparse_dot`].
@@ -141,26 +149,33 @@ type DotStore<'p> = (
 /// The gradient of `tr(AᵀB)` with respect to both value arrays by the gradient API:
 /// [`i_sparse_dot`] is compute–copy–uncompute in `r`, so this is one backward pass (the
 /// paper's "B" measure); the gradients are in [`SparseDotScratch::grad_a`] and `grad_b`.
-/// Returns `tr(AᵀB)`. No allocation after the first call.
+/// Returns `tr(AᵀB)`. `av` and `bv` are read, never changed (no copy of them first). No
+/// allocation after the first call.
+///
+/// ```
+/// use nilang_apps::sparse::{sparse_dot_gradient, SparseDotScratch, SparseView};
+/// let (colptr, rowval) = ([0, 1, 2], [0, 1]);
+/// let p = SparseView { nrows: 2, ncols: 2, indptr: &colptr, indices: &rowval };
+/// let (mut av, mut bv) = (vec![2.0, 3.0], vec![4.0, 5.0]);
+/// let mut s = SparseDotScratch::new(2);
+/// assert_eq!(sparse_dot_gradient(&p, &mut av, &p, &mut bv, &mut s), 23.0);
+/// assert_eq!(s.grad_a().collect::<Vec<_>>(), [4.0, 5.0]);
+/// assert_eq!(s.grad_b().collect::<Vec<_>>(), [2.0, 3.0]);
+/// ```
 pub fn sparse_dot_gradient<'p>(
     a: &'p SparseView<'p>,
-    av: &[f64],
+    av: &mut [f64],
     b: &'p SparseView<'p>,
-    bv: &[f64],
+    bv: &mut [f64],
     scratch: &mut SparseDotScratch<'p>,
 ) -> f64 {
     let s = scratch;
-    s.av.copy_from_slice(av);
-    s.bv.copy_from_slice(bv);
-    let args = (&mut 0.0, a, &mut s.av[..], b, &mut s.bv[..], &mut s.w[..]);
+    let args = (&mut 0.0, a, av, b, bv, &mut s.w[..]);
     s.plan.value_and_gradient(&ISparseDot, args, 0).0
 }
 
-/// Reusable buffers of [`sparse_dot_gradient`]: the values, the zero work vector and the
-/// gradient plan.
+/// Reusable buffers of [`sparse_dot_gradient`]: the zero work vector and the gradient plan.
 pub struct SparseDotScratch<'p> {
-    av: Vec<f64>,
-    bv: Vec<f64>,
     w: Vec<f64>,
     plan: nilang::ad::Plan<DotStore<'p>>,
 }
@@ -183,11 +198,9 @@ impl SparseDotScratch<'_> {
 }
 
 impl SparseDotScratch<'_> {
-    /// Buffers for matrices with `nnz_a`, `nnz_b` values and `m` rows.
-    pub fn new(nnz_a: usize, nnz_b: usize, m: usize) -> Self {
+    /// Buffers for matrices with `m` rows (the value counts are read from the first call).
+    pub fn new(m: usize) -> Self {
         SparseDotScratch {
-            av: vec![0.0; nnz_a],
-            bv: vec![0.0; nnz_b],
             w: vec![0.0; m],
             plan: nilang::ad::Plan::new(),
         }

@@ -46,8 +46,13 @@ pub struct Cell {
     pub median_s: Option<f64>,
     pub min_s: Option<f64>,
     pub max_s: Option<f64>,
-    /// median / median of the plain-Rust objective (`tool == "rust"`, `measure == O`) of the same suite and case.
+    /// min / min of the plain-Rust objective (`tool == "rust"`, `measure == O`) of the same
+    /// suite and case: the ratio of the fastest per-call times, the statistic that other
+    /// processes on the machine disturb least.
     pub ratio: Option<f64>,
+    /// How far the median lies above the minimum, relative to the minimum:
+    /// `(median − min) / min` (0.03: the median sample is 3 % slower than the fastest).
+    pub spread: Option<f64>,
     pub heap_allocs: Option<usize>,
     pub peak_heap_bytes: Option<usize>,
     /// Problem size (x axis of the plots); not part of the JSON record.
@@ -67,6 +72,7 @@ impl Cell {
             min_s: None,
             max_s: None,
             ratio: None,
+            spread: None,
             heap_allocs: None,
             peak_heap_bytes: None,
             size,
@@ -74,20 +80,25 @@ impl Cell {
     }
 }
 
-/// Fill in `ratio` for every cell from the plain-Rust objective of its suite and case.
+/// Fill in `ratio` (of minimum times) for every cell from the plain-Rust objective of its
+/// suite and case, and each cell's `spread`.
 pub fn fill_ratios(cells: &mut [Cell]) {
     let base: Vec<(String, String, f64)> = cells
         .iter()
         .filter(|c| c.tool == "rust" && c.measure == Measure::O)
-        .filter_map(|c| Some((c.suite.clone(), c.case.clone(), c.median_s?)))
+        .filter_map(|c| Some((c.suite.clone(), c.case.clone(), c.min_s?)))
         .collect();
     for c in cells.iter_mut() {
         let b = base
             .iter()
             .find(|(s, k, _)| *s == c.suite && *k == c.case)
             .map(|x| x.2);
-        c.ratio = match (c.median_s, b) {
+        c.ratio = match (c.min_s, b) {
             (Some(m), Some(b)) if b > 0.0 => Some(m / b),
+            _ => None,
+        };
+        c.spread = match (c.median_s, c.min_s) {
+            (Some(med), Some(min)) if min > 0.0 => Some((med - min) / min),
             _ => None,
         };
     }
@@ -134,17 +145,25 @@ fn columns<'a>(cells: &'a [&'a Cell]) -> Vec<(&'a str, Measure)> {
 }
 
 /// The markdown table of one suite: rows = cases (in order of first appearance), columns = tool-measure,
-/// each entry `median (ratio×)`, or "-".
+/// each entry `min +spread% (ratio×)` (the fastest time per call, how far the median lies
+/// above it, and the ratio of minimum times to `rust-O`), or "-".
 pub fn markdown_table(cells: &[Cell], suite: &str) -> String {
     let body = render_table(cells, suite, "case", |c, t, m| match c {
         Cell {
-            median_s: Some(s),
+            min_s: Some(s),
             ratio,
+            spread,
             ..
-        } => match ratio {
-            Some(r) if !(t == "rust" && m == Measure::O) => format!("{} ({r:.2}×)", fmt_time(*s)),
-            _ => fmt_time(*s),
-        },
+        } => {
+            let time = match spread {
+                Some(p) => format!("{} +{:.0}%", fmt_time(*s), 100.0 * p),
+                None => fmt_time(*s),
+            };
+            match ratio {
+                Some(r) if !(t == "rust" && m == Measure::O) => format!("{time} ({r:.2}×)"),
+                _ => time,
+            }
+        }
         _ => "-".to_string(),
     });
     if body.is_empty() {
@@ -351,14 +370,45 @@ mod tests {
     }
 
     #[test]
+    fn ratios_of_minimum_times_and_spread() {
+        let mut v = vec![
+            Cell {
+                median_s: Some(3e-3),
+                min_s: Some(2e-3),
+                ..cell("a", "rust", Measure::O, Some(2e-3), 10.0)
+            },
+            Cell {
+                median_s: Some(9e-3),
+                min_s: Some(5e-3),
+                ..cell("a", "nilang", Measure::G, Some(5e-3), 10.0)
+            },
+        ];
+        fill_ratios(&mut v);
+        assert!((v[1].ratio.unwrap() - 2.5).abs() < 1e-12);
+        assert!((v[0].spread.unwrap() - 0.5).abs() < 1e-12);
+        assert!((v[1].spread.unwrap() - 0.8).abs() < 1e-12);
+        let t = markdown_table(&v, "s");
+        assert!(
+            t.contains("| a | 2.000e-03 +50% | 5.000e-03 +80% (2.50×) |"),
+            "{t}"
+        );
+    }
+
+    #[test]
     fn table_shape() {
         let t = markdown_table(&sample(), "s");
         let lines: Vec<&str> = t.lines().collect();
         assert_eq!(lines[0], "### s");
         assert_eq!(lines[2], "| case | rust-O | num-dual-G | echidna-G |");
         assert_eq!(lines[3], "| --- | ---: | ---: | ---: |");
-        assert_eq!(lines[4], "| a | 1.000e-03 | - | 5.000e-03 (5.00×) |");
-        assert_eq!(lines[5], "| b | 2.000e-03 | - | 8.000e-03 (4.00×) |");
+        assert_eq!(
+            lines[4],
+            "| a | 1.000e-03 +0% | - | 5.000e-03 +0% (5.00×) |"
+        );
+        assert_eq!(
+            lines[5],
+            "| b | 2.000e-03 +0% | - | 8.000e-03 +0% (4.00×) |"
+        );
         assert!(markdown_table(&sample(), "other").is_empty());
         let h = markdown_heap_table(&sample(), "s");
         assert!(h.contains("| a | 0 / 0 B | - | 0 / 0 B |"));
@@ -383,6 +433,7 @@ mod tests {
                 "min_s",
                 "peak_heap_bytes",
                 "ratio",
+                "spread",
                 "suite",
                 "tool"
             ]

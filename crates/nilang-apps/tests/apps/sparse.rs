@@ -30,8 +30,14 @@ fn sparse_dot_agrees_with_sprs_and_its_gradient_is_the_other_matrix() {
     assert!((r - expect).abs() < 1e-12);
     assert!(w.iter().all(|&v| v == 0.0));
     // gradient: dA = B on the common pattern
-    let mut s = SparseDotScratch::new(av.len(), bv.len(), 60);
-    let r2 = sparse_dot_gradient(&pa, &av, &pb, &bv, &mut s);
+    let mut s = SparseDotScratch::new(60);
+    let (av0, bv0) = (av.clone(), bv.clone());
+    let r2 = sparse_dot_gradient(&pa, &mut av, &pb, &mut bv, &mut s);
+    assert_eq!(
+        (&av, &bv),
+        (&av0, &bv0),
+        "the values are read, never changed"
+    );
     assert!((r2 - r).abs() < 1e-12);
     let bd = b.to_dense();
     let ga: Vec<f64> = s.grad_a().collect();

@@ -63,6 +63,7 @@ fn smoke_run_writes_tables_and_json() {
             "min_s",
             "max_s",
             "ratio",
+            "spread",
             "heap_allocs",
             "peak_heap_bytes",
         ] {

@@ -22,6 +22,15 @@ pub fn kernels(case: &BesselCase) -> Vec<Kernel<'_>> {
     }
     let zs = case.inputs();
     let n = zs.len();
+    // the output state of the uncall cell: J₂(z) beside each z
+    let outs: Vec<f64> = zs
+        .iter()
+        .map(|&z| {
+            let (mut o, mut z) = (0.0, z);
+            ibesselj_n::<f64, 2>(&mut o, &mut z);
+            o
+        })
+        .collect();
     vec![
         Kernel::with_state(
             Measure::O,
@@ -36,11 +45,10 @@ pub fn kernels(case: &BesselCase) -> Vec<Kernel<'_>> {
         ),
         Kernel::with_state(
             Measure::U,
-            (zs.clone(), vec![0.0; n]),
-            |s: &mut (Vec<f64>, Vec<f64>)| {
-                for (o, z) in s.1.iter_mut().zip(s.0.iter_mut()) {
-                    *o = 0.0;
-                    ibesselj_n::<f64, 2>(o, z);
+            (zs.clone(), outs.clone()),
+            move |s: &mut (Vec<f64>, Vec<f64>)| {
+                for ((o, z), &o0) in s.1.iter_mut().zip(s.0.iter_mut()).zip(&outs) {
+                    *o = o0;
                     ibesselj_n_inv::<f64, 2>(o, z);
                 }
             },

@@ -78,11 +78,11 @@ fn dot(case: &SparseCase) -> Vec<Kernel<'_>> {
         ),
         Kernel::with_state(
             Measure::B,
-            SparseDotScratch::new(a.nnz(), b.nnz(), m),
-            move |s: &mut SparseDotScratch| {
-                sparse_dot_gradient(pa, &a.nzval, pb, &b.nzval, s);
+            (SparseDotScratch::new(m), a.nzval.clone(), b.nzval.clone()),
+            move |s: &mut (SparseDotScratch, Vec<f64>, Vec<f64>)| {
+                sparse_dot_gradient(pa, &mut s.1, pb, &mut s.2, &mut s.0);
             },
-            |s| s.grad_a().chain(s.grad_b()).collect(),
+            |s| s.0.grad_a().chain(s.0.grad_b()).collect(),
         ),
     ]
 }
@@ -131,11 +131,11 @@ fn matvec(case: &SparseCase) -> Vec<Kernel<'_>> {
         ),
         Kernel::with_state(
             Measure::B,
-            SparseMatvecScratch::new(av2.len(), x2.len(), 2 * a.m),
-            move |g: &mut SparseMatvecScratch| {
-                sparse_matvec_vjp(&ybar, p, &av2, &x2, g);
+            (SparseMatvecScratch::new(2 * a.m), av2, x2),
+            move |g: &mut (SparseMatvecScratch, Vec<f64>, Vec<f64>)| {
+                sparse_matvec_vjp(&ybar, p, &mut g.1, &mut g.2, &mut g.0);
             },
-            |g| g.grad_x().chain(g.grad_values()).collect(),
+            |g| g.0.grad_x().chain(g.0.grad_values()).collect(),
         ),
     ]
 }
