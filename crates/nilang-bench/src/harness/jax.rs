@@ -14,6 +14,9 @@
 //!
 //! Without `--peers`, or where Python or JAX is missing, the run goes on without these cells
 //! and says in one line how to enable them ([`HINT`]).
+//!
+//! The Enzyme peer ([`super::enzyme`]) is one more process speaking this protocol: it is started
+//! beside these and [`run_case`] checks and times its cells like theirs.
 
 use super::Harness;
 use crate::report::{Cell, Measure};
@@ -45,7 +48,7 @@ pub struct JaxPeers {
     procs: Vec<Peer>,
 }
 
-struct Peer {
+pub(super) struct Peer {
     tool: &'static str,
     child: Child,
     stdin: ChildStdin,
@@ -59,10 +62,15 @@ struct Msg {
 }
 
 impl Peer {
-    fn start(tool: &'static str, threads: &str) -> Result<(Peer, String), String> {
-        let py = python();
-        let mut child = Command::new(&py)
-            .arg(script())
+    /// Start `script` under `py` and say hello: the peer and its hello reply.
+    pub(super) fn spawn(
+        tool: &'static str,
+        py: &str,
+        script: &std::path::Path,
+        threads: &str,
+    ) -> Result<(Peer, Value), String> {
+        let mut child = Command::new(py)
+            .arg(script)
             .env("NILANG_PEER_THREADS", threads)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
@@ -78,7 +86,12 @@ impl Peer {
             stdout,
         };
         let r = p.ask(json!({"cmd": "hello"}), &[])?;
-        Ok((p, r.head["jax"].as_str().unwrap_or("?").to_string()))
+        Ok((p, r.head))
+    }
+
+    fn start(tool: &'static str, threads: &str) -> Result<(Peer, String), String> {
+        let (p, hello) = Peer::spawn(tool, &python(), &script(), threads)?;
+        Ok((p, hello["jax"].as_str().unwrap_or("?").to_string()))
     }
 
     fn ask(&mut self, mut head: Value, arrays: &[(&str, &[f64])]) -> Result<Msg, String> {
@@ -139,9 +152,15 @@ impl Drop for Peer {
 }
 
 impl JaxPeers {
-    /// Start the peers if `enabled`; otherwise, or if Python/JAX is missing, print one line
-    /// saying how to enable them.
+    /// Start the peers (JAX, then Enzyme) if `enabled`; otherwise, or where one is missing,
+    /// print one line saying how to enable it.
     pub fn start(enabled: bool) -> JaxPeers {
+        let mut peers = JaxPeers::start_jax(enabled);
+        peers.procs.extend(super::enzyme::start(enabled));
+        peers
+    }
+
+    fn start_jax(enabled: bool) -> JaxPeers {
         let mut peers = JaxPeers::default();
         if !enabled {
             eprintln!("jax peer: off (jax-* cells: {HINT})");

@@ -3,6 +3,7 @@
 //! them.
 
 pub mod gpu;
+pub mod enzyme;
 pub mod jax;
 mod kernel;
 mod pool;

@@ -1,0 +1,16 @@
+// Shared by every suite's C++ objective (prepended to each source by peer.py).
+//
+// Enzyme's entry points are declared, not included: enzyme-ad's bundled clang has no system
+// headers (no <cmath>), so the math is __builtin_exp/__builtin_log/... which clang lowers to
+// the same LLVM intrinsics Enzyme has derivative rules for.
+extern int enzyme_dup, enzyme_dupnoneed, enzyme_const, enzyme_out;
+extern void __enzyme_autodiff(void *, ...);
+extern double __enzyme_fwddiff(void *, ...);
+extern void __enzyme_fwddiff_void(void *, ...);
+
+// A compiler barrier after each repetition of a timing loop: the repetitions are identical, so
+// without it the optimiser could merge or hoist them. It emits no instruction.
+static inline void keep(const void *p) { asm volatile("" : : "r"(p) : "memory"); }
+
+// The repetition count of a timing loop (the last argument of every entry point; 1 for the check).
+static inline long reps_of(const double *r) { return (long)r[0]; }
