@@ -72,7 +72,8 @@ void objective(enzyme::tensor<double, O> &out, const enzyme::tensor<double, NC> 
                const enzyme::tensor<double, P2> &feats, const enzyme::tensor<double, P2> &obs,
                const enzyme::tensor<double, 1> &reps) {
   for (long k = 0, n = reps_of(&reps[0]); k < n; k++) {
-    ba_objective(P, &cams[0], &x[0], &w[0], &feats[0], &obs[0], &out[0]);
+    ba_objective(P, opaque(&cams[0]), opaque(&x[0]), opaque(&w[0]), opaque(&feats[0]),
+                 opaque(&obs[0]), &out[0]);
     keep(&out[0]);
   }
 }
@@ -83,7 +84,8 @@ void jacobian(enzyme::tensor<double, J> &jac, const enzyme::tensor<double, NC> &
               const enzyme::tensor<double, P2> &feats, const enzyme::tensor<double, P2> &obs,
               const enzyme::tensor<double, 1> &reps) {
   for (long k = 0, n = reps_of(&reps[0]); k < n; k++) {
-    ba_jacobian(P, &cams[0], &x[0], &w[0], &feats[0], &obs[0], &jac[0]);
+    ba_jacobian(P, opaque(&cams[0]), opaque(&x[0]), opaque(&w[0]), opaque(&feats[0]),
+                 opaque(&obs[0]), &jac[0]);
     keep(&jac[0]);
   }
 }

@@ -26,8 +26,9 @@ void objective(enzyme::tensor<double, B> &out, const enzyme::tensor<double, B> &
   const long nu = (long)sc[0];
   const double atol = sc[1];
   for (long k = 0, n = reps_of(&reps[0]); k < n; k++) {
+    const double *zs = opaque(&z[0]);
     for (long i = 0; i < (long)B; i++)
-      out[i] = besselj(z[i], nu, atol);
+      out[i] = besselj(zs[i], nu, atol);
     keep(&out[0]);
   }
 }
@@ -38,8 +39,9 @@ void gradient(enzyme::tensor<double, B> &out, const enzyme::tensor<double, B> &z
   const long nu = (long)sc[0];
   const double atol = sc[1];
   for (long k = 0, n = reps_of(&reps[0]); k < n; k++) {
+    const double *zs = opaque(&z[0]);
     for (long i = 0; i < (long)B; i++)
-      out[i] = __enzyme_fwddiff((void *)besselj, enzyme_dup, z[i], 1.0, enzyme_const, nu,
+      out[i] = __enzyme_fwddiff((void *)besselj, enzyme_dup, zs[i], 1.0, enzyme_const, nu,
                                 enzyme_const, atol);
     keep(&out[0]);
   }

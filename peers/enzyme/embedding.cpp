@@ -1,7 +1,7 @@
 // Petersen graph embedding (nilang_apps::embedding): x in vec order (vertex k + coordinate),
 // loss = var(d_E) + var(d_N) + exp(relu(mean(d_E) - mean(d_N) + 0.1)) - 1 (sample variances).
 // G by reverse mode; H by forward-over-reverse (Enzyme's recommended Hessian: __enzyme_fwddiff
-// of the reverse-mode gradient, one Hessian row per direction, shadows written in place).
+// of the reverse-mode gradient, Hessian rows written in place as the tangent outputs).
 // The dimension is a template parameter, so the 45 distances live in fixed local arrays.
 
 template <long K> static double emb_dist(const double *__restrict x, long i, long j) {
@@ -54,7 +54,7 @@ void objective(enzyme::tensor<double, 1> &out, const enzyme::tensor<double, N> &
                const enzyme::tensor<double, 60> &non_edges,
                const enzyme::tensor<double, 1> &reps) {
   for (long k = 0, n = reps_of(&reps[0]); k < n; k++) {
-    out[0] = emb_loss<N / 10>(&x[0], &edges[0], &non_edges[0]);
+    out[0] = emb_loss<N / 10>(opaque(&x[0]), opaque(&edges[0]), opaque(&non_edges[0]));
     keep(&out[0]);
   }
 }
@@ -65,25 +65,33 @@ void gradient(enzyme::tensor<double, N> &g, const enzyme::tensor<double, N> &x,
               const enzyme::tensor<double, 60> &non_edges,
               const enzyme::tensor<double, 1> &reps) {
   for (long k = 0, n = reps_of(&reps[0]); k < n; k++) {
-    emb_grad<N / 10>(&x[0], &g[0], &edges[0], &non_edges[0]);
+    emb_grad<N / 10>(opaque(&x[0]), &g[0], opaque(&edges[0]), opaque(&non_edges[0]));
     keep(&g[0]);
   }
 }
 
+// H by W Hessian rows per forward-over-reverse call (Enzyme's vector forward mode,
+// enzyme_width W: the gradient's primal and reverse sweep run once for W tangents).
 template <std::size_t NN, std::size_t N>
 void hessian(enzyme::tensor<double, NN> &h, const enzyme::tensor<double, N> &x,
              const enzyme::tensor<double, 30> &edges, const enzyme::tensor<double, 60> &non_edges,
              const enzyme::tensor<double, 1> &reps) {
-  double g[N], dir[N];
+  constexpr long W = 10;
+  static_assert(N % W == 0, "the width divides 10k");
+  const long stride = (long)(N * sizeof(double));
+  double g[N], dir[W * N];
+  for (long i = 0; i < W * (long)N; i++)
+    dir[i] = 0.0;
   for (long k = 0, n = reps_of(&reps[0]); k < n; k++) {
-    for (long i = 0; i < (long)N; i++)
-      dir[i] = 0.0;
-    for (long j = 0; j < (long)N; j++) {
-      dir[j] = 1.0;
-      __enzyme_fwddiff_void((void *)emb_grad<N / 10>, enzyme_dup, &x[0], dir,
-                            enzyme_dupnoneed, g, &h[j * N], enzyme_const, &edges[0],
-                            enzyme_const, &non_edges[0]);
-      dir[j] = 0.0;
+    const double *xs = opaque(&x[0]), *es = opaque(&edges[0]), *ns = opaque(&non_edges[0]);
+    for (long j = 0; j < (long)N; j += W) {
+      for (long w = 0; w < W; w++)
+        dir[w * N + j + w] = 1.0;
+      __enzyme_fwddiff_void((void *)emb_grad<N / 10>, enzyme_width, W, enzyme_dupv, stride, xs,
+                            dir, enzyme_dupnoneedv, stride, g, &h[j * N], enzyme_const, es,
+                            enzyme_const, ns);
+      for (long w = 0; w < W; w++)
+        dir[w * N + j + w] = 0.0;
     }
     keep(&h[0]);
   }

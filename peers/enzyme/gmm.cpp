@@ -78,7 +78,8 @@ void objective(enzyme::tensor<double, 1> &out, const enzyme::tensor<double, K> &
                const enzyme::tensor<double, 1> &reps) {
   constexpr long D = KD / K, N = ND / D;
   for (long k = 0, n = reps_of(&reps[0]); k < n; k++) {
-    gmm_objective<K, D, N>(&alpha[0], &mu[0], &icf[0], &x[0], &sc[0], &out[0]);
+    gmm_objective<K, D, N>(opaque(&alpha[0]), opaque(&mu[0]), opaque(&icf[0]), opaque(&x[0]),
+                           &sc[0], &out[0]);
     keep(&out[0]);
   }
 }
@@ -94,9 +95,10 @@ void gradient(enzyme::tensor<double, P> &g, const enzyme::tensor<double, K> &alp
     for (long i = 0; i < (long)P; i++)
       gp[i] = 0.0;
     double f = 0.0, df = 1.0;
-    __enzyme_autodiff((void *)gmm_objective<K, D, N>, enzyme_dup, &alpha[0], gp, enzyme_dup,
-                      &mu[0], gp + K, enzyme_dup, &icf[0], gp + K + KD, enzyme_const, &x[0],
-                      enzyme_const, &sc[0], enzyme_dupnoneed, &f, &df);
+    __enzyme_autodiff((void *)gmm_objective<K, D, N>, enzyme_dup, opaque(&alpha[0]), gp,
+                      enzyme_dup, opaque(&mu[0]), gp + K, enzyme_dup, opaque(&icf[0]),
+                      gp + K + KD, enzyme_const, opaque(&x[0]), enzyme_const, &sc[0],
+                      enzyme_dupnoneed, &f, &df);
     keep(gp);
   }
 }

@@ -10,10 +10,11 @@ The protocol is the JAX peer's (`peers/jax/peer.py`: its `read_request` and `rep
 here), so the harness checks every derivative against its reference before asking for times.
 
 Timing without Python dispatch: every C++ entry point takes a repetition count and runs the
-evaluation that many times inside one call (a compiler barrier between repetitions keeps them
-all); a sample is one call with enough repetitions to last at least the harness's min_sample
-and 50 times the measured cost of an empty call (repetitions = 0: JAX dispatch, argument and
-result buffers), and that empty-call median is subtracted before dividing by the repetitions.
+evaluation that many times inside one call (compiler barriers make every repetition read its
+inputs and write its output: prelude.h); a sample is one call with enough repetitions to last
+at least the harness's min_sample and 100 times the cost of an empty call (repetitions = 0:
+JAX dispatch, argument and result buffers; the least of 21 calls), and that empty-call time is
+subtracted before dividing by the repetitions (dispatch is at most ~1% of a sample anyway).
 """
 
 import os
@@ -55,10 +56,14 @@ except ImportError as e:  # one line for the harness instead of a traceback
 
 PERTURB = jaxpeer.PERTURB
 PRELUDE = open(os.path.join(HERE, "prelude.h")).read()
+_SOURCES = {}
 
 
 def source(suite):
-    return PRELUDE + open(os.path.join(HERE, f"{suite}.cpp")).read()
+    """The C++ source of `suite` (read once, at its first case)."""
+    if suite not in _SOURCES:
+        _SOURCES[suite] = PRELUDE + open(os.path.join(HERE, f"{suite}.cpp")).read()
+    return _SOURCES[suite]
 
 
 def entry(suite, fn, out_len, args):
@@ -131,8 +136,10 @@ def bench(run, b):
         run(reps)
         return time.perf_counter() - t
 
-    empty = sorted(timed(0) for _ in range(21))[10]
-    floor = max(b["min_sample"], 50 * empty)
+    # The least of 21 empty calls: a spike of load in one of them cannot inflate it (a median
+    # taken in a busy moment could exceed a later sample's own dispatch share).
+    empty = min(timed(0) for _ in range(21))
+    floor = max(b["min_sample"], 100 * empty)
     inner = 1
     while inner < 1 << 30:
         if timed(inner) >= floor:
