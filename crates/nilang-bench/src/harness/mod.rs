@@ -2,8 +2,8 @@
 //! the correctness checks and drives the progress bar. It knows no suite: `crate::run` names
 //! them.
 
-pub mod gpu;
 pub mod enzyme;
+pub mod gpu;
 pub mod jax;
 mod kernel;
 mod pool;

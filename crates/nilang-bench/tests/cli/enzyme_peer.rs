@@ -38,7 +38,10 @@ fn a_machine_without_python_3_11_is_told_so_and_the_run_goes_on() {
     let missing = "/nonexistent/python3.11";
     let (status, stdout, stderr) = bench(
         &["--smoke", "--peers", "--suite", "bessel"],
-        &[("NILANG_ENZYME_PYTHON", missing), ("NILANG_PYTHON", missing)],
+        &[
+            ("NILANG_ENZYME_PYTHON", missing),
+            ("NILANG_PYTHON", missing),
+        ],
     );
     assert!(
         status.success(),
@@ -69,10 +72,8 @@ fn enzyme_cells_are_checked_timed_and_recorded() {
     if !enzyme_available() {
         return;
     }
-    let json = std::env::temp_dir().join(format!(
-        "nilang-bench-enzyme-{}.json",
-        std::process::id()
-    ));
+    let json =
+        std::env::temp_dir().join(format!("nilang-bench-enzyme-{}.json", std::process::id()));
     let json_s = json.to_str().unwrap();
     let (status, stdout, stderr) = bench(
         &[

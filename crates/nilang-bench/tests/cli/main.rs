@@ -2,7 +2,7 @@
 //!
 //! One test binary (fewer binaries link faster).
 
-mod faults;
 mod enzyme_peer;
+mod faults;
 mod jax_peer;
 mod smoke;
