@@ -67,25 +67,27 @@ static void ba_jacobian(long p, const double *__restrict cams, const double *__r
 
 // Entry points (cpp_call): cams (11n), x (3m), w (p), feats (2p), obs (2p), reps = [repetitions].
 template <std::size_t O, std::size_t NC, std::size_t MX, std::size_t P, std::size_t P2>
-void objective(enzyme::tensor<double, O> &out, const enzyme::tensor<double, NC> &cams,
+void objective(enzyme::tensor<double, O> &out,
+              enzyme::tensor<double, MAX_SAMPLES> &times, const enzyme::tensor<double, NC> &cams,
                const enzyme::tensor<double, MX> &x, const enzyme::tensor<double, P> &w,
                const enzyme::tensor<double, P2> &feats, const enzyme::tensor<double, P2> &obs,
-               const enzyme::tensor<double, 1> &reps) {
-  for (long k = 0, n = reps_of(&reps[0]); k < n; k++) {
+               const enzyme::tensor<double, 2> &reps) {
+  repeat(&reps[0], &times[0], [&] {
     ba_objective(P, opaque(&cams[0]), opaque(&x[0]), opaque(&w[0]), opaque(&feats[0]),
                  opaque(&obs[0]), &out[0]);
     keep(&out[0]);
-  }
+  });
 }
 
 template <std::size_t J, std::size_t NC, std::size_t MX, std::size_t P, std::size_t P2>
-void jacobian(enzyme::tensor<double, J> &jac, const enzyme::tensor<double, NC> &cams,
+void jacobian(enzyme::tensor<double, J> &jac,
+              enzyme::tensor<double, MAX_SAMPLES> &times, const enzyme::tensor<double, NC> &cams,
               const enzyme::tensor<double, MX> &x, const enzyme::tensor<double, P> &w,
               const enzyme::tensor<double, P2> &feats, const enzyme::tensor<double, P2> &obs,
-              const enzyme::tensor<double, 1> &reps) {
-  for (long k = 0, n = reps_of(&reps[0]); k < n; k++) {
+              const enzyme::tensor<double, 2> &reps) {
+  repeat(&reps[0], &times[0], [&] {
     ba_jacobian(P, opaque(&cams[0]), opaque(&x[0]), opaque(&w[0]), opaque(&feats[0]),
                  opaque(&obs[0]), &jac[0]);
     keep(&jac[0]);
-  }
+  });
 }

@@ -21,28 +21,30 @@ static double besselj(double z, long nu, double atol) {
 
 // Entry points (cpp_call): z (the inputs), sc = [nu, atol], reps = [repetitions].
 template <std::size_t B>
-void objective(enzyme::tensor<double, B> &out, const enzyme::tensor<double, B> &z,
-               const enzyme::tensor<double, 2> &sc, const enzyme::tensor<double, 1> &reps) {
+void objective(enzyme::tensor<double, B> &out,
+              enzyme::tensor<double, MAX_SAMPLES> &times, const enzyme::tensor<double, B> &z,
+               const enzyme::tensor<double, 2> &sc, const enzyme::tensor<double, 2> &reps) {
   const long nu = (long)sc[0];
   const double atol = sc[1];
-  for (long k = 0, n = reps_of(&reps[0]); k < n; k++) {
+  repeat(&reps[0], &times[0], [&] {
     const double *zs = opaque(&z[0]);
     for (long i = 0; i < (long)B; i++)
       out[i] = besselj(zs[i], nu, atol);
     keep(&out[0]);
-  }
+  });
 }
 
 template <std::size_t B>
-void gradient(enzyme::tensor<double, B> &out, const enzyme::tensor<double, B> &z,
-              const enzyme::tensor<double, 2> &sc, const enzyme::tensor<double, 1> &reps) {
+void gradient(enzyme::tensor<double, B> &out,
+              enzyme::tensor<double, MAX_SAMPLES> &times, const enzyme::tensor<double, B> &z,
+              const enzyme::tensor<double, 2> &sc, const enzyme::tensor<double, 2> &reps) {
   const long nu = (long)sc[0];
   const double atol = sc[1];
-  for (long k = 0, n = reps_of(&reps[0]); k < n; k++) {
+  repeat(&reps[0], &times[0], [&] {
     const double *zs = opaque(&z[0]);
     for (long i = 0; i < (long)B; i++)
       out[i] = __enzyme_fwddiff((void *)besselj, enzyme_dup, zs[i], 1.0, enzyme_const, nu,
                                 enzyme_const, atol);
     keep(&out[0]);
-  }
+  });
 }

@@ -49,40 +49,43 @@ static void emb_grad(const double *__restrict x, double *__restrict g,
 
 // Entry points (cpp_call): x (10k), edges (30), non_edges (60), reps = [repetitions].
 template <std::size_t N>
-void objective(enzyme::tensor<double, 1> &out, const enzyme::tensor<double, N> &x,
+void objective(enzyme::tensor<double, 1> &out,
+              enzyme::tensor<double, MAX_SAMPLES> &times, const enzyme::tensor<double, N> &x,
                const enzyme::tensor<double, 30> &edges,
                const enzyme::tensor<double, 60> &non_edges,
-               const enzyme::tensor<double, 1> &reps) {
-  for (long k = 0, n = reps_of(&reps[0]); k < n; k++) {
+               const enzyme::tensor<double, 2> &reps) {
+  repeat(&reps[0], &times[0], [&] {
     out[0] = emb_loss<N / 10>(opaque(&x[0]), opaque(&edges[0]), opaque(&non_edges[0]));
     keep(&out[0]);
-  }
+  });
 }
 
 template <std::size_t N>
-void gradient(enzyme::tensor<double, N> &g, const enzyme::tensor<double, N> &x,
+void gradient(enzyme::tensor<double, N> &g,
+              enzyme::tensor<double, MAX_SAMPLES> &times, const enzyme::tensor<double, N> &x,
               const enzyme::tensor<double, 30> &edges,
               const enzyme::tensor<double, 60> &non_edges,
-              const enzyme::tensor<double, 1> &reps) {
-  for (long k = 0, n = reps_of(&reps[0]); k < n; k++) {
+              const enzyme::tensor<double, 2> &reps) {
+  repeat(&reps[0], &times[0], [&] {
     emb_grad<N / 10>(opaque(&x[0]), &g[0], opaque(&edges[0]), opaque(&non_edges[0]));
     keep(&g[0]);
-  }
+  });
 }
 
 // H by W Hessian rows per forward-over-reverse call (Enzyme's vector forward mode,
 // enzyme_width W: the gradient's primal and reverse sweep run once for W tangents).
 template <std::size_t NN, std::size_t N>
-void hessian(enzyme::tensor<double, NN> &h, const enzyme::tensor<double, N> &x,
+void hessian(enzyme::tensor<double, NN> &h,
+              enzyme::tensor<double, MAX_SAMPLES> &times, const enzyme::tensor<double, N> &x,
              const enzyme::tensor<double, 30> &edges, const enzyme::tensor<double, 60> &non_edges,
-             const enzyme::tensor<double, 1> &reps) {
+             const enzyme::tensor<double, 2> &reps) {
   constexpr long W = 10;
   static_assert(N % W == 0, "the width divides 10k");
   const long stride = (long)(N * sizeof(double));
   double g[N], dir[W * N];
   for (long i = 0; i < W * (long)N; i++)
     dir[i] = 0.0;
-  for (long k = 0, n = reps_of(&reps[0]); k < n; k++) {
+  repeat(&reps[0], &times[0], [&] {
     const double *xs = opaque(&x[0]), *es = opaque(&edges[0]), *ns = opaque(&non_edges[0]);
     for (long j = 0; j < (long)N; j += W) {
       for (long w = 0; w < W; w++)
@@ -94,5 +97,5 @@ void hessian(enzyme::tensor<double, NN> &h, const enzyme::tensor<double, N> &x,
         dir[w * N + j + w] = 0.0;
     }
     keep(&h[0]);
-  }
+  });
 }

@@ -72,26 +72,28 @@ static void gmm_objective(const double *__restrict alpha, const double *__restri
 // Entry points (cpp_call): flat tensors alpha (K), mu (K*D), icf (K*IL), x (N*D),
 // sc = [gamma, m, constant], reps = [repetitions].
 template <std::size_t K, std::size_t KD, std::size_t KIL, std::size_t ND>
-void objective(enzyme::tensor<double, 1> &out, const enzyme::tensor<double, K> &alpha,
+void objective(enzyme::tensor<double, 1> &out,
+              enzyme::tensor<double, MAX_SAMPLES> &times, const enzyme::tensor<double, K> &alpha,
                const enzyme::tensor<double, KD> &mu, const enzyme::tensor<double, KIL> &icf,
                const enzyme::tensor<double, ND> &x, const enzyme::tensor<double, 3> &sc,
-               const enzyme::tensor<double, 1> &reps) {
+               const enzyme::tensor<double, 2> &reps) {
   constexpr long D = KD / K, N = ND / D;
-  for (long k = 0, n = reps_of(&reps[0]); k < n; k++) {
+  repeat(&reps[0], &times[0], [&] {
     gmm_objective<K, D, N>(opaque(&alpha[0]), opaque(&mu[0]), opaque(&icf[0]), opaque(&x[0]),
                            &sc[0], &out[0]);
     keep(&out[0]);
-  }
+  });
 }
 
 template <std::size_t P, std::size_t K, std::size_t KD, std::size_t KIL, std::size_t ND>
-void gradient(enzyme::tensor<double, P> &g, const enzyme::tensor<double, K> &alpha,
+void gradient(enzyme::tensor<double, P> &g,
+              enzyme::tensor<double, MAX_SAMPLES> &times, const enzyme::tensor<double, K> &alpha,
               const enzyme::tensor<double, KD> &mu, const enzyme::tensor<double, KIL> &icf,
               const enzyme::tensor<double, ND> &x, const enzyme::tensor<double, 3> &sc,
-              const enzyme::tensor<double, 1> &reps) {
+              const enzyme::tensor<double, 2> &reps) {
   constexpr long D = KD / K, N = ND / D;
   double *gp = &g[0];
-  for (long k = 0, n = reps_of(&reps[0]); k < n; k++) {
+  repeat(&reps[0], &times[0], [&] {
     for (long i = 0; i < (long)P; i++)
       gp[i] = 0.0;
     double f = 0.0, df = 1.0;
@@ -100,5 +102,5 @@ void gradient(enzyme::tensor<double, P> &g, const enzyme::tensor<double, K> &alp
                       gp + K + KD, enzyme_const, opaque(&x[0]), enzyme_const, &sc[0],
                       enzyme_dupnoneed, &f, &df);
     keep(gp);
-  }
+  });
 }

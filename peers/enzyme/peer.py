@@ -9,12 +9,12 @@ and run on the inputs the Rust harness sends. Python 3.11 only (enzyme-ad's whee
 The protocol is the JAX peer's (`peers/jax/peer.py`: its `read_request` and `reply` are used
 here), so the harness checks every derivative against its reference before asking for times.
 
-Timing without Python dispatch: every C++ entry point takes a repetition count and runs the
-evaluation that many times inside one call (compiler barriers make every repetition read its
-inputs and write its output: prelude.h); a sample is one call with enough repetitions to last
-at least the harness's min_sample, 10 ms and 100 times the cost of an empty call (repetitions = 0:
-JAX dispatch, argument and result buffers; the least of 21 calls), and that empty-call time is
-subtracted before dividing by the repetitions (dispatch is at most ~1% of a sample anyway).
+Timing without Python dispatch: every C++ entry point times its own samples with the CPU's
+time-stamp counter (`repeat` in prelude.h; the rate calibrated against the wall clock at start)
+and returns their cycle counts beside its result, so a sample holds no Python or XLA dispatch;
+the peer applies the harness's budget to them (repetitions per sample up to min_sample, sample
+count from the target time, median). Compiler barriers make every repetition read its inputs
+and write its output (prelude.h).
 """
 
 import os
@@ -56,6 +56,7 @@ except ImportError as e:  # one line for the harness instead of a traceback
 
 PERTURB = jaxpeer.PERTURB
 PRELUDE = open(os.path.join(HERE, "prelude.h")).read()
+TSC_HZ = None  # set in main()
 _SOURCES = {}
 
 
@@ -66,20 +67,43 @@ def source(suite):
     return _SOURCES[suite]
 
 
+MAX_SAMPLES = 256  # prelude.h
+
+
 def entry(suite, fn, out_len, args):
-    """A timed entry point: `run(reps)` calls the C++ `fn` of `suite` on `args` (reps times)."""
+    """An entry point: `run(reps, samples=0)` calls the C++ `fn` of `suite` on `args` and returns
+    its result and the TSC cycles of each sample (`samples` samples of `reps` repetitions; 0:
+    one untimed run of `reps` repetitions)."""
     src = source(suite)
     args = tuple(jnp.asarray(np.ascontiguousarray(a, dtype=np.float64)) for a in args)
-    f = jax.jit(
-        lambda *a: cpp_call(
-            *a, out_shapes=[jax.core.ShapedArray([out_len], jnp.float64)], source=src, fn=fn
-        )[0]
-    )
+    shapes = [
+        jax.core.ShapedArray([out_len], jnp.float64),
+        jax.core.ShapedArray([MAX_SAMPLES], jnp.float64),
+    ]
+    f = jax.jit(lambda *a: cpp_call(*a, out_shapes=shapes, source=src, fn=fn))
 
-    def run(reps):
-        return jax.block_until_ready(f(*args, jnp.asarray([float(reps)])))
+    def run(reps, samples=0):
+        out, times = jax.block_until_ready(f(*args, jnp.asarray([float(reps), float(samples)])))
+        return out, np.asarray(times)
 
     return run
+
+
+def tsc_hz():
+    """The time-stamp counter's rate, against the wall clock over 0.2 s."""
+    f = jax.jit(
+        lambda d: cpp_call(
+            d, out_shapes=[jax.core.ShapedArray([1], jnp.float64)], source=PRELUDE, fn="tsc"
+        )[0]
+    )
+    d = jnp.zeros(1)
+    jax.block_until_ready(f(d))
+    t0 = time.perf_counter()
+    c0 = float(f(d)[0])
+    time.sleep(0.2)
+    c1 = float(f(d)[0])
+    t1 = time.perf_counter()
+    return (c1 - c0) / (t1 - t0)
 
 
 # ----------------------------------------------------------------------------------------------
@@ -122,7 +146,9 @@ SUITES = {"gmm": gmm, "ba": ba, "bessel": bessel, "embedding": embedding}
 
 
 def bench(run, b):
-    """The harness's adaptive budget (as `jaxpeer.bench`), repetitions inside the C++ call."""
+    """The harness's budget (`crates/nilang-bench/src/harness/timing.rs`: warm-up, samples of at
+    least min_sample, as many as the target time allows within [min_samples, max_samples],
+    median), the samples timed inside the C++ call with the TSC."""
     t0 = time.perf_counter()
     run(1)
     first = time.perf_counter() - t0
@@ -130,40 +156,22 @@ def bench(run, b):
         return None
     for _ in range(1, int(b["warmup"])):
         run(1)
-
-    def timed(reps):
-        t = time.perf_counter()
-        run(reps)
-        return time.perf_counter() - t
-
-    # The least of 21 empty calls: a spike of load in one of them cannot inflate it (a median
-    # taken in a busy moment could exceed a later sample's own dispatch share).
-    empty = min(timed(0) for _ in range(21))
-    # At least 10 ms a sample: a dispatch slowed by load (measured up to ~1 ms on the loaded
-    # 2-core machine) then adds at most ~10% to a sample of a very short call.
-    floor = max(b["min_sample"], 100 * empty, 0.01 if b["target"] > 0 else 0.0)
     inner = 1
-    while inner < 1 << 30:
-        if timed(inner) >= floor:
+    while True:
+        sample = run(inner, 1)[1][0] / TSC_HZ
+        if sample >= b["min_sample"] or inner >= 1 << 30:
             break
         inner *= 2
-    samples = []
-    start = time.perf_counter()
-    slow_cap = 2 * b["time_limit"]
-    while len(samples) < b["max_samples"] and (
-        time.perf_counter() - start < b["target"]
-        or (len(samples) < b["min_samples"] and time.perf_counter() - start < slow_cap)
-    ):
-        samples.append(max(timed(inner) - empty, 0.0) / inner)
-    if not samples:
-        samples.append(first)
-    samples.sort()
-    n = len(samples)
+    want = b["target"] / max(sample, 1e-12)
+    n = int(min(b["max_samples"], MAX_SAMPLES, max(b["min_samples"], want)))
+    samples = sorted(run(inner, n)[1][:n] / TSC_HZ / inner)
     med = samples[n // 2] if n % 2 else 0.5 * (samples[n // 2 - 1] + samples[n // 2])
     return [med, samples[0], samples[-1]]
 
 
 def main():
+    global TSC_HZ
+    TSC_HZ = tsc_hz()
     inp, out = sys.stdin.buffer, sys.stdout.buffer
     sys.stdout = sys.stderr  # anything else printing to stdout would break the protocol
     fns = {}
@@ -189,7 +197,7 @@ def main():
                 fns = SUITES[suite](req.get("scalars", {}), arrays)
                 results, t0 = [], time.perf_counter()
                 for measure, run in fns.items():
-                    r = np.asarray(run(1), dtype=np.float64).reshape(-1)
+                    r = np.asarray(run(1)[0], dtype=np.float64).reshape(-1)
                     if measure != "O":
                         r = r + PERTURB
                     results.append((measure, r))

@@ -19,5 +19,27 @@ template <typename T> static inline T *opaque(T *p) {
 }
 static inline void keep(const void *p) { asm volatile("" : : "r"(p) : "memory"); }
 
-// The repetition count of a timing loop (the last argument of every entry point; 1 for the check).
-static inline long reps_of(const double *r) { return (long)r[0]; }
+// Timing inside the C++ call, with the time-stamp counter (no Python or XLA dispatch in a
+// sample): `reps` = [repetitions per sample, samples]. Each sample runs `body` that many times
+// and stores its TSC cycles in `times` (at most MAX_SAMPLES); samples = 0: one untimed run of
+// the repetitions (the check).
+constexpr long MAX_SAMPLES = 256;
+template <typename F> static inline void repeat(const double *reps, double *times, F body) {
+  const long n = (long)reps[0], samples = (long)reps[1];
+  if (samples <= 0) {
+    for (long k = 0; k < n; k++)
+      body();
+    return;
+  }
+  for (long s = 0; s < samples && s < MAX_SAMPLES; s++) {
+    const unsigned long long t0 = __builtin_readcyclecounter();
+    for (long k = 0; k < n; k++)
+      body();
+    times[s] = (double)(__builtin_readcyclecounter() - t0);
+  }
+}
+
+// The time-stamp counter now (peer.py calibrates its rate against the wall clock).
+void tsc(enzyme::tensor<double, 1> &out, const enzyme::tensor<double, 1> &) {
+  out[0] = (double)__builtin_readcyclecounter();
+}
