@@ -5,8 +5,8 @@
 //! `__enzyme_fwddiff`) and compiled in-process by the `enzyme-ad` package's bundled clang. It
 //! speaks the JAX peer's protocol ([`super::jax`]), so [`super::jax::run_case`] sends it the same
 //! inputs, checks every derivative against the suite's reference before timing it, and records
-//! the cells under tool `enzyme`. The peer times repetitions inside one C++ call and subtracts
-//! the measured cost of an empty call (see `peers/enzyme/peer.py`).
+//! the cells under tool `enzyme`. The C++ times its own samples with the time-stamp counter,
+//! so no sample holds Python or XLA dispatch (see `peers/enzyme/peer.py`).
 //!
 //! Optional: without `--peers`, or where Python 3.11 or `enzyme-ad` is missing, the run goes on
 //! without these cells and says in one line how to enable them ([`HINT`]).
