@@ -32,7 +32,8 @@ pub struct Options {
     /// Threads of the parallel cells (`--threads N`; default: all cores). The parallel cells
     /// run with 1 thread and, when N > 1, with N threads (tools `nilang-t1`, `nilang-tN`).
     pub threads: usize,
-    /// `--peers`: also run the JAX peer (`jax-*`, `jax-mt-*` cells).
+    /// `--peers`: also run the JAX peer (`jax-*`, `jax-mt-*` cells) and the Enzyme peer
+    /// (`enzyme-*` cells).
     pub peers: bool,
     /// Which device runs the `gpu-*` cells (`--gpu`, `--no-gpu`; default: a GPU if present).
     pub gpu: GpuChoice,
@@ -75,7 +76,9 @@ OPTIONS:
                         $NILANG_DATA, else the first shared/data found walking up from the
                         workspace or the working directory)
     --peers             also time our JAX versions (jax: one thread, jax-mt: all cores);
-                        needs `pip install -r peers/requirements.txt`
+                        needs `pip install -r peers/requirements.txt`; and our C++
+                        versions differentiated by Enzyme (enzyme: one thread; needs Python
+                        3.11 and `pip install -r peers/requirements-enzyme.txt`)
     --gpu               run the gpu-O/G/J cells (Bessel batch, BA, GMM kernels of nilang-gpu)
                         on the first OpenCL device even if it is not a GPU (e.g. pocl on the
                         CPU: checks the device path; its times say nothing about GPUs).

@@ -126,6 +126,7 @@ fn tool_rank(tool: &str) -> usize {
         "echidna" => 4,
         "jax" => 5,
         "jax-mt" => 6,
+        "enzyme" => 10,
         "gpu" => 8,
         "gpu-rows" => 9,
         _ => 7,

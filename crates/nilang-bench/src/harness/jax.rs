@@ -17,6 +17,9 @@
 //!
 //! Without `--peers`, or where Python or JAX is missing, the run goes on without these cells
 //! and says in one line how to enable them ([`HINT`]).
+//!
+//! The Enzyme peer ([`super::enzyme`]) is one more process speaking this protocol: it is started
+//! beside these and [`run_case`] checks and times its cells like theirs.
 
 use super::peer::{Limits, Msg, PeerError, PeerProcess};
 use super::Harness;
@@ -49,16 +52,22 @@ pub struct JaxPeers {
 }
 
 /// One peer: its tool name and its process, spoken to within [`Limits`] (see [`super::peer`]).
-struct Peer {
+pub(super) struct Peer {
     tool: &'static str,
     proc: PeerProcess,
     limits: Limits,
 }
 
 impl Peer {
-    fn start(tool: &'static str, threads: &str) -> Result<(Peer, String), PeerError> {
-        let mut cmd = Command::new(python());
-        cmd.arg(script()).env("NILANG_PEER_THREADS", threads);
+    /// Start `script` under `py` and say hello: the peer and its hello reply.
+    pub(super) fn spawn(
+        tool: &'static str,
+        py: &str,
+        script: &std::path::Path,
+        threads: &str,
+    ) -> Result<(Peer, Value), PeerError> {
+        let mut cmd = Command::new(py);
+        cmd.arg(script).env("NILANG_PEER_THREADS", threads);
         let limits = Limits::default();
         let mut p = Peer {
             tool,
@@ -66,7 +75,12 @@ impl Peer {
             limits,
         };
         let r = p.proc.ask(json!({"cmd": "hello"}), &[], limits.handshake)?;
-        Ok((p, r.head["jax"].as_str().unwrap_or("?").to_string()))
+        Ok((p, r.head))
+    }
+
+    fn start(tool: &'static str, threads: &str) -> Result<(Peer, String), PeerError> {
+        let (p, hello) = Peer::spawn(tool, &python(), &script(), threads)?;
+        Ok((p, hello["jax"].as_str().unwrap_or("?").to_string()))
     }
 
     fn ask(&mut self, head: Value, arrays: &[(&str, &[f64])]) -> Result<Msg, PeerError> {
@@ -75,10 +89,17 @@ impl Peer {
 }
 
 impl JaxPeers {
-    /// Start the peers if `enabled`; otherwise, or if Python/JAX is missing, print one line
-    /// saying how to enable them. A peer that starts but does not answer the handshake in time
-    /// (or answers garbage) is killed and returned as the crash message (exit status 4).
+    /// Start the peers (JAX, then Enzyme) if `enabled`; otherwise, or if one is missing,
+    /// print one line saying how to enable it. A JAX peer that starts but does not answer the
+    /// handshake in time (or answers garbage) is killed and returned as the crash message
+    /// (exit status 4).
     pub fn start(enabled: bool) -> (JaxPeers, Option<String>) {
+        let (mut peers, crashed) = JaxPeers::start_jax(enabled);
+        peers.procs.extend(super::enzyme::start(enabled));
+        (peers, crashed)
+    }
+
+    fn start_jax(enabled: bool) -> (JaxPeers, Option<String>) {
         let mut peers = JaxPeers::default();
         if !enabled {
             eprintln!("jax peer: off (jax-* cells: {HINT})");

@@ -2,6 +2,7 @@
 //! the correctness checks and drives the progress bar. It knows no suite: `crate::run` names
 //! them.
 
+pub mod enzyme;
 pub mod gpu;
 pub mod jax;
 mod kernel;
