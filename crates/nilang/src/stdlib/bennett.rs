@@ -167,6 +167,7 @@ where
     }
 }
 
+#[track_caller]
 fn run<S, F>(
     step: &F,
     y: &mut S,
@@ -179,12 +180,32 @@ fn run<S, F>(
     S: ZeroLike + AlmostSame + Debug,
     F: for<'x, 'y> Reversible<(&'x mut S, &'y mut S)>,
 {
-    assert!(k >= 2, "nilang bennett: k must be at least 2, got {k}");
-    assert!(
-        n >= 1,
-        "nilang bennett: the number of steps must be at least 1"
-    );
-    let mut states: Vec<Option<S>> = (0..=n).map(|_| None).collect();
+    use super::treeverse::schedule_error;
+    if k < 2 {
+        schedule_error(
+            "bennett(step, y, x, k, n)",
+            format!("k must be at least 2 (segments per level), got {k}"),
+        );
+    }
+    if n < 1 {
+        schedule_error(
+            "bennett(step, y, x, k, n)",
+            "the number of steps must be at least 1, got 0".into(),
+        );
+    }
+    let mut states: Vec<Option<S>> = Vec::new();
+    if n == usize::MAX || states.try_reserve_exact(n + 1).is_err() {
+        schedule_error(
+            "bennett(step, y, x, k, n)",
+            format!(
+                "n = {n} steps: the schedule's table of {} state slots ({} bytes each) cannot \
+                 be allocated",
+                n as u128 + 1,
+                core::mem::size_of::<Option<S>>()
+            ),
+        );
+    }
+    states.extend((0..=n).map(|_| None));
     // the input becomes state 0 (moved, not copied: its adjoint travels with it)
     let zero = x.zero_like();
     states[0] = Some(core::mem::replace(x, zero));
@@ -240,6 +261,7 @@ crate::additive!(bennett, bennett_inv: 0);
 /// bennett_inv(&Double, &mut y, &mut x, 2, 10);
 /// assert_eq!((y, x), (0.0, 1.5));
 /// ```
+#[track_caller]
 pub fn bennett<S, F>(step: &F, y: &mut S, x: &mut S, k: usize, n: usize)
 where
     S: ZeroLike + AlmostSame + Debug,
@@ -249,6 +271,7 @@ where
 }
 
 /// The inverse of [`bennett`]: `(xₙ, x) → (0, x)`, running the schedule backwards.
+#[track_caller]
 pub fn bennett_inv<S, F>(step: &F, y: &mut S, x: &mut S, k: usize, n: usize)
 where
     S: ZeroLike + AlmostSame + Debug,
