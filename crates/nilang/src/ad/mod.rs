@@ -16,6 +16,7 @@ pub mod primitive;
 mod promote;
 pub mod rules;
 mod scalar;
+pub mod time_loop;
 
 pub use args::{Elem, FieldSlots, GradArg, GradArgs, Lift, LiftField, Slots, SlotsIterMut};
 pub use complex::{CPromote, ComplexOps};

@@ -16,3 +16,4 @@ mod one_pass;
 mod primal;
 mod primitive;
 mod rules;
+mod time_loop;
