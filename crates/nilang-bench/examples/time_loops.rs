@@ -21,7 +21,14 @@ struct Row<'a> {
     run: Box<dyn FnMut() -> TimeLoopLog + 'a>,
 }
 
-fn table(title: &str, rounds: usize, rows: &mut [Row<'_>]) {
+fn table(title: &str, rounds: usize, rows: &mut Vec<Row<'_>>) {
+    // `TIME_LOOPS_ROWS=text`: only the row with this label (for profiling)
+    if let Ok(only) = std::env::var("TIME_LOOPS_ROWS") {
+        rows.retain(|r| r.label == only);
+        if rows.is_empty() {
+            return;
+        }
+    }
     println!("\n{title}");
     println!(
         "| {:<28} | {:>10} | {:>10} | {:>6} | {:>6} | {:>10} | {:>12} | {:>12} |",
@@ -85,6 +92,11 @@ fn main() {
     let lorenz_n = args.get(1).copied().unwrap_or(1_000_000);
     let n = STEPS;
     let tv = Schedule::Treeverse { delta: 10 };
+    let (v, gu, gp) = pde_gradient(&TimeLoop::new(Heat, Sumsq, n, Schedule::StoreAll));
+    println!(
+        "PDE value {v:?}, ∂u0[0] {:?}, ∂u0[5] {:?}, ∂p {:?} {:?}",
+        gu[0], gu[5], gp[0], gp[1]
+    );
     let fwd = TimeLoop::new(Heat, Sumsq, n, Schedule::StoreAll);
     let mut rows = vec![
         pde_row(

@@ -252,7 +252,9 @@ impl<F, L> TimeLoop<F, L> {
         let mut x = x0.clone();
         discarding(|| {
             for _ in 0..self.n {
-                x = self.advance(&x, p);
+                let mut next = x.zero_like();
+                self.step.call_primal((&mut next, &mut x, &mut *p));
+                x = next;
                 if self.loss_at == LossAt::EveryStep {
                     self.loss.call_primal((out, &mut x));
                 }
@@ -300,7 +302,8 @@ impl<F, L> TimeLoop<F, L> {
                 }
                 states.push(x0.clone());
                 for i in 0..n {
-                    let next = self.advance(&states[i], p);
+                    let mut next = states[i].zero_like();
+                    self.step.call_primal((&mut next, &mut states[i], &mut *p));
                     states.push(next);
                 }
                 log.steps = n;
@@ -383,7 +386,10 @@ impl<F, L> TimeLoop<F, L> {
                     k,
                     n,
                 };
-                let mut bl = BennettLog::default();
+                let mut bl = BennettLog {
+                    counts_only: true,
+                    ..Default::default()
+                };
                 let mut y = x0.zero_like();
                 // forward to xₙ (Bennett's own reversible schedule), the loss, and back
                 run.logged(Direction::Forward, &mut y, x0, &mut bl);

@@ -70,21 +70,23 @@ pub enum Direction {
 /// stored at once (the input state included).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct BennettLog {
-    /// Every call of the step function, in order.
+    /// Every call of the step function, in order (empty with `counts_only`).
     pub calls: Vec<(usize, usize, Direction)>,
     /// The peak number of states alive at once.
     pub peak_states: usize,
+    /// Count the calls without keeping them in `calls` (a long run's list is large: 24 bytes
+    /// per call).
+    pub counts_only: bool,
+    /// Forward and backward step calls counted.
+    pub forward_calls: usize,
+    /// See `forward_calls`.
+    pub backward_calls: usize,
 }
 
 impl BennettLog {
     /// The number of forward and backward step calls.
     pub fn counts(&self) -> (usize, usize) {
-        let f = self
-            .calls
-            .iter()
-            .filter(|c| c.2 == Direction::Forward)
-            .count();
-        (f, self.calls.len() - f)
+        (self.forward_calls, self.backward_calls)
     }
 }
 
@@ -107,7 +109,13 @@ where
     }
     fn record(&mut self, depth: usize, index: usize, dir: Direction) {
         if let Some(log) = self.log.as_deref_mut() {
-            log.calls.push((depth, index, dir));
+            match dir {
+                Direction::Forward => log.forward_calls += 1,
+                Direction::Backward => log.backward_calls += 1,
+            }
+            if !log.counts_only {
+                log.calls.push((depth, index, dir));
+            }
             log.peak_states = log.peak_states.max(self.alive);
         }
     }

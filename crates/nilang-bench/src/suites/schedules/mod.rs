@@ -180,6 +180,24 @@ fn run_pde_case(h: &mut Harness, c: &Size) {
             &implicit
         );
     }
+    if h.jax.active() {
+        // JAX's grad of the same stepper (full storage; peers/jax/peer.py), on the same inputs
+        let want = |m: Measure| match m {
+            Measure::O => Some(std::borrow::Cow::Owned(vec![reference.0])),
+            Measure::G => {
+                let mut g = reference.1.clone();
+                g.extend(reference.2);
+                Some(std::borrow::Cow::Owned(g))
+            }
+            _ => None,
+        };
+        let scalars = serde_json::json!({"steps": n, "checkpoint": "none"});
+        let (u, p) = (u0(), PARAMS);
+        let arrays: [(&str, &[f64]); 2] = [("u0", &u), ("p", &p)];
+        crate::harness::jax::run_case(
+            h, SUITE, case, size, 1.0, scalars, &arrays, &want, None, 1e-10,
+        );
+    }
 }
 
 fn run_case(h: &mut Harness, c: &Size) {
