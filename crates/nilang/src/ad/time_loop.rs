@@ -21,25 +21,25 @@
 //! ```
 //! use nilang::prelude::*;
 //! use nilang::ad::time_loop::{Schedule, TimeLoop};
-//! /// x ↦ x + dt·(−a·x): exponential decay with rate a
+//! /// x ↦ x − a·x: exponential decay (a = rate × dt)
 //! #[i]
 //! fn decay<T: Scalar>(next: &mut [T; 1], prev: &mut [T; 1], a: &mut T) {
 //!     next[0] += prev[0];
-//!     next[0] -= prev[0] * a * 0.01;
+//!     next[0] -= prev[0] * a;
 //! }
 //! #[i]
 //! fn square<T: Scalar>(out: &mut T, x: &mut [T; 1]) {
 //!     out += x[0].powi(2);
 //! }
 //! let run = TimeLoop::new(Decay, Square, 100, Schedule::Treeverse { delta: 4 });
-//! let (v, (_, gx, ga)) = nilang::ad::value_and_gradient(&run, (&mut 0.0, &mut [1.0], &mut 2.0), 0);
-//! let r: f64 = 1.0 - 2.0 * 0.01;
+//! let (v, (_, gx, ga)) = nilang::ad::value_and_gradient(&run, (&mut 0.0, &mut [1.0], &mut 0.02), 0);
+//! let r: f64 = 1.0 - 0.02;
 //! assert!((v - r.powi(200)).abs() < 1e-14);
-//! assert!((gx[0].g - 2.0 * r.powi(199) * r).abs() < 1e-13);
-//! assert!((ga.g - 2.0 * 100.0 * r.powi(199) * (-0.01)).abs() < 1e-12);
+//! assert!((gx[0].g - 2.0 * r.powi(200)).abs() < 1e-13);
+//! assert!((ga.g + 200.0 * r.powi(199)).abs() < 1e-11);
 //! // the same gradient, bit for bit, storing every state
 //! let all = TimeLoop::new(Decay, Square, 100, Schedule::StoreAll);
-//! let (_, (_, gx2, ga2)) = nilang::ad::value_and_gradient(&all, (&mut 0.0, &mut [1.0], &mut 2.0), 0);
+//! let (_, (_, gx2, ga2)) = nilang::ad::value_and_gradient(&all, (&mut 0.0, &mut [1.0], &mut 0.02), 0);
 //! assert_eq!((gx[0].g, ga.g), (gx2[0].g, ga2.g));
 //! assert!(run.log().peak_states <= 5 && all.log().peak_states == 101);
 //! ```
