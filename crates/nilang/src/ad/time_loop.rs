@@ -14,7 +14,7 @@
 //! same states, so the gradients are bit-identical.
 //!
 //! Steps with `#[store]` routines (split reversal) work with every schedule: the steps that
-//! only advance a checkpoint run inside [`discarding`](crate::tape::discarding) (they push
+//! only advance a checkpoint run inside [`discarding`] (they push
 //! nothing), the steps about to be reversed store their routines' results on the loop's own
 //! [`Tape`], which the reversal takes back. What a run did is in [`TimeLoop::log`].
 //!
