@@ -265,3 +265,32 @@ fn logged_state_memory_matches_the_allocator() {
         );
     }
 }
+
+/// The store tape's bytes in the log are what the allocator sees: the first gradient of a
+/// split-mode loop leaves exactly the loop's tape buffers allocated (kept for the next call).
+#[test]
+fn logged_tape_bytes_match_the_allocator() {
+    for s in [Schedule::StoreAll, Schedule::Treeverse { delta: 4 }] {
+        let tl = TimeLoop::new(HeatSplit, Sumsq, STEPS, s);
+        let (mut out, mut u, mut p) = (0.0, u0(), P);
+        let ((), heap) = measure(|| {
+            let st = value_and_gradient(&tl, (&mut out, &mut u, &mut p), 0);
+            drop(st);
+        });
+        let log = tl.log();
+        assert!(log.tape_pushes > 0, "{s:?}");
+        assert_eq!(
+            heap.retained_bytes, log.tape_reserved_bytes as isize,
+            "{s:?}: {log:?}"
+        );
+        assert!(log.tape_peak_bytes <= log.tape_reserved_bytes, "{log:?}");
+        // the numbers stored at the peak: two gradient numbers per cell and step kept
+        let per_step = 2 * CELLS * 16;
+        let steps_held = if s == Schedule::StoreAll { STEPS } else { 1 };
+        assert!(log.tape_peak_bytes >= steps_held * per_step, "{log:?}");
+        assert!(
+            log.tape_peak_bytes <= steps_held * per_step + 256,
+            "{log:?}"
+        );
+    }
+}
