@@ -263,6 +263,45 @@ SUITES = {
 }
 
 # ----------------------------------------------------------------------------------------------
+# Time loops (the schedules suite's PDE stepper, nilang_bench::suites::schedules::pde):
+# u_t = nu u_xx - u^3 + f on a ring, explicit Euler, loss sum(u^2) of the final state;
+# G = d loss / d(u0, p) in that order. `checkpoint`: "none" (full storage, scan), "step"
+# (jax.checkpoint around each step) or a segment length (checkpoint per segment of steps).
+
+
+def schedules_functions(s, a):
+    u0, p0 = jnp.asarray(a["u0"]), jnp.asarray(a["p"])
+    steps, ckpt = int(s["steps"]), str(s.get("checkpoint", "none"))
+
+    def step(u, p):
+        lap = jnp.roll(u, -1) + jnp.roll(u, 1) - 2.0 * u
+        return u + lap * p[0] - 0.01 * u**3 + p[1]
+
+    def run(u, p, n, f):
+        return jax.lax.scan(lambda u, _: (f(u, p), None), u, None, length=n)[0]
+
+    def loss(u, p):
+        if ckpt == "none":
+            u = run(u, p, steps, step)
+        elif ckpt == "step":
+            u = run(u, p, steps, jax.checkpoint(step))
+        else:
+            seg = int(ckpt)
+            segment = jax.checkpoint(lambda u, p: run(u, p, seg, step))
+            u = run(u, p, steps // seg, segment)
+            u = run(u, p, steps % seg, step)
+        return jnp.sum(u**2)
+
+    def grad(u, p):
+        gu, gp = jax.grad(loss, argnums=(0, 1))(u, p)
+        return jnp.concatenate([gu, gp])
+
+    return {"O": (jax.jit(loss), (u0, p0)), "G": (jax.jit(grad), (u0, p0))}
+
+
+SUITES["schedules"] = schedules_functions
+
+# ----------------------------------------------------------------------------------------------
 # Timing: the harness's adaptive repetition (crates/nilang-bench/src/timing.rs).
 
 

@@ -7,8 +7,8 @@
 //!
 //! The lowering reuses the routine machinery of [`crate::lower`]: `unroutine!()` emits the
 //! inverse of the recorded routine body, so the body recorded for a `#[store]` routine is
-//! `let a = init; …; store_inv(a, init); …`, whose inverse is
-//! `store(a, init) (reversed); dealloc!(a = init) (reversed)`. The function's inverse then
+//! `let a = init; …; store_inv(a, init, site); …`, whose inverse is
+//! `store(a, init, site) (reversed); dealloc!(a = init) (reversed)`. The function's inverse then
 //! contains the body itself: allocate, pop, run the main part backwards, uncompute.
 //!
 //! A `#[store]` routine may only write the ancillas it declares at its top level (its results):
@@ -185,6 +185,10 @@ pub fn recorded_body(body: &[Stmt], span: Span, errors: &mut Errors) -> Option<V
         );
         return None;
     }
+    // the routine's location, naming it in the tape's entries (a stale entry is reported as
+    // stored by another routine)
+    let site: Expr = syn::parse_quote_spanned!(span=>
+        ::core::concat!(::core::file!(), ":", ::core::line!(), ":", ::core::column!()));
     // the recorded body: the allocations, then the pops (inverse stores), in order
     let mut recorded: Vec<Stmt> = allocs.iter().map(|(_, s)| (*s).clone()).collect();
     for (n, init) in names {
@@ -198,7 +202,11 @@ pub fn recorded_body(body: &[Stmt], span: Span, errors: &mut Errors) -> Option<V
         recorded.push(Stmt {
             kind: StmtKind::Call(Call {
                 callee: Callee::Path(syn::parse_quote!(::nilang::tape::store)),
-                args: vec![CallArg::InOut(place), CallArg::Read(init)],
+                args: vec![
+                    CallArg::InOut(place),
+                    CallArg::Read(init),
+                    CallArg::Read(site.clone()),
+                ],
                 inverse: true,
             }),
             span,

@@ -9,6 +9,7 @@
 //! the gradient numbers.
 use super::args::{Elem, GradArgs, Lift, Slots};
 use super::{GVar, Lanes};
+use crate::tape::Tape;
 use crate::Reversible;
 
 /// What every gradient entry point asks of the function: it runs on the arguments `A` and on
@@ -89,8 +90,9 @@ where
 }
 
 /// The backward pass on `st` (holding the inputs, zero adjoints) with the loss's adjoint
-/// seeded, as one pass (`one_pass`) or after a forward pass on `st`. Returns the loss value
-/// after the forward pass; `st` holds the inputs (up to rounding) with their gradients.
+/// seeded, as one pass (`one_pass`) or after a forward pass on `st`, both inside a scope of
+/// `tape` (the store tape of this call). Returns the loss value after the forward pass; `st`
+/// holds the inputs (up to rounding) with their gradients.
 #[inline]
 pub(super) fn backward<F, A, S, E>(
     f: &F,
@@ -98,6 +100,7 @@ pub(super) fn backward<F, A, S, E>(
     loss: usize,
     one_pass: bool,
     one: S,
+    tape: &mut Tape,
 ) -> S
 where
     E: Elem,
@@ -114,12 +117,14 @@ where
         s.x = v0;
         v0 + (v0 - after)
     } else {
-        f.call_primal(A::borrow(st));
-        let s = slot::<S, A, _>(st, loss);
-        let v = s.x;
-        s.g += one;
-        f.uncall(A::borrow(st));
-        v
+        tape.scope(|| {
+            f.call_primal(A::borrow(st));
+            let s = slot::<S, A, _>(st, loss);
+            let v = s.x;
+            s.g += one;
+            f.uncall(A::borrow(st));
+            v
+        })
     }
 }
 
@@ -175,7 +180,7 @@ where
     check_loss::<A, _>(loss, "loss");
     let one = one_pass::<F, A, E, _>(f, loss);
     let mut st = args.store::<E>();
-    let v = backward::<F, A, E, _>(f, &mut st, loss, one, E::one());
+    let v = backward::<F, A, E, _>(f, &mut st, loss, one, E::one(), &mut Tape::new());
     (v, st)
 }
 
@@ -204,6 +209,8 @@ where
 #[derive(Clone, Debug)]
 pub struct Plan<St> {
     store: Option<St>,
+    /// The store tape of `#[store]` routines, kept so its buffers are reused.
+    tape: Tape,
 }
 
 /// What a backward pass of a [`Plan`] seeds: the adjoint one on a scalar loss (argument
@@ -216,7 +223,10 @@ enum Seed<'s, E> {
 
 impl<St> Default for Plan<St> {
     fn default() -> Self {
-        Plan { store: None }
+        Plan {
+            store: None,
+            tape: Tape::new(),
+        }
     }
 }
 
@@ -225,6 +235,13 @@ impl<St> Plan<St> {
     /// arguments of the first call).
     pub fn new() -> Self {
         Self::default()
+    }
+
+    /// The statistics of this plan's store tape (where `#[store]` routines keep their results
+    /// between the forward and the backward pass of each call; empty between calls, its
+    /// buffers kept for the next call).
+    pub fn tape_stats(&self) -> crate::tape::TapeStats {
+        self.tape.stats()
     }
 
     /// The storage of the last call (inputs with their gradients), if any.
@@ -312,26 +329,31 @@ impl<St> Plan<St> {
             }
         };
         let one = one_pass::<F, A, E, _>(f, out);
-        let st = self.refreshed::<A, E, _>(&args);
+        self.refreshed::<A, E, _>(&args);
+        let (Some(st), tape) = (self.store.as_mut(), &mut self.tape) else {
+            unreachable!("refreshed")
+        };
         let Seed::Outputs(_, seed) = seed else {
-            let v = backward::<F, A, E, _>(f, st, out, one, E::one());
+            let v = backward::<F, A, E, _>(f, st, out, one, E::one(), tape);
             return (v, st);
         };
-        if !one {
-            f.call_primal(A::borrow(st));
+        if seed.len() != A::slots::<E>(st, out).len() {
+            panic!(
+                "nilang: vjp with {} adjoints for {} outputs",
+                seed.len(),
+                A::slots::<E>(st, out).len()
+            );
         }
-        let mut outs = A::slots::<E>(st, out);
-        assert_eq!(
-            outs.len(),
-            seed.len(),
-            "nilang: vjp with {} adjoints for {} outputs",
-            seed.len(),
-            outs.len()
-        );
-        for (s, &v) in outs.iter_mut().zip(seed) {
-            s.g += v;
-        }
-        f.uncall(A::borrow(st));
+        tape.scope(|| {
+            if !one {
+                f.call_primal(A::borrow(st));
+            }
+            let mut outs = A::slots::<E>(st, out);
+            for (s, &v) in outs.iter_mut().zip(seed) {
+                s.g += v;
+            }
+            f.uncall(A::borrow(st));
+        });
         (E::default(), st)
     }
 
@@ -347,12 +369,17 @@ impl<St> Plan<St> {
     {
         check_index::<A, _>(iout, "output");
         let one = one_pass::<F, A, Lanes<N>, _>(f, iout);
-        let st = self.refreshed::<A, Lanes<N>, _>(&args);
-        if !one {
-            f.call_primal(A::borrow(st));
-        }
-        seed_lanes::<A, N>(st, iout);
-        f.uncall(A::borrow(st));
+        self.refreshed::<A, Lanes<N>, _>(&args);
+        let (Some(st), tape) = (self.store.as_mut(), &mut self.tape) else {
+            unreachable!("refreshed")
+        };
+        tape.scope(|| {
+            if !one {
+                f.call_primal(A::borrow(st));
+            }
+            seed_lanes::<A, N>(st, iout);
+            f.uncall(A::borrow(st));
+        });
         st
     }
 }

@@ -93,7 +93,14 @@ where
         .map(|k| {
             st.clone_from(&base);
             A::slots::<Dual<f64>>(&mut st, iin)[k].x.eps = 1.0;
-            backward::<F, A, Dual<f64>, _>(f, &mut st, loss, one, Dual::new(1.0, 0.0));
+            backward::<F, A, Dual<f64>, _>(
+                f,
+                &mut st,
+                loss,
+                one,
+                Dual::new(1.0, 0.0),
+                &mut crate::tape::Tape::new(),
+            );
             A::slots::<Dual<f64>>(&mut st, iin)
                 .iter()
                 .map(|v| v.g.eps)
@@ -153,7 +160,14 @@ where
         for j in 0..w {
             ins[c + j].x.eps = B::from_fn(|l| if l == j { 1.0 } else { 0.0 });
         }
-        backward::<F, A, Duals<B>, _>(f, &mut st, loss, one, Duals::constant(1.0));
+        backward::<F, A, Duals<B>, _>(
+            f,
+            &mut st,
+            loss,
+            one,
+            Duals::constant(1.0),
+            &mut crate::tape::Tape::new(),
+        );
         for (i, v) in A::slots::<Duals<B>>(&mut st, iin).iter().enumerate() {
             for (j, row) in h[c..c + w].iter_mut().enumerate() {
                 row[i] = v.g.eps.lane(j);

@@ -18,6 +18,7 @@ mod promote;
 pub mod read_only;
 pub mod rules;
 mod scalar;
+pub mod time_loop;
 
 pub use args::{Elem, FieldSlots, GradArg, GradArgs, Lift, LiftField, Slots, SlotsIterMut};
 pub use complex::{CPromote, ComplexOps};

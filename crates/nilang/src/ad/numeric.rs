@@ -102,7 +102,7 @@ where
     let grad_at = |k: usize, h: f64| -> Vec<f64> {
         let mut st = base.clone();
         A::slots::<f64>(&mut st, iin)[k].x += h;
-        backward::<F, A, f64, _>(f, &mut st, loss, one, 1.0);
+        backward::<F, A, f64, _>(f, &mut st, loss, one, 1.0, &mut crate::tape::Tape::new());
         A::slots::<f64>(&mut st, iin).iter().map(|v| v.g).collect()
     };
     let mut h: Vec<Vec<f64>> = (0..n)

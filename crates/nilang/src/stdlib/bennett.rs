@@ -70,21 +70,23 @@ pub enum Direction {
 /// stored at once (the input state included).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct BennettLog {
-    /// Every call of the step function, in order.
+    /// Every call of the step function, in order (empty with `counts_only`).
     pub calls: Vec<(usize, usize, Direction)>,
     /// The peak number of states alive at once.
     pub peak_states: usize,
+    /// Count the calls without keeping them in `calls` (a long run's list is large: 24 bytes
+    /// per call).
+    pub counts_only: bool,
+    /// Forward and backward step calls counted.
+    pub forward_calls: usize,
+    /// See `forward_calls`.
+    pub backward_calls: usize,
 }
 
 impl BennettLog {
     /// The number of forward and backward step calls.
     pub fn counts(&self) -> (usize, usize) {
-        let f = self
-            .calls
-            .iter()
-            .filter(|c| c.2 == Direction::Forward)
-            .count();
-        (f, self.calls.len() - f)
+        (self.forward_calls, self.backward_calls)
     }
 }
 
@@ -107,7 +109,13 @@ where
     }
     fn record(&mut self, depth: usize, index: usize, dir: Direction) {
         if let Some(log) = self.log.as_deref_mut() {
-            log.calls.push((depth, index, dir));
+            match dir {
+                Direction::Forward => log.forward_calls += 1,
+                Direction::Backward => log.backward_calls += 1,
+            }
+            if !log.counts_only {
+                log.calls.push((depth, index, dir));
+            }
             log.peak_states = log.peak_states.max(self.alive);
         }
     }
@@ -167,6 +175,7 @@ where
     }
 }
 
+#[track_caller]
 fn run<S, F>(
     step: &F,
     y: &mut S,
@@ -179,12 +188,32 @@ fn run<S, F>(
     S: ZeroLike + AlmostSame + Debug,
     F: for<'x, 'y> Reversible<(&'x mut S, &'y mut S)>,
 {
-    assert!(k >= 2, "nilang bennett: k must be at least 2, got {k}");
-    assert!(
-        n >= 1,
-        "nilang bennett: the number of steps must be at least 1"
-    );
-    let mut states: Vec<Option<S>> = (0..=n).map(|_| None).collect();
+    use super::treeverse::schedule_error;
+    if k < 2 {
+        schedule_error(
+            "bennett(step, y, x, k, n)",
+            format!("k must be at least 2 (segments per level), got {k}"),
+        );
+    }
+    if n < 1 {
+        schedule_error(
+            "bennett(step, y, x, k, n)",
+            "the number of steps must be at least 1, got 0".into(),
+        );
+    }
+    let mut states: Vec<Option<S>> = Vec::new();
+    if n == usize::MAX || states.try_reserve_exact(n + 1).is_err() {
+        schedule_error(
+            "bennett(step, y, x, k, n)",
+            format!(
+                "n = {n} steps: the schedule's table of {} state slots ({} bytes each) cannot \
+                 be allocated",
+                n as u128 + 1,
+                core::mem::size_of::<Option<S>>()
+            ),
+        );
+    }
+    states.extend((0..=n).map(|_| None));
     // the input becomes state 0 (moved, not copied: its adjoint travels with it)
     let zero = x.zero_like();
     states[0] = Some(core::mem::replace(x, zero));
@@ -240,6 +269,7 @@ crate::additive!(bennett, bennett_inv: 0);
 /// bennett_inv(&Double, &mut y, &mut x, 2, 10);
 /// assert_eq!((y, x), (0.0, 1.5));
 /// ```
+#[track_caller]
 pub fn bennett<S, F>(step: &F, y: &mut S, x: &mut S, k: usize, n: usize)
 where
     S: ZeroLike + AlmostSame + Debug,
@@ -249,6 +279,7 @@ where
 }
 
 /// The inverse of [`bennett`]: `(xₙ, x) → (0, x)`, running the schedule backwards.
+#[track_caller]
 pub fn bennett_inv<S, F>(step: &F, y: &mut S, x: &mut S, k: usize, n: usize)
 where
     S: ZeroLike + AlmostSame + Debug,

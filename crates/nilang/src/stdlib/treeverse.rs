@@ -37,9 +37,50 @@ pub struct TreeverseLog {
     /// The most states alive at once: checkpoints plus the state being advanced; at most
     /// `δ + 1`.
     pub peak_states: usize,
-    /// The inline size of one state (`size_of::<S>()`; the heap contents of a `Vec` state are
-    /// not included).
+    /// The size of one state, its heap included ([`StateBytes`] of `x0`).
     pub state_bytes: usize,
+}
+
+/// The memory one state takes: its inline size and what it holds on the heap (the contents
+/// of a `Vec`, counted as a clone allocates them: `len` elements). Implement
+/// [`StateBytes::heap_bytes`] for a struct state that owns heap memory.
+///
+/// ```
+/// use nilang::stdlib::treeverse::StateBytes;
+/// assert_eq!(1.0f64.state_bytes(), 8);
+/// assert_eq!([1.0f64; 4].state_bytes(), 32);
+/// assert_eq!(vec![1.0f64; 100].state_bytes(), 24 + 800);
+/// ```
+pub trait StateBytes {
+    /// Bytes held on the heap (none by default).
+    fn heap_bytes(&self) -> usize {
+        0
+    }
+    /// Inline size plus [`StateBytes::heap_bytes`].
+    fn state_bytes(&self) -> usize
+    where
+        Self: Sized,
+    {
+        core::mem::size_of::<Self>() + self.heap_bytes()
+    }
+}
+macro_rules! state_bytes_inline {
+    ($($t:ty),*) => {$( impl StateBytes for $t {} )*};
+}
+state_bytes_inline!(f32, f64, i32, i64, isize, usize);
+impl<T> StateBytes for GVar<T> {}
+impl<T> StateBytes for crate::numbers::Dual<T> {}
+impl<T> StateBytes for num_complex::Complex<T> {}
+impl<T: StateBytes, const N: usize> StateBytes for [T; N] {
+    fn heap_bytes(&self) -> usize {
+        self.iter().map(StateBytes::heap_bytes).sum()
+    }
+}
+impl<T: StateBytes> StateBytes for Vec<T> {
+    fn heap_bytes(&self) -> usize {
+        self.len() * core::mem::size_of::<T>()
+            + self.iter().map(StateBytes::heap_bytes).sum::<usize>()
+    }
 }
 
 impl TreeverseLog {
@@ -58,12 +99,17 @@ impl TreeverseLog {
 
 /// `C(a + b, a)`, saturating at `u128::MAX`; zero for `b < 0`.
 fn beta(a: usize, b: isize) -> u128 {
+    beta_wide(a as u128, b)
+}
+
+/// [`beta`] for `a` up to `usize::MAX + 1`.
+fn beta_wide(a: u128, b: isize) -> u128 {
     if b < 0 {
         return 0;
     }
     let b = b as u128;
     // C(a + b, min(a, b)) by the multiplicative formula, each partial product an integer
-    let (n, k) = (a as u128 + b, (a as u128).min(b));
+    let (n, k) = (a + b, a.min(b));
     let mut r: u128 = 1;
     for i in 1..=k {
         r = match r.checked_mul(n - k + i) {
@@ -75,17 +121,66 @@ fn beta(a: usize, b: isize) -> u128 {
 }
 
 /// The smallest `t` with `l ≤ C(c + t, c)`: how often the worst state is recomputed.
-fn repetitions(l: usize, c: usize) -> isize {
-    let mut t = 0;
-    while beta(c, t) < l as u128 {
-        t += 1;
+/// `C(c + t, c)` grows with `t`, so the search doubles `t` and then bisects: `O(log t)`
+/// binomials (for `c = 1`, `C(1 + t, 1) = t + 1` and `t = l − 1` directly).
+fn repetitions(l: u128, c: usize) -> isize {
+    if c == 1 {
+        return l.saturating_sub(1).min(isize::MAX as u128) as isize;
     }
-    t
+    if l <= 1 {
+        return 0;
+    }
+    let mut hi: isize = 1;
+    while beta(c, hi) < l {
+        hi *= 2;
+    }
+    let mut lo = hi / 2; // beta(c, lo) < l (or lo = 0 < hi with beta(c, 0) = 1 < l)
+    while hi - lo > 1 {
+        let mid = lo + (hi - lo) / 2;
+        if beta(c, mid) < l {
+            lo = mid;
+        } else {
+            hi = mid;
+        }
+    }
+    hi
+}
+
+/// Raise a typed [`Argument`](crate::check::ErrorKind::Argument) error for a schedule size,
+/// naming the caller's line.
+#[cold]
+#[track_caller]
+pub(crate) fn schedule_error(statement: &'static str, detail: String) -> ! {
+    let at = core::panic::Location::caller();
+    let loc: &'static str =
+        Box::leak(format!("{}:{}:{}", at.file(), at.line(), at.column()).into_boxed_str());
+    crate::check::fail(crate::check::ErrorKind::Argument, loc, statement, detail)
+}
+
+/// Check `n` and `delta` of a Treeverse schedule (before anything is allocated): at least one
+/// slot, and `n + 1` positions countable. Returns the useful slots, `min(delta, n + 1)`.
+#[track_caller]
+fn checked_sizes(n: usize, delta: usize) -> usize {
+    if delta == 0 {
+        schedule_error(
+            "treeverse(x0, n, delta, ..)",
+            "at least one checkpoint slot is needed (delta = 0); delta = 1 recomputes every \
+             state from x0, delta = n + 1 stores them all"
+                .into(),
+        );
+    }
+    if n == usize::MAX {
+        schedule_error(
+            "treeverse(x0, n, delta, ..)",
+            format!("n = {n} steps: the n + 1 positions do not fit in usize"),
+        );
+    }
+    delta.min(n + 1)
 }
 
 /// Where to place the next checkpoint in a segment of length `l ≥ 2` with `c ≥ 2` slots.
 fn split(l: usize, c: usize) -> usize {
-    let t = repetitions(l, c);
+    let t = repetitions(l as u128, c);
     let lo = beta(c, t - 2).max((l as u128).saturating_sub(beta(c - 1, t)));
     (lo.min(l as u128 - 1) as usize).max(1)
 }
@@ -100,17 +195,23 @@ fn split(l: usize, c: usize) -> usize {
 /// assert_eq!(optimal_steps(9, 10), 9); // store-all: every step once
 /// assert_eq!(optimal_steps(9, 3), 15);
 /// ```
+#[track_caller]
 pub fn optimal_steps(n: usize, delta: usize) -> u128 {
-    assert!(
-        delta >= 1,
-        "nilang treeverse: at least one checkpoint slot is needed"
-    );
-    let l = n + 1;
+    if delta == 0 {
+        schedule_error(
+            "optimal_steps(n, delta)",
+            "at least one checkpoint slot is needed (delta = 0)".into(),
+        );
+    }
+    let l = n as u128 + 1;
     let t = repetitions(l, delta);
     if t == 0 {
         return 0;
     }
-    t as u128 * l as u128 - beta(delta + 1, t - 1)
+    // t·l − C(δ + t, t − 1), saturating (the count exceeds u128 only for absurd n and t)
+    (t as u128)
+        .saturating_mul(l)
+        .saturating_sub(beta_wide(delta as u128 + 1, t - 1))
 }
 
 struct Frame {
@@ -145,6 +246,11 @@ struct Frame {
 /// assert!(log.peak_states <= 6 && log.peak_checkpoints <= 5);
 /// assert_eq!(log.vjps, 1001);
 /// ```
+///
+/// `delta = 0` and `n = usize::MAX` are [`Argument`](crate::check::ErrorKind::Argument)
+/// errors raised before anything runs; slots beyond `n + 1` are never used (`delta` is
+/// clamped to `n + 1`).
+#[track_caller]
 pub fn treeverse<S, G>(
     x0: &S,
     n: usize,
@@ -155,12 +261,9 @@ pub fn treeverse<S, G>(
     mut log: Option<&mut TreeverseLog>,
 ) -> G
 where
-    S: Clone,
+    S: Clone + StateBytes,
 {
-    assert!(
-        delta >= 1,
-        "nilang treeverse: at least one checkpoint slot is needed (delta = 0)"
-    );
+    let delta = checked_sizes(n, delta);
     let mut seed = Some(seed);
     let mut g: Option<G> = None;
     // checkpoint `k` holds the state at position `frames[k].start`
@@ -171,7 +274,7 @@ where
         slots: delta,
     }];
     if let Some(l) = log.as_deref_mut() {
-        l.state_bytes = core::mem::size_of::<S>();
+        l.state_bytes = x0.state_bytes();
     }
     let note = |log: &mut Option<&mut TreeverseLog>, stored: usize, working: usize| {
         if let Some(l) = log.as_deref_mut() {
@@ -250,7 +353,7 @@ where
 /// A state whose numbers can be lifted to gradient numbers ([`GVar`]) and read back: what
 /// [`treeverse_reversible`] needs to run a reversible step's inverse as its vjp. The
 /// gradient has the state's own type.
-pub trait GradState: Clone + ZeroLike {
+pub trait GradState: Clone + ZeroLike + StateBytes {
     /// The state with gradient numbers.
     type Lifted;
     /// Values from `self`, gradients from `grad`.
@@ -404,6 +507,7 @@ pub fn treeverse_reversible<S: GradState, F: ReversibleStep<S>>(
 /// let b = treeverse(&0.5, 50, 2, f, vjp, |_| 1.0, None);
 /// assert_eq!(a, b);
 /// ```
+#[track_caller]
 pub fn store_all<S: Clone, G>(
     x0: &S,
     n: usize,
@@ -411,7 +515,17 @@ pub fn store_all<S: Clone, G>(
     mut vjp: impl FnMut(&S, G) -> G,
     seed: impl FnOnce(&S) -> G,
 ) -> G {
-    let mut tape = Vec::with_capacity(n + 1);
+    let mut tape = Vec::new();
+    if n == usize::MAX || tape.try_reserve_exact(n + 1).is_err() {
+        schedule_error(
+            "store_all(x0, n, ..)",
+            format!(
+                "n = {n} steps: {} states of {} bytes cannot be allocated",
+                n as u128 + 1,
+                core::mem::size_of::<S>()
+            ),
+        );
+    }
     tape.push(x0.clone());
     for i in 0..n {
         let next = step(&tape[i]);

@@ -18,3 +18,4 @@ mod primal;
 mod primitive;
 mod read_only;
 mod rules;
+mod time_loop;

@@ -94,12 +94,11 @@ fn split_and_joint_compute_the_same_and_invert() {
 
 #[test]
 fn split_and_joint_give_identical_gradients() {
-    nilang::tape::clear();
     let (mut o, mut x) = (0.0, input());
     let gj = nilang::gradient(&LossJoint, (&mut o, &mut x), 0);
-    nilang::tape::reset_peak();
     let (mut o2, mut x2) = (0.0, input());
-    let gs = nilang::gradient(&LossSplit, (&mut o2, &mut x2), 0);
+    let mut plan = nilang::ad::Plan::new();
+    let (_, gs) = plan.value_and_gradient(&LossSplit, (&mut o2, &mut x2), 0);
     let (gj, gs): (Vec<f64>, Vec<f64>) = (
         gj.1.iter().map(|v| v.g).collect(),
         gs.1.iter().map(|v| v.g).collect(),
@@ -107,14 +106,20 @@ fn split_and_joint_give_identical_gradients() {
     assert_eq!(gj, gs);
     assert!(gj.iter().any(|v| v.abs() > 0.1));
     assert!(o2.abs() < 1e-12 && x2 == input());
-    // the tape is empty again. Forward: both calls push 2N numbers, the joint routine's
-    // uncompute pops its call's, the stored routine pushes y (N); backward: y comes back, the
-    // joint routine's recompute pushes 2N (gradient numbers) and pops them, the first call's
-    // inverse pops its 2N. At the peak 4N numbers (at least 24 bytes each) were held.
-    let s = nilang::tape::stats();
-    assert_eq!(s.len, 0);
+    // the plan's tape is empty again. Forward: both calls push 2N numbers, the joint
+    // routine's uncompute pops its call's, the stored routine pushes y (N); backward: y comes
+    // back, the joint routine's recompute pushes 2N (gradient numbers) and pops them, the first
+    // call's inverse pops its 2N. At the peak 4N gradient numbers (16 bytes each) were held,
+    // in runs of one routine each (a few headers); nothing was left on the thread's own tape.
+    let s = plan.tape_stats();
+    assert_eq!((s.len, s.bytes), (0, 0));
     assert_eq!(s.pushes, 7 * N);
-    assert!(s.peak_bytes >= 4 * N * 24, "{s:?}");
+    assert!(
+        s.peak_bytes >= 4 * N * 16 && s.peak_bytes <= 4 * N * 16 + 4 * 64,
+        "{s:?}"
+    );
+    assert!(s.reserved_bytes >= s.peak_bytes, "{s:?}");
+    assert_eq!(nilang::tape::stats().pushes, 0);
     // finite differences agree too
     let f = |x: [f64; N]| {
         let (mut o, mut x) = (0.0, x);
@@ -160,4 +165,89 @@ fn a_store_routine_needs_the_forward_pass() {
     // its routine's results on the tape, which only the forward pass fills
     assert_eq!(loss_joint::ADDITIVE, 0b1);
     assert_eq!(loss_split::ADDITIVE, 0);
+}
+
+/// Issue 22: a forward run that is never inverted leaves nothing behind once its scope ends,
+/// and the scope's tape holds exactly what the allocator sees.
+#[test]
+fn a_forward_run_never_inverted_leaves_nothing_behind() {
+    use nilang::tape::Tape;
+    nilang::tape::clear();
+    let mut tape = Tape::new();
+    let (mut b, mut x) = ([0.0; N], input());
+    tape.scope(|| SmoothSplit.call((&mut b, &mut x)));
+    let s = tape.stats();
+    assert_eq!((s.len, s.bytes, s.pushes), (0, 0, 2 * N));
+    // one run of 2N f64 (the routine's two ancillas, cell after cell): 16 N bytes of numbers
+    assert!(
+        s.peak_bytes >= 2 * N * 8 && s.peak_bytes <= 2 * N * 8 + 64,
+        "{s:?}"
+    );
+    // nothing on the thread's own tape, and the scope's entries are gone: a later inverse
+    // finds no stored results
+    assert_eq!(nilang::tape::stats(), Default::default());
+    let e = catch(|| tape.scope(|| SmoothSplit.uncall((&mut b, &mut x)))).unwrap_err();
+    assert_eq!(e.kind, ErrorKind::Stack);
+    // a gradient through a plan leaves its tape empty between calls
+    let mut plan = nilang::ad::Plan::new();
+    plan.value_and_gradient(&LossSplit, (&mut 0.0, &mut input()), 0);
+    assert_eq!((plan.tape_stats().len, nilang::tape::stats().len), (0, 0));
+    // forward runs inside `discarding` push nothing and compute the same
+    let (mut c, mut x3) = ([0.0; N], input());
+    nilang::tape::discarding(|| SmoothSplit.call((&mut c, &mut x3)));
+    let (mut d, mut x4) = ([0.0; N], input());
+    SmoothJoint.call((&mut d, &mut x4));
+    assert_eq!((c, nilang::tape::stats().pushes), (d, 0));
+}
+
+/// Issue 27: an entry left by a forward run of another routine (never inverted) is not
+/// consumed as if it were this routine's: a stack error naming both routines, before the
+/// argument is modified.
+#[test]
+fn a_stale_entry_of_another_routine_is_reported_precisely() {
+    nilang::tape::clear();
+    let (mut y, mut x) = (0.0, 0.3);
+    NestedSplit.call((&mut y, &mut x)); // never inverted
+    let (mut b, mut x2) = ([0.0; N], input());
+    SmoothSplit.call((&mut b, &mut x2));
+    SmoothSplit.uncall((&mut b, &mut x2)); // a balanced pair: fine
+    assert_eq!((b, x2), ([0.0; N], input()));
+    let (mut b, mut x2) = ([1.0; N], input());
+    let e = catch(|| SmoothSplit.uncall((&mut b, &mut x2))).unwrap_err();
+    assert_eq!(e.kind, ErrorKind::Stack);
+    assert!(
+        e.detail.contains("was stored by the `#[store]` routine at"),
+        "{e}"
+    );
+    assert!(e.detail.contains("store.rs:"), "{e}");
+    assert!(e.detail.contains("never inverted"), "{e}");
+    assert!(e.location.contains("store.rs:"), "{e}");
+    nilang::tape::clear();
+}
+
+/// Issue 22: two threads running split-mode gradients at once each use their own tape:
+/// every result equals the serial one.
+#[test]
+fn two_threads_running_split_gradients_do_not_share_a_tape() {
+    let inputs: Vec<[f64; N]> = (0..2)
+        .map(|t| core::array::from_fn(|i| (i as f64 * 0.7 + t as f64).sin()))
+        .collect();
+    let serial: Vec<Vec<f64>> = inputs
+        .iter()
+        .map(|x| {
+            let g = nilang::gradient(&LossSplit, (&mut 0.0, &mut x.clone()), 0);
+            g.1.iter().map(|v| v.g).collect()
+        })
+        .collect();
+    std::thread::scope(|s| {
+        for (x, want) in inputs.iter().zip(&serial) {
+            s.spawn(move || {
+                let mut plan = nilang::ad::Plan::new();
+                for _ in 0..300 {
+                    let (_, g) = plan.value_and_gradient(&LossSplit, (&mut 0.0, &mut x.clone()), 0);
+                    assert!(g.1.iter().map(|v| v.g).eq(want.iter().copied()));
+                }
+            });
+        }
+    });
 }

@@ -167,3 +167,22 @@ fn nonzero_output_is_an_invertibility_error() {
     let e = catch(|| bennett(&Diffusion, &mut y, &mut x, 4, 10)).unwrap_err();
     assert_eq!(e.kind, ErrorKind::Deallocation);
 }
+
+/// Issue 27: Bennett's k and n are checked before the schedule's table is allocated.
+#[test]
+fn bennett_sizes_are_typed_errors() {
+    let (mut y, mut x) = ([0.0; 4], [1.0, 2.0, 3.0, 4.0]);
+    for (k, n, what) in [
+        (1, 10, "k must be at least 2"),
+        (2, 0, "at least 1"),
+        (2, usize::MAX, "cannot be allocated"),
+        (2, usize::MAX / 2, "cannot be allocated"),
+    ] {
+        let e = catch(|| bennett(&Diffusion, &mut y, &mut x, k, n)).unwrap_err();
+        assert_eq!(e.kind, ErrorKind::Argument, "{k} {n}");
+        assert!(e.detail.contains(what), "{e}");
+        assert!(e.location.contains("bennett.rs"), "{e}");
+    }
+    // nothing was modified
+    assert_eq!((y, x), ([0.0; 4], [1.0, 2.0, 3.0, 4.0]));
+}

@@ -204,7 +204,53 @@ fn vector_states_work() {
 }
 
 #[test]
-#[should_panic(expected = "at least one checkpoint slot")]
 fn zero_slots_is_a_clear_error() {
-    treeverse(&0.0, 10, 0, |x: &f64| *x, |_, g: f64| g, |_| 1.0, None);
+    let e =
+        nilang::check::catch(|| treeverse(&0.0, 10, 0, |x: &f64| *x, |_, g: f64| g, |_| 1.0, None))
+            .unwrap_err();
+    assert_eq!(e.kind, nilang::check::ErrorKind::Argument);
+    assert!(e.detail.contains("at least one checkpoint slot"), "{e}");
+    assert!(e.location.contains("treeverse.rs"), "{e}");
+}
+
+/// Issue 27: schedule sizes are checked before anything runs or is allocated, and the step
+/// count is a closed form, not a loop over `n`.
+#[test]
+fn schedule_sizes_are_bounded() {
+    use nilang::check::{catch, ErrorKind};
+    let step = |x: &f64| *x;
+    let vjp = |_: &f64, g: f64| g;
+    // n = usize::MAX: n + 1 positions do not fit (it used to run forever)
+    let e = catch(|| treeverse(&0.0, usize::MAX, 3, step, vjp, |_| 1.0, None)).unwrap_err();
+    assert_eq!(e.kind, ErrorKind::Argument);
+    assert!(e.detail.contains("do not fit"), "{e}");
+    // δ = usize::MAX: clamped to n + 1 (store-all), no allocation of δ slots
+    let mut log = TreeverseLog::default();
+    let g = treeverse(
+        &2.0,
+        50,
+        usize::MAX,
+        |x: &f64| 1.01 * x,
+        |_, g: f64| 1.01 * g,
+        |_| 1.0,
+        Some(&mut log),
+    );
+    assert_eq!(g, (0..50).fold(1.0, |g, _| 1.01 * g));
+    assert_eq!((log.steps, log.peak_checkpoints), (50, 51));
+    // optimal_steps: no wrap of n + 1, closed form for one slot
+    let n = usize::MAX as u128;
+    // two slots: t(t+1)/2 ≥ n... the count is t·l − C(t + 3, t − 1), positive and ≥ n
+    assert!(optimal_steps(usize::MAX, 2) >= n);
+    assert_eq!(
+        optimal_steps(1_000_000_000, 1),
+        1_000_000_000u128 * 1_000_000_001 / 2
+    );
+    assert_eq!(optimal_steps(usize::MAX, usize::MAX), n);
+    assert_eq!(optimal_steps(10, usize::MAX), 10);
+    let e = catch(|| optimal_steps(10, 0)).unwrap_err();
+    assert_eq!(e.kind, ErrorKind::Argument);
+    // store-all with n = usize::MAX: a typed error, not a capacity-overflow abort
+    let e = catch(|| store_all(&0.0, usize::MAX, step, vjp, |_| 1.0)).unwrap_err();
+    assert_eq!(e.kind, ErrorKind::Argument);
+    assert!(e.detail.contains("cannot be allocated"), "{e}");
 }

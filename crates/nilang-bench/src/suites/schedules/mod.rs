@@ -7,9 +7,16 @@
 //!   its inverse on gradient numbers (NiLang's way: no tape at all);
 //! - `recompute-all`: Treeverse with one slot (`T(T + 1)/2` step calls; small `T` only).
 //!
+//! The PDE stepper of [`pde`] (128 cells, explicit Euler, loss `Σ u²`, two parameters outside
+//! the state) goes through `value_and_gradient` as a [`TimeLoop`](nilang::ad::time_loop::TimeLoop)
+//! with each schedule, with a cheap step (`heat`) and an expensive one (`implicit`: 20 Newton
+//! iterations per cell), each in joint and in split (`-split`, `#[store]`) mode.
+//!
 //! The `rust-O` column is one forward run, so every ratio is "gradient time / forward time".
 //! Step calls and peak stored states are printed as notes; the heap table has the measured
 //! peak bytes. Every gradient is checked against the store-all one.
+
+pub mod pde;
 
 use crate::cli::Mode;
 use crate::harness::{Harness, Suite};
@@ -24,28 +31,35 @@ pub const SUITE: &str = "schedules";
 /// The reversal-schedules suite; a case is a number of steps `T`.
 pub struct SchedulesSuite;
 
-/// One size: `T` steps, and whether recompute-all (quadratic) runs.
+/// One size: `T` steps, and whether recompute-all (quadratic) runs; `pde`: the PDE stepper
+/// (else Lorenz).
 pub struct Size {
     pub name: String,
     pub n: usize,
     pub quadratic: bool,
+    pub pde: bool,
 }
 
 impl Suite for SchedulesSuite {
     const NAME: &'static str = SUITE;
     type Case = Size;
     fn steps(mode: Mode) -> u64 {
-        sizes(mode).len() as u64
+        (sizes(mode).len() + pde_sizes(mode).len()) as u64
     }
     fn cases(h: &mut Harness) -> Vec<Size> {
-        sizes(h.mode)
-            .into_iter()
-            .map(|(n, quadratic)| Size {
-                name: format!("T={n}"),
-                n,
-                quadratic,
-            })
-            .collect()
+        let lorenz = sizes(h.mode).into_iter().map(|(n, quadratic)| Size {
+            name: format!("T={n}"),
+            n,
+            quadratic,
+            pde: false,
+        });
+        let pde = pde_sizes(h.mode).into_iter().map(|(n, quadratic)| Size {
+            name: format!("pde-{}x{n}", pde::CELLS),
+            n,
+            quadratic,
+            pde: true,
+        });
+        lorenz.chain(pde).collect()
     }
     fn name(case: &Size) -> &str {
         &case.name
@@ -88,7 +102,108 @@ pub fn sizes(mode: Mode) -> Vec<(usize, bool)> {
     }
 }
 
+/// The PDE stepper's sizes: (steps, whether recompute-all is run).
+pub fn pde_sizes(mode: Mode) -> Vec<(usize, bool)> {
+    match mode {
+        Mode::Smoke => vec![(40, true)],
+        Mode::Quick | Mode::Full => vec![(pde::STEPS, false)],
+    }
+}
+
+/// The PDE stepper: a forward run, then every schedule with the cheap step in joint and split
+/// mode, and the expensive step (Newton per cell) in both modes with store-all and
+/// Treeverse δ = 10. Every gradient is checked bit for bit against the joint store-all one of
+/// its step.
+fn run_pde_case(h: &mut Harness, c: &Size) {
+    use nilang::ad::time_loop::{Schedule, TimeLoop};
+    use pde::*;
+    let (n, case, size) = (c.n, c.name.as_str(), c.n as f64);
+    let plain = TimeLoop::new(Heat, Sumsq, n, Schedule::StoreAll);
+    h.time(SUITE, case, size, "rust", Measure::O, 1.0, || {
+        pde_forward(&plain)
+    });
+    let reference = pde_gradient(&plain);
+    let implicit = pde_gradient(&TimeLoop::new(Implicit, Sumsq, n, Schedule::StoreAll));
+    let flat = |g: &(f64, Vec<f64>, [f64; 2])| {
+        let mut v = vec![g.0];
+        v.extend(&g.1);
+        v.extend(g.2);
+        v
+    };
+    let cell = |h: &mut Harness,
+                tool: String,
+                g: (f64, Vec<f64>, [f64; 2]),
+                want: &(f64, Vec<f64>, [f64; 2]),
+                log: nilang::ad::time_loop::TimeLoopLog,
+                run: &mut dyn FnMut()| {
+        let note = format!(
+            "{} step calls, peak {} stored states of {} bytes ({} bytes), store tape peak {} bytes ({} numbers pushed)",
+            log.steps,
+            log.peak_states,
+            log.state_bytes,
+            log.peak_state_bytes(),
+            log.tape_peak_bytes,
+            log.tape_pushes
+        );
+        check_and_time(
+            h,
+            case,
+            size,
+            &tool,
+            (&flat(&g), &flat(want), 0.0),
+            || note,
+            run,
+        );
+    };
+    macro_rules! schedule_cells {
+        ($step:expr, $label:expr, $sched:expr, $want:expr) => {{
+            let tl = TimeLoop::new($step, Sumsq, n, $sched);
+            let g = pde_gradient(&tl);
+            cell(h, $label, g, $want, tl.log(), &mut || {
+                std::hint::black_box(pde_gradient(&tl));
+            });
+        }};
+    }
+    for (label, s) in schedules(c.quadratic) {
+        schedule_cells!(Heat, label.to_string(), s, &reference);
+        schedule_cells!(HeatSplit, format!("{label}-split"), s, &reference);
+    }
+    for (label, s) in [
+        ("store-all", Schedule::StoreAll),
+        ("treeverse-10", Schedule::Treeverse { delta: 10 }),
+    ] {
+        schedule_cells!(Implicit, format!("implicit-{label}"), s, &implicit);
+        schedule_cells!(
+            ImplicitSplit,
+            format!("implicit-{label}-split"),
+            s,
+            &implicit
+        );
+    }
+    if h.jax.active() {
+        // JAX's grad of the same stepper (full storage; peers/jax/peer.py), on the same inputs
+        let want = |m: Measure| match m {
+            Measure::O => Some(std::borrow::Cow::Owned(vec![reference.0])),
+            Measure::G => {
+                let mut g = reference.1.clone();
+                g.extend(reference.2);
+                Some(std::borrow::Cow::Owned(g))
+            }
+            _ => None,
+        };
+        let scalars = serde_json::json!({"steps": n, "checkpoint": "none"});
+        let (u, p) = (u0(), PARAMS);
+        let arrays: [(&str, &[f64]); 2] = [("u0", &u), ("p", &p)];
+        crate::harness::jax::run_case(
+            h, SUITE, case, size, 1.0, scalars, &arrays, &want, None, 1e-10,
+        );
+    }
+}
+
 fn run_case(h: &mut Harness, c: &Size) {
+    if c.pde {
+        return run_pde_case(h, c);
+    }
     let (n, quadratic) = (c.n, c.quadratic);
     let case = c.name.as_str();
     let size = n as f64;
@@ -209,7 +324,7 @@ mod tests {
         assert!(h.failures.is_empty(), "{:?}", h.failures);
         let tools: Vec<&str> = h.cells.iter().map(|c| c.tool.as_str()).collect();
         assert_eq!(
-            tools,
+            tools[..6],
             [
                 "rust",
                 "store-all",
@@ -217,6 +332,25 @@ mod tests {
                 "treeverse-100",
                 "bennett-16",
                 "recompute-all"
+            ]
+        );
+        // the PDE stepper: every schedule joint and split, the expensive step in both modes
+        assert_eq!(
+            tools[6..],
+            [
+                "rust",
+                "store-all",
+                "store-all-split",
+                "treeverse-10",
+                "treeverse-10-split",
+                "bennett-16",
+                "bennett-16-split",
+                "recompute-all",
+                "recompute-all-split",
+                "implicit-store-all",
+                "implicit-store-all-split",
+                "implicit-treeverse-10",
+                "implicit-treeverse-10-split",
             ]
         );
         assert!(h.cells.iter().all(|c| c.median_s.is_some()));

@@ -1,0 +1,438 @@
+//! Time loops in the gradient API: `n` steps of a step program with a checkpointing schedule,
+//! as one differentiable function.
+//!
+//! [`TimeLoop`] takes an `#[i]` step `step(next, prev, params)` (which adds the next state to
+//! a zero `next`: `next += f(prev, params)`), an `#[i]` loss `loss(out, state)` (`out +=
+//! L(state)`), the number of steps and a [`Schedule`]. It is itself a reversible function of
+//! `(out, x0, params)` with the effect `out += L(xₙ)` (or `out += Σᵢ L(xᵢ)`, `i = 1..=n`, with
+//! [`TimeLoop::summed`]), so [`value_and_gradient`](super::value_and_gradient),
+//! [`gradient`](super::gradient) and a [`Plan`](super::Plan) accept it like any `#[i]`
+//! function: they return the loss value, the adjoint of `x0`, and the adjoints of the
+//! parameters accumulated over all steps. The schedule decides only how the states are
+//! brought back in reverse order (store them all, Treeverse with `δ` checkpoints, Bennett with
+//! `k` segments, recompute each from `x0`); every schedule runs the same step inverses on the
+//! same states, so the gradients are bit-identical.
+//!
+//! Steps with `#[store]` routines (split reversal) work with every schedule: the steps that
+//! only advance a checkpoint run inside [`discarding`] (they push
+//! nothing), the steps about to be reversed store their routines' results on the loop's own
+//! [`Tape`], which the reversal takes back. What a run did is in [`TimeLoop::log`].
+//!
+//! ```
+//! use nilang::prelude::*;
+//! use nilang::ad::time_loop::{Schedule, TimeLoop};
+//! /// x ↦ x − a·x: exponential decay (a = rate × dt)
+//! #[i]
+//! fn decay<T: Scalar>(next: &mut [T; 1], prev: &mut [T; 1], a: &mut T) {
+//!     next[0] += prev[0];
+//!     next[0] -= prev[0] * a;
+//! }
+//! #[i]
+//! fn square<T: Scalar>(out: &mut T, x: &mut [T; 1]) {
+//!     out += x[0].powi(2);
+//! }
+//! let run = TimeLoop::new(Decay, Square, 100, Schedule::Treeverse { delta: 4 });
+//! let (v, (_, gx, ga)) = nilang::ad::value_and_gradient(&run, (&mut 0.0, &mut [1.0], &mut 0.02), 0);
+//! let r: f64 = 1.0 - 0.02;
+//! assert!((v - r.powi(200)).abs() < 1e-14);
+//! assert!((gx[0].g - 2.0 * r.powi(200)).abs() < 1e-13);
+//! assert!((ga.g + 200.0 * r.powi(199)).abs() < 1e-11);
+//! // the same gradient, bit for bit, storing every state
+//! let all = TimeLoop::new(Decay, Square, 100, Schedule::StoreAll);
+//! let (_, (_, gx2, ga2)) = nilang::ad::value_and_gradient(&all, (&mut 0.0, &mut [1.0], &mut 0.02), 0);
+//! assert_eq!((gx[0].g, ga.g), (gx2[0].g, ga2.g));
+//! assert!(run.log().peak_states <= 5 && all.log().peak_states == 101);
+//! ```
+use crate::check::AlmostSame;
+use crate::stdlib::bennett::{Bennett, BennettLog, Direction, ZeroLike};
+use crate::stdlib::treeverse::{schedule_error, treeverse, StateBytes, TreeverseLog};
+use crate::tape::{discarding, Tape};
+use crate::Reversible;
+use core::cell::RefCell;
+use core::fmt::Debug;
+
+/// How a [`TimeLoop`] brings the states back in reverse order.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Schedule {
+    /// Keep all `n + 1` states: `n` step calls, `n + 1` states stored.
+    StoreAll,
+    /// Treeverse (binomial checkpointing) with `delta ≥ 1` checkpoint slots: the fewest step
+    /// calls for at most `delta + 1` states ([`optimal_steps`](crate::stdlib::treeverse::optimal_steps)).
+    Treeverse {
+        /// Checkpoint slots (`x0` included).
+        delta: usize,
+    },
+    /// Bennett's reversible k-ary schedule (`k ≥ 2`): `O(k log_k n)` states, no checkpoint
+    /// copies, the states uncomputed by the step's inverse (loss on the final state only).
+    Bennett {
+        /// Segments per level.
+        k: usize,
+    },
+    /// Keep only `x0` and recompute every state from it: `n(n + 1)/2` step calls, 2 states.
+    RecomputeAll,
+}
+
+/// Where the loss is taken.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LossAt {
+    /// `out += L(xₙ)`.
+    Final,
+    /// `out += Σᵢ L(xᵢ)` over the states after each step, `i = 1..=n`.
+    EveryStep,
+}
+
+/// What the last gradient (or inverse) run of a [`TimeLoop`] did.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct TimeLoopLog {
+    /// Step calls that advanced a state (forward), over the whole run.
+    pub steps: usize,
+    /// Step inverses that carried adjoints back (one per step).
+    pub reversals: usize,
+    /// The most states stored at once (checkpoints and the state being advanced; the adjoint
+    /// being carried back not included).
+    pub peak_states: usize,
+    /// Bytes of one state, its heap included ([`StateBytes`]), as the schedule stores it
+    /// (on the numbers the run is on: gradient numbers in a gradient).
+    pub state_bytes: usize,
+    /// The store tape of `#[store]` routines: the most bytes held at once.
+    pub tape_peak_bytes: usize,
+    /// The store tape's allocated buffers (kept for the next call).
+    pub tape_reserved_bytes: usize,
+    /// Numbers the steps stored on the tape (zero in joint mode).
+    pub tape_pushes: usize,
+}
+
+impl TimeLoopLog {
+    /// The peak memory of the stored states: `peak_states × state_bytes`.
+    pub fn peak_state_bytes(&self) -> usize {
+        self.peak_states * self.state_bytes
+    }
+}
+
+/// `n` steps of `step` from `x0` with a checkpointing [`Schedule`], and a loss: a
+/// differentiable function of `(out, x0, params)` (see the [module documentation](self)).
+pub struct TimeLoop<F, L> {
+    /// The step `step(next, prev, params)`: `next += f(prev, params)`.
+    pub step: F,
+    /// The loss `loss(out, state)`: `out += L(state)`.
+    pub loss: L,
+    /// The number of steps.
+    pub n: usize,
+    /// How the states are brought back.
+    pub schedule: Schedule,
+    /// Where the loss is taken.
+    pub loss_at: LossAt,
+    log: RefCell<TimeLoopLog>,
+    tape: RefCell<Tape>,
+}
+
+impl<F: Clone, L: Clone> Clone for TimeLoop<F, L> {
+    fn clone(&self) -> Self {
+        TimeLoop {
+            step: self.step.clone(),
+            loss: self.loss.clone(),
+            n: self.n,
+            schedule: self.schedule,
+            loss_at: self.loss_at,
+            log: RefCell::default(),
+            tape: RefCell::default(),
+        }
+    }
+}
+
+impl<F, L> TimeLoop<F, L> {
+    /// `n` steps of `step`, the loss on the final state, brought back by `schedule`.
+    /// Schedule sizes are checked here, before anything runs: `n ≥ 1`, `delta ≥ 1`, `k ≥ 2`
+    /// ([`Argument`](crate::check::ErrorKind::Argument) errors at the caller's line).
+    #[track_caller]
+    pub fn new(step: F, loss: L, n: usize, schedule: Schedule) -> Self {
+        let what = "TimeLoop::new(step, loss, n, schedule)";
+        if n == 0 || n == usize::MAX {
+            schedule_error(what, format!("n = {n} steps: use 1 ≤ n < usize::MAX"));
+        }
+        match schedule {
+            Schedule::Treeverse { delta: 0 } => schedule_error(
+                what,
+                "Treeverse needs at least one checkpoint slot (delta = 0)".into(),
+            ),
+            Schedule::Bennett { k } if k < 2 => schedule_error(
+                what,
+                format!("Bennett needs k ≥ 2 segments per level, got {k}"),
+            ),
+            _ => {}
+        }
+        TimeLoop {
+            step,
+            loss,
+            n,
+            schedule,
+            loss_at: LossAt::Final,
+            log: RefCell::default(),
+            tape: RefCell::default(),
+        }
+    }
+
+    /// The loss summed over the states after every step (`out += Σᵢ L(xᵢ)`, `i = 1..=n`).
+    /// Not with [`Schedule::Bennett`], which keeps only the final state (an
+    /// [`Argument`](crate::check::ErrorKind::Argument) error).
+    #[track_caller]
+    pub fn summed(mut self) -> Self {
+        if let Schedule::Bennett { .. } = self.schedule {
+            schedule_error(
+                "TimeLoop::summed()",
+                "a loss summed over steps needs every state: use StoreAll, Treeverse or \
+                 RecomputeAll, not Bennett"
+                    .into(),
+            );
+        }
+        self.loss_at = LossAt::EveryStep;
+        self
+    }
+
+    /// What the last inverse (gradient) run did.
+    pub fn log(&self) -> TimeLoopLog {
+        self.log.borrow().clone()
+    }
+}
+
+/// The step with its parameters bound: a two-argument reversible step, as [`Bennett`] runs.
+/// Bennett's schedule keeps a segment's last state while uncomputing the segment before it,
+/// so stored results would be taken back out of order: forward steps push nothing
+/// ([`discarding`]), and each inverse of a split step first runs the step forward storing its
+/// results (the same as in Treeverse's reversals).
+struct Bound<'s, 'p, F, P: ?Sized> {
+    step: &'s F,
+    params: RefCell<&'p mut P>,
+    /// Whether the step stores anything (found out at its first inverse).
+    split: core::cell::Cell<Option<bool>>,
+}
+
+impl<'x, 'y, F, S, P: ?Sized> Reversible<(&'x mut S, &'y mut S)> for Bound<'_, '_, F, P>
+where
+    S: Clone + ZeroLike,
+    F: for<'a, 'b, 'z> Reversible<(&'a mut S, &'b mut S, &'z mut P)>,
+{
+    fn call(&self, (d, s): (&'x mut S, &'y mut S)) -> (&'x mut S, &'y mut S) {
+        let mut p = self.params.borrow_mut();
+        let (d, s, _) = discarding(|| self.step.call_primal((d, s, &mut **p)));
+        (d, s)
+    }
+    fn uncall(&self, (d, s): (&'x mut S, &'y mut S)) -> (&'x mut S, &'y mut S) {
+        let mut p = self.params.borrow_mut();
+        if self.split.get() != Some(false) {
+            let pushed = crate::tape::stats().pushes;
+            let (mut next, mut prev) = (s.zero_like(), s.clone());
+            self.step.call_primal((&mut next, &mut prev, &mut **p));
+            self.split.set(Some(crate::tape::stats().pushes > pushed));
+        }
+        let (d, s, _) = self.step.uncall((d, s, &mut **p));
+        (d, s)
+    }
+}
+
+impl<F, L> TimeLoop<F, L> {
+    /// `x ↦ step(x)` on plain values.
+    fn advance<S, P: ?Sized>(&self, x: &S, p: &mut P) -> S
+    where
+        S: Clone + ZeroLike,
+        F: for<'a, 'b, 'c> Reversible<(&'a mut S, &'b mut S, &'c mut P)>,
+    {
+        let (mut next, mut prev) = (x.zero_like(), x.clone());
+        self.step.call_primal((&mut next, &mut prev, p));
+        next
+    }
+
+    /// The forward run: `out += L(xₙ)` (or the sum).
+    fn forward<X: ?Sized, S, P: ?Sized>(&self, out: &mut X, x0: &S, p: &mut P)
+    where
+        S: Clone + ZeroLike,
+        F: for<'a, 'b, 'c> Reversible<(&'a mut S, &'b mut S, &'c mut P)>,
+        L: for<'a, 'b> Reversible<(&'a mut X, &'b mut S)>,
+    {
+        let mut x = x0.clone();
+        discarding(|| {
+            for _ in 0..self.n {
+                let mut next = x.zero_like();
+                self.step.call_primal((&mut next, &mut x, &mut *p));
+                x = next;
+                if self.loss_at == LossAt::EveryStep {
+                    self.loss.call_primal((out, &mut x));
+                }
+            }
+        });
+        if self.loss_at == LossAt::Final {
+            self.loss.call_primal((out, &mut x));
+        }
+    }
+
+    /// The inverse run: `out -= L(…)`, and on gradient numbers the adjoints of `out` carried
+    /// back to `x0` and the parameters, by the schedule.
+    fn reverse<X: ?Sized, S, P: ?Sized>(&self, out: &mut X, x0: &mut S, p: &mut P)
+    where
+        S: Clone + ZeroLike + StateBytes + AlmostSame + Debug,
+        F: for<'a, 'b, 'c> Reversible<(&'a mut S, &'b mut S, &'c mut P)>,
+        L: for<'a, 'b> Reversible<(&'a mut X, &'b mut S)>,
+    {
+        let mut fresh = Tape::new();
+        let mut own = self.tape.try_borrow_mut();
+        let tape: &mut Tape = match own.as_deref_mut() {
+            Ok(t) => t,
+            Err(_) => &mut fresh,
+        };
+        let before = tape.stats().pushes;
+        let mut log = TimeLoopLog {
+            state_bytes: x0.state_bytes(),
+            ..Default::default()
+        };
+        let n = self.n;
+        let summed = self.loss_at == LossAt::EveryStep;
+        tape.scope(|| match self.schedule {
+            Schedule::StoreAll => {
+                // forward: every state kept, every step's stored results pushed in order
+                let mut states = Vec::new();
+                if states.try_reserve_exact(n + 1).is_err() {
+                    schedule_error(
+                        "TimeLoop (StoreAll)",
+                        format!(
+                            "{} states of {} bytes cannot be allocated",
+                            n + 1,
+                            log.state_bytes
+                        ),
+                    );
+                }
+                states.push(x0.clone());
+                for i in 0..n {
+                    let mut next = states[i].zero_like();
+                    self.step.call_primal((&mut next, &mut states[i], &mut *p));
+                    states.push(next);
+                }
+                log.steps = n;
+                log.peak_states = n + 1;
+                let mut carry = states.pop().expect("n + 1 states");
+                self.loss.uncall((&mut *out, &mut carry));
+                for i in (0..n).rev() {
+                    let mut src = states.pop().expect("state i");
+                    self.step.uncall((&mut carry, &mut src, &mut *p));
+                    if summed && i > 0 {
+                        self.loss.uncall((&mut *out, &mut src));
+                    }
+                    carry = src;
+                }
+                log.reversals = n;
+                *x0 = carry;
+            }
+            Schedule::Treeverse { .. } | Schedule::RecomputeAll => {
+                let delta = match self.schedule {
+                    Schedule::Treeverse { delta } => delta,
+                    _ => 1,
+                };
+                let ctx = RefCell::new((&mut *out, &mut *p));
+                // whether the step stores anything (split mode): found out at the first step
+                let mut split: Option<bool> = None;
+                let mut tl = TreeverseLog::default();
+                let step = |x: &S| {
+                    let mut c = ctx.borrow_mut();
+                    discarding(|| self.advance(x, &mut *c.1))
+                };
+                let vjp = |x: &S, mut carry: S| {
+                    let mut c = ctx.borrow_mut();
+                    let (_, p) = &mut *c;
+                    if split != Some(false) {
+                        // run the step forward storing its routines' results, to be taken
+                        // back by its inverse just below (its result equals `carry`'s values)
+                        let pushed = crate::tape::stats().pushes;
+                        let _ = self.advance(x, &mut **p);
+                        split = Some(crate::tape::stats().pushes > pushed);
+                    }
+                    let mut src = x.clone();
+                    self.step.uncall((&mut carry, &mut src, &mut **p));
+                    src
+                };
+                let seed = |x: &S| {
+                    let mut carry = x.clone();
+                    let mut c = ctx.borrow_mut();
+                    self.loss.uncall((&mut *c.0, &mut carry));
+                    carry
+                };
+                let mut g = if summed {
+                    // the loss of state i is seeded when its adjoint passes: wrap the vjp
+                    let mut inner = vjp;
+                    let mut pos = n;
+                    let vjp_summed = |x: &S, carry: S| {
+                        pos -= 1;
+                        let mut src = inner(x, carry);
+                        if pos > 0 {
+                            let mut c = ctx.borrow_mut();
+                            self.loss.uncall((&mut *c.0, &mut src));
+                        }
+                        src
+                    };
+                    treeverse(x0, n, delta, step, vjp_summed, seed, Some(&mut tl))
+                } else {
+                    treeverse(x0, n, delta, step, vjp, seed, Some(&mut tl))
+                };
+                log.steps = tl.steps;
+                log.reversals = n;
+                log.peak_states = tl.peak_states;
+                core::mem::swap(x0, &mut g);
+            }
+            Schedule::Bennett { k } => {
+                let run = Bennett {
+                    step: Bound {
+                        step: &self.step,
+                        params: RefCell::new(&mut *p),
+                        split: Default::default(),
+                    },
+                    k,
+                    n,
+                };
+                let mut bl = BennettLog {
+                    counts_only: true,
+                    ..Default::default()
+                };
+                let mut y = x0.zero_like();
+                // forward to xₙ (Bennett's own reversible schedule), the loss, and back
+                run.logged(Direction::Forward, &mut y, x0, &mut bl);
+                let (f, _) = bl.counts();
+                self.loss.uncall((&mut *out, &mut y));
+                run.logged(Direction::Backward, &mut y, x0, &mut bl);
+                log.steps = bl.counts().0;
+                log.reversals = bl.counts().1 - f;
+                log.peak_states = bl.peak_states;
+            }
+        });
+        let s = tape.stats();
+        log.tape_peak_bytes = s.peak_bytes;
+        log.tape_reserved_bytes = s.reserved_bytes;
+        log.tape_pushes = s.pushes - before;
+        *self.log.borrow_mut() = log;
+    }
+}
+
+impl<'a, 'b, 'c, X: ?Sized, S, P: ?Sized, F, L> Reversible<(&'a mut X, &'b mut S, &'c mut P)>
+    for TimeLoop<F, L>
+where
+    S: Clone + ZeroLike + StateBytes + AlmostSame + Debug,
+    F: for<'x, 'y, 'z> Reversible<(&'x mut S, &'y mut S, &'z mut P)>,
+    L: for<'x, 'y> Reversible<(&'x mut X, &'y mut S)>,
+{
+    fn call(
+        &self,
+        (out, x0, p): (&'a mut X, &'b mut S, &'c mut P),
+    ) -> (&'a mut X, &'b mut S, &'c mut P) {
+        self.forward(out, x0, p);
+        (out, x0, p)
+    }
+    fn uncall(
+        &self,
+        (out, x0, p): (&'a mut X, &'b mut S, &'c mut P),
+    ) -> (&'a mut X, &'b mut S, &'c mut P) {
+        self.reverse(out, x0, p);
+        (out, x0, p)
+    }
+    /// Compute–copy–uncompute in the loss: its only lasting effect is `out += L`, so a
+    /// gradient needs no separate forward pass (the schedule runs inside the inverse).
+    fn additive(&self) -> u64 {
+        1
+    }
+}

@@ -1,0 +1,296 @@
+//! Time loops in the gradient API (`nilang::ad::time_loop`): a PDE stepper with parameters
+//! outside the state, every schedule, joint and split steps, Vec states, and memory as the
+//! binary's counting allocator measures it.
+use nilang::ad::time_loop::{Schedule, TimeLoop};
+use nilang::ad::{value_and_gradient, Plan};
+use nilang::prelude::*;
+use nilang_testkit::alloc::measure;
+
+/// One explicit step of `u_t = ν u_xx − u³ + f` on a ring (`p = [ν·dt/h², f·dt]`):
+/// `next += prev + p₀ Δprev − 0.001 prev³ + p₁`, the Laplacian an ancilla of a routine
+/// (joint reversal: uncomputed, recomputed backwards).
+#[i]
+fn heat<T: Scalar>(next: &mut Vec<T>, prev: &mut Vec<T>, p: &mut [T; 2]) {
+    for i in 0..prev.len() {
+        routine! {
+            let (lap, cube) = (T::default(), T::default());
+            lap += prev[(i + 1) % prev.len()] + prev[(i + prev.len() - 1) % prev.len()];
+            lap -= prev[i] * 2.0;
+            cube += prev[i].powi(3);
+        }
+        next[i] += prev[i];
+        next[i] += lap * p[0];
+        next[i] -= cube * 0.001;
+        next[i] += p[1];
+        unroutine!();
+    }
+}
+
+/// [`heat`] in split mode: the Laplacian stored on the tape, not recomputed.
+#[i]
+fn heat_split<T: Scalar>(next: &mut Vec<T>, prev: &mut Vec<T>, p: &mut [T; 2]) {
+    for i in 0..prev.len() {
+        #[store]
+        routine! {
+            let (lap, cube) = (T::default(), T::default());
+            lap += prev[(i + 1) % prev.len()] + prev[(i + prev.len() - 1) % prev.len()];
+            lap -= prev[i] * 2.0;
+            cube += prev[i].powi(3);
+        }
+        next[i] += prev[i];
+        next[i] += lap * p[0];
+        next[i] -= cube * 0.001;
+        next[i] += p[1];
+        unroutine!();
+    }
+}
+
+/// `out += Σ u²`.
+#[i]
+fn sumsq<T: Scalar>(out: &mut T, u: &mut Vec<T>) {
+    for i in 0..u.len() {
+        out += u[i].powi(2);
+    }
+}
+
+const CELLS: usize = 16;
+const STEPS: usize = 60;
+
+fn u0() -> Vec<f64> {
+    (0..CELLS)
+        .map(|i| (2.0 * core::f64::consts::PI * i as f64 / CELLS as f64).sin() + 0.5)
+        .collect()
+}
+const P: [f64; 2] = [0.2, 0.003];
+
+/// The plain loss, by hand (no nilang): for finite differences.
+fn loss_plain(u: &[f64], p: [f64; 2], n: usize, summed: bool) -> f64 {
+    let mut u = u.to_vec();
+    let mut total = 0.0;
+    for _ in 0..n {
+        let m = u.len();
+        let next: Vec<f64> = (0..m)
+            .map(|i| {
+                let lap = u[(i + 1) % m] + u[(i + m - 1) % m] - 2.0 * u[i];
+                u[i] + lap * p[0] - u[i].powi(3) * 0.001 + p[1]
+            })
+            .collect();
+        u = next;
+        if summed {
+            total += u.iter().map(|v| v * v).sum::<f64>();
+        }
+    }
+    if summed {
+        total
+    } else {
+        u.iter().map(|v| v * v).sum()
+    }
+}
+
+const SCHEDULES: [Schedule; 6] = [
+    Schedule::StoreAll,
+    Schedule::Treeverse { delta: 10 },
+    Schedule::Treeverse { delta: 3 },
+    Schedule::Treeverse { delta: 1 },
+    Schedule::RecomputeAll,
+    Schedule::Bennett { k: 4 },
+];
+
+/// The value, the state's and the parameters' adjoints of a time loop, through
+/// `value_and_gradient`.
+macro_rules! grad {
+    ($tl:expr) => {{
+        let (mut out, mut u, mut p) = (0.0, u0(), P);
+        let (v, (o, gu, gp)) = value_and_gradient($tl, (&mut out, &mut u, &mut p), 0);
+        assert_eq!(o.g, 1.0);
+        (
+            v,
+            gu.iter().map(|x| x.g).collect::<Vec<f64>>(),
+            [gp[0].g, gp[1].g],
+        )
+    }};
+}
+
+#[test]
+fn every_schedule_gives_the_same_gradient_bit_for_bit() {
+    let reference = grad!(&TimeLoop::new(Heat, Sumsq, STEPS, Schedule::StoreAll));
+    assert_eq!(reference.0, loss_plain(&u0(), P, STEPS, false));
+    for s in SCHEDULES {
+        assert_eq!(
+            grad!(&TimeLoop::new(Heat, Sumsq, STEPS, s)),
+            reference,
+            "{s:?}"
+        );
+        // split mode: the same, bit for bit
+        assert_eq!(
+            grad!(&TimeLoop::new(HeatSplit, Sumsq, STEPS, s)),
+            reference,
+            "split {s:?}"
+        );
+    }
+    // finite differences of the plain loss, for the state and both parameters
+    let (_, gu, gp) = reference;
+    let h = 1e-6;
+    for k in [0, 5, CELLS - 1] {
+        let (mut a, mut b) = (u0(), u0());
+        a[k] += h;
+        b[k] -= h;
+        let fd = (loss_plain(&a, P, STEPS, false) - loss_plain(&b, P, STEPS, false)) / (2.0 * h);
+        assert!(
+            (gu[k] - fd).abs() < 1e-6 * fd.abs().max(1.0),
+            "u{k}: {} vs {fd}",
+            gu[k]
+        );
+    }
+    for k in 0..2 {
+        let (mut a, mut b) = (P, P);
+        a[k] += h;
+        b[k] -= h;
+        let fd =
+            (loss_plain(&u0(), a, STEPS, false) - loss_plain(&u0(), b, STEPS, false)) / (2.0 * h);
+        assert!(
+            (gp[k] - fd).abs() < 1e-6 * fd.abs().max(1.0),
+            "p{k}: {} vs {fd}",
+            gp[k]
+        );
+        assert!(gp[k].abs() > 1.0, "p{k}: {}", gp[k]);
+    }
+}
+
+#[test]
+fn a_loss_summed_over_steps() {
+    let reference = grad!(&TimeLoop::new(Heat, Sumsq, STEPS, Schedule::StoreAll).summed());
+    assert!((reference.0 - loss_plain(&u0(), P, STEPS, true)).abs() < 1e-12 * reference.0);
+    for s in SCHEDULES
+        .into_iter()
+        .filter(|s| !matches!(s, Schedule::Bennett { .. }))
+    {
+        assert_eq!(
+            grad!(&TimeLoop::new(Heat, Sumsq, STEPS, s).summed()),
+            reference,
+            "{s:?}"
+        );
+        assert_eq!(
+            grad!(&TimeLoop::new(HeatSplit, Sumsq, STEPS, s).summed()),
+            reference
+        );
+    }
+    let h = 1e-6;
+    let (mut a, mut b) = (P, P);
+    a[0] += h;
+    b[0] -= h;
+    let fd = (loss_plain(&u0(), a, STEPS, true) - loss_plain(&u0(), b, STEPS, true)) / (2.0 * h);
+    assert!(
+        (reference.2[0] - fd).abs() < 1e-6 * fd.abs(),
+        "{} vs {fd}",
+        reference.2[0]
+    );
+    // Bennett keeps only the final state: a typed error before anything runs
+    let e =
+        nilang::check::catch(|| TimeLoop::new(Heat, Sumsq, 5, Schedule::Bennett { k: 2 }).summed())
+            .err()
+            .expect("rejected");
+    assert_eq!(e.kind, nilang::check::ErrorKind::Argument);
+}
+
+#[test]
+fn schedule_sizes_are_checked_when_the_loop_is_made() {
+    use nilang::check::{catch, ErrorKind};
+    for (n, s) in [
+        (0, Schedule::StoreAll),
+        (usize::MAX, Schedule::StoreAll),
+        (10, Schedule::Treeverse { delta: 0 }),
+        (10, Schedule::Bennett { k: 1 }),
+    ] {
+        let e = catch(|| TimeLoop::new(Heat, Sumsq, n, s))
+            .err()
+            .expect("rejected");
+        assert_eq!(e.kind, ErrorKind::Argument, "{n} {s:?}");
+        assert!(e.location.contains("time_loop.rs"), "{e}");
+    }
+}
+
+#[test]
+fn a_plan_reuses_its_storage_and_the_loop_its_tape() {
+    let tl = TimeLoop::new(HeatSplit, Sumsq, STEPS, Schedule::Treeverse { delta: 5 });
+    let mut plan = Plan::new();
+    let first = {
+        let (v, (_, gu, _)) =
+            plan.value_and_gradient(&tl, (&mut 0.0, &mut u0(), &mut P.clone()), 0);
+        (v, gu.iter().map(|x| x.g).collect::<Vec<_>>())
+    };
+    let log = tl.log();
+    assert!(
+        log.tape_pushes > 0 && log.tape_reserved_bytes > 0,
+        "{log:?}"
+    );
+    let (mut u, mut p) = (u0(), P);
+    let ((), heap) = measure(|| {
+        let (v, (_, gu, _)) = plan.value_and_gradient(&tl, (&mut 0.0, &mut u, &mut p), 0);
+        assert_eq!(v, first.0);
+        assert!(gu.iter().map(|x| x.g).eq(first.1.iter().copied()));
+    });
+    // the second call retains nothing (the tape's buffers were sized by the first)
+    assert_eq!(heap.retained_bytes, 0, "{heap:?}");
+    assert_eq!(tl.log(), log);
+}
+
+/// The log's stored-state bytes are what the allocator sees: the peak heap of a gradient call
+/// is the peak stored states plus a few working states (the adjoint carried back, the state
+/// being reversed, its step's result) and the schedule's bookkeeping.
+#[test]
+fn logged_state_memory_matches_the_allocator() {
+    for s in [
+        Schedule::StoreAll,
+        Schedule::Treeverse { delta: 10 },
+        Schedule::Treeverse { delta: 4 },
+    ] {
+        let tl = TimeLoop::new(Heat, Sumsq, STEPS, s);
+        let (mut out, mut u, mut p) = (0.0, u0(), P);
+        let (_, heap) = measure(|| {
+            let st = value_and_gradient(&tl, (&mut out, &mut u, &mut p), 0);
+            drop(st);
+        });
+        let log = tl.log();
+        // one state: a Vec of CELLS gradient numbers
+        assert_eq!(log.state_bytes, 24 + CELLS * 16, "{s:?}");
+        let logged = log.peak_state_bytes();
+        let extra = heap.peak_bytes as isize - logged as isize;
+        // the gradient storage (three arguments, one state's heap), the carry and two
+        // working states, the checkpoint list and the treeverse frames
+        let working = 4 * CELLS * 16 + 8 * (log.peak_states + 1) * 24 + 1024;
+        assert!(
+            extra >= 0 && extra <= working as isize,
+            "{s:?}: heap {heap:?}, logged {logged}, extra {extra}"
+        );
+    }
+}
+
+/// The store tape's bytes in the log are what the allocator sees: the first gradient of a
+/// split-mode loop leaves exactly the loop's tape buffers allocated (kept for the next call).
+#[test]
+fn logged_tape_bytes_match_the_allocator() {
+    for s in [Schedule::StoreAll, Schedule::Treeverse { delta: 4 }] {
+        let tl = TimeLoop::new(HeatSplit, Sumsq, STEPS, s);
+        let (mut out, mut u, mut p) = (0.0, u0(), P);
+        let ((), heap) = measure(|| {
+            let st = value_and_gradient(&tl, (&mut out, &mut u, &mut p), 0);
+            drop(st);
+        });
+        let log = tl.log();
+        assert!(log.tape_pushes > 0, "{s:?}");
+        assert_eq!(
+            heap.retained_bytes, log.tape_reserved_bytes as isize,
+            "{s:?}: {log:?}"
+        );
+        assert!(log.tape_peak_bytes <= log.tape_reserved_bytes, "{log:?}");
+        // the numbers stored at the peak: two gradient numbers per cell and step kept
+        let per_step = 2 * CELLS * 16;
+        let steps_held = if s == Schedule::StoreAll { STEPS } else { 1 };
+        assert!(log.tape_peak_bytes >= steps_held * per_step, "{log:?}");
+        assert!(
+            log.tape_peak_bytes <= steps_held * per_step + 256,
+            "{log:?}"
+        );
+    }
+}
