@@ -20,8 +20,15 @@ use crate::syntax::mentions_name;
 use crate::visit::{walk_block, walk_stmt, Visit};
 use std::collections::HashMap;
 
+/// Containers indexed once to reach an element, whose first generic argument is the element
+/// type: `Vec`, and the `nalgebra` and `ndarray` types (`a[(i, j)]`, `a[[i, j]]`).
+const CONTAINERS: &[&str] = &[
+    "Vec", "DVector", "DMatrix", "SVector", "SMatrix", "OMatrix", "Array", "Array1", "Array2",
+    "Array3",
+];
+
 /// The plain float element of `ty` and how many indices reach it: `f64` (0), `&[f32]`,
-/// `&[f64; 3]`, `&Vec<f64>` (1). `None` for anything else.
+/// `&[f64; 3]`, `&Vec<f64>`, `&DMatrix<f64>`, `&Array2<f32>` (1). `None` for anything else.
 fn float_elem(ty: &syn::Type) -> Option<(String, usize)> {
     let scalar = |t: &syn::Type| match t {
         syn::Type::Path(p) if p.qself.is_none() => p
@@ -43,11 +50,11 @@ fn float_elem(ty: &syn::Type) -> Option<(String, usize)> {
         syn::Type::Array(a) => &*a.elem,
         syn::Type::Path(p) => {
             let last = p.path.segments.last()?;
-            if last.ident != "Vec" {
+            if !CONTAINERS.iter().any(|c| last.ident == c) {
                 return None;
             }
             match &last.arguments {
-                syn::PathArguments::AngleBracketed(a) if a.args.len() == 1 => match &a.args[0] {
+                syn::PathArguments::AngleBracketed(a) if !a.args.is_empty() => match &a.args[0] {
                     syn::GenericArgument::Type(t) => t,
                     _ => return None,
                 },
@@ -134,7 +141,7 @@ pub fn mixed_inout_floats(sig: &syn::Signature, body: &[Stmt], errors: &mut Erro
             if let StmtKind::Instr(i) = &s.kind {
                 let generic_target = match &i.target {
                     Operand::Place(t) => self.params.iter().find_map(|(n, ty, _)| {
-                        (*n == t.root.to_string())
+                        (t.root == n.as_str())
                             .then(|| self.generics.iter().find(|g| mentions_name(*ty, g)))
                             .flatten()
                             .map(|g| (t, g))

@@ -9,6 +9,10 @@ mod fields;
 mod grad;
 mod grad_rev;
 mod gvar;
+#[cfg(feature = "nalgebra")]
+pub mod interop_nalgebra;
+#[cfg(feature = "ndarray")]
+pub mod interop_ndarray;
 mod jacobian;
 mod lanes;
 mod numeric;

@@ -52,7 +52,7 @@ fn float_data_runs_inverts_and_matches_the_cst_form() {
 
 #[test]
 fn float_data_gradients_equal_the_cst_form_and_carry_no_gradient() {
-    let x = vec![0.5, -1.0, 2.0];
+    let x = [0.5, -1.0, 2.0];
     let (gz, gw, _, _, _) =
         nilang::gradient(&Weighted, (&mut 0.0, &mut 3.0, &x[..], 0.25, 0.5f32), 0);
     let (cz, cw, _, _, _) =
@@ -82,4 +82,20 @@ fn float_data_in_arrays_and_vecs_on_f32_and_gradient_numbers() {
     scale_into_inv(&mut yg, &mut xg, &a, &b);
     assert_eq!((xg[0].g, xg[1].g), (2.0, -3.0));
     assert_eq!((xg[0].x, xg[1].x, yg[0].x), (4.0, 5.0, 0.0));
+}
+
+/// The guide's first-screen example (keep in sync with docs/guide.md).
+#[i]
+fn predict<T: Scalar>(z: &mut T, w: &mut [T], x: &[f64]) {
+    for i in 0..x.len() {
+        z += w[i] * x[i];
+    }
+}
+
+#[test]
+fn the_guide_example_gives_the_data_as_gradient() {
+    let x = [1.5, -2.0];
+    let (gz, gw, _) = nilang::gradient(&Predict, (&mut 0.0, &mut [0.5, 4.0][..], &x[..]), 0);
+    assert_eq!(gz.x, 0.75 - 8.0);
+    assert_eq!((gw[0].g, gw[1].g), (1.5, -2.0));
 }
