@@ -199,6 +199,7 @@ pub fn compile_fn(attr: TokenStream, item: TokenStream) -> TokenStream {
     crate::lower::lower(&mut body, &mut errors);
     Analyzer::new(params.clone(), &mut errors).function(&body);
     crate::diag::unbounded_generics(sig, &body, &mut errors);
+    crate::data::mixed_inout_floats(sig, &body, &mut errors);
     if !errors.is_empty() {
         // the errors, and the items the function would have generated, as stubs: uses of
         // `f`, `f_inv`, `F` elsewhere then report nothing more than the real errors
@@ -239,9 +240,14 @@ pub fn compile_fn(attr: TokenStream, item: TokenStream) -> TokenStream {
     let writes = crate::primal::writes_mask(&sig.ident, &names, &inout, &body);
     let zero: Vec<String> = opts.zero.iter().map(|w| w.to_string()).collect();
     let inv_name = format!("{}_inv", sig.ident);
-    let mut fwd_emitter = Emitter::new(params.clone(), locals.clone()).with_zero_params(&zero);
+    let data = crate::data::float_data(sig);
+    let mut fwd_emitter = Emitter::new(params.clone(), locals.clone())
+        .with_zero_params(&zero)
+        .with_float_data(&data);
     let fwd = fwd_emitter.function_body(&body);
-    let primal = Emitter::primal(params.clone(), locals.clone()).block(&body);
+    let primal = Emitter::primal(params.clone(), locals.clone())
+        .with_float_data(&data)
+        .block(&body);
     let reads = crate::adjoint::reads_mask(&sig.ident, &names, &inout, &body);
     let inout_params: Vec<(usize, syn::Ident)> = inout_names
         .iter()
@@ -254,15 +260,19 @@ pub fn compile_fn(attr: TokenStream, item: TokenStream) -> TokenStream {
     let (adj, adj_inv) = if opts.nocheck {
         let adj = Emitter::adjoint(params.clone(), locals.clone(), &inout_params)
             .with_zero_params(&zero)
+            .with_float_data(&data)
             .function_body(&body);
-        let mut adj_emitter =
-            Emitter::adjoint(params.clone(), locals.clone(), &inout_params).with_zero_params(&zero);
+        let mut adj_emitter = Emitter::adjoint(params.clone(), locals.clone(), &inout_params)
+            .with_zero_params(&zero)
+            .with_float_data(&data);
         adj_emitter.inverse_of = Some(inv_name.clone());
         (adj, adj_emitter.function_body(&inverse))
     } else {
         (quote!(), quote!())
     };
-    let mut inv_emitter = Emitter::new(params, locals).with_zero_params(&zero);
+    let mut inv_emitter = Emitter::new(params, locals)
+        .with_zero_params(&zero)
+        .with_float_data(&data);
     inv_emitter.inverse_of = Some(inv_name);
     let inv = inv_emitter.function_body(&inverse);
     let (fwd, inv) = if check && !opts.zero.is_empty() {

@@ -76,3 +76,8 @@ pub mod prelude {
     pub use crate::numbers::{arg, complex, conj, Dual, Fixed32, Fixed43, Real, Tropical, ULog};
     pub use crate::{i, primitive, AlmostSame, Reversible};
 }
+
+/// The crate README's example, compiled and run as a doctest (it is what a new user copies).
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+struct ReadmeExample;

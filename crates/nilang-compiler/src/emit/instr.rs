@@ -75,6 +75,20 @@ impl Emitter {
         let mut args = vec![];
         for a in &i.args {
             args.push(match a {
+                Operand::Place(p) if crate::data::is_float_datum(&self.float_data, p) => {
+                    // read-only float data: converted to the target's number type
+                    let t = self.fresh("c");
+                    let pe = self.place(p);
+                    let neg = if p.neg {
+                        quote!(::nilang::NEG(&mut #t);)
+                    } else {
+                        quote!()
+                    };
+                    pre.extend(
+                        quote!(let mut #t = ::nilang::instr::data_f(&#target_like, #pe); #neg),
+                    );
+                    quote!(&mut #t)
+                }
                 Operand::Place(p) if self.is_variable(&p.root.to_string()) => {
                     self.pass(p, &shared, &mut pre, &mut post)
                 }

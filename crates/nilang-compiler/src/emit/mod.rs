@@ -70,6 +70,9 @@ pub struct Emitter {
     /// The range loops whose bodies are being emitted: the body (its first statement and
     /// length) and an expression true in its last iteration.
     loops: Vec<(*const Stmt, usize, TokenStream)>,
+    /// Read-only float data of a generic function (see [`crate::data`]): operands converted
+    /// to the target's number type.
+    float_data: HashMap<String, usize>,
     counter: usize,
 }
 
@@ -99,8 +102,15 @@ impl Emitter {
             entry: false,
             adj: None,
             loops: vec![],
+            float_data: HashMap::new(),
             counter: 0,
         }
+    }
+
+    /// Read-only float data (from [`crate::data::float_data`]) to convert in instructions.
+    pub fn with_float_data(mut self, data: &HashMap<String, usize>) -> Self {
+        self.float_data = data.clone();
+        self
     }
 
     /// The workspace parameters declared `zero(..)`.

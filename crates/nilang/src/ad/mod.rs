@@ -9,6 +9,12 @@ mod fields;
 mod grad;
 mod grad_rev;
 mod gvar;
+#[cfg(feature = "argmin")]
+pub mod interop_argmin;
+#[cfg(feature = "nalgebra")]
+pub mod interop_nalgebra;
+#[cfg(feature = "ndarray")]
+pub mod interop_ndarray;
 mod jacobian;
 mod lanes;
 mod numeric;

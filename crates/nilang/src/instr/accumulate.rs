@@ -315,6 +315,18 @@ impl<T: FromLiteral + num_traits::Zero> FromLiteral for num_complex::Complex<T> 
 pub fn lit_f<T: FromLiteral>(_like: &T, v: f64) -> T {
     T::from_f64_lit(v)
 }
+/// Read-only float data (`x[i]` of `x: &[f64]` in a generic `#[i]` function) in the number
+/// type of `_like`, the instruction's target: a constant (on `GVar`, zero gradient).
+///
+/// ```
+/// let like = nilang::GVar::from(0.0_f64);
+/// let c = nilang::instr::data_f(&like, 2.5_f32);
+/// assert_eq!((c.x, c.g), (2.5, 0.0));
+/// ```
+#[inline(always)]
+pub fn data_f<T: FromLiteral>(_like: &T, v: impl Into<f64>) -> T {
+    T::from_f64_lit(v.into())
+}
 /// An integer literal in the type of `_like` (used by the compiler).
 #[doc(hidden)]
 #[inline(always)]

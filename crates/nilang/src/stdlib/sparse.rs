@@ -6,10 +6,11 @@
 //! row indices, shape), and its values, a `&mut [T]` slice that the functions differentiate.
 //! Both come from a `sprs::CsMat` (`SparseView::of(&m)` and a copy `m.data().to_vec()`), and
 //! `SparseView::to_csmat` builds a `CsMat` back from the structure and (gradient) values
-//! (these two with the `sprs` feature of `nilang`, on by default; without it, build a
+//! (these two with the `sprs` feature of `nilang`, off by default; without it, build a
 //! [`SparseView`] from its fields).
 use crate::ad::Scalar;
 use crate::i;
+#[cfg(feature = "sprs")]
 use core::ops::Deref;
 use num_complex::Complex;
 #[cfg(feature = "sprs")]
@@ -52,9 +53,11 @@ impl<'a> SparseView<'a> {
     /// The structure of a CSC `sprs` matrix (panics for CSR: convert with `to_csc()` first).
     ///
     /// ```
+    /// # #[cfg(feature = "sprs")] {
     /// let m = sprs::CsMat::new_csc((2, 2), vec![0, 1, 2], vec![1, 0], vec![3.0, 4.0]);
     /// let v = nilang::stdlib::sparse::SparseView::of(&m);
     /// assert_eq!((v.nrows, v.ncols, v.indices), (2, 2, &[1, 0][..]));
+    /// # }
     /// ```
     #[cfg(feature = "sprs")]
     pub fn of<N, IS, DS, PS>(m: &'a CsMatBase<N, usize, PS, IS, DS, usize>) -> Self
@@ -139,12 +142,14 @@ fn mul_dims(c: usize, a: &SparseView, av: usize, x: usize, k: usize) {
 /// (NiLang's sparse `i_dot`). Entries of `A` are matched in `B` by binary search.
 ///
 /// ```
+/// # #[cfg(feature = "sprs")] {
 /// use nilang::stdlib::sparse::{i_sparse_dot, SparseView};
 /// let a = sprs::CsMat::new_csc((2, 2), vec![0, 1, 2], vec![1, 0], vec![3.0, 4.0]);
 /// let b = sprs::CsMat::new_csc((2, 2), vec![0, 2, 2], vec![0, 1], vec![5.0, 6.0]);
 /// let (mut av, mut bv, mut r) = (a.data().to_vec(), b.data().to_vec(), 0.0);
 /// i_sparse_dot(&mut r, &SparseView::of(&a), &mut av, &SparseView::of(&b), &mut bv);
 /// assert_eq!(r, 18.0);
+/// # }
 /// ```
 #[i(nocheck)]
 pub fn i_sparse_dot<'s, T: Scalar>(
@@ -172,6 +177,7 @@ pub fn i_sparse_dot<'s, T: Scalar>(
 /// imaginary parts (so it is differentiable with `T = GVar<f64>`).
 ///
 /// ```
+/// # #[cfg(feature = "sprs")] {
 /// use nilang::stdlib::sparse::{i_sparse_dot_complex, SparseView};
 /// use num_complex::Complex64 as C;
 /// let a = sprs::CsMat::new_csc((1, 1), vec![0, 1], vec![0], vec![C::new(1.0, 2.0)]);
@@ -179,6 +185,7 @@ pub fn i_sparse_dot<'s, T: Scalar>(
 /// let s = SparseView::of(&a);
 /// i_sparse_dot_complex(&mut r, &s, &mut av, &s, &mut bv);
 /// assert_eq!(r, C::new(1.0, -2.0) * C::new(3.0, 4.0));
+/// # }
 /// ```
 #[i(nocheck)]
 pub fn i_sparse_dot_complex<'s, T: Scalar>(
@@ -210,6 +217,7 @@ pub fn i_sparse_dot_complex<'s, T: Scalar>(
 /// (`k = 1`: vectors).
 ///
 /// ```
+/// # #[cfg(feature = "sprs")] {
 /// use nilang::stdlib::sparse::{i_sparse_mul, i_sparse_mul_inv, SparseView};
 /// let a = sprs::CsMat::new_csc((2, 2), vec![0, 1, 2], vec![1, 0], vec![3.0, 4.0]);
 /// let (mut av, mut x, mut c, mut alpha) = (a.data().to_vec(), vec![1.0, 2.0], vec![0.0; 2], 0.5);
@@ -217,6 +225,7 @@ pub fn i_sparse_dot_complex<'s, T: Scalar>(
 /// assert_eq!(c, [4.0, 1.5]);
 /// i_sparse_mul_inv(&mut c, &SparseView::of(&a), &mut av, &mut x, &mut alpha, 1);
 /// assert_eq!(c, [0.0, 0.0]);
+/// # }
 /// ```
 #[i(nocheck)]
 pub fn i_sparse_mul<'s, T: Scalar>(
@@ -247,6 +256,7 @@ pub fn i_sparse_mul<'s, T: Scalar>(
 /// [`i_sparse_mul`]), on real and imaginary parts.
 ///
 /// ```
+/// # #[cfg(feature = "sprs")] {
 /// use nilang::stdlib::sparse::{i_sparse_mul_complex, SparseView};
 /// use num_complex::Complex64 as C;
 /// let a = sprs::CsMat::new_csc((1, 1), vec![0, 1], vec![0], vec![C::new(1.0, 2.0)]);
@@ -254,6 +264,7 @@ pub fn i_sparse_mul<'s, T: Scalar>(
 /// let mut alpha = C::new(1.0, 0.0);
 /// i_sparse_mul_complex(&mut c, &SparseView::of(&a), &mut av, &mut x, &mut alpha, 1);
 /// assert_eq!(c[0], C::new(1.0, 2.0) * C::new(3.0, 4.0));
+/// # }
 /// ```
 #[i(nocheck)]
 pub fn i_sparse_mul_complex<'s, T: Scalar>(

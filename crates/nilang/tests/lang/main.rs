@@ -13,6 +13,7 @@ mod dataviews;
 mod dict;
 mod do_loop;
 mod downstream;
+mod float_data;
 mod instructions;
 mod moves;
 mod newcomer;
