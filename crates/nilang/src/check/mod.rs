@@ -17,6 +17,6 @@ pub use conditions::{
 };
 pub use error::{catch, fail, raise, ErrorKind, InvertibilityError};
 pub use tolerance::{
-    float_close, float_close_at, set_tolerance, tolerance, track, with_tolerance, Tolerance,
-    ToleranceGuard,
+    float_close, float_close_at, set_tolerance, tolerance, track, with_tolerance, InvalidTolerance,
+    Tolerance, ToleranceGuard,
 };
