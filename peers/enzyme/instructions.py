@@ -9,7 +9,8 @@ and the compile run uninstrumented, and each dump holds one loop alone. For each
 runs `1` and then `1 + N` times; the difference of the two dumps' instruction counts over N is
 the instructions of one evaluation (no per-call overhead). Inputs: the embedding suite's shapes
 with standard-normal x (the count does not depend on the values but for the relu branch), and
-Bessel J2 at z = 1.0, atol 1e-8 (the bench's one-point case).
+Bessel J2 at z = 1.0, atol 1e-8 (the bench's one-point case), the schedules steppers
+(Lorenz T = 1000, the PDE 128 x 1000) on the bench's inputs.
 """
 
 import glob
@@ -27,7 +28,7 @@ peer = importlib.util.module_from_spec(spec)
 spec.loader.exec_module(peer)
 peer.PRELUDE = "#define NILANG_CALLGRIND 1\n" + peer.PRELUDE
 peer.TSC_HZ = 1.0
-N = 100
+N = int(os.environ.get("NILANG_CALLGRIND_N", "100"))
 
 
 def dumps():
@@ -66,6 +67,14 @@ def main():
     fns = peer.bessel({"nu": 2, "atol": 1e-8, "batch": False}, {"z": np.array([1.0])})
     for m in ("O", "G"):
         rows.append(("bessel J2(1.0)", m, count(fns[m])))
+    for t in (1000,):
+        fns = peer.schedules({"steps": t}, {"x0": np.array([1.0, 1.0, 20.0, 28.0])})
+        for m in ("O", "G"):
+            rows.append((f"schedules T={t}", m, count(fns[m])))
+    u0 = np.sin(2 * np.pi * np.arange(128) / 128) * 0.5 + 0.5
+    fns = peer.schedules({"steps": 1000}, {"u0": u0, "p": np.array([0.2, 0.001])})
+    for m in ("O", "G"):
+        rows.append(("schedules pde-128x1000", m, count(fns[m])))
     for case, m, n in rows:
         print(f"{case}\tenzyme-{m}\t{n:.0f} instructions")
 

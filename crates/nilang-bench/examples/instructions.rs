@@ -1,4 +1,5 @@
-//! Instructions per evaluation of our cells where Enzyme is faster (issue 23), counted by
+//! Instructions per evaluation of our cells where Enzyme is faster (issue 23: embedding,
+//! Bessel J2(1.0), the schedules steppers), counted by
 //! valgrind's callgrind:
 //!
 //! ```text
@@ -51,7 +52,9 @@ const STOP: usize = BASE + 5;
 /// The instruction total of callgrind's newest dump under `prefix`.
 fn newest_dump(prefix: &str) -> u64 {
     let dir = std::path::Path::new(prefix).parent().expect("a path");
-    let stem = std::path::Path::new(prefix).file_name().expect("a file name");
+    let stem = std::path::Path::new(prefix)
+        .file_name()
+        .expect("a file name");
     let mut best: Option<(u64, u64)> = None;
     for e in std::fs::read_dir(dir).expect("the dump folder").flatten() {
         let name = e.file_name().to_string_lossy().to_string();
@@ -64,7 +67,10 @@ fn newest_dump(prefix: &str) -> u64 {
         let text = std::fs::read_to_string(e.path()).unwrap_or_default();
         let total = text
             .lines()
-            .find_map(|l| l.strip_prefix("totals:").or_else(|| l.strip_prefix("summary:")))
+            .find_map(|l| {
+                l.strip_prefix("totals:")
+                    .or_else(|| l.strip_prefix("summary:"))
+            })
             .and_then(|v| v.trim().parse().ok())
             .unwrap_or(0);
         if best.is_none_or(|(p, _)| part > p) {
@@ -92,10 +98,14 @@ fn count(prefix: &str, mut f: impl FnMut()) -> f64 {
 }
 
 fn main() {
-    let prefix = std::env::args().nth(1).unwrap_or_else(|| "/tmp/ours".into());
+    let prefix = std::env::args()
+        .nth(1)
+        .unwrap_or_else(|| "/tmp/ours".into());
     let mut rng = nilang_bench::suites::rng(3);
     for k in [2, 4, 6, 8, 10] {
-        let x: Vec<f64> = (0..10 * k).map(|_| StandardNormal.sample(&mut rng)).collect();
+        let x: Vec<f64> = (0..10 * k)
+            .map(|_| StandardNormal.sample(&mut rng))
+            .collect();
         let p = Petersen::new(k);
         let o = count(&prefix, || {
             black_box(p.eval(black_box(&x[..])));
@@ -122,4 +132,24 @@ fn main() {
         black_box(besselj_n_value_grad::<2>(black_box(1.0)));
     });
     println!("bessel J2(1.0)\trust-O {o:.0}\tnilang-G {g:.0}");
+    // the schedules steppers, store-all (per gradient, and per step)
+    use nilang_apps::lorenz::{gradient_store_all, integrate, START as X0};
+    let t = 1000;
+    let o = count(&prefix, || {
+        black_box(integrate(black_box(&X0), t));
+    });
+    let g = count(&prefix, || {
+        black_box(gradient_store_all(black_box(&X0), t));
+    });
+    println!("schedules T={t}\trust-O {o:.0}\tstore-all-G {g:.0}");
+    use nilang::ad::time_loop::{Schedule, TimeLoop};
+    use nilang_bench::suites::schedules::pde::{pde_forward, pde_gradient, Heat, Sumsq, STEPS};
+    let tl = TimeLoop::new(Heat, Sumsq, STEPS, Schedule::StoreAll);
+    let o = count(&prefix, || {
+        black_box(pde_forward(&tl));
+    });
+    let g = count(&prefix, || {
+        black_box(pde_gradient(&tl));
+    });
+    println!("schedules pde-128x{STEPS}\trust-O {o:.0}\tstore-all-G {g:.0}");
 }
