@@ -1,7 +1,10 @@
 """Instructions per evaluation of Enzyme's cells, counted by valgrind's callgrind.
 
     valgrind --tool=callgrind --instr-atstart=no --callgrind-out-file=/tmp/cg.%p.out \\
-        python3.11 peers/enzyme/instructions.py
+        python3.11 peers/enzyme/instructions.py [embedding bessel schedules]
+
+(python3.11 the interpreter itself, not a pyenv shim: valgrind does not follow the shim's exec;
+the dumps are read from NILANG_CALLGRIND_GLOB, default /tmp/cg.*.out.*.)
 
 Compiles the peer's C++ (peers/enzyme/*.cpp) with NILANG_CALLGRIND defined, so each untimed
 run of `reps` repetitions is bracketed by callgrind client requests (prelude.h): Python, JAX
@@ -20,6 +23,7 @@ import sys
 import numpy as np
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+ONLY = sys.argv[1:]  # suites to count (default: all)
 sys.argv = sys.argv[:1]
 import importlib.util  # noqa: E402
 
@@ -59,22 +63,24 @@ def main():
     e = np.array(edges, float).reshape(-1)
     ne = np.array(non, float).reshape(-1)
     rows = []
-    for k in (2, 4, 6, 8, 10):
+    for k in (2, 4, 6, 8, 10) if not ONLY or "embedding" in ONLY else ():
         x = rng.standard_normal(10 * k)
         fns = peer.embedding({"k": k}, {"x": x, "edges": e, "non_edges": ne})
         for m in ("O", "G", "H"):
             rows.append((f"embedding k={k}", m, count(fns[m])))
-    fns = peer.bessel({"nu": 2, "atol": 1e-8, "batch": False}, {"z": np.array([1.0])})
-    for m in ("O", "G"):
-        rows.append(("bessel J2(1.0)", m, count(fns[m])))
-    for t in (1000,):
+    if not ONLY or "bessel" in ONLY:
+        fns = peer.bessel({"nu": 2, "atol": 1e-8, "batch": False}, {"z": np.array([1.0])})
+        for m in ("O", "G"):
+            rows.append(("bessel J2(1.0)", m, count(fns[m])))
+    for t in (1000,) if not ONLY or "schedules" in ONLY else ():
         fns = peer.schedules({"steps": t}, {"x0": np.array([1.0, 1.0, 20.0, 28.0])})
         for m in ("O", "G"):
             rows.append((f"schedules T={t}", m, count(fns[m])))
-    u0 = np.sin(2 * np.pi * np.arange(128) / 128) * 0.5 + 0.5
-    fns = peer.schedules({"steps": 1000}, {"u0": u0, "p": np.array([0.2, 0.001])})
-    for m in ("O", "G"):
-        rows.append(("schedules pde-128x1000", m, count(fns[m])))
+    if not ONLY or "schedules" in ONLY:
+        u0 = np.sin(2 * np.pi * np.arange(128) / 128) * 0.5 + 0.5
+        fns = peer.schedules({"steps": 1000}, {"u0": u0, "p": np.array([0.2, 0.001])})
+        for m in ("O", "G"):
+            rows.append(("schedules pde-128x1000", m, count(fns[m])))
     for case, m, n in rows:
         print(f"{case}\tenzyme-{m}\t{n:.0f} instructions")
 
