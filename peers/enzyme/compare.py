@@ -1,24 +1,33 @@
 """Same-run table ours / Enzyme / JAX per derivative cell, from the benchmark's JSON.
 
-    python3 peers/enzyme/compare.py q.json
+    python3 peers/enzyme/compare.py q.json [--min]
+
+Times are each cell's median sample (`--min`: its minimum sample).
 
 `ours` is our fastest single-threaded tool for the cell (a `nilang*` tool other than
-`nilang-tN` with N > 1); `enzyme` and `jax` are the one-thread peers; `enzyme G/O` is Enzyme's
-own derivative time over its own objective time (how Enzyme-friendly the C++ is).
+`nilang-tN` with N > 1; in the schedules suite, the fastest schedule of the same step: every
+tool but `rust`, the peers and the `implicit-*` stepper); `enzyme` and `jax` are the one-thread peers; `enzyme G/O` is Enzyme's
+own derivative time (B: backward pass) over its own objective time (how Enzyme-friendly the C++ is).
 """
 
 import json
 import sys
 
 
-def single_threaded_ours(tool):
+PEERS = ("rust", "jax", "jax-mt", "enzyme")
+
+
+def single_threaded_ours(tool, suite=None):
+    if suite == "schedules":
+        return tool not in PEERS and not tool.startswith("implicit")
     if not tool.startswith("nilang"):
         return False
     return not (tool.startswith("nilang-t") and tool != "nilang-t1")
 
 
-def main(path):
-    cells = [c for c in json.load(open(path)) if c.get("median_s")]
+def main(path, stat="median_s"):
+    cells = [dict(c, median_s=c.get(stat)) for c in json.load(open(path))]
+    cells = [c for c in cells if c.get("median_s")]
     by = {}
     for c in cells:
         by.setdefault((c["suite"], c["case"]), []).append(c)
@@ -28,8 +37,8 @@ def main(path):
         def t(tool, m):
             return next((c["median_s"] for c in cs if c["tool"] == tool and c["measure"] == m), None)
 
-        for m in ("G", "J", "H"):
-            ours = [c for c in cs if c["measure"] == m and single_threaded_ours(c["tool"])]
+        for m in ("G", "J", "H", "B"):
+            ours = [c for c in cs if c["measure"] == m and single_threaded_ours(c["tool"], suite)]
             enz = t("enzyme", m)
             if not ours or enz is None:
                 continue
@@ -44,4 +53,4 @@ def main(path):
 
 
 if __name__ == "__main__":
-    main(sys.argv[1])
+    main(sys.argv[1], "min_s" if "--min" in sys.argv[2:] else "median_s")

@@ -140,7 +140,43 @@ def embedding(s, a):
     }
 
 
-SUITES = {"gmm": gmm, "ba": ba, "bessel": bessel, "embedding": embedding}
+def sparse(s, a):
+    if s["kind"] == "dot":
+        args = (a["acp"], a["ari"], a["av"], a["bcp"], a["bri"], a["bv"], np.zeros(int(s["m"])))
+        return {
+            "O": entry("sparse", "dot_objective", 1, args),
+            "B": entry("sparse", "dot_backward", a["av"].size + a["bv"].size, args),
+        }
+    args = (a["cp"], a["ri"], a["a"], a["x"], a["ybar"])
+    return {
+        "O": entry("sparse", "matvec_objective", a["ybar"].size, args),
+        "B": entry("sparse", "matvec_backward", a["x"].size + a["a"].size, args),
+    }
+
+
+def schedules(s, a):
+    steps = np.array([float(s["steps"])])
+    if "u0" in a:  # the PDE stepper
+        args = (a["u0"], a["p"], steps)
+        return {
+            "O": entry("schedules", "pde_objective", 1, args),
+            "G": entry("schedules", "pde_gradient", a["u0"].size + 2, args),
+        }
+    args = (a["x0"], steps)  # Lorenz RK4
+    return {
+        "O": entry("schedules", "lorenz_objective", 1, args),
+        "G": entry("schedules", "lorenz_gradient", 4, args),
+    }
+
+
+SUITES = {
+    "gmm": gmm,
+    "ba": ba,
+    "bessel": bessel,
+    "embedding": embedding,
+    "sparse": sparse,
+    "schedules": schedules,
+}
 
 # ----------------------------------------------------------------------------------------------
 

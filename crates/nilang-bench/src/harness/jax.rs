@@ -139,6 +139,7 @@ fn measure(s: &str) -> Option<Measure> {
         "G" => Measure::G,
         "J" => Measure::J,
         "H" => Measure::H,
+        "B" => Measure::B,
         _ => return None,
     })
 }

@@ -84,6 +84,8 @@ fn enzyme_cells_are_checked_timed_and_recorded() {
             "embedding",
             "gmm",
             "ba",
+            "sparse",
+            "schedules",
             "--json",
             json_s,
         ],
@@ -103,6 +105,8 @@ fn enzyme_cells_are_checked_timed_and_recorded() {
         ("embedding", &["O", "G", "H"][..]),
         ("gmm", &["O", "G"][..]),
         ("ba", &["O", "J"][..]),
+        ("sparse", &["O", "B"][..]),
+        ("schedules", &["O", "G"][..]),
     ] {
         for m in measures {
             let c: Vec<_> = cells

@@ -277,6 +277,20 @@ fn run_case(h: &mut Harness, c: &Size) {
     } else {
         h.skip(SUITE, case, size, tool, Measure::G);
     }
+    if h.jax.active() {
+        // Enzyme's store-all gradient of the same RK4 loop (peers/enzyme/schedules.cpp)
+        let fin = integrate(&START, n);
+        let want = |m: Measure| match m {
+            Measure::O => Some(std::borrow::Cow::Owned(vec![fin[2]])),
+            Measure::G => Some(std::borrow::Cow::Borrowed(&reference[..])),
+            _ => None,
+        };
+        let scalars = serde_json::json!({"steps": n});
+        let arrays: [(&str, &[f64]); 1] = [("x0", &START)];
+        crate::harness::jax::run_case(
+            h, SUITE, case, size, 1.0, scalars, &arrays, &want, None, 1e-10,
+        );
+    }
 }
 
 /// If the gradient `g` agrees with the store-all `reference` (within `tol`), print `note()`

@@ -364,6 +364,28 @@ fn run_dot(h: &mut Harness, c: &SparseCase) {
     };
     let ks = nilang::kernels(c);
     h.external(SUITE, name, size, 1.0, "nilang", ks, &reference, 1e-10);
+    if h.jax.active() {
+        // the Enzyme peer's O and B (peers/enzyme/sparse.cpp); indices sent as f64
+        let idx = |v: &[usize]| -> Vec<f64> { v.iter().map(|&i| i as f64).collect() };
+        let (acp, ari, bcp, bri) = (
+            idx(&a.colptr),
+            idx(&a.rowval),
+            idx(&b.colptr),
+            idx(&b.rowval),
+        );
+        let arrays: [(&str, &[f64]); 6] = [
+            ("acp", &acp),
+            ("ari", &ari),
+            ("av", &a.nzval),
+            ("bcp", &bcp),
+            ("bri", &bri),
+            ("bv", &b.nzval),
+        ];
+        let scalars = serde_json::json!({"kind": "dot", "m": a.m});
+        crate::harness::jax::run_case(
+            h, SUITE, name, size, 1.0, scalars, &arrays, &reference, None, 1e-10,
+        );
+    }
 }
 
 fn run_matvec(h: &mut Harness, c: &SparseCase) {
@@ -420,4 +442,26 @@ fn run_matvec(h: &mut Harness, c: &SparseCase) {
     };
     let ks = nilang::kernels(c);
     h.external(SUITE, name, size, 1.0, "nilang", ks, &reference, 1e-10);
+    if h.jax.active() {
+        // the Enzyme peer's O and B (peers/enzyme/sparse.cpp); indices sent as f64
+        let idx = |v: &[usize]| -> Vec<f64> { v.iter().map(|&i| i as f64).collect() };
+        let (cp, ri, av, xv, yb) = (
+            idx(&a.colptr),
+            idx(&a.rowval),
+            interleave(&a.nzval),
+            interleave(x),
+            interleave(ybar),
+        );
+        let arrays: [(&str, &[f64]); 5] = [
+            ("cp", &cp),
+            ("ri", &ri),
+            ("a", &av),
+            ("x", &xv),
+            ("ybar", &yb),
+        ];
+        let scalars = serde_json::json!({"kind": "matvec"});
+        crate::harness::jax::run_case(
+            h, SUITE, name, size, 1.0, scalars, &arrays, &reference, None, 1e-10,
+        );
+    }
 }
