@@ -1,7 +1,9 @@
 //! The `--plot` pictures: per suite, `{suite}-ratio.svg` (every tool's min-time ratio to
 //! `rust-O` per case, log scale: the paper's tables as a chart) and `{suite}.svg` (time per call
 //! against the suite's work measure, [`crate::suites::work_measure`]). Each tool family has its
-//! own colour and marker ([`Family`]); the legend sits in a panel right of the data.
+//! own colour and marker ([`Family`]); the legend sits in a panel right of the data. A time
+//! chart's line joins one tool's cases only where they are of one kind ([`case_kind`]) and of
+//! different work ([`segments`]): no line joins cases of equal size.
 
 use crate::report::{Cell, Measure};
 use plotters::prelude::*;
@@ -80,7 +82,7 @@ impl Family {
             Family::Jax => "JAX",
             Family::Enzyme => "Enzyme",
             Family::Gpu => "GPU",
-            Family::Other => "other",
+            Family::Other => "other (a style each)",
         }
     }
 
@@ -124,6 +126,30 @@ const OTHER_SHAPES: [Shape; 8] = [
     Shape::Star,
     Shape::Cross,
 ];
+
+/// The `j`-th [`Family::Other`] style: the `j`-th colour-shape pair that no named family uses.
+fn other_style(j: usize) -> ((u8, u8, u8), Shape) {
+    const NAMED: [Family; 8] = [
+        Family::Ours,
+        Family::Plain,
+        Family::Manual,
+        Family::Forward,
+        Family::Tape,
+        Family::Jax,
+        Family::Enzyme,
+        Family::Gpu,
+    ];
+    (0..)
+        .map(|i| {
+            (
+                OTHER_COLORS[i % OTHER_COLORS.len()],
+                OTHER_SHAPES[i % OTHER_SHAPES.len()],
+            )
+        })
+        .filter(|pair| !NAMED.iter().any(|f| f.base() == *pair))
+        .nth(j)
+        .expect("the pairs repeat")
+}
 
 /// How one series (a tool and a measure) is drawn.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -181,7 +207,7 @@ pub fn series_styles(cells: &[Cell]) -> Vec<(String, Measure, Style)> {
                         .len()
                 },
             );
-            (OTHER_COLORS[j % OTHER_COLORS.len()], OTHER_SHAPES[j % OTHER_SHAPES.len()])
+            other_style(j)
         } else {
             let members = keys.iter().filter(|k| k.0 == *family).count();
             let rank = keys[..i].iter().filter(|k| k.0 == *family).count();
@@ -206,14 +232,18 @@ fn shade((r, g, b): (u8, u8, u8), rank: usize, members: usize) -> (u8, u8, u8) {
     let t = -0.45 + 1.05 * rank as f64 / (members - 1) as f64;
     let mix = |c: u8| {
         let c = c as f64;
-        let v = if t < 0.0 { c * (1.0 + t) } else { c + (255.0 - c) * t };
+        let v = if t < 0.0 {
+            c * (1.0 + t)
+        } else {
+            c + (255.0 - c) * t
+        };
         v.round() as u8
     };
     (mix(r), mix(g), mix(b))
 }
 
-/// Tick values for a log axis over `lo..hi`: 1-2-5 per decade, 1…9 when that gives fewer than
-/// four, only powers of ten when it gives more than twelve.
+/// Tick values for a log axis over `lo..hi`: 1-2-5 per decade; 1-2-3-5, then 1…9, when that
+/// gives fewer than four; only powers of ten when it gives more than twelve.
 ///
 /// ```
 /// use nilang_bench::plot::log_ticks;
@@ -237,13 +267,17 @@ pub fn log_ticks(lo: f64, hi: f64) -> Vec<f64> {
         v
     };
     let t = ticks(&[1.0, 2.0, 5.0]);
-    if t.len() < 4 {
-        ticks(&[1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0, 9.0])
-    } else if t.len() > 12 {
-        ticks(&[1.0])
-    } else {
-        t
+    if t.len() > 12 {
+        return ticks(&[1.0]);
     }
+    if t.len() >= 4 {
+        return t;
+    }
+    let t = ticks(&[1.0, 2.0, 3.0, 5.0]);
+    if t.len() >= 4 {
+        return t;
+    }
+    ticks(&[1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0, 9.0])
 }
 
 /// The cases of one suite, ordered by work measure (then name): the x order of both charts.
@@ -357,15 +391,32 @@ fn marker<'b, DB: DrawingBackend + 'b, C: Clone + 'b>(
     }
 }
 
-/// A tick label for a work measure or a ratio: plain below 10⁵, else `1e6` style.
-fn number(v: f64) -> String {
+/// A tick label for a work measure or a ratio: `0.05`, `3`, `20k`, `1.5M`, `2e-4`.
+///
+/// ```
+/// use nilang_bench::plot::number;
+/// assert_eq!(number(30000.0), "30k");
+/// assert_eq!(number(0.5), "0.5");
+/// assert_eq!(number(2.5e6), "2.5M");
+/// ```
+pub fn number(v: f64) -> String {
+    let trim = |x: f64| {
+        let s = format!("{x:.2}");
+        s.trim_end_matches('0').trim_end_matches('.').to_string()
+    };
+    let a = v.abs();
     if v == 0.0 {
         "0".into()
-    } else if (1e-2..1e5).contains(&v.abs()) {
-        let s = format!("{v:.2}");
-        s.trim_end_matches('0').trim_end_matches('.').to_string()
-    } else {
+    } else if a < 1e-2 {
         format!("{v:.0e}")
+    } else if a < 1e3 {
+        trim(v)
+    } else if a < 1e6 {
+        format!("{}k", trim(v / 1e3))
+    } else if a < 1e9 {
+        format!("{}M", trim(v / 1e6))
+    } else {
+        format!("{}G", trim(v / 1e9))
     }
 }
 
@@ -387,18 +438,26 @@ fn seconds(v: f64) -> String {
 fn legend(
     area: &DrawingArea<SVGBackend<'_>, plotters::coord::Shift>,
     series: &[(String, Measure, Style)],
+    note: &str,
 ) -> Result<(), String> {
-    let mut y = 40;
+    let mut y = 54;
     let mut last = None;
-    let rows = series.len() + series.iter().map(|s| s.2.family).collect::<std::collections::BTreeSet<_>>().len();
+    let rows = series.len()
+        + series
+            .iter()
+            .map(|s| s.2.family)
+            .collect::<std::collections::BTreeSet<_>>()
+            .len();
     let step = ((area.dim_in_pixel().1 as i32 - 60) / rows.max(1) as i32).clamp(10, 18);
     let font = ("sans-serif", (step - 3).clamp(9, 14)).into_font();
-    area.draw(&Text::new(
-        "hollow: O/U, filled: derivative",
-        (8, 16),
-        font.clone().color(&RGBColor(90, 90, 90)),
-    ))
-    .map_err(err)?;
+    for (i, line) in ["hollow: O/U, filled: derivative", note].iter().enumerate() {
+        area.draw(&Text::new(
+            *line,
+            (8, 6 + 14 * i as i32),
+            font.clone().color(&RGBColor(90, 90, 90)),
+        ))
+        .map_err(err)?;
+    }
     for (tool, m, st) in series {
         if last != Some(st.family) {
             let (r, g, b) = st.family.base().0;
@@ -541,14 +600,16 @@ fn ratio_chart(suite: &str, sc: &[Cell], dir: &Path) -> Result<Option<PathBuf>, 
             left.draw(&Text::new(
                 name.clone(),
                 (x, y + 8 + row),
-                ("sans-serif", 13).into_font().color(&BLACK).pos(plotters::style::text_anchor::Pos::new(
-                    plotters::style::text_anchor::HPos::Center,
-                    plotters::style::text_anchor::VPos::Top,
-                )),
+                ("sans-serif", 13).into_font().color(&BLACK).pos(
+                    plotters::style::text_anchor::Pos::new(
+                        plotters::style::text_anchor::HPos::Center,
+                        plotters::style::text_anchor::VPos::Top,
+                    ),
+                ),
             ))
             .map_err(err)?;
         }
-        legend(&right, &series)?;
+        legend(&right, &series, "in a case: left to right as listed")?;
         root.present().map_err(err)?;
     }
     Ok(Some(path))
@@ -627,8 +688,156 @@ fn time_chart(suite: &str, sc: &[Cell], dir: &Path) -> Result<Option<PathBuf>, S
                     .map_err(err)?;
             }
         }
-        legend(&right, &series)?;
+        legend(&right, &series, "lines join cases of one kind")?;
         root.present().map_err(err)?;
     }
     Ok(Some(path))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn cell(case: &str, tool: &str, m: Measure, t: f64, size: f64) -> Cell {
+        Cell {
+            median_s: Some(t),
+            min_s: Some(t),
+            ratio: Some(t / 1e-3),
+            ..Cell::skipped("s", case, size, tool, m)
+        }
+    }
+
+    #[test]
+    fn every_family_has_its_own_colour_and_marker() {
+        let tools = [
+            "nilang", "rust", "manual", "num-dual", "echidna", "jax", "enzyme", "gpu",
+        ];
+        let fams: Vec<Family> = tools.iter().map(|t| Family::of(t)).collect();
+        for (i, a) in fams.iter().enumerate() {
+            assert_ne!(*a, Family::Other, "{}", tools[i]);
+            for b in &fams[i + 1..] {
+                assert_ne!(a, b);
+                assert_ne!(a.base().0, b.base().0, "{a:?} and {b:?} share a colour");
+                assert_ne!(a.base().1, b.base().1, "{a:?} and {b:?} share a marker");
+            }
+        }
+        assert_eq!(Family::of("nilang-t1"), Family::Ours);
+        assert_eq!(Family::of("jax-mt"), Family::Jax);
+        assert_eq!(Family::of("gpu-rows"), Family::Gpu);
+        assert_eq!(Family::of("enzyme-fwd"), Family::Enzyme);
+        assert_eq!(Family::of("store-all"), Family::Other);
+    }
+
+    #[test]
+    fn every_series_of_a_suite_is_drawn_differently() {
+        let mut tools: Vec<(String, Measure)> = vec![
+            ("nilang".into(), Measure::O),
+            ("nilang".into(), Measure::U),
+            ("nilang".into(), Measure::G),
+            ("nilang-t1".into(), Measure::G),
+            ("nilang-x4".into(), Measure::G),
+            ("rust".into(), Measure::O),
+            ("num-dual".into(), Measure::G),
+            ("num-dual".into(), Measure::H),
+            ("echidna".into(), Measure::G),
+            ("jax".into(), Measure::G),
+            ("jax-mt".into(), Measure::G),
+            ("enzyme".into(), Measure::G),
+            ("gpu".into(), Measure::G),
+        ];
+        tools.extend((0..14).map(|i| (format!("schedule-{i}"), Measure::G)));
+        let cells: Vec<Cell> = tools
+            .iter()
+            .map(|(t, m)| cell("a", t, *m, 1e-3, 1.0))
+            .collect();
+        let s = series_styles(&cells);
+        assert_eq!(s.len(), tools.len());
+        for (i, a) in s.iter().enumerate() {
+            assert_eq!(a.2.family, Family::of(&a.0));
+            assert_eq!(a.2.filled, !matches!(a.1, Measure::O | Measure::U));
+            for b in &s[i + 1..] {
+                let (ka, kb) = (
+                    (a.2.rgb, a.2.shape, a.2.filled),
+                    (b.2.rgb, b.2.shape, b.2.filled),
+                );
+                assert_ne!(ka, kb, "{}-{:?} and {}-{:?}", a.0, a.1, b.0, b.1);
+            }
+        }
+        // legend order: by family, ours first, then plain Rust
+        assert_eq!(s[0].0, "nilang");
+        assert!(s.iter().position(|x| x.0 == "rust") < s.iter().position(|x| x.0 == "echidna"));
+        // a family's members share its marker
+        assert!(s
+            .iter()
+            .filter(|x| x.2.family == Family::Ours)
+            .all(|x| x.2.shape == Shape::Circle));
+    }
+
+    #[test]
+    fn cases_ordered_by_work_and_equal_sizes_never_joined() {
+        // the GMM cases of a quick run: 1k d=2 K=5 (n·K·d² = 20000), 10k d=2 K=5 (200000),
+        // 1k d=10 K=25 (2500000), listed out of order
+        let cells = [
+            cell("1k d=10 K=25", "rust", Measure::O, 3e-3, 2.5e6),
+            cell("10k d=2 K=5", "rust", Measure::O, 2e-3, 2e5),
+            cell("1k d=2 K=5", "rust", Measure::O, 1e-3, 2e4),
+        ];
+        let order: Vec<String> = cases_by_work(&cells).into_iter().map(|c| c.0).collect();
+        assert_eq!(order, ["1k d=2 K=5", "10k d=2 K=5", "1k d=10 K=25"]);
+        let pts = [(5.0, 1.0), (1.0, 1.0), (5.0, 2.0), (3.0, 1.0), (1.0, 3.0)];
+        let segs = segments(&pts);
+        assert_eq!(segs.len(), 2);
+        for (a, b) in &segs {
+            assert!(a.0 < b.0, "{a:?} {b:?}");
+        }
+        assert!(segments(&[(2.0, 1.0), (2.0, 5.0)]).is_empty());
+        assert_eq!(case_kind("ba1 p=31843"), case_kind("ba5 p=225911"));
+        assert_ne!(
+            case_kind("dot 1000x1000 d=0.05"),
+            case_kind("mul! complex 1000x1000 d=0.05")
+        );
+    }
+
+    #[test]
+    fn every_suite_documents_its_work_measure() {
+        for s in crate::cli::SUITES {
+            assert_ne!(crate::suites::work_measure(s), "problem size", "{s}");
+        }
+        assert_eq!(crate::suites::work_measure("nope"), "problem size");
+    }
+
+    #[test]
+    fn log_ticks_cover_the_range() {
+        assert_eq!(log_ticks(15000.0, 4e6), [2e4, 5e4, 1e5, 2e5, 5e5, 1e6, 2e6]);
+        assert_eq!(log_ticks(21000.0, 340000.0), [3e4, 5e4, 1e5, 2e5, 3e5]);
+        assert_eq!(log_ticks(1e-9, 1e3).len(), 13);
+        assert_eq!(seconds(2e-4), "200 µs");
+        assert_eq!(seconds(1.5), "1.5 s");
+    }
+
+    #[test]
+    fn writes_a_ratio_and_a_time_chart_per_suite_with_the_work_axis_and_legend() {
+        let dir = std::env::temp_dir().join(format!("nilang-plot-test-{}", std::process::id()));
+        let mut cells = vec![
+            cell("a", "rust", Measure::O, 1e-3, 10.0),
+            cell("a", "nilang", Measure::G, 3e-3, 10.0),
+            cell("b", "rust", Measure::O, 2e-3, 100.0),
+            cell("b", "echidna", Measure::G, 9e-3, 100.0),
+        ];
+        for c in &mut cells {
+            c.suite = "gmm".into();
+        }
+        let written = write_plots(&cells, &dir).unwrap();
+        let names: Vec<String> = written
+            .iter()
+            .map(|p| p.file_name().unwrap().to_string_lossy().into_owned())
+            .collect();
+        assert_eq!(names, ["gmm-ratio.svg", "gmm.svg"]);
+        let time = std::fs::read_to_string(dir.join("gmm.svg")).unwrap();
+        assert!(time.contains("n·K·d²"), "work axis missing");
+        assert!(time.contains("echidna-G") && time.contains("tape (echidna)"));
+        let ratio = std::fs::read_to_string(dir.join("gmm-ratio.svg")).unwrap();
+        assert!(ratio.contains("nilang-G") && ratio.contains("ratio to rust-O"));
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
 }

@@ -371,10 +371,13 @@ mod tests {
     #[test]
     fn plots_are_written() {
         let dir = std::env::temp_dir().join(format!("nilang-bench-plot-{}", std::process::id()));
-        let files = write_plots(&sample(), &dir).unwrap();
-        assert_eq!(files.len(), 1);
-        let svg = std::fs::read_to_string(&files[0]).unwrap();
-        assert!(svg.starts_with("<svg"));
+        // a ratio chart and a time chart ([`crate::plot`])
+        let files = crate::plot::write_plots(&sample(), &dir).unwrap();
+        assert_eq!(files.len(), 2);
+        for f in &files {
+            let svg = std::fs::read_to_string(f).unwrap();
+            assert!(svg.starts_with("<svg"));
+        }
         let _ = std::fs::remove_dir_all(&dir);
     }
 }
