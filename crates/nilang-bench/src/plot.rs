@@ -175,8 +175,8 @@ pub struct Style {
 /// ];
 /// let s = series_styles(&cells);
 /// assert_eq!(s[0].0, "nilang");
-/// assert_eq!(s[2].1.family, Family::Tape);
-/// assert_ne!(s[0].1.rgb, s[1].1.rgb);
+/// assert_eq!(s[2].2.family, Family::Tape);
+/// assert_ne!(s[0].2.rgb, s[1].2.rgb);
 /// ```
 pub fn series_styles(cells: &[Cell]) -> Vec<(String, Measure, Style)> {
     let mut keys: Vec<(Family, usize, String, Measure)> = Vec::new();
@@ -440,7 +440,7 @@ fn legend(
     series: &[(String, Measure, Style)],
     note: &str,
 ) -> Result<(), String> {
-    let mut y = 54;
+    let mut y = 62;
     let mut last = None;
     let rows = series.len()
         + series
@@ -453,7 +453,7 @@ fn legend(
     for (i, line) in ["hollow: O/U, filled: derivative", note].iter().enumerate() {
         area.draw(&Text::new(
             *line,
-            (8, 6 + 14 * i as i32),
+            (8, 12 + 14 * i as i32),
             font.clone().color(&RGBColor(90, 90, 90)),
         ))
         .map_err(err)?;
