@@ -65,7 +65,8 @@ OPTIONS:
                         schedules
                         (several names after one flag, or the flag repeated, or comma-separated)
     --json FILE         write one JSON record per cell
-    --plot DIR          write log-log SVG plots (time against problem size) per suite
+    --plot DIR          write two SVG charts per suite: SUITE-ratio.svg (ratio to rust-O per
+                        case and tool, log) and SUITE.svg (time against the suite's work measure)
     --case NAME...      run only these cases of the selected suites (the case name or its
                         first word: `ba19`, `1k`, `k=4`, `T=1000`, ...; e.g. --suite ba --case
                         ba19); a name that matches no case is an error listing the cases

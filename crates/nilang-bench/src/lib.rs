@@ -12,6 +12,7 @@ pub mod ad;
 pub mod cli;
 pub mod harness;
 pub mod output;
+pub mod plot;
 pub mod real;
 pub mod report;
 pub mod suites;

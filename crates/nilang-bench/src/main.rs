@@ -48,7 +48,7 @@ fn main() {
         }
     }
     if let Some(dir) = &opts.plot {
-        match report::write_plots(&res.cells, dir) {
+        match nilang_bench::plot::write_plots(&res.cells, dir) {
             Ok(files) => {
                 for f in files {
                     eprintln!("wrote {}", f.display());

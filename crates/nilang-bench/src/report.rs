@@ -1,7 +1,6 @@
-//! Result cells, markdown tables (one per suite), JSON records and SVG plots.
+//! Result cells, markdown tables (one per suite) and JSON records (the SVG plots: [`crate::plot`]).
 
 use serde::Serialize;
-use std::collections::BTreeSet;
 use std::fmt::Write as _;
 use std::path::Path;
 
@@ -258,82 +257,6 @@ pub fn write_json(cells: &[Cell], path: &Path) -> std::io::Result<()> {
     crate::output::write_atomic(path, (s + "\n").as_bytes())
 }
 
-/// Write one log-log SVG per suite (and measure group) into `dir`: time against problem size,
-/// one line per tool-measure. Suites with fewer than two sizes get no picture.
-/// Returns the written paths.
-pub fn write_plots(cells: &[Cell], dir: &Path) -> Result<Vec<std::path::PathBuf>, String> {
-    use plotters::prelude::*;
-    std::fs::create_dir_all(dir).map_err(|e| e.to_string())?;
-    let suites: BTreeSet<&str> = cells.iter().map(|c| c.suite.as_str()).collect();
-    let mut written = Vec::new();
-    for suite in suites {
-        let sc: Vec<&Cell> = cells
-            .iter()
-            .filter(|c| c.suite == suite && c.median_s.is_some() && c.size > 0.0)
-            .collect();
-        let sizes: BTreeSet<u64> = sc.iter().map(|c| c.size.to_bits()).collect();
-        if sizes.len() < 2 {
-            continue;
-        }
-        let (mut x0, mut x1, mut y0, mut y1) = (f64::MAX, f64::MIN, f64::MAX, f64::MIN);
-        for c in &sc {
-            let y = c.median_s.unwrap();
-            x0 = x0.min(c.size);
-            x1 = x1.max(c.size);
-            y0 = y0.min(y);
-            y1 = y1.max(y);
-        }
-        let (x0, x1, y0, y1) = (x0 / 1.5, x1 * 1.5, y0 / 2.0, y1 * 2.0);
-        let path = dir.join(format!("{suite}.svg"));
-        {
-            let root = SVGBackend::new(&path, (900, 600)).into_drawing_area();
-            root.fill(&WHITE).map_err(|e| e.to_string())?;
-            let mut chart = ChartBuilder::on(&root)
-                .caption(format!("{suite}: time per call"), ("sans-serif", 22))
-                .margin(12)
-                .x_label_area_size(40)
-                .y_label_area_size(70)
-                .build_cartesian_2d((x0..x1).log_scale(), (y0..y1).log_scale())
-                .map_err(|e| e.to_string())?;
-            chart
-                .configure_mesh()
-                .x_desc("problem size")
-                .y_desc("seconds")
-                .y_label_formatter(&|v| format!("{v:.0e}"))
-                .x_label_formatter(&|v| format!("{v:.0e}"))
-                .draw()
-                .map_err(|e| e.to_string())?;
-            let cols = columns(&sc);
-            for (i, (tool, m)) in cols.iter().enumerate() {
-                let mut pts: Vec<(f64, f64)> = sc
-                    .iter()
-                    .filter(|c| c.tool == *tool && c.measure == *m)
-                    .map(|c| (c.size, c.median_s.unwrap()))
-                    .collect();
-                pts.sort_by(|a, b| a.0.total_cmp(&b.0));
-                let color = Palette99::pick(i).to_rgba();
-                chart
-                    .draw_series(LineSeries::new(pts.clone(), color.stroke_width(2)))
-                    .map_err(|e| e.to_string())?
-                    .label(format!("{tool}-{}", m.as_str()))
-                    .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 18, y)], color));
-                chart
-                    .draw_series(pts.into_iter().map(|p| Circle::new(p, 3, color.filled())))
-                    .map_err(|e| e.to_string())?;
-            }
-            chart
-                .configure_series_labels()
-                .background_style(WHITE.mix(0.8))
-                .border_style(BLACK)
-                .draw()
-                .map_err(|e| e.to_string())?;
-            root.present().map_err(|e| e.to_string())?;
-        }
-        written.push(path);
-    }
-    Ok(written)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -448,10 +371,13 @@ mod tests {
     #[test]
     fn plots_are_written() {
         let dir = std::env::temp_dir().join(format!("nilang-bench-plot-{}", std::process::id()));
-        let files = write_plots(&sample(), &dir).unwrap();
-        assert_eq!(files.len(), 1);
-        let svg = std::fs::read_to_string(&files[0]).unwrap();
-        assert!(svg.starts_with("<svg"));
+        // a ratio chart and a time chart ([`crate::plot`])
+        let files = crate::plot::write_plots(&sample(), &dir).unwrap();
+        assert_eq!(files.len(), 2);
+        for f in &files {
+            let svg = std::fs::read_to_string(f).unwrap();
+            assert!(svg.starts_with("<svg"));
+        }
         let _ = std::fs::remove_dir_all(&dir);
     }
 }

@@ -31,6 +31,9 @@ pub trait Suite {
     const NAME: &'static str;
     /// Whether the suite reads `adbench/` (missing: one data error, the suite does not run).
     const ADBENCH: bool = false;
+    /// The work measure that orders the cases: the x axis of the `--plot` time chart (each
+    /// cell's `size` is this measure of its case).
+    const WORK: &'static str = "problem size";
     /// One case: an instance (or what loads it) and its name.
     type Case;
     /// How many cases a run in `mode` has at most (the progress bar's steps).

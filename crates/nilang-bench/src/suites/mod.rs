@@ -50,6 +50,22 @@ pub fn steps(name: &str, mode: Mode) -> u64 {
     dispatch!(name, of(mode))
 }
 
+/// The work measure that orders the cases of the suite called `name` ([`Suite::WORK`]: the x
+/// axis of its `--plot` time chart); "problem size" for a name that is no suite.
+///
+/// ```
+/// assert_eq!(nilang_bench::suites::work_measure("ba"), "observations p");
+/// ```
+pub fn work_measure(name: &str) -> &'static str {
+    fn of<S: Suite>() -> &'static str {
+        S::WORK
+    }
+    if !crate::cli::SUITES.contains(&name) {
+        return "problem size";
+    }
+    dispatch!(name, of())
+}
+
 /// Run the suite called `name` (one of [`crate::cli::SUITES`]).
 pub fn run_named(h: &mut Harness, name: &str) {
     fn run<S: Suite>(h: &mut Harness) {

@@ -75,6 +75,8 @@ fn smoke_run_writes_tables_and_json() {
         }
     }
     assert!(dir.join("plots/embedding.svg").exists());
+    // the ratio chart of every suite that ran (issue 26)
+    assert!(dir.join("plots/embedding-ratio.svg").exists());
     let _ = std::fs::remove_dir_all(&dir);
 }
 

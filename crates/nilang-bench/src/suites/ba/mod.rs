@@ -33,6 +33,7 @@ pub struct BaFile {
 
 impl Suite for BaSuite {
     const NAME: &'static str = SUITE;
+    const WORK: &'static str = "observations p";
     const ADBENCH: bool = true;
     type Case = BaFile;
     fn steps(mode: Mode) -> u64 {

@@ -23,6 +23,7 @@ pub struct BesselSuite;
 
 impl Suite for BesselSuite {
     const NAME: &'static str = SUITE;
+    const WORK: &'static str = "series terms per evaluation (mean over a batch)";
     type Case = BesselCase;
     fn steps(_: Mode) -> u64 {
         2
@@ -75,6 +76,25 @@ pub fn besselj<T: Real>(nu: u32, z: T) -> T {
         out = out + s;
     }
     out
+}
+
+/// How many series terms [`besselj`] sums for (ν, z): the Bessel suite's work measure.
+///
+/// ```
+/// use nilang_bench::suites::bessel::series_terms;
+/// assert!(series_terms(2, 1.0) < series_terms(2, 8.0));
+/// ```
+pub fn series_terms(nu: u32, z: f64) -> usize {
+    let hz2 = 0.25 * z * z;
+    let mut s = (0.5 * z).powi(nu as i32) / (1..=nu).map(f64::from).product::<f64>();
+    let mut terms = 1;
+    let mut k = 0u32;
+    while s.abs() > ATOL {
+        k += 1;
+        s *= -1.0 / k as f64 / (k + nu) as f64 * hz2;
+        terms += 1;
+    }
+    terms
 }
 
 /// The hand-written derivative: J_ν' = (J_{ν-1} − J_{ν+1}) / 2 (ν ≥ 1), J_0' = −J_1.
@@ -133,6 +153,7 @@ fn run_case(h: &mut Harness, c: &BesselCase) {
     match &c.batch {
         None => {
             let z = c.z;
+            let size = series_terms(nu, z) as f64;
             let f = besselj(nu, z);
             let g_nd = grad_num_dual(nu, z);
             let g_ech = grad_echidna(nu, z);
@@ -147,21 +168,21 @@ fn run_case(h: &mut Harness, c: &BesselCase) {
             let ok_e = h.check("bessel: echidna-G vs num-dual-G", &[g_ech], &[g_nd], 1e-12);
             // The closed form differentiates the exact function; the series is truncated at 1e-8.
             let ok_m = h.check("bessel: manual-G vs num-dual-G", &[g_man], &[g_nd], 1e-7);
-            h.time(SUITE, name, 1.0, "rust", Measure::O, 1.0, || {
+            h.time(SUITE, name, size, "rust", Measure::O, 1.0, || {
                 besselj(nu, std::hint::black_box(z))
             });
             if ok_m {
-                h.time(SUITE, name, 1.0, "manual", Measure::G, 1.0, || {
+                h.time(SUITE, name, size, "manual", Measure::G, 1.0, || {
                     besselj_prime(nu, std::hint::black_box(z))
                 });
             }
             if ok {
-                h.time(SUITE, name, 1.0, "num-dual", Measure::G, 1.0, || {
+                h.time(SUITE, name, size, "num-dual", Measure::G, 1.0, || {
                     grad_num_dual(nu, std::hint::black_box(z))
                 });
             }
             if ok_e {
-                h.time(SUITE, name, 1.0, "echidna", Measure::G, 1.0, || {
+                h.time(SUITE, name, size, "echidna", Measure::G, 1.0, || {
                     grad_echidna(nu, std::hint::black_box(z))
                 });
             }
@@ -172,12 +193,13 @@ fn run_case(h: &mut Harness, c: &BesselCase) {
                 _ => None,
             };
             let ks = nilang::kernels(c);
-            h.external(SUITE, name, 1.0, 1.0, "nilang", ks, &reference, 1e-10);
+            h.external(SUITE, name, size, 1.0, "nilang", ks, &reference, 1e-10);
             jax_case(h, c, &reference);
         }
         Some(zs) => {
             let n = zs.len();
             let per = n as f64;
+            let size = zs.iter().map(|&z| series_terms(nu, z) as f64).sum::<f64>() / per;
             let mut out = vec![0.0; n];
             let f: Vec<f64> = zs.iter().map(|&z| besselj(nu, z)).collect();
             let g_nd: Vec<f64> = zs.iter().map(|&z| grad_num_dual(nu, z)).collect();
@@ -200,27 +222,27 @@ fn run_case(h: &mut Harness, c: &BesselCase) {
                 1e-12,
             );
             let ok_m = h.check("bessel batch: manual-G vs num-dual-G", &g_man, &g_nd, 1e-7);
-            h.time(SUITE, name, per, "rust", Measure::O, per, || {
+            h.time(SUITE, name, size, "rust", Measure::O, per, || {
                 for (o, &z) in out.iter_mut().zip(zs) {
                     *o = besselj(nu, z);
                 }
             });
             if ok_m {
-                h.time(SUITE, name, per, "manual", Measure::G, per, || {
+                h.time(SUITE, name, size, "manual", Measure::G, per, || {
                     for (o, &z) in out.iter_mut().zip(zs) {
                         *o = besselj_prime(nu, z);
                     }
                 });
             }
             if ok {
-                h.time(SUITE, name, per, "num-dual", Measure::G, per, || {
+                h.time(SUITE, name, size, "num-dual", Measure::G, per, || {
                     for (o, &z) in out.iter_mut().zip(zs) {
                         *o = grad_num_dual(nu, z);
                     }
                 });
             }
             if ok_e {
-                h.time(SUITE, name, per, "echidna", Measure::G, per, || {
+                h.time(SUITE, name, size, "echidna", Measure::G, per, || {
                     for (o, &z) in out.iter_mut().zip(zs) {
                         *o = grad_echidna(nu, z);
                     }
@@ -233,10 +255,10 @@ fn run_case(h: &mut Harness, c: &BesselCase) {
                 _ => None,
             };
             let ks = nilang::kernels(c);
-            h.external(SUITE, name, per, per, "nilang", ks, &reference, 1e-10);
+            h.external(SUITE, name, size, per, "nilang", ks, &reference, 1e-10);
             if let Some(dev) = h.gpu.clone() {
                 let ks = gpu::kernels(&dev, c);
-                h.external(SUITE, name, per, per, TOOL, ks, &reference, 1e-10);
+                h.external(SUITE, name, size, per, TOOL, ks, &reference, 1e-10);
             }
             // The batched tools sum every lane's series to double precision (the term count of
             // a group of lanes is set by its largest |z|), not to |t| <= 1e-8: they are checked
@@ -255,7 +277,7 @@ fn run_case(h: &mut Harness, c: &BesselCase) {
             };
             if ok_x {
                 for (tool, ks) in nilang::batched(c) {
-                    h.external(SUITE, name, per, per, &tool, ks, &exact_ref, 1e-11);
+                    h.external(SUITE, name, size, per, &tool, ks, &exact_ref, 1e-11);
                 }
             }
             jax_case(h, c, &reference);
@@ -295,6 +317,7 @@ fn jax_case(h: &mut Harness, c: &BesselCase, reference: jax::Reference<'_, '_>) 
         return;
     }
     let z = c.inputs();
+    let size = z.iter().map(|&z| series_terms(c.nu, z) as f64).sum::<f64>() / z.len() as f64;
     let per = if c.batch.is_some() {
         z.len() as f64
     } else {
@@ -303,7 +326,7 @@ fn jax_case(h: &mut Harness, c: &BesselCase, reference: jax::Reference<'_, '_>) 
     let scalars = json!({"nu": c.nu, "atol": ATOL, "batch": c.batch.is_some()});
     let arrays: [(&str, &[f64]); 1] = [("z", &z)];
     jax::run_case(
-        h, SUITE, &c.name, per, per, scalars, &arrays, reference, None, 1e-10,
+        h, SUITE, &c.name, size, per, scalars, &arrays, reference, None, 1e-10,
     );
 }
 

@@ -28,6 +28,7 @@ pub struct EmbeddingSuite;
 
 impl Suite for EmbeddingSuite {
     const NAME: &'static str = SUITE;
+    const WORK: &'static str = "dimension k (10·k coordinates)";
     type Case = EmbeddingCase;
     fn steps(mode: Mode) -> u64 {
         match mode {
@@ -200,7 +201,7 @@ fn run_case(h: &mut Harness, c: &EmbeddingCase) {
     let n = 10 * c.k;
     let x = &c.x;
     let name = c.name.as_str();
-    let size = n as f64;
+    let size = c.k as f64;
     let f = p.eval(x);
     let mut g = vec![0.0; n];
     let mut hs = vec![0.0; n * n];
@@ -288,7 +289,7 @@ fn jax_case(h: &mut Harness, c: &EmbeddingCase, reference: jax::Reference<'_, '_
         h,
         SUITE,
         &c.name,
-        c.x.len() as f64,
+        c.k as f64,
         1.0,
         json!({"k": c.k}),
         &arrays,

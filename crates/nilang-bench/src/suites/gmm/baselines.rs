@@ -133,7 +133,7 @@ pub fn jax(h: &mut Harness, c: &GmmCase, reference: jax::Reference<'_, '_>) {
         "d": g.d, "k": g.k, "n": g.n, "gamma": g.gamma, "m": g.m, "constant": constant(g),
     });
     let p = g.params();
-    let size = p.len() as f64;
+    let size = super::work(g);
     // Without a full reference gradient (large full-run cases), check six coordinates.
     let sampled = reference(Measure::G).is_none().then(|| {
         let obj = Gmm::new(g);

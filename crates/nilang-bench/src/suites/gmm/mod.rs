@@ -28,6 +28,7 @@ pub struct GmmSuite;
 impl Suite for GmmSuite {
     const NAME: &'static str = SUITE;
     const ADBENCH: bool = true;
+    const WORK: &'static str = "n·K·d² (points × components × dimension²)";
     type Case = GmmCase;
     fn steps(mode: Mode) -> u64 {
         match mode {
@@ -47,7 +48,7 @@ impl Suite for GmmSuite {
         let p = c.inst.params();
         let np = p.len();
         let name = c.name.as_str();
-        let size = np as f64;
+        let size = work(&c.inst);
         let f = obj.eval(&p);
         // rust-O is the fastest plain objective we have: `nilang_adbench::gmm::gmm_objective`
         // (row-packed L, one dot product per row, no AD types); the generic `Gmm::eval` above is
@@ -171,6 +172,27 @@ impl Suite for GmmSuite {
         }
         baselines::jax(h, c, &reference);
     }
+}
+
+/// The work measure of a GMM instance, `n·K·d²`: the objective's inner loop applies a
+/// d×d triangular factor to every point for every component.
+///
+/// ```
+/// use nilang_adbench::gmm::GmmInput;
+/// let (d, k, n) = (2, 3, 10);
+/// let g = GmmInput {
+///     d, k, n,
+///     alphas: vec![0.0; k],
+///     means: vec![0.0; k * d],
+///     icf: vec![0.0; k * d * (d + 1) / 2],
+///     x: vec![0.0; n * d],
+///     gamma: 1.0,
+///     m: 0,
+/// };
+/// assert_eq!(nilang_bench::suites::gmm::work(&g), 120.0);
+/// ```
+pub fn work(g: &GmmInput) -> f64 {
+    (g.n * g.k * g.d * g.d) as f64
 }
 
 /// One GMM case. Result layouts for the checks: O: `[f]`; G: the gradient in ADBench's layout

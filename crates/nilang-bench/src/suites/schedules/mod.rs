@@ -42,6 +42,7 @@ pub struct Size {
 
 impl Suite for SchedulesSuite {
     const NAME: &'static str = SUITE;
+    const WORK: &'static str = "time steps T";
     type Case = Size;
     fn steps(mode: Mode) -> u64 {
         (sizes(mode).len() + pde_sizes(mode).len()) as u64

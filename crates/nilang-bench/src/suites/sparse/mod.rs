@@ -18,6 +18,7 @@ pub struct SparseSuite;
 
 impl Suite for SparseSuite {
     const NAME: &'static str = SUITE;
+    const WORK: &'static str = "stored entries (nnz of the operands)";
     type Case = SparseCase;
     fn steps(_: Mode) -> u64 {
         2
