@@ -334,6 +334,16 @@ mod tests {
         }
     }
 
+    /// For fakes that do answer: a limit no loaded machine reaches, so that only the reply
+    /// itself decides the outcome.
+    fn patient() -> Limits {
+        Limits {
+            handshake: Duration::from_secs(60),
+            reply: Duration::from_secs(60),
+            ..Limits::default()
+        }
+    }
+
     fn alive(pid: u32) -> bool {
         // a zombie is reaped by `wait`; a killed and reaped process has no /proc entry
         std::fs::read_to_string(format!("/proc/{pid}/stat"))
@@ -382,10 +392,10 @@ mod tests {
     fn a_huge_announced_reply_is_rejected_before_allocating() {
         let mut p = fake(
             r#"read l; echo '{"ok": true, "arrays": [["G", 1000000000000]]}'; exec sleep 1000"#,
-            short(),
+            patient(),
         );
         let e = p
-            .ask(json!({"cmd": "case"}), &[], short().reply)
+            .ask(json!({"cmd": "case"}), &[], patient().reply)
             .unwrap_err()
             .to_string();
         assert!(
@@ -403,9 +413,12 @@ mod tests {
             ("not json", "bad reply `not json`"),
             (r#"{"ok": false, "error": "JAX missing"}"#, "JAX missing"),
         ] {
-            let mut p = fake(&format!("read l; echo '{reply}'; exec sleep 1000"), short());
+            let mut p = fake(
+                &format!("read l; echo '{reply}'; exec sleep 1000"),
+                patient(),
+            );
             let e = p
-                .ask(json!({"cmd": "hello"}), &[], short().reply)
+                .ask(json!({"cmd": "hello"}), &[], patient().reply)
                 .unwrap_err()
                 .to_string();
             assert!(e.contains(want), "{reply}: {e}");
@@ -413,7 +426,7 @@ mod tests {
         // a head without a newline that exceeds the line limit
         let limits = Limits {
             max_line_bytes: 64,
-            ..short()
+            ..patient()
         };
         let mut p = fake(
             "read l; head -c 1000 /dev/zero | tr '\\0' x; exec sleep 1000",
@@ -425,9 +438,9 @@ mod tests {
             .to_string();
         assert!(e.contains("longer than 64 bytes"), "{e}");
         // a peer that exits before answering
-        let mut p = fake("read l; exit 3", short());
+        let mut p = fake("read l; exit 3", patient());
         let e = p
-            .ask(json!({"cmd": "hello"}), &[], short().reply)
+            .ask(json!({"cmd": "hello"}), &[], patient().reply)
             .unwrap_err()
             .to_string();
         assert!(e.contains("exited"), "{e}");
