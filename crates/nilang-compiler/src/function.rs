@@ -282,11 +282,14 @@ pub fn compile_fn(attr: TokenStream, item: TokenStream) -> TokenStream {
         crate::lower::lower(&mut unchecked_body, &mut scratch);
         let checked = emit(&body, true);
         let unchecked = emit(&unchecked_body, false);
-        let call = |callee: &str| {
-            let callee = syn::Ident::new(callee, sig.ident.span());
-            quote!(#callee(#(#names),*))
+        // where checks are on, `__adj` calls the function it is given (`__nilang_f`: a
+        // parameter may be named like its function)
+        let call = if names.len() > MAX_TUPLE {
+            quote!(__nilang_f(#(#names),*))
+        } else {
+            quote!(::nilang::CallTuple::call_tuple(__nilang_f, (#(#names,)*)))
         };
-        checks_by_profile(checked, unchecked, &call(&sig.ident.to_string()), &call(&inv_name))
+        checks_by_profile(checked, unchecked, &call)
     };
     let Emitted {
         fwd,
@@ -402,18 +405,14 @@ fn checks_on() -> TokenStream {
 
 /// Each body of the default setting: the checked one where [`checks_on`], the unchecked one
 /// otherwise. The adjoint-only variants exist only unchecked; where checks are on they are
-/// the function itself (`call_fwd`, `call_inv`: the calls with the parameters).
-fn checks_by_profile(
-    checked: Emitted,
-    unchecked: Emitted,
-    call_fwd: &TokenStream,
-    call_inv: &TokenStream,
-) -> Emitted {
+/// the function itself (`call`: the call of `__adj`'s function `__nilang_f` with the
+/// parameters).
+fn checks_by_profile(checked: Emitted, unchecked: Emitted, call: &TokenStream) -> Emitted {
     let on = checks_on();
     let pick = |c: TokenStream, u: TokenStream| quote!(if #on { #c } else { #u });
     // an unchecked adjoint-only body that does not depend on dead parameters is the
     // function itself (see `items`): keep it empty then
-    let adj_pick = |u: TokenStream, call: &TokenStream| {
+    let adj_pick = |u: TokenStream| {
         if crate::syntax::mentions_name(&u, "__nilang_dead") {
             quote!(if #on { #call } else { #u })
         } else {
@@ -424,8 +423,8 @@ fn checks_by_profile(
         fwd: pick(checked.fwd, unchecked.fwd),
         inv: pick(checked.inv, unchecked.inv),
         primal: pick(checked.primal, unchecked.primal),
-        adj: adj_pick(unchecked.adj, call_fwd),
-        adj_inv: adj_pick(unchecked.adj_inv, call_inv),
+        adj: adj_pick(unchecked.adj),
+        adj_inv: adj_pick(unchecked.adj_inv),
     }
 }
 
@@ -562,7 +561,7 @@ fn items(
             } else {
                 quote! {
                     #[doc(hidden)] #[inline] #allow
-                    #vis fn __adj #generics (_: __NilangF, __nilang_dead: u64, (#(#pats,)*): (#(#tys,)*)) #where_clause {
+                    #vis fn __adj #generics (__nilang_f: __NilangF, __nilang_dead: u64, (#(#pats,)*): (#(#tys,)*)) #where_clause {
                         #body
                     }
                 }
