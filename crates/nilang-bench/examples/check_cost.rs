@@ -40,27 +40,6 @@ pairwise!(pair_default,);
 pairwise!(pair_check, check);
 pairwise!(pair_nocheck, nocheck);
 
-/// [`pair_check`] without the distinct-index checks of `x[i] - x[j]` (`#[nocheck]` on those
-/// statements): the rest is the deallocation check with its magnitude history and the bounds.
-#[i(check)]
-fn pair_history<T: Scalar>(e: &mut T, x: &mut Vec<T>, y: &mut Vec<T>) {
-    for i in 0..x.len() {
-        for j in i + 1..x.len() {
-            routine! {
-                let (dx, dy, r2) = (T::default(), T::default(), T::default());
-                #[nocheck]
-                dx += x[i] - x[j];
-                #[nocheck]
-                dy += y[i] - y[j];
-                r2 += abs2(dx);
-                r2 += abs2(dy);
-                r2 += 1.0;
-            }
-            e += 1.0 / r2;
-            unroutine!();
-        }
-    }
-}
 
 /// A 16 → 32 → 1 tanh MLP over a batch: `loss += Σ_s (w2 · tanh(W1 x_s + b1) − y_s)²`.
 macro_rules! mlp {
@@ -219,7 +198,6 @@ fn main() {
             &mut [
                 ("default", run(grad!(PairDefault))),
                 ("check", run(grad!(PairCheck))),
-                ("chk-noidx", run(grad!(PairHistory))),
                 ("nocheck", run(grad!(PairNocheck))),
             ],
         );

@@ -7,8 +7,7 @@ use nilang::prelude::*;
 /// A wrong program: the ancilla is not zero when deallocated (for `y ≠ 0`).
 macro_rules! wrong_dealloc {
     ($name:ident, $($opt:ident)?) => {
-        #[i($($opt)?, norev)]
-        #[allow(dead_code)]
+        #[i($($opt)?)]
         fn $name<T: Scalar>(s: &mut T, y: &mut T) {
             let t = T::default();
             t += y;
@@ -32,6 +31,10 @@ fn default_checks_follow_the_profile_and_check_forces_them() {
     assert_eq!(raised(by_profile), on.then_some(ErrorKind::Deallocation));
     assert_eq!(raised(always), Some(ErrorKind::Deallocation));
     assert_eq!(raised(never), None);
+    // the inverse ends with the same ancilla at `-y`: the same
+    assert_eq!(raised(by_profile_inv), on.then_some(ErrorKind::Deallocation));
+    assert_eq!(raised(always_inv), Some(ErrorKind::Deallocation));
+    assert_eq!(raised(never_inv), None);
     // the unchecked program computes what the checked one does up to the check
     let (mut s, mut y) = (1.0, 3.0);
     never(&mut s, &mut y);
