@@ -40,7 +40,6 @@ pairwise!(pair_default,);
 pairwise!(pair_check, check);
 pairwise!(pair_nocheck, nocheck);
 
-
 /// A 16 → 32 → 1 tanh MLP over a batch: `loss += Σ_s (w2 · tanh(W1 x_s + b1) − y_s)²`.
 macro_rules! mlp {
     ($name:ident, $($opt:ident)?) => {
@@ -114,6 +113,9 @@ fn rnd(k: usize) -> f64 {
     ((h >> 11) as f64 / (1u64 << 53) as f64) * 2.0 - 1.0
 }
 
+/// The gradient of the pairwise potential at `(e, x, y)`: the entries for `x` then `y`.
+type PairGrad = dyn Fn(&mut f64, &mut Vec<f64>, &mut Vec<f64>) -> Vec<f64>;
+
 /// One gradient as a closure returning the gradient's entries.
 type Run<'a> = Box<dyn FnMut() -> Vec<f64> + 'a>;
 
@@ -127,7 +129,10 @@ fn table(title: &str, rounds: usize, rows: &mut [(&str, Run<'_>)]) {
             .zip(&reference)
             .map(|(a, b)| (a - b).abs() / b.abs().max(1.0))
             .fold(0.0f64, f64::max);
-        assert!(worst < 1e-12, "{title} {label}: gradient differs by {worst:e}");
+        assert!(
+            worst < 1e-12,
+            "{title} {label}: gradient differs by {worst:e}"
+        );
     }
     let n = rows.len();
     let mut samples = vec![Vec::new(); n];
@@ -177,7 +182,7 @@ fn main() {
     for n in [64usize, 256] {
         let x: Vec<f64> = (0..n).map(|k| 4.0 * rnd(k)).collect();
         let y: Vec<f64> = (0..n).map(|k| 4.0 * rnd(k + n)).collect();
-        let run = |f: &'static dyn Fn(&mut f64, &mut Vec<f64>, &mut Vec<f64>) -> Vec<f64>| {
+        let run = |f: &'static PairGrad| {
             let (x, y) = (x.clone(), y.clone());
             Box::new(move || {
                 let (mut x, mut y, mut e) = (x.clone(), y.clone(), 0.0);
@@ -219,7 +224,11 @@ fn main() {
                         (&mut l, &mut w1, &mut b1, &mut w2, &x[..], &t[..]),
                         0,
                     );
-                    g1.iter().chain(gb.iter()).chain(g2.iter()).map(|v| v.g).collect()
+                    g1.iter()
+                        .chain(gb.iter())
+                        .chain(g2.iter())
+                        .map(|v| v.g)
+                        .collect()
                 }) as Run<'_>
             }};
         }

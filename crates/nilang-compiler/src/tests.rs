@@ -390,7 +390,10 @@ fn default_checks_follow_the_users_profile() {
     let on = ":: core :: cfg ! (debug_assertions) || :: nilang :: check :: RELEASE_CHECKS";
     let bodies = |out: &str, which: &str| -> Vec<String> {
         // the functions `f`, `f_inv` and `f::__primal` of one expansion
-        out.split(which).skip(1).map(|s| s.split(" fn ").next().unwrap_or_default().to_string()).collect()
+        out.split(which)
+            .skip(1)
+            .map(|s| s.split(" fn ").next().unwrap_or_default().to_string())
+            .collect()
     };
     // the default: each body picks the checked program where the user's crate has debug
     // assertions (or `nilang` has `release-checks`), the unchecked one otherwise
@@ -399,7 +402,11 @@ fn default_checks_follow_the_users_profile() {
     let default = expand_default(src);
     assert_eq!(default.matches(on).count(), 5, "{default}");
     let call = ":: nilang :: CallTuple :: call_tuple (__nilang_f , (y , x ,))";
-    assert_eq!(default.matches(&format!("{on}) {{ {call} }} else")).count(), 2, "{default}");
+    assert_eq!(
+        default.matches(&format!("{on}) {{ {call} }} else")).count(),
+        2,
+        "{default}"
+    );
     for body in bodies(&default, on).into_iter().take(3) {
         let (checked, unchecked) = body.split_once("} else {").expect("two programs");
         assert!(checked.contains("dealloc"), "{checked}");

@@ -32,7 +32,10 @@ fn default_checks_follow_the_profile_and_check_forces_them() {
     assert_eq!(raised(always), Some(ErrorKind::Deallocation));
     assert_eq!(raised(never), None);
     // the inverse ends with the same ancilla at `-y`: the same
-    assert_eq!(raised(by_profile_inv), on.then_some(ErrorKind::Deallocation));
+    assert_eq!(
+        raised(by_profile_inv),
+        on.then_some(ErrorKind::Deallocation)
+    );
     assert_eq!(raised(always_inv), Some(ErrorKind::Deallocation));
     assert_eq!(raised(never_inv), None);
     // the unchecked program computes what the checked one does up to the check
@@ -60,20 +63,31 @@ sum_sq!(sum_nocheck, nocheck);
 
 #[test]
 fn gradients_agree_in_every_setting() {
-    let grad = |g: &dyn Fn(&mut f64, &mut Vec<f64>) -> Vec<f64>| {
-        g(&mut 0.0, &mut vec![1.0, -2.0, 0.5])
-    };
+    let grad =
+        |g: &dyn Fn(&mut f64, &mut Vec<f64>) -> Vec<f64>| g(&mut 0.0, &mut vec![1.0, -2.0, 0.5]);
     let expected = vec![2.0, -4.0, 1.0];
     assert_eq!(
-        grad(&|y, x| nilang::gradient(&SumDefault, (y, x), 0).1.iter().map(|v| v.g).collect()),
+        grad(&|y, x| nilang::gradient(&SumDefault, (y, x), 0)
+            .1
+            .iter()
+            .map(|v| v.g)
+            .collect()),
         expected
     );
     assert_eq!(
-        grad(&|y, x| nilang::gradient(&SumCheck, (y, x), 0).1.iter().map(|v| v.g).collect()),
+        grad(&|y, x| nilang::gradient(&SumCheck, (y, x), 0)
+            .1
+            .iter()
+            .map(|v| v.g)
+            .collect()),
         expected
     );
     assert_eq!(
-        grad(&|y, x| nilang::gradient(&SumNocheck, (y, x), 0).1.iter().map(|v| v.g).collect()),
+        grad(&|y, x| nilang::gradient(&SumNocheck, (y, x), 0)
+            .1
+            .iter()
+            .map(|v| v.g)
+            .collect()),
         expected
     );
 }
