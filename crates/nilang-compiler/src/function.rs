@@ -43,6 +43,9 @@ impl VisitMut for NameLifetimes<'_> {
 pub struct Options {
     /// `nocheck`: no runtime checks in this function.
     pub nocheck: bool,
+    /// `check`: runtime checks in every profile (by default they are on only where the
+    /// user's crate is built with `debug_assertions`, or with `nilang`'s `release-checks`).
+    pub check: bool,
     /// `rev = Name`: the name of the generated `Reversible` value.
     pub rev: Option<syn::Ident>,
     /// `norev`: do not generate the `Reversible` value.
@@ -63,6 +66,9 @@ pub fn parse_options(attr: TokenStream, errors: &mut Errors) -> Options {
     let parser = syn::meta::parser(|meta| {
         if meta.path.is_ident("nocheck") {
             o.nocheck = true;
+            Ok(())
+        } else if meta.path.is_ident("check") {
+            o.check = true;
             Ok(())
         } else if meta.path.is_ident("norev") {
             o.norev = true;
@@ -89,7 +95,7 @@ pub fn parse_options(attr: TokenStream, errors: &mut Errors) -> Options {
             })
         } else {
             Err(meta.error(
-                "unknown option: expected `nocheck`, `norev`, `rev = Name`, `crate = path`, \
+                "unknown option: expected `nocheck`, `check`, `norev`, `rev = Name`, `crate = path`, \
                  `kernel`, `device` or `zero(param, ..)`",
             ))
         }
@@ -241,13 +247,6 @@ pub fn compile_fn(attr: TokenStream, item: TokenStream) -> TokenStream {
     let zero: Vec<String> = opts.zero.iter().map(|w| w.to_string()).collect();
     let inv_name = format!("{}_inv", sig.ident);
     let data = crate::data::float_data(sig);
-    let mut fwd_emitter = Emitter::new(params.clone(), locals.clone())
-        .with_zero_params(&zero)
-        .with_float_data(&data);
-    let fwd = fwd_emitter.function_body(&body);
-    let primal = Emitter::primal(params.clone(), locals.clone())
-        .with_float_data(&data)
-        .block(&body);
     let reads = crate::adjoint::reads_mask(&sig.ident, &names, &inout, &body);
     let inout_params: Vec<(usize, syn::Ident)> = inout_names
         .iter()
@@ -255,34 +254,50 @@ pub fn compile_fn(attr: TokenStream, item: TokenStream) -> TokenStream {
         .filter_map(|(k, n)| Some((k, n.clone()?)))
         .filter(|(k, _)| *k < 64)
         .collect();
-    // the adjoint-only variants where checks are off (their callers skip value updates only
-    // there; with checks on, the variant is the function itself)
-    let (adj, adj_inv) = if opts.nocheck {
-        let adj = Emitter::adjoint(params.clone(), locals.clone(), &inout_params)
-            .with_zero_params(&zero)
-            .with_float_data(&data)
-            .function_body(&body);
-        let mut adj_emitter = Emitter::adjoint(params.clone(), locals.clone(), &inout_params)
-            .with_zero_params(&zero)
-            .with_float_data(&data);
-        adj_emitter.inverse_of = Some(inv_name.clone());
-        (adj, adj_emitter.function_body(&inverse))
-    } else {
-        (quote!(), quote!())
+    let emit = |body: &[crate::ir::Stmt], checked: bool| {
+        emit_bodies(EmitInput {
+            params: &params,
+            locals: &locals,
+            zero: &zero,
+            zero_idents: &opts.zero,
+            data: &data,
+            inv_name: &inv_name,
+            inout_params: &inout_params,
+            body,
+            checked,
+        })
     };
-    let mut inv_emitter = Emitter::new(params, locals)
-        .with_zero_params(&zero)
-        .with_float_data(&data);
-    inv_emitter.inverse_of = Some(inv_name);
-    let inv = inv_emitter.function_body(&inverse);
-    let (fwd, inv) = if check && !opts.zero.is_empty() {
-        (
-            fwd_emitter.zero_checked(&opts.zero, fwd),
-            inv_emitter.zero_checked(&opts.zero, inv),
-        )
+    let emitted = if opts.nocheck {
+        emit(&body, false)
+    } else if opts.check {
+        emit(&body, true)
     } else {
-        (fwd, inv)
+        // the default: both programs, the checked one where the user's crate is built with
+        // `debug_assertions` (or `nilang` with `release-checks`); rustc folds the condition
+        let mut scratch = Errors::default();
+        let mut unchecked_body = Parser {
+            errors: &mut scratch,
+        }
+        .block(&f.block.stmts, false);
+        crate::lower::lower(&mut unchecked_body, &mut scratch);
+        let checked = emit(&body, true);
+        let unchecked = emit(&unchecked_body, false);
+        // where checks are on, `__adj` calls the function it is given (`__nilang_f`: a
+        // parameter may be named like its function)
+        let call = if names.len() > MAX_TUPLE {
+            quote!(__nilang_f(#(#names),*))
+        } else {
+            quote!(::nilang::CallTuple::call_tuple(__nilang_f, (#(#names,)*)))
+        };
+        checks_by_profile(checked, unchecked, &call)
     };
+    let Emitted {
+        fwd,
+        inv,
+        primal,
+        adj,
+        adj_inv,
+    } = emitted;
 
     let mut out = items(
         &f,
@@ -311,6 +326,106 @@ pub fn compile_fn(attr: TokenStream, item: TokenStream) -> TokenStream {
         out.extend(errors.to_compile_errors());
     }
     crate::krate::rewrite(out, &crate::krate::resolve(opts.krate.as_ref()))
+}
+
+/// What [`emit_bodies`] needs of a function.
+struct EmitInput<'a> {
+    params: &'a HashMap<String, ParamKind>,
+    locals: &'a HashSet<String>,
+    zero: &'a [String],
+    zero_idents: &'a [syn::Ident],
+    data: &'a HashMap<String, usize>,
+    inv_name: &'a str,
+    inout_params: &'a [(usize, syn::Ident)],
+    body: &'a [crate::ir::Stmt],
+    /// The function's runtime checks are on (its statements' own flags still apply).
+    checked: bool,
+}
+
+/// The bodies emitted for one checks setting.
+struct Emitted {
+    fwd: TokenStream,
+    inv: TokenStream,
+    primal: TokenStream,
+    adj: TokenStream,
+    adj_inv: TokenStream,
+}
+
+/// The forward, inverse, value-only and adjoint-only bodies of `body` (no adjoint-only
+/// variants where checks are on: callers skip value updates only where checks are off).
+fn emit_bodies(i: EmitInput) -> Emitted {
+    let mut fwd_emitter = Emitter::new(i.params.clone(), i.locals.clone())
+        .with_zero_params(i.zero)
+        .with_float_data(i.data);
+    let fwd = fwd_emitter.function_body(i.body);
+    let primal = Emitter::primal(i.params.clone(), i.locals.clone())
+        .with_float_data(i.data)
+        .block(i.body);
+    let (adj, adj_inv) = if i.checked {
+        (quote!(), quote!())
+    } else {
+        let adj = Emitter::adjoint(i.params.clone(), i.locals.clone(), i.inout_params)
+            .with_zero_params(i.zero)
+            .with_float_data(i.data)
+            .function_body(i.body);
+        let mut adj_emitter = Emitter::adjoint(i.params.clone(), i.locals.clone(), i.inout_params)
+            .with_zero_params(i.zero)
+            .with_float_data(i.data);
+        adj_emitter.inverse_of = Some(i.inv_name.to_string());
+        (adj, adj_emitter.function_body(&invert_block(i.body)))
+    };
+    let mut inv_emitter = Emitter::new(i.params.clone(), i.locals.clone())
+        .with_zero_params(i.zero)
+        .with_float_data(i.data);
+    inv_emitter.inverse_of = Some(i.inv_name.to_string());
+    let inv = inv_emitter.function_body(&invert_block(i.body));
+    let (fwd, inv) = if i.checked && !i.zero_idents.is_empty() {
+        (
+            fwd_emitter.zero_checked(i.zero_idents, fwd),
+            inv_emitter.zero_checked(i.zero_idents, inv),
+        )
+    } else {
+        (fwd, inv)
+    };
+    Emitted {
+        fwd,
+        inv,
+        primal,
+        adj,
+        adj_inv,
+    }
+}
+
+/// The condition under which a default `#[i]` function runs its checked program: the user's
+/// crate is built with `debug_assertions` (`cfg!` in the emitted code reads their profile), or
+/// `nilang` with its `release-checks` feature.
+fn checks_on() -> TokenStream {
+    quote!((::core::cfg!(debug_assertions) || ::nilang::check::RELEASE_CHECKS))
+}
+
+/// Each body of the default setting: the checked one where [`checks_on`], the unchecked one
+/// otherwise. The adjoint-only variants exist only unchecked; where checks are on they are
+/// the function itself (`call`: the call of `__adj`'s function `__nilang_f` with the
+/// parameters).
+fn checks_by_profile(checked: Emitted, unchecked: Emitted, call: &TokenStream) -> Emitted {
+    let on = checks_on();
+    let pick = |c: TokenStream, u: TokenStream| quote!(if #on { #c } else { #u });
+    // an unchecked adjoint-only body that does not depend on dead parameters is the
+    // function itself (see `items`): keep it empty then
+    let adj_pick = |u: TokenStream| {
+        if crate::syntax::mentions_name(&u, "__nilang_dead") {
+            quote!(if #on { #call } else { #u })
+        } else {
+            u
+        }
+    };
+    Emitted {
+        fwd: pick(checked.fwd, unchecked.fwd),
+        inv: pick(checked.inv, unchecked.inv),
+        primal: pick(checked.primal, unchecked.primal),
+        adj: adj_pick(unchecked.adj),
+        adj_inv: adj_pick(unchecked.adj_inv),
+    }
 }
 
 /// The generated bodies and analyses of a function.
@@ -446,7 +561,7 @@ fn items(
             } else {
                 quote! {
                     #[doc(hidden)] #[inline] #allow
-                    #vis fn __adj #generics (_: __NilangF, __nilang_dead: u64, (#(#pats,)*): (#(#tys,)*)) #where_clause {
+                    #vis fn __adj #generics (__nilang_f: __NilangF, __nilang_dead: u64, (#(#pats,)*): (#(#tys,)*)) #where_clause {
                         #body
                     }
                 }

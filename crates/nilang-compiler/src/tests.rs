@@ -1,8 +1,16 @@
 //! Unit tests of the pipeline, one per fixed bug or construct.
 use crate::compile_fn;
 
-/// The expansion of `#[i] <src>` as a string.
+/// The expansion of `#[i(check)] <src>` as a string: the checked program alone (what a
+/// default `#[i]` runs under `debug_assertions`).
 fn expand(src: &str) -> String {
+    let item: proc_macro2::TokenStream = src.parse().expect("test source tokenizes");
+    compile_fn(quote::quote!(check), item).to_string()
+}
+
+/// The expansion of a default `#[i] <src>`: the checked and the unchecked program, picked by
+/// the user's profile.
+fn expand_default(src: &str) -> String {
     let item: proc_macro2::TokenStream = src.parse().expect("test source tokenizes");
     compile_fn(quote::quote!(), item).to_string()
 }
@@ -15,7 +23,7 @@ fn expand_nocheck(src: &str) -> String {
 
 /// The `compile_error!` messages of an expansion (empty when it compiled).
 fn errors(src: &str) -> Vec<String> {
-    let out = expand(src);
+    let out = expand_default(src);
     out.split("compile_error !")
         .skip(1)
         .map(|s| s.split('"').nth(1).unwrap_or_default().to_string())
@@ -372,4 +380,44 @@ fn two_hundred_parameters_need_no_tuple_trait() {
         !out.contains("<< 64u32") && !out.contains("<< 199u32"),
         "{out}"
     );
+}
+
+#[test]
+fn default_checks_follow_the_users_profile() {
+    let src = "fn f<T: Scalar>(y: &mut T, x: &mut [T]) {
+        for i in 0..x.len() { let t = T::default(); t += x[i]; y += t * x[i]; t -= x[i]; dealloc!(t = T::default()); }
+    }";
+    let on = ":: core :: cfg ! (debug_assertions) || :: nilang :: check :: RELEASE_CHECKS";
+    let bodies = |out: &str, which: &str| -> Vec<String> {
+        // the functions `f`, `f_inv` and `f::__primal` of one expansion
+        out.split(which)
+            .skip(1)
+            .map(|s| s.split(" fn ").next().unwrap_or_default().to_string())
+            .collect()
+    };
+    // the default: each body picks the checked program where the user's crate has debug
+    // assertions (or `nilang` has `release-checks`), the unchecked one otherwise
+    // (`f`, `f_inv`, `f::__primal`, and the adjoint-only variants `__adj`, which are the
+    // functions themselves where checks are on)
+    let default = expand_default(src);
+    assert_eq!(default.matches(on).count(), 5, "{default}");
+    let call = ":: nilang :: CallTuple :: call_tuple (__nilang_f , (y , x ,))";
+    assert_eq!(
+        default.matches(&format!("{on}) {{ {call} }} else")).count(),
+        2,
+        "{default}"
+    );
+    for body in bodies(&default, on).into_iter().take(3) {
+        let (checked, unchecked) = body.split_once("} else {").expect("two programs");
+        assert!(checked.contains("dealloc"), "{checked}");
+        assert!(!unchecked.contains("dealloc"), "{unchecked}");
+        assert!(!unchecked.contains("nilang_track"), "{unchecked}");
+    }
+    // `check`: the checked program in every profile; `nocheck`: the unchecked one
+    let checked = expand(src);
+    assert!(!checked.contains(on), "{checked}");
+    assert!(checked.contains("dealloc"), "{checked}");
+    let unchecked = expand_nocheck(src);
+    assert!(!unchecked.contains(on), "{unchecked}");
+    assert!(!unchecked.contains("dealloc"), "{unchecked}");
 }

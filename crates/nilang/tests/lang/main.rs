@@ -1,4 +1,4 @@
-//! The language: instructions, control flow, ancillas and stacks, data views, dictionaries, do-loops, moves, stores, runtime messages, the classic programs, the newcomer walk-through, the README and a downstream crate.
+//! The language: instructions, control flow, ancillas and stacks, data views, dictionaries, do-loops, moves, stores, runtime messages, runtime checks by profile, the classic programs, the newcomer walk-through, the README and a downstream crate.
 //!
 //! One test binary (fewer binaries link faster); the counting allocator counts each thread's
 //! allocations.
@@ -7,6 +7,7 @@
 static ALLOC: nilang_testkit::alloc::CountingAlloc = nilang_testkit::alloc::CountingAlloc;
 
 mod ancillas_stacks;
+mod checks_by_profile;
 mod classics;
 mod control;
 mod dataviews;
