@@ -119,7 +119,7 @@ pub fn embedding_positions(x0: &[f64], k: usize, fixed: &[usize], p: &[f64]) -> 
 /// use argmin::core::{observers::ObserverMode, Executor};
 /// use argmin::solver::{linesearch::MoreThuenteLineSearch, quasinewton::LBFGS};
 /// use nilang_apps::{adbench::gmm::gmm_generate, fit::{gmm_problem, LossCurve}};
-/// /// let g = gmm_generate(2, 2, 20, 3);
+/// let g = gmm_generate(2, 3, 40, 1);
 /// let curve = LossCurve::default();
 /// let solver = LBFGS::new(MoreThuenteLineSearch::new(), 5);
 /// Executor::new(gmm_problem(&g), solver)
