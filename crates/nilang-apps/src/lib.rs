@@ -8,6 +8,7 @@ pub mod consistency;
 pub mod embedding;
 pub mod fft;
 pub mod fib;
+pub mod fit;
 pub mod gmm;
 pub mod lorenz;
 pub mod nice;

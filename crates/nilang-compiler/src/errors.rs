@@ -39,6 +39,13 @@ impl Errors {
     pub fn to_compile_errors(&self) -> TokenStream {
         self.list.iter().map(|e| e.to_compile_error()).collect()
     }
+    /// All errors combined into one `syn::Error` (each keeps its span), if any.
+    pub fn into_error(self) -> Option<syn::Error> {
+        self.list.into_iter().reduce(|mut a, b| {
+            a.combine(b);
+            a
+        })
+    }
     /// The messages (for tests).
     pub fn messages(&self) -> Vec<String> {
         self.list.iter().map(|e| e.to_string()).collect()

@@ -37,6 +37,7 @@ pub mod opencl;
 pub mod parse;
 pub mod primal;
 pub mod primitive;
+pub mod show;
 pub mod syntax;
 #[cfg(test)]
 mod tests;

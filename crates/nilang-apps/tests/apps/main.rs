@@ -15,6 +15,7 @@ mod consistency;
 mod embedding;
 mod fft;
 mod fib;
+mod fit;
 mod gmm;
 mod gmm_batched;
 mod hessian_lanes;

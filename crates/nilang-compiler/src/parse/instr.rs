@@ -17,6 +17,15 @@ const BUILTINS: &[(&str, usize, &str)] = &[
     ("min", 2, "Min"), ("max", 2, "Max"),
 ];
 
+/// The built-ins other than the elementary functions: `(name a user writes, marker)`.
+///
+/// ```
+/// assert!(nilang_compiler::parse::builtin_names().any(|n| n == ("abs2", "Abs2")));
+/// ```
+pub fn builtin_names() -> impl Iterator<Item = (&'static str, &'static str)> {
+    BUILTINS.iter().map(|(n, _, m)| (*n, *m))
+}
+
 /// The built-in function markers, by the names a user writes (`sin(x)` or `x.sin()`): the
 /// elementary functions of the table ([`crate::functions`]) and the others.
 ///

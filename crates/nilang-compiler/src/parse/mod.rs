@@ -27,7 +27,7 @@ mod instr;
 mod macros;
 mod while_loop;
 
-pub use instr::builtin;
+pub use instr::{builtin, builtin_names};
 // the syntax helpers, also reachable here (they were defined in this module)
 pub use crate::syntax::{
     is_constructor, last_span, mentions, operand_of, place_of, read_place, stmt_text,
