@@ -192,3 +192,30 @@ fn trust_region_newton_with_our_hessian_reaches_the_same_point() {
         assert!((b - r).abs() < 1e-8, "{best:?} vs {reference:?}");
     }
 }
+
+/// A loss that overflows stops the solver with an error naming the point, instead of a line
+/// search probing an infinite cost forever.
+#[test]
+fn a_non_finite_loss_stops_the_solver_with_an_error() {
+    let problem = Minimise::new(|x: &[f64], grad: Option<&mut [f64]>| {
+        // finite at the start, infinite wherever the line search steps (an overflow)
+        let v = if x[0] == 0.0 { 0.0 } else { f64::INFINITY };
+        if let Some(g) = grad {
+            g[0] = -1.0;
+        }
+        v
+    });
+    let solver = LBFGS::new(MoreThuenteLineSearch::new(), 5);
+    // argmin reports an error inside the line search as the solver's exit, others as `Err`
+    let stop = match Executor::new(problem, solver)
+        .configure(|s| s.param(vec![0.0]).max_iters(1000))
+        .run()
+    {
+        Err(e) => e.to_string(),
+        Ok(r) => format!("{:?}", r.state().get_termination_status()),
+    };
+    assert!(
+        stop.contains("the loss is not finite (inf at entry 0) at the parameters [1.0]"),
+        "{stop}"
+    );
+}

@@ -83,7 +83,7 @@ where
 }
 
 impl<L, H> Minimise<L, H> {
-    fn call(&self, x: &[f64], grad: Option<&mut [f64]>) -> Result<f64, Error>
+    fn call(&self, x: &[f64], mut grad: Option<&mut [f64]>) -> Result<f64, Error>
     where
         L: FnMut(&[f64], Option<&mut [f64]>) -> f64,
     {
@@ -91,7 +91,25 @@ impl<L, H> Minimise<L, H> {
             .loss
             .try_borrow_mut()
             .map_err(|_| Error::msg("nilang: the loss was called from inside itself"))?;
-        Ok(loss(x, grad))
+        let v = loss(x, grad.as_deref_mut());
+        finite("loss", x, std::slice::from_ref(&v))?;
+        if let Some(g) = grad {
+            finite("gradient", x, g)?;
+        }
+        Ok(v)
+    }
+}
+
+/// A non-finite loss, gradient or Hessian is an error that stops the solver (a line search
+/// that meets an infinite or NaN cost would otherwise probe forever).
+fn finite(what: &str, x: &[f64], values: &[f64]) -> Result<(), Error> {
+    match values.iter().position(|v| !v.is_finite()) {
+        None => Ok(()),
+        Some(i) => Err(Error::msg(format!(
+            "nilang: the {what} is not finite ({} at entry {i}) at the parameters {x:?}; \
+             the optimiser stops here",
+            values[i]
+        ))),
     }
 }
 
@@ -130,6 +148,10 @@ where
             .hessian
             .try_borrow_mut()
             .map_err(|_| Error::msg("nilang: the Hessian was called from inside itself"))?;
-        Ok(h(x))
+        let h = h(x);
+        for row in &h {
+            finite("Hessian", x, row)?;
+        }
+        Ok(h)
     }
 }
