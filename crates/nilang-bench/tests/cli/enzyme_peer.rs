@@ -100,26 +100,18 @@ fn enzyme_cells_are_checked_timed_and_recorded() {
         serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
     let _ = std::fs::remove_file(&json);
     let cells = v.as_array().unwrap();
-    for (suite, measures) in [
-        ("bessel", &["O", "G"][..]),
-        ("embedding", &["O", "G", "H"][..]),
-        ("gmm", &["O", "G"][..]),
-        ("ba", &["O", "J"][..]),
-        ("sparse", &["O", "B"][..]),
-        ("schedules", &["O", "G"][..]),
-    ] {
-        for m in measures {
-            let c: Vec<_> = cells
-                .iter()
-                .filter(|c| c["suite"] == suite && c["tool"] == "enzyme" && c["measure"] == *m)
-                .collect();
-            assert!(!c.is_empty(), "no enzyme-{m} cell in {suite}");
-            for c in c {
-                assert!(c["median_s"].as_f64().is_some_and(|t| t > 0.0), "{c}");
-                assert!(c["ratio"].as_f64().is_some(), "{c}");
-            }
-        }
-    }
+    super::assert_peer_cells(
+        cells,
+        "enzyme",
+        &[
+            ("bessel", &["O", "G"]),
+            ("embedding", &["O", "G", "H"]),
+            ("gmm", &["O", "G"]),
+            ("ba", &["O", "J"]),
+            ("sparse", &["O", "B"]),
+            ("schedules", &["O", "G"]),
+        ],
+    );
 }
 
 #[test]
