@@ -274,7 +274,8 @@ fn call_reads(c: &Call, key: &Key, cx: &Ctx) -> Maybe {
                     match &marker {
                         Some(m) if k < 64 => {
                             let k = k as u32;
-                            acc = or(acc, Some(vec![quote!(((#m::READS >> #k) & 1 == 1))]));
+                            let reads = m.item(quote!(READS));
+                            acc = or(acc, Some(vec![quote!(((#reads >> #k) & 1 == 1))]));
                         }
                         _ => return None,
                     }

@@ -254,7 +254,8 @@ impl Ctx<'_> {
             return None;
         }
         let k = k as u32;
-        Some(vec![quote!(((#path::ADDITIVE >> #k) & 1 == 1))])
+        let additive = crate::primal::Marker(path).item(quote!(ADDITIVE));
+        Some(vec![quote!(((#additive >> #k) & 1 == 1))])
     }
 }
 

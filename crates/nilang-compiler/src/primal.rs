@@ -128,8 +128,8 @@ pub(crate) fn analysed_callee(p: &syn::ExprPath) -> bool {
 }
 
 /// The type-namespace item of a callee (its path without generic arguments, `_inv` for an
-/// inverse call).
-pub(crate) fn marker_path(p: &syn::ExprPath, inverse: bool) -> syn::Path {
+/// inverse call), which `#[i]` and `nilang::additive!` declare next to the function.
+pub(crate) fn marker_path(p: &syn::ExprPath, inverse: bool) -> Marker {
     let mut path = p.path.clone();
     if let Some(last) = path.segments.last_mut() {
         last.arguments = syn::PathArguments::None;
@@ -137,12 +137,42 @@ pub(crate) fn marker_path(p: &syn::ExprPath, inverse: bool) -> syn::Path {
             last.ident = quote::format_ident!("{}_inv", last.ident, span = last.ident.span());
         }
     }
-    path
+    Marker(path)
+}
+
+/// The declaration (`#[i]` or `nilang::additive!`) of a callee: where its analyses
+/// (`ADDITIVE`, `WRITES`, `READS`) and variants (`__primal`, `__adj`) live.
+#[derive(Clone)]
+pub(crate) struct Marker(pub syn::Path);
+
+impl Marker {
+    /// `item` (a constant or a call) of the declaration, read through an alias that names what
+    /// is missing when the callee has none: rustc then says "function
+    /// `g__is_called_from_i_code__declare_it_with_i_or_nilang_additive` is not a crate or
+    /// module" at the call, instead of "function `g` is not a crate or module".
+    pub fn item(&self, item: TokenStream) -> TokenStream {
+        let path = &self.0;
+        let last = &path
+            .segments
+            .last()
+            .expect("a callee path has a segment")
+            .ident;
+        let alias = quote::format_ident!(
+            "{}__is_called_from_i_code__declare_it_with_i_or_nilang_additive",
+            last,
+            span = last.span()
+        );
+        quote!({
+            #[allow(unused_imports)]
+            use #path as #alias;
+            #alias::#item
+        })
+    }
 }
 
 /// The value-only variant `g::__primal((args..))` applies to this call: a forward call by
 /// path of a function without explicit generic arguments.
-pub fn primal_callee(c: &Call) -> Option<syn::Path> {
+pub(crate) fn primal_callee(c: &Call) -> Option<Marker> {
     let p = plain_analysed_callee(c)?;
     (!c.inverse).then(|| marker_path(p, false))
 }
@@ -290,7 +320,10 @@ fn call_cond(c: &Call, d: &[NoAdjoint], inout: &dyn Fn(&str) -> bool) -> Option<
         }
     }
     match analysed {
-        Some(path) if mask != 0 => Some(vec![quote!(((#path::WRITES & #mask) == 0))]),
+        Some(path) if mask != 0 => {
+            let w = path.item(quote!(WRITES));
+            Some(vec![quote!(((#w & #mask) == 0))])
+        }
         _ => Some(vec![]),
     }
 }
@@ -347,7 +380,8 @@ fn may_write(body: &[Stmt], y: &str, fname: &str, inout: &dyn Fn(&str) -> bool) 
                     w = match &analysed {
                         Some(path) if j < 64 => {
                             let j = j as u32;
-                            or(w, Some(vec![quote!(((#path::WRITES >> #j) & 1 == 1))]))
+                            let writes = path.item(quote!(WRITES));
+                            or(w, Some(vec![quote!(((#writes >> #j) & 1 == 1))]))
                         }
                         _ => None,
                     };

@@ -137,8 +137,16 @@ fn routines_into_fresh_ancillas_recompute_value_only() {
     let out = expand(src);
     assert_eq!(errors(src), Vec::<String>::new());
     assert!(out.contains("plus_eq_primal"), "{out}");
-    assert!(out.contains("g :: __primal"), "{out}");
-    assert!(out.contains("g :: WRITES & 2u64"), "{out}");
+    assert!(
+        out.contains("g__is_called_from_i_code__declare_it_with_i_or_nilang_additive :: __primal"),
+        "{out}"
+    );
+    assert!(
+        out.contains(
+            "g__is_called_from_i_code__declare_it_with_i_or_nilang_additive :: WRITES } & 2u64"
+        ),
+        "{out}"
+    );
     // the analysis: `y` and `x`... `x` only through `g`
     assert!(out.contains("pub const WRITES : u64"), "{out}");
     // a routine writing a parameter is emitted as it is
@@ -247,7 +255,12 @@ fn uncomputation_on_fresh_workspaces_is_adjoint_only() {
         .and_then(|s| s.split("enum f").next())
         .unwrap_or_default();
     assert!(inv.contains("minus_eq_adjoint"), "{inv}");
-    assert!(inv.contains("g_inv :: __adj (g_inv"), "{inv}");
+    assert!(
+        inv.contains(
+            "g_inv__is_called_from_i_code__declare_it_with_i_or_nilang_additive :: __adj (g_inv"
+        ),
+        "{inv}"
+    );
     assert!(inv.contains("Fresh :: zero_values (& mut (* ws))"), "{inv}");
     assert!(inv.contains("Fresh :: zero_values (& mut (* y))"), "{inv}");
     // the next iteration starts with `fresh!(ws, y)`: the values are reset after the last one
@@ -301,7 +314,12 @@ fn adjoint_only_variants_skip_only_values_never_read() {
         }",
     );
     let adj_inv = out.split("impl f_inv").nth(1).unwrap_or_default();
-    assert!(adj_inv.contains("g_inv :: __adj"), "{adj_inv}");
+    assert!(
+        adj_inv.contains(
+            "g_inv__is_called_from_i_code__declare_it_with_i_or_nilang_additive :: __adj"
+        ),
+        "{adj_inv}"
+    );
     assert!(adj_inv.contains("minus_eq_adjoint"), "{adj_inv}");
     // ... but not a range whose end is not the next start
     let out = expand_nocheck(
@@ -311,7 +329,12 @@ fn adjoint_only_variants_skip_only_values_never_read() {
     );
     let adj_inv = out.split("impl f_inv").nth(1).unwrap_or_default();
     // (then `t` is dead only if the callee does not read it: its `READS`)
-    assert!(adj_inv.contains("g_inv :: READS >> 0u32"), "{adj_inv}");
+    assert!(
+        adj_inv.contains(
+            "g_inv__is_called_from_i_code__declare_it_with_i_or_nilang_additive :: READS } >> 0u32"
+        ),
+        "{adj_inv}"
+    );
 }
 
 /// The expansion with every read-only probe (`{ use ...read_only...; (&Probe(&x)).

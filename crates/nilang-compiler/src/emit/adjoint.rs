@@ -177,8 +177,9 @@ impl Emitter {
             inverse: false,
         };
         let body = self.call(&call, s);
+        let adj = marker.item(quote!(__adj(#fpath, 0u64 #(| #bits)*, (#(#names,)*))));
         Some(quote!({
-            let #clo = |#(#names),*| #marker::__adj(#fpath, 0u64 #(| #bits)*, (#(#names,)*));
+            let #clo = |#(#names),*| #adj;
             #body
         }))
     }

@@ -147,7 +147,10 @@ impl Emitter {
                 let ordinary = quote_spanned!(s.span=> #p(#(#args),*););
                 match crate::primal::primal_callee(c) {
                     Some(marker) => self.value_only_or(
-                        quote_spanned!(s.span=> #marker::__primal(#p, (#(#args,)*));),
+                        {
+                            let primal = marker.item(quote!(__primal(#p, (#(#args,)*))));
+                            quote_spanned!(s.span=> #primal;)
+                        },
                         ordinary,
                     ),
                     None => ordinary,

@@ -273,10 +273,11 @@ pub fn shared_write_checks(params: &[Param], body: &[Stmt], fname: &str) -> Vec<
                         // `assert!` reads its message as a format string
                         let msg = msg.replace('{', "{{").replace('}', "}}");
                         if crate::primal::analysed_callee(p) && j < 64 {
-                            let path = crate::primal::marker_path(p, c.inverse);
+                            let writes = crate::primal::marker_path(p, c.inverse)
+                                .item(quote::quote!(WRITES));
                             let j = j as u32;
                             self.out.push(quote::quote_spanned! {s.span=>
-                                const _: () = ::core::assert!((#path::WRITES >> #j) & 1 == 0, #msg);
+                                const _: () = ::core::assert!((#writes >> #j) & 1 == 0, #msg);
                             });
                         }
                     }
