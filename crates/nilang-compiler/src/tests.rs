@@ -444,3 +444,23 @@ fn default_checks_follow_the_users_profile() {
     assert!(!unchecked.contains(on), "{unchecked}");
     assert!(!unchecked.contains("dealloc"), "{unchecked}");
 }
+
+#[test]
+fn nocheck_on_an_instruction_statement_reaches_the_statement() {
+    // syn attaches `#[nocheck]` of `#[nocheck] t += x * x;` to `t`: the parser moves it back,
+    // inside a routine too, and the statement is emitted as in an `#[i(nocheck)]` function
+    // (the check of `y[i] += y[j]`: `i != j` at run time)
+    for body in [
+        "#[nocheck] y[i] += y[j] * x;",
+        "routine! { #[nocheck] y[i] += y[j] * x; } z += y[i]; unroutine!();",
+    ] {
+        let src =
+            format!("fn f(y: &mut [f64], z: &mut f64, x: f64, i: usize, j: usize) {{ {body} }}");
+        assert_eq!(errors(&src), Vec::<String>::new(), "{body}");
+        let checked = expand(&src.replace("#[nocheck] ", ""));
+        let attr = expand(&src);
+        assert!(attr.len() < checked.len(), "{body}");
+        // the statement's text in messages is the statement, without the attribute
+        assert!(!attr.contains("#[nocheck]"), "{body}");
+    }
+}

@@ -54,6 +54,47 @@ fn expr_attrs(e: &Expr) -> &[Attribute] {
     }
 }
 
+/// syn attaches the outer attributes of an expression statement such as `#[nocheck] t += x;`
+/// to its leftmost operand (`t`): the same statement with them moved onto the statement's own
+/// expression, or `None` when the leftmost operand has none.
+fn hoist_leading_attrs(e: &Expr) -> Option<Expr> {
+    fn leftmost(e: &mut Expr) -> Option<&mut Vec<Attribute>> {
+        let (attrs, inner) = match e {
+            Expr::Binary(x) => (&mut x.attrs, Some(&mut *x.left)),
+            Expr::Assign(x) => (&mut x.attrs, Some(&mut *x.left)),
+            Expr::MethodCall(x) => (&mut x.attrs, Some(&mut *x.receiver)),
+            Expr::Index(x) => (&mut x.attrs, Some(&mut *x.expr)),
+            Expr::Field(x) => (&mut x.attrs, Some(&mut *x.base)),
+            Expr::Path(x) => (&mut x.attrs, None),
+            Expr::Tuple(x) => (&mut x.attrs, None),
+            Expr::Paren(x) => (&mut x.attrs, None),
+            _ => return None,
+        };
+        match inner.and_then(leftmost) {
+            Some(a) if !a.is_empty() => Some(a),
+            _ => Some(attrs),
+        }
+    }
+    if !matches!(e, Expr::Binary(_) | Expr::Assign(_) | Expr::MethodCall(_)) {
+        return None;
+    }
+    let mut e = e.clone();
+    let moved = std::mem::take(leftmost(&mut e)?);
+    if moved.is_empty() {
+        return None;
+    }
+    let own = match &mut e {
+        Expr::Binary(x) => &mut x.attrs,
+        Expr::Assign(x) => &mut x.attrs,
+        Expr::MethodCall(x) => &mut x.attrs,
+        _ => return None,
+    };
+    let mut attrs = moved;
+    attrs.append(own);
+    *own = attrs;
+    Some(e)
+}
+
 impl Parser<'_> {
     /// Parse a sequence of statements (one ancilla scope).
     pub fn block(&mut self, stmts: &[syn::Stmt], check: bool) -> Vec<Stmt> {
@@ -100,6 +141,8 @@ impl Parser<'_> {
                 )
             }
             syn::Stmt::Expr(e, _) => {
+                let hoisted = hoist_leading_attrs(e);
+                let e = hoisted.as_ref().unwrap_or(e);
                 let (store, attrs) = crate::lower::store::split_store_attr(expr_attrs(e));
                 let check = self.check_flag(&attrs, check);
                 let kind = if let Expr::Macro(m) = e {
@@ -110,7 +153,21 @@ impl Parser<'_> {
                     }
                     self.expr_stmt(e, check)
                 };
-                (kind, check, e.span(), stmt_text(e))
+                // (the text without the attributes: they are not part of the statement)
+                let text = match &hoisted {
+                    Some(h) => {
+                        let mut bare = h.clone();
+                        if let Expr::Binary(syn::ExprBinary { attrs, .. })
+                        | Expr::Assign(syn::ExprAssign { attrs, .. })
+                        | Expr::MethodCall(syn::ExprMethodCall { attrs, .. }) = &mut bare
+                        {
+                            attrs.clear();
+                        }
+                        stmt_text(&bare)
+                    }
+                    None => stmt_text(e),
+                };
+                (kind, check, e.span(), text)
             }
             syn::Stmt::Item(i) => {
                 self.errors.push(
