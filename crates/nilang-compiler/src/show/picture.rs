@@ -198,6 +198,11 @@ fn children(s: &Stmt) -> Vec<(Option<String>, &[Stmt])> {
                     if *rev { " reversed" } else { "" }
                 ),
             };
+            // a `for _ in ..` loop's variable, as the user wrote it
+            let var = match var.to_string() {
+                v if v.starts_with("__nilang") => "_".to_string(),
+                v => v,
+            };
             vec![(Some(format!("for {var} in {it}")), &body[..])]
         }
         StmtKind::DoLoop {
