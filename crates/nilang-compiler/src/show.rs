@@ -20,11 +20,15 @@
 //! ```
 //!
 //! From the command line: `cargo run -p nilang-compiler --example show -- FILE FUNCTION`.
+//! [`picture`] draws the same lowered program as an SVG (variables as wires, instructions as
+//! gates).
 use crate::errors::Errors;
 use crate::invert::invert_block;
 use crate::ir::*;
 use crate::parse::Parser;
 use quote::ToTokens;
+
+pub mod picture;
 
 /// The three views of a function: see the [module](self).
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -51,16 +55,7 @@ impl std::fmt::Display for Shown {
 /// Parse, lower, check and invert `fn ...` (the item under `#[i]`) and render its views.
 /// Compile errors come back as the `syn::Error`s `#[i]` would report, combined.
 pub fn show(item: proc_macro2::TokenStream) -> Result<Shown, syn::Error> {
-    let f: syn::ItemFn = syn::parse2(item)?;
-    let mut errors = Errors::default();
-    let mut body = Parser {
-        errors: &mut errors,
-    }
-    .block(&f.block.stmts, true);
-    crate::lower::lower(&mut body, &mut errors);
-    if let Some(e) = errors.into_error() {
-        return Err(e);
-    }
+    let (f, body) = lowered(item)?;
     let inverse = invert_block(&body);
     let name = f.sig.ident.to_string();
     let params = tidy(&f.sig.inputs.to_token_stream().to_string());
@@ -85,6 +80,21 @@ pub fn show(item: proc_macro2::TokenStream) -> Result<Shown, syn::Error> {
         inverse: inv,
         gradient,
     })
+}
+
+/// The function and its lowered body, as `#[i]` parses, lowers and checks it.
+fn lowered(item: proc_macro2::TokenStream) -> Result<(syn::ItemFn, Vec<Stmt>), syn::Error> {
+    let f: syn::ItemFn = syn::parse2(item)?;
+    let mut errors = Errors::default();
+    let mut body = Parser {
+        errors: &mut errors,
+    }
+    .block(&f.block.stmts, true);
+    crate::lower::lower(&mut body, &mut errors);
+    match errors.into_error() {
+        Some(e) => Err(e),
+        None => Ok((f, body)),
+    }
 }
 
 /// The statements in the language's syntax, indented by `depth` levels of four spaces.
