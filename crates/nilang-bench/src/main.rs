@@ -29,7 +29,7 @@ fn main() {
     let t0 = std::time::Instant::now();
     let res = nilang_bench::run(&opts);
     println!(
-        "# NiLang.rs benchmarks ({:?} run, {:.1} s)\n\nTimes in seconds per call: the minimum over repeated samples, +how far the median sample lies above it (ratio of minimum times to the plain-Rust objective of the same case); \"-\": not run within the time budget.\n",
+        "# NiLang.rs benchmarks ({:?} run, {:.1} s)\n\nTimes in seconds per call: the minimum over repeated samples, +how far the median sample lies above it (ratio of minimum times to the plain-Rust objective of the same case, timed in turns with the cell); \"-\": not run within the time budget.\n",
         opts.mode,
         t0.elapsed().as_secs_f64()
     );

@@ -45,9 +45,15 @@ pub struct Cell {
     pub median_s: Option<f64>,
     pub min_s: Option<f64>,
     pub max_s: Option<f64>,
+    /// The minimum time per call of the case's plain-Rust objective (`rust-O`) timed in turns
+    /// with this cell ([`Harness::in_turns`](crate::harness::Harness::in_turns)); `None` when
+    /// the cell was timed alone.
+    pub baseline_min_s: Option<f64>,
     /// min / min of the plain-Rust objective (`tool == "rust"`, `measure == O`) of the same
     /// suite and case: the ratio of the fastest per-call times, the statistic that other
-    /// processes on the machine disturb least.
+    /// processes on the machine disturb least. The baseline's minimum is the one timed in
+    /// turns with this cell (`baseline_min_s`) when there is one, so load moves both alike;
+    /// else that of the `rust-O` cell.
     pub ratio: Option<f64>,
     /// How far the median lies above the minimum, relative to the minimum:
     /// `(median − min) / min` (0.03: the median sample is 3 % slower than the fastest).
@@ -70,6 +76,7 @@ impl Cell {
             median_s: None,
             min_s: None,
             max_s: None,
+            baseline_min_s: None,
             ratio: None,
             spread: None,
             heap_allocs: None,
@@ -88,10 +95,11 @@ pub fn fill_ratios(cells: &mut [Cell]) {
         .filter_map(|c| Some((c.suite.clone(), c.case.clone(), c.min_s?)))
         .collect();
     for c in cells.iter_mut() {
-        let b = base
-            .iter()
-            .find(|(s, k, _)| *s == c.suite && *k == c.case)
-            .map(|x| x.2);
+        let b = c.baseline_min_s.or_else(|| {
+            base.iter()
+                .find(|(s, k, _)| *s == c.suite && *k == c.case)
+                .map(|x| x.2)
+        });
         c.ratio = match (c.min_s, b) {
             (Some(m), Some(b)) if b > 0.0 => Some(m / b),
             _ => None,
@@ -349,6 +357,7 @@ mod tests {
         assert_eq!(
             keys,
             [
+                "baseline_min_s",
                 "case",
                 "heap_allocs",
                 "max_s",

@@ -307,8 +307,28 @@ impl Harness {
         tool: &str,
         measure: Measure,
         per: f64,
-        mut f: impl FnMut() -> T,
+        f: impl FnMut() -> T,
     ) -> bool {
+        self.time_cell(suite, case, size, tool, measure, per, f, None)
+            .is_some()
+    }
+
+    /// [`Harness::time`], with `base` (the case's baseline) timed in turns with the cell
+    /// when given ([`timing::bench_in_turns`]): the cell's `baseline_min_s` is then the
+    /// baseline's minimum over those turns. Returns the cell's statistics per call of the
+    /// closure (before `per`), or `None` when it went over the time limit.
+    #[allow(clippy::too_many_arguments)]
+    fn time_cell<T>(
+        &mut self,
+        suite: &str,
+        case: &str,
+        size: f64,
+        tool: &str,
+        measure: Measure,
+        per: f64,
+        mut f: impl FnMut() -> T,
+        base: Option<&mut Baseline<'_>>,
+    ) -> Option<timing::Stats> {
         self.status(format!("{suite} {case} {tool}-{}", measure.as_str()));
         let t0 = Instant::now();
         let (out, heap) = alloc::measure(&mut f);
@@ -316,18 +336,66 @@ impl Harness {
         drop(std::hint::black_box(out));
         if first > self.budget.time_limit {
             self.skip(suite, case, size, tool, measure);
-            return false;
+            return None;
         }
-        let s = timing::bench_after_probe(&self.budget, first, f).per(per);
+        // a device cell's host thread waits for the device: wall time only
+        let budget = Budget {
+            cpu_clock: self.budget.cpu_clock && !tool.starts_with("gpu"),
+            ..self.budget
+        };
+        let (raw, base_min) = match base {
+            Some(b) => {
+                let (s, sb) = timing::bench_in_turns(&budget, first, f, &mut b.turn);
+                (s, Some(sb.per(b.per).min))
+            }
+            None => (timing::bench_after_probe(&budget, first, f), None),
+        };
+        let s = raw.per(per);
         self.cells.push(Cell {
             median_s: Some(s.median),
             min_s: Some(s.min),
             max_s: Some(s.max),
+            baseline_min_s: base_min,
             heap_allocs: Some(heap.allocs),
             peak_heap_bytes: Some(heap.peak_bytes),
             ..Cell::skipped(suite, case, size, tool, measure)
         });
-        true
+        Some(raw)
+    }
+
+    /// Time `base` as the case's `rust-O` cell ([`Harness::time`]) and keep it: every cell
+    /// timed through the returned [`InTurns`] (which derefs to this harness) is sampled in
+    /// turns with it, and its ratio divides by the baseline's minimum over those same turns,
+    /// so a burst of load on the machine moves both times alike. A baseline over the time
+    /// limit is kept out (the later cells are timed alone).
+    ///
+    /// ```
+    /// use nilang_bench::harness::Harness;
+    /// use nilang_bench::report::Measure;
+    /// let mut h = Harness::for_tests();
+    /// let x = std::hint::black_box(2.0f64);
+    /// let h = &mut h.in_turns("demo", "x=2", 1.0, 1.0, || x.sqrt());
+    /// h.time("demo", "x=2", 1.0, "other", Measure::O, 1.0, || x.cbrt());
+    /// let c = h.cells.iter().find(|c| c.tool == "other").unwrap();
+    /// assert!(c.baseline_min_s.is_some());
+    /// ```
+    pub fn in_turns<'h, 'f, T>(
+        &'h mut self,
+        suite: &str,
+        case: &str,
+        size: f64,
+        per: f64,
+        mut base: impl FnMut() -> T + 'f,
+    ) -> InTurns<'h, 'f> {
+        let stats = self.time_cell(suite, case, size, "rust", Measure::O, per, &mut base, None);
+        let base = stats.map(|s| Baseline {
+            turn: timing::Turn {
+                run: Box::new(move || drop(std::hint::black_box(base()))),
+                inner: s.inner,
+            },
+            per,
+        });
+        InTurns { h: self, base }
     }
 
     /// Record a "-" cell.
@@ -365,6 +433,23 @@ impl Harness {
         reference: &dyn Fn(Measure) -> Option<std::borrow::Cow<'d, [f64]>>,
         tol: f64,
     ) {
+        self.external_cells(suite, case, size, per, tool, kernels, reference, tol, None)
+    }
+
+    /// [`Harness::external`], each kernel timed in turns with `base` when given.
+    #[allow(clippy::too_many_arguments)]
+    fn external_cells<'d>(
+        &mut self,
+        suite: &str,
+        case: &str,
+        size: f64,
+        per: f64,
+        tool: &str,
+        kernels: Vec<Kernel<'_>>,
+        reference: &dyn Fn(Measure) -> Option<std::borrow::Cow<'d, [f64]>>,
+        tol: f64,
+        mut base: Option<&mut Baseline<'_>>,
+    ) {
         for mut k in kernels {
             let m = k.measure;
             // One untimed run for the check, then the timed cell.
@@ -377,8 +462,75 @@ impl Harness {
                     continue;
                 }
             }
-            self.time(suite, case, size, tool, m, per, || k.run());
+            let b = base.as_deref_mut();
+            self.time_cell(suite, case, size, tool, m, per, || k.run(), b);
         }
+    }
+}
+
+/// A case's baseline kept for timing in turns: its closure, calls per sample, and the
+/// divisor of its times (`per`).
+pub struct Baseline<'f> {
+    turn: timing::Turn<'f>,
+    per: f64,
+}
+
+/// The harness while a case's baseline is kept ([`Harness::in_turns`]): [`InTurns::time`] and
+/// [`InTurns::external`] time each cell in turns with the baseline; everything else is the
+/// harness itself (it derefs to [`Harness`]).
+pub struct InTurns<'h, 'f> {
+    h: &'h mut Harness,
+    base: Option<Baseline<'f>>,
+}
+
+impl InTurns<'_, '_> {
+    /// [`Harness::time`] in turns with the baseline.
+    #[allow(clippy::too_many_arguments)]
+    pub fn time<T>(
+        &mut self,
+        suite: &str,
+        case: &str,
+        size: f64,
+        tool: &str,
+        measure: Measure,
+        per: f64,
+        f: impl FnMut() -> T,
+    ) -> bool {
+        let b = self.base.as_mut();
+        self.h
+            .time_cell(suite, case, size, tool, measure, per, f, b)
+            .is_some()
+    }
+
+    /// [`Harness::external`] in turns with the baseline.
+    #[allow(clippy::too_many_arguments)]
+    pub fn external<'d>(
+        &mut self,
+        suite: &str,
+        case: &str,
+        size: f64,
+        per: f64,
+        tool: &str,
+        kernels: Vec<Kernel<'_>>,
+        reference: &dyn Fn(Measure) -> Option<std::borrow::Cow<'d, [f64]>>,
+        tol: f64,
+    ) {
+        let b = self.base.as_mut();
+        self.h
+            .external_cells(suite, case, size, per, tool, kernels, reference, tol, b)
+    }
+}
+
+impl std::ops::Deref for InTurns<'_, '_> {
+    type Target = Harness;
+    fn deref(&self) -> &Harness {
+        self.h
+    }
+}
+
+impl std::ops::DerefMut for InTurns<'_, '_> {
+    fn deref_mut(&mut self) -> &mut Harness {
+        self.h
     }
 }
 
@@ -424,6 +576,36 @@ mod tests {
         assert!(h.wants_case("1k d=2 K=5"));
         assert!(!h.wants_case("ba1"));
         assert!(!h.wants_case("1k d=10 K=25"));
+    }
+
+    #[test]
+    fn cells_in_turns_divide_by_the_baseline_of_their_turns() {
+        let mut h = Harness::for_tests();
+        let x = std::hint::black_box(3.0f64);
+        let mut ran = 0;
+        {
+            let h = &mut h.in_turns("demo", "x=3", 1.0, 1.0, || {
+                ran += 1;
+                x * x
+            });
+            h.time("demo", "x=3", 1.0, "manual", Measure::G, 1.0, || 2.0 * x);
+            let k = vec![Kernel::with_state(
+                Measure::O,
+                0.0,
+                move |o: &mut f64| *o = x * x,
+                |o| vec![*o],
+            )];
+            let reference = |_| Some(std::borrow::Cow::Owned(vec![9.0]));
+            h.external("demo", "x=3", 1.0, 1.0, "nilang", k, &reference, 1e-12);
+        }
+        // rust-O: the probe and one sample (smoke budget); then one turn per later cell
+        assert_eq!(ran, 4);
+        assert_eq!(h.cells.len(), 3);
+        assert_eq!(h.cells[0].baseline_min_s, None);
+        assert!(h.cells[1..].iter().all(|c| c.baseline_min_s.is_some()));
+        crate::report::fill_ratios(&mut h.cells);
+        let c = &h.cells[2];
+        assert_eq!(c.ratio, Some(c.min_s.unwrap() / c.baseline_min_s.unwrap()));
     }
 
     #[test]

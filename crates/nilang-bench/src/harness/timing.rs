@@ -3,6 +3,11 @@
 //!
 //! Very fast calls (below [`Budget::min_sample`]) are batched: one sample then times
 //! `inner` back-to-back calls and divides by `inner`.
+//!
+//! A sample's time is the smaller of its wall time and the CPU time the process spent in it
+//! ([`Mark`]): a single-threaded call preempted by another process on a loaded machine is
+//! charged for its own work only, while a call running on several threads (whose CPU time
+//! adds up over the threads) is charged its wall time.
 
 use std::hint::black_box;
 use std::time::{Duration, Instant};
@@ -22,6 +27,9 @@ pub struct Budget {
     pub min_sample: Duration,
     /// A single call slower than this gives up (the cell prints "-").
     pub time_limit: Duration,
+    /// Charge a sample the smaller of its wall time and the process's CPU time ([`Mark`]);
+    /// `false`: wall time only (cells that wait on a device).
+    pub cpu_clock: bool,
 }
 
 impl Budget {
@@ -34,6 +42,7 @@ impl Budget {
             min_samples: 3,
             min_sample: Duration::from_micros(50),
             time_limit: Duration::from_secs(8),
+            cpu_clock: true,
         }
     }
     /// `--full`: the paper's sizes, more repetitions, a longer per-call limit.
@@ -45,6 +54,7 @@ impl Budget {
             min_samples: 5,
             min_sample: Duration::from_micros(200),
             time_limit: Duration::from_secs(120),
+            cpu_clock: true,
         }
     }
     /// `--smoke`: one call per cell, no batching, no time limit (results must not depend on timing).
@@ -56,8 +66,92 @@ impl Budget {
             min_samples: 1,
             min_sample: Duration::ZERO,
             time_limit: Duration::MAX,
+            cpu_clock: true,
         }
     }
+}
+
+/// A moment on the two clocks a sample reads: the wall clock and the CPU time of this process
+/// (all its threads; user and system).
+///
+/// ```
+/// use nilang_bench::harness::timing::Mark;
+/// use std::time::Duration;
+/// let m = Mark::now();
+/// let x: f64 = (0..100_000).map(|i| std::hint::black_box(i as f64).sqrt()).sum();
+/// let spent = m.elapsed();
+/// assert!(x > 0.0 && spent <= m.wall_elapsed());
+/// // time off the CPU (here: asleep, as when preempted) is not charged
+/// let m = Mark::now();
+/// std::thread::sleep(Duration::from_millis(30));
+/// assert!(m.wall_elapsed() >= Duration::from_millis(30));
+/// assert!(m.elapsed() < Duration::from_millis(30));
+/// assert!(Mark::wall_only().elapsed() <= m.wall_elapsed());
+/// ```
+#[derive(Clone, Copy, Debug)]
+pub struct Mark {
+    wall: Instant,
+    cpu: Option<Duration>,
+}
+
+impl Mark {
+    /// Now.
+    #[inline]
+    pub fn now() -> Mark {
+        let cpu = process_cpu_time();
+        Mark {
+            wall: Instant::now(),
+            cpu,
+        }
+    }
+    /// Now, on the wall clock alone ([`Mark::elapsed`] is then the wall time).
+    #[inline]
+    pub fn wall_only() -> Mark {
+        Mark {
+            wall: Instant::now(),
+            cpu: None,
+        }
+    }
+    /// [`Mark::now`] when `cpu_clock`, else [`Mark::wall_only`].
+    #[inline]
+    fn start(cpu_clock: bool) -> Mark {
+        if cpu_clock {
+            Mark::now()
+        } else {
+            Mark::wall_only()
+        }
+    }
+    /// The time since this mark that a sample is charged: the smaller of the wall time and
+    /// the process's CPU time (the wall time where the CPU clock cannot be read).
+    #[inline]
+    pub fn elapsed(&self) -> Duration {
+        let wall = self.wall.elapsed();
+        match (self.cpu, process_cpu_time()) {
+            (Some(a), Some(b)) => wall.min(b.saturating_sub(a)),
+            _ => wall,
+        }
+    }
+    /// The wall time since this mark.
+    pub fn wall_elapsed(&self) -> Duration {
+        self.wall.elapsed()
+    }
+}
+
+/// The CPU time of this process so far (`CLOCK_PROCESS_CPUTIME_ID`), if the platform has it.
+#[cfg(unix)]
+fn process_cpu_time() -> Option<Duration> {
+    let mut t = libc::timespec {
+        tv_sec: 0,
+        tv_nsec: 0,
+    };
+    // SAFETY: `t` is a valid, writable timespec; the call writes it and nothing else.
+    let rc = unsafe { libc::clock_gettime(libc::CLOCK_PROCESS_CPUTIME_ID, &mut t) };
+    (rc == 0).then(|| Duration::new(t.tv_sec as u64, t.tv_nsec as u32))
+}
+
+#[cfg(not(unix))]
+fn process_cpu_time() -> Option<Duration> {
+    None
 }
 
 /// Summary of the samples, in seconds per call.
@@ -143,7 +237,52 @@ pub fn bench<T>(budget: &Budget, mut f: impl FnMut() -> T) -> Option<Stats> {
 }
 
 /// Like [`bench`](fn@bench), for a caller that already ran (and timed) one call: `first`.
-pub fn bench_after_probe<T>(budget: &Budget, first: Duration, mut f: impl FnMut() -> T) -> Stats {
+pub fn bench_after_probe<T>(budget: &Budget, first: Duration, f: impl FnMut() -> T) -> Stats {
+    sample(budget, first, f, None).0
+}
+
+/// A closure timed in turns with other cells (a case's baseline, see
+/// [`bench_in_turns`]): `inner` calls per sample, found when it was timed on its own
+/// ([`Stats::inner`]).
+pub struct Turn<'f> {
+    /// One call of the baseline.
+    pub run: Box<dyn FnMut() + 'f>,
+    /// Calls per sample.
+    pub inner: usize,
+}
+
+/// [`bench_after_probe`] with `base` timed in turns: after the warm-up, each sample of `f` is
+/// paired with one sample of `base` (which of the two runs first alternates), so load on the
+/// machine hits both alike. Returns the statistics of `f` and of `base` over the same
+/// rounds. `budget.target` counts `f`'s own time, so `f` gets as many samples as alone.
+///
+/// ```
+/// use nilang_bench::harness::timing::{bench_in_turns, Budget, Turn};
+/// use std::time::Duration;
+/// let (mut a, mut b) = (0u64, 0u64);
+/// let mut base = Turn { run: Box::new(|| b += 1), inner: 1 };
+/// let smoke = Budget::smoke();
+/// let (sa, sb) = bench_in_turns(&smoke, Duration::ZERO, || a += 1, &mut base);
+/// drop(base);
+/// assert_eq!((sa.samples, sb.samples, a, b), (1, 1, 1, 1));
+/// ```
+pub fn bench_in_turns<T>(
+    budget: &Budget,
+    first: Duration,
+    f: impl FnMut() -> T,
+    base: &mut Turn<'_>,
+) -> (Stats, Stats) {
+    let (s, b) = sample(budget, first, f, Some(base));
+    (s, b.expect("a baseline was timed in turns"))
+}
+
+/// The sampling loop of [`bench_after_probe`] and [`bench_in_turns`].
+fn sample<T>(
+    budget: &Budget,
+    first: Duration,
+    mut f: impl FnMut() -> T,
+    mut base: Option<&mut Turn<'_>>,
+) -> (Stats, Option<Stats>) {
     // Warm up (the first call counts as one warm-up call).
     for _ in 1..budget.warmup {
         black_box(f());
@@ -164,23 +303,49 @@ pub fn bench_after_probe<T>(budget: &Budget, first: Duration, mut f: impl FnMut(
         }
     }
     let mut samples = Vec::with_capacity(budget.max_samples.min(1024));
-    let start = Instant::now();
+    let mut base_samples = Vec::with_capacity(budget.max_samples.min(1024));
+    // `f`'s own time (the wall time when there is no baseline).
+    let mut spent = Duration::ZERO;
     // Slow calls: the minimum sample count yields to the per-call time limit.
     let slow_cap = budget.time_limit.saturating_mul(2);
+    // (On a loaded machine the charged time grows slower than the wall time: such a run
+    // takes longer, up to `max_samples` samples per cell.)
+    let mut time_base = |base: &mut Option<&mut Turn<'_>>| {
+        if let Some(b) = base {
+            let t = Mark::start(budget.cpu_clock);
+            for _ in 0..b.inner {
+                (b.run)();
+            }
+            base_samples.push(t.elapsed().as_secs_f64() / b.inner as f64);
+        }
+    };
     while samples.len() < budget.max_samples
-        && (start.elapsed() < budget.target
-            || (samples.len() < budget.min_samples && start.elapsed() < slow_cap))
+        && (spent < budget.target || (samples.len() < budget.min_samples && spent < slow_cap))
     {
-        let t = Instant::now();
+        let base_first = samples.len() % 2 == 1;
+        if base_first {
+            time_base(&mut base);
+        }
+        let t = Mark::start(budget.cpu_clock);
         for _ in 0..inner {
             black_box(f());
         }
-        samples.push(t.elapsed().as_secs_f64() / inner as f64);
+        let e = t.elapsed();
+        spent += e;
+        samples.push(e.as_secs_f64() / inner as f64);
+        if !base_first {
+            time_base(&mut base);
+        }
     }
     if samples.is_empty() {
         samples.push(first.as_secs_f64());
+        time_base(&mut base);
     }
-    Stats::from_samples(&samples, inner)
+    let base_inner = base.as_ref().map_or(1, |b| b.inner);
+    (
+        Stats::from_samples(&samples, inner),
+        (!base_samples.is_empty()).then(|| Stats::from_samples(&base_samples, base_inner)),
+    )
 }
 
 /// Run `f` once and report whether it finished within `limit`, with its result.
@@ -220,6 +385,37 @@ mod tests {
             ..Budget::quick()
         };
         assert!(bench(&b, || std::thread::sleep(Duration::from_millis(5))).is_none());
+    }
+
+    #[test]
+    fn a_baseline_in_turns_gets_one_sample_per_sample() {
+        // sleeping calls: on the wall clock (the CPU clock would charge them next to nothing)
+        let b = Budget {
+            target: Duration::from_millis(2),
+            cpu_clock: false,
+            ..Budget::quick()
+        };
+        let (mut na, mut nb) = (0usize, 0usize);
+        let mut base = Turn {
+            run: Box::new(|| {
+                nb += 1;
+                std::thread::sleep(Duration::from_micros(100));
+            }),
+            inner: 2,
+        };
+        let slow = || {
+            na += 1;
+            std::thread::sleep(Duration::from_micros(200))
+        };
+        let (sa, sb) = bench_in_turns(&b, Duration::from_micros(200), slow, &mut base);
+        drop(base);
+        // each sample of the cell has one of the baseline (2 calls each)
+        assert_eq!(sa.samples, sb.samples);
+        assert_eq!((sa.inner, sb.inner), (1, 2));
+        assert_eq!(nb, 2 * sb.samples);
+        // warm-up: none beyond the probe (quick budget: 1); the cell ran once per sample
+        assert_eq!(na, sa.samples);
+        assert!(sa.min >= 2e-4 && sb.min >= 1e-4, "{sa:?} {sb:?}");
     }
 
     #[test]

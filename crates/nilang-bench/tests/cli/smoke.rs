@@ -64,6 +64,7 @@ fn smoke_run_writes_tables_and_json() {
             "max_s",
             "ratio",
             "spread",
+            "baseline_min_s",
             "heap_allocs",
             "peak_heap_bytes",
         ] {

@@ -241,9 +241,8 @@ fn run_case(h: &mut Harness, c: &EmbeddingCase) {
         &hfd,
         1e-6,
     );
-    h.time(SUITE, name, size, "rust", Measure::O, 1.0, || {
-        p.eval(std::hint::black_box(x))
-    });
+    // rust-O, then timed in turns with every later cell of the case
+    let h = &mut h.in_turns(SUITE, name, size, 1.0, || p.eval(std::hint::black_box(x)));
     if ok_g {
         h.time(SUITE, name, size, "num-dual", Measure::G, 1.0, || {
             gradient_num_dual(&p, x, &mut g)

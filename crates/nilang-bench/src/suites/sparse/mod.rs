@@ -341,9 +341,9 @@ fn run_dot(h: &mut Harness, c: &SparseCase) {
         &[f],
         1e-12,
     );
-    h.time(SUITE, name, size, "rust", Measure::O, 1.0, || {
-        dot_scatter(a, b, &mut w)
-    });
+    // rust-O, then timed in turns with every later cell of the case (its own work vector)
+    let mut w_base = vec![0.0; a.m];
+    let h = &mut h.in_turns(SUITE, name, size, 1.0, || dot_scatter(a, b, &mut w_base));
     if ok {
         // the faster hand-written backward pass, checked against the merge-loop one
         let mut man2 = vec![0.0; man.len()];
@@ -425,9 +425,9 @@ fn run_matvec(h: &mut Harness, c: &SparseCase) {
     let mut ge_perm = ge[nnz2..].to_vec();
     ge_perm.extend_from_slice(&ge[..nnz2]);
     let ok = h.check("sparse mul!: manual-B vs echidna", &man, &ge_perm, 1e-12);
-    h.time(SUITE, name, size, "rust", Measure::O, 1.0, || {
-        matvec(a, x, &mut y)
-    });
+    // rust-O, then timed in turns with every later cell of the case
+    let mut y_base = y.clone();
+    let h = &mut h.in_turns(SUITE, name, size, 1.0, || matvec(a, x, &mut y_base));
     if ok {
         h.time(SUITE, name, size, "manual", Measure::B, 1.0, || {
             matvec_backward(a, x, ybar, &mut xbar, &mut abar)

@@ -1,0 +1,58 @@
+//! The GMM objective and its inverse (the `nilang-O` and `nilang-U` cells of 1k d=10 K=25) run
+//! `REPS` times each, in functions of their own, for an instruction count of each under
+//! callgrind (issue 28: what the uncall costs against the call):
+//!
+//! ```text
+//! cargo build --release -p nilang-bench --example uncall_cost
+//! valgrind --tool=callgrind --callgrind-out-file=/tmp/uncall.out target/release/examples/uncall_cost
+//! callgrind_annotate --inclusive=yes /tmp/uncall.out | grep -E 'run_call|run_uncall'
+//! ```
+use nilang_apps::adbench::gmm::gmm_generate;
+use nilang_apps::gmm::GmmWork;
+
+const REPS: usize = 5;
+
+#[inline(never)]
+fn run_call(
+    w: &mut GmmWork<f64>,
+    out: &mut f64,
+    p: &mut [f64],
+    g: &nilang_apps::adbench::gmm::GmmInput,
+) {
+    for _ in 0..REPS {
+        *out = 0.0;
+        w.objective(out, p, g);
+    }
+}
+
+#[inline(never)]
+fn run_uncall(
+    w: &mut GmmWork<f64>,
+    out: &mut f64,
+    p: &mut [f64],
+    g: &nilang_apps::adbench::gmm::GmmInput,
+    out0: f64,
+) {
+    for _ in 0..REPS {
+        *out = out0;
+        w.objective_inv(out, p, g);
+    }
+}
+
+fn main() {
+    let (d, k, n) = (10, 25, 1000);
+    let g = gmm_generate(d, k, n, 1);
+    let mut p = g.params();
+    let mut w = GmmWork::new(d, k);
+    let mut out = 0.0;
+    run_call(&mut w, &mut out, &mut p, &g);
+    let out0 = out;
+    run_uncall(&mut w, &mut out, &mut p, &g, out0);
+    let t = std::time::Instant::now();
+    run_call(&mut w, &mut out, &mut p, &g);
+    let tc = t.elapsed();
+    let t = std::time::Instant::now();
+    run_uncall(&mut w, &mut out, &mut p, &g, out0);
+    let tu = t.elapsed();
+    println!("objective {out0:.6e}; call {tc:?}, uncall {tu:?} for {REPS} each");
+}
