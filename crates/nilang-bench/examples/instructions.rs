@@ -222,9 +222,9 @@ fn ba(prefix: &str) {
 /// and the hand-written one `manual-B` (the counts depend on the pattern only through nnz).
 fn sparse_matvec(prefix: &str) {
     use nilang_apps::sparse::{
-        i_sparse_matvec, sparse_matvec_vjp, SparseMatvecScratch, SparseView,
+        i_sparse_dot, i_sparse_matvec, sparse_matvec_vjp, SparseMatvecScratch, SparseView,
     };
-    use nilang_bench::suites::sparse::{matvec, matvec_backward, Csc};
+    use nilang_bench::suites::sparse::{dot_scatter, matvec, matvec_backward, Csc};
     use num_complex::Complex64;
     use rand::Rng;
     let n = 1000;
@@ -263,6 +263,39 @@ fn sparse_matvec(prefix: &str) {
         sparse_matvec_vjp(&yb, &view, &mut av, &mut xv, &mut scratch);
         black_box(&scratch);
     });
+    // the Frobenius dot's objective: the plain scatter-gather against the reversible one
+    let ra = Csc::random(n, n, 0.05, &mut rng, |r| r.gen::<f64>());
+    let rb = Csc::random(n, n, 0.05, &mut rng, |r| r.gen::<f64>());
+    let mut w = vec![0.0; n];
+    let dot_o = count(prefix, || {
+        black_box(dot_scatter(black_box(&ra), black_box(&rb), &mut w));
+    });
+    let (va, vb) = (
+        SparseView {
+            nrows: n,
+            ncols: n,
+            indptr: &ra.colptr,
+            indices: &ra.rowval,
+        },
+        SparseView {
+            nrows: n,
+            ncols: n,
+            indptr: &rb.colptr,
+            indices: &rb.rowval,
+        },
+    );
+    let (mut na, mut nb) = (ra.nzval.clone(), rb.nzval.clone());
+    let dot_nil = count(prefix, || {
+        let mut r = 0.0;
+        i_sparse_dot(&mut r, &va, &mut na, &vb, &mut nb, &mut w);
+        black_box(r);
+    });
+    let dnnz = (ra.nnz() + rb.nnz()) as f64;
+    println!(
+        "sparse dot per nonzero of A and B (nnz {dnnz})\trust-O {:.2}\tnilang-O {:.2}",
+        dot_o / dnnz,
+        dot_nil / dnnz
+    );
     println!(
         "sparse mul! per nonzero (nnz {nnz})\trust-O {:.2}\tnilang-O {:.2}\tnilang-B {:.2}\tmanual-B {:.2}",
         o / nnz,
