@@ -1,7 +1,7 @@
 """Instructions per evaluation of Enzyme's cells, counted by valgrind's callgrind.
 
     valgrind --tool=callgrind --instr-atstart=no --callgrind-out-file=/tmp/cg.%p.out \\
-        python3.11 peers/enzyme/instructions.py [embedding bessel schedules]
+        python3.11 peers/enzyme/instructions.py [embedding bessel schedules ba sparse]
 
 (python3.11 the interpreter itself, not a pyenv shim: valgrind does not follow the shim's exec;
 the dumps are read from NILANG_CALLGRIND_GLOB, default /tmp/cg.*.out.*.)
@@ -13,7 +13,10 @@ runs `1` and then `1 + N` times; the difference of the two dumps' instruction co
 the instructions of one evaluation (no per-call overhead). Inputs: the embedding suite's shapes
 with standard-normal x (the count does not depend on the values but for the relu branch), and
 Bessel J2 at z = 1.0, atol 1e-8 (the bench's one-point case), the schedules steppers
-(Lorenz T = 1000, the PDE 128 x 1000) on the bench's inputs.
+(Lorenz T = 1000, the PDE 128 x 1000) on the bench's inputs, BA per observation on ba1 (loaded
+as the Rust loader does: the file's one camera, point, weight and feature replicated,
+observation i joining camera i mod n and point i mod m), sparse complex `mul!` per nonzero on
+a random 1000 x 1000 pattern of density 0.05 (the counts depend on the pattern only through nnz).
 """
 
 import glob
@@ -47,12 +50,31 @@ def dumps():
     return out
 
 
-def count(run):
+def count(run, n=N):
     run(1)
     a = dumps()[-1]
-    run(1 + N)
+    run(1 + n)
     b = dumps()[-1]
-    return (b - a) / N
+    return (b - a) / n
+
+
+def data_dir():
+    """The first `shared/data` walking up from here (the Rust harness's default)."""
+    d = HERE
+    while not os.path.isdir(os.path.join(d, "shared", "data")) and os.path.dirname(d) != d:
+        d = os.path.dirname(d)
+    return os.path.join(d, "shared", "data")
+
+
+def ba_instance(path):
+    """The BA peer's arrays of an ADBench file (as `BaInput::from_file` builds them)."""
+    tok = open(path).read().split()
+    n, m, p = int(tok[0]), int(tok[1]), int(tok[2])
+    vals = [float(t) for t in tok[3:20]]
+    cam, x, w, feat = vals[:11], vals[11:14], vals[14], vals[15:17]
+    obs = np.array([[i % n, i % m] for i in range(p)], float).reshape(-1)
+    arrays = (np.tile(cam, n), np.tile(x, m), np.full(p, w), np.tile(feat, p), obs)
+    return p, arrays
 
 
 def main():
@@ -81,8 +103,25 @@ def main():
         fns = peer.schedules({"steps": 1000}, {"u0": u0, "p": np.array([0.2, 0.001])})
         for m in ("O", "G"):
             rows.append(("schedules pde-128x1000", m, count(fns[m])))
+    if not ONLY or "ba" in ONLY:
+        data = os.environ.get("NILANG_DATA") or data_dir()
+        path = glob.glob(os.path.join(data, "adbench", "ba", "ba1_*.txt"))[0]
+        p, arrays = ba_instance(path)
+        fns = {"O": peer.entry("ba", "objective", 3 * p, arrays), "J": peer.entry("ba", "jacobian", 31 * p, arrays)}
+        for m in ("O", "J"):
+            rows.append(("ba per observation", m, count(fns[m], 10) / p))
+    if not ONLY or "sparse" in ONLY:
+        n = 1000
+        mask = rng.random((n, n)) < 0.05  # [column, row]
+        cp = np.concatenate([[0], np.cumsum(mask.sum(axis=1))]).astype(float)
+        ri = np.nonzero(mask)[1].astype(float)
+        nnz = ri.size
+        args = (cp, ri, rng.random(2 * nnz), rng.random(2 * n), rng.random(2 * n))
+        fns = peer.sparse({"kind": "matvec"}, dict(zip(("cp", "ri", "a", "x", "ybar"), args)))
+        for m in ("O", "B"):
+            rows.append((f"sparse mul! per nonzero (nnz {nnz})", m, count(fns[m]) / nnz))
     for case, m, n in rows:
-        print(f"{case}\tenzyme-{m}\t{n:.0f} instructions")
+        print(f"{case}\tenzyme-{m}\t{n:.1f} instructions")
 
 
 if __name__ == "__main__":

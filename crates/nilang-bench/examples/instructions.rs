@@ -1,12 +1,15 @@
 //! Instructions per evaluation of our cells where Enzyme is faster (issue 23: embedding,
-//! Bessel J2(1.0), the schedules steppers), counted by
+//! Bessel J2(1.0), the schedules steppers, BA per observation, sparse `mul!` per nonzero),
+//! counted by
 //! valgrind's callgrind:
 //!
 //! ```text
 //! cargo build --release -p nilang-bench --example instructions
 //! valgrind --tool=callgrind --instr-atstart=no --callgrind-out-file=/tmp/ours.%p.out \
-//!     target/release/examples/instructions /tmp/ours
+//!     target/release/examples/instructions /tmp/ours [embedding bessel schedules ba sparse]
 //! ```
+//!
+//! The suites after the prefix select what is counted (default: all).
 //!
 //! Each cell's loop runs once and then `1 + N` times, each run bracketed by callgrind's client
 //! requests (start instrumentation, zero, loop, dump, stop), so a dump holds that loop alone;
@@ -81,7 +84,12 @@ fn newest_dump(prefix: &str) -> u64 {
 }
 
 /// One evaluation's instructions of `f`.
-fn count(prefix: &str, mut f: impl FnMut()) -> f64 {
+fn count(prefix: &str, f: impl FnMut()) -> f64 {
+    count_n(prefix, N, f)
+}
+
+/// One evaluation's instructions of `f`, from runs of 1 and `1 + n` evaluations.
+fn count_n(prefix: &str, n: usize, mut f: impl FnMut()) -> f64 {
     let mut run = |reps: usize| {
         request(START);
         request(ZERO);
@@ -93,16 +101,24 @@ fn count(prefix: &str, mut f: impl FnMut()) -> f64 {
         newest_dump(prefix)
     };
     let one = run(1);
-    let many = run(1 + N);
-    many.saturating_sub(one) as f64 / N as f64
+    let many = run(1 + n);
+    many.saturating_sub(one) as f64 / n as f64
 }
 
 fn main() {
     let prefix = std::env::args()
         .nth(1)
         .unwrap_or_else(|| "/tmp/ours".into());
+    let only: Vec<String> = std::env::args().skip(2).collect();
+    let wants = |suite: &str| only.is_empty() || only.iter().any(|s| s == suite);
+    if wants("ba") {
+        ba(&prefix);
+    }
+    if wants("sparse") {
+        sparse_matvec(&prefix);
+    }
     let mut rng = nilang_bench::suites::rng(3);
-    for k in [2, 4, 6, 8, 10] {
+    for k in [2, 4, 6, 8, 10].into_iter().filter(|_| wants("embedding")) {
         let x: Vec<f64> = (0..10 * k)
             .map(|_| StandardNormal.sample(&mut rng))
             .collect();
@@ -125,31 +141,166 @@ fn main() {
         });
         println!("embedding k={k}\trust-O {o:.0}\tnilang-O {nil_o:.0}\tnilang-G {nil_g:.0}\tnilang-x8-H {nil_h:.0}");
     }
-    let o = count(&prefix, || {
-        black_box(besselj(2, black_box(1.0f64)));
+    if wants("bessel") {
+        let o = count(&prefix, || {
+            black_box(besselj(2, black_box(1.0f64)));
+        });
+        let g = count(&prefix, || {
+            black_box(besselj_n_value_grad::<2>(black_box(1.0)));
+        });
+        println!("bessel J2(1.0)\trust-O {o:.0}\tnilang-G {g:.0}");
+    }
+    if wants("schedules") {
+        // the schedules steppers, store-all (per gradient, and per step)
+        use nilang_apps::lorenz::{gradient_store_all, integrate, START as X0};
+        let t = 1000;
+        let o = count(&prefix, || {
+            black_box(integrate(black_box(&X0), t));
+        });
+        let g = count(&prefix, || {
+            black_box(gradient_store_all(black_box(&X0), t));
+        });
+        println!("schedules T={t}\trust-O {o:.0}\tstore-all-G {g:.0}");
+        use nilang::ad::time_loop::{Schedule, TimeLoop};
+        use nilang_bench::suites::schedules::pde::{pde_forward, pde_gradient, Heat, Sumsq, STEPS};
+        let tl = TimeLoop::new(Heat, Sumsq, STEPS, Schedule::StoreAll);
+        let o = count(&prefix, || {
+            black_box(pde_forward(&tl));
+        });
+        let g = count(&prefix, || {
+            black_box(pde_gradient(&tl));
+        });
+        println!("schedules pde-128x{STEPS}\trust-O {o:.0}\tstore-all-G {g:.0}");
+    }
+}
+
+/// BA per observation, on ba1 (every observation of the ADBench files holds the same camera,
+/// point, weight and feature, so the count per observation does not depend on the instance):
+/// the plain objective `rust-O`, the reversible one `nilang-O`, our Jacobian `nilang-J`.
+fn ba(prefix: &str) {
+    use nilang_adbench::ba::BaInput;
+    use nilang_adbench::sparse::SparseJacobian;
+    use nilang_apps::ba::{ba_jacobian_into, ba_objective_into};
+    use nilang_bench::suites::ba::baselines::objective;
+    let dir = nilang_adbench::oracle::data_dir().join("adbench/ba");
+    let file = std::fs::read_dir(&dir)
+        .expect("the BA data folder")
+        .flatten()
+        .map(|e| e.path())
+        .find(|p| {
+            p.file_name()
+                .is_some_and(|f| f.to_string_lossy().starts_with("ba1_"))
+        })
+        .expect("ba1 in the BA data folder");
+    let b = BaInput::from_file(&file).expect("ba1 loads");
+    let per_obs = b.p as f64;
+    let mut out = vec![0.0; 3 * b.p];
+    let o = count_n(prefix, 10, || {
+        objective(black_box(&b), &mut out);
+        black_box(&out);
     });
-    let g = count(&prefix, || {
-        black_box(besselj_n_value_grad::<2>(black_box(1.0)));
+    let (e, z) = out.split_at_mut(2 * b.p);
+    let nil_o = count_n(prefix, 10, || {
+        ba_objective_into(black_box(&b), e, z);
+        black_box(&e);
     });
-    println!("bessel J2(1.0)\trust-O {o:.0}\tnilang-G {g:.0}");
-    // the schedules steppers, store-all (per gradient, and per step)
-    use nilang_apps::lorenz::{gradient_store_all, integrate, START as X0};
-    let t = 1000;
-    let o = count(&prefix, || {
-        black_box(integrate(black_box(&X0), t));
+    let mut jac = SparseJacobian::with_layout(&b);
+    let nil_j = count_n(prefix, 10, || {
+        ba_jacobian_into(black_box(&b), &mut jac);
+        black_box(&jac.vals);
     });
-    let g = count(&prefix, || {
-        black_box(gradient_store_all(black_box(&X0), t));
+    println!(
+        "ba per observation\trust-O {:.1}\tnilang-O {:.1}\tnilang-J {:.1}",
+        o / per_obs,
+        nil_o / per_obs,
+        nil_j / per_obs
+    );
+}
+
+/// Sparse complex `mul!` per nonzero, on the suite's shape (1000 × 1000, density 0.05): the
+/// plain `y = A x` (`rust-O`), our reversible one (`nilang-O`), our backward pass `nilang-B`
+/// and the hand-written one `manual-B` (the counts depend on the pattern only through nnz).
+fn sparse_matvec(prefix: &str) {
+    use nilang_apps::sparse::{
+        i_sparse_dot, i_sparse_matvec, sparse_matvec_vjp, SparseMatvecScratch, SparseView,
+    };
+    use nilang_bench::suites::sparse::{dot_scatter, matvec, matvec_backward, Csc};
+    use num_complex::Complex64;
+    use rand::Rng;
+    let n = 1000;
+    let mut rng = nilang_bench::suites::rng(2);
+    let c = |r: &mut dyn rand::RngCore| Complex64::new(r.gen::<f64>(), r.gen::<f64>());
+    let a = Csc::random(n, n, 0.05, &mut rng, c);
+    let x: Vec<Complex64> = (0..n).map(|_| c(&mut rng)).collect();
+    let ybar: Vec<Complex64> = (0..n).map(|_| c(&mut rng)).collect();
+    let nnz = a.nnz() as f64;
+    let mut y = vec![Complex64::new(0.0, 0.0); n];
+    let o = count(prefix, || {
+        matvec(black_box(&a), black_box(&x), &mut y);
+        black_box(&y);
     });
-    println!("schedules T={t}\trust-O {o:.0}\tstore-all-G {g:.0}");
-    use nilang::ad::time_loop::{Schedule, TimeLoop};
-    use nilang_bench::suites::schedules::pde::{pde_forward, pde_gradient, Heat, Sumsq, STEPS};
-    let tl = TimeLoop::new(Heat, Sumsq, STEPS, Schedule::StoreAll);
-    let o = count(&prefix, || {
-        black_box(pde_forward(&tl));
+    let (mut xbar, mut abar) = (vec![y[0]; n], vec![y[0]; a.nnz()]);
+    let manual = count(prefix, || {
+        matvec_backward(black_box(&a), black_box(&x), &ybar, &mut xbar, &mut abar);
+        black_box(&abar);
     });
-    let g = count(&prefix, || {
-        black_box(pde_gradient(&tl));
+    let flat = |z: &[Complex64]| -> Vec<f64> { z.iter().flat_map(|c| [c.re, c.im]).collect() };
+    let view = SparseView {
+        nrows: a.m,
+        ncols: a.n,
+        indptr: &a.colptr,
+        indices: &a.rowval,
+    };
+    let (mut av, mut xv, yb) = (flat(&a.nzval), flat(&x), flat(&ybar));
+    let mut yv = vec![0.0; 2 * n];
+    let nil_o = count(prefix, || {
+        yv.iter_mut().for_each(|v| *v = 0.0);
+        i_sparse_matvec(&mut yv, &view, &mut av, &mut xv);
+        black_box(&yv);
     });
-    println!("schedules pde-128x{STEPS}\trust-O {o:.0}\tstore-all-G {g:.0}");
+    let mut scratch = SparseMatvecScratch::new(2 * n);
+    let nil_b = count(prefix, || {
+        sparse_matvec_vjp(&yb, &view, &mut av, &mut xv, &mut scratch);
+        black_box(&scratch);
+    });
+    // the Frobenius dot's objective: the plain scatter-gather against the reversible one
+    let ra = Csc::random(n, n, 0.05, &mut rng, |r| r.gen::<f64>());
+    let rb = Csc::random(n, n, 0.05, &mut rng, |r| r.gen::<f64>());
+    let mut w = vec![0.0; n];
+    let dot_o = count(prefix, || {
+        black_box(dot_scatter(black_box(&ra), black_box(&rb), &mut w));
+    });
+    let (va, vb) = (
+        SparseView {
+            nrows: n,
+            ncols: n,
+            indptr: &ra.colptr,
+            indices: &ra.rowval,
+        },
+        SparseView {
+            nrows: n,
+            ncols: n,
+            indptr: &rb.colptr,
+            indices: &rb.rowval,
+        },
+    );
+    let (mut na, mut nb) = (ra.nzval.clone(), rb.nzval.clone());
+    let dot_nil = count(prefix, || {
+        let mut r = 0.0;
+        i_sparse_dot(&mut r, &va, &mut na, &vb, &mut nb, &mut w);
+        black_box(r);
+    });
+    let dnnz = (ra.nnz() + rb.nnz()) as f64;
+    println!(
+        "sparse dot per nonzero of A and B (nnz {dnnz})\trust-O {:.2}\tnilang-O {:.2}",
+        dot_o / dnnz,
+        dot_nil / dnnz
+    );
+    println!(
+        "sparse mul! per nonzero (nnz {nnz})\trust-O {:.2}\tnilang-O {:.2}\tnilang-B {:.2}\tmanual-B {:.2}",
+        o / nnz,
+        nil_o / nnz,
+        nil_b / nnz,
+        manual / nnz
+    );
 }
