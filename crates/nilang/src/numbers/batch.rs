@@ -9,7 +9,7 @@
 //! (`abs`, `min`, `max`, `sqrt` at 0, `powf`, `powi`) are written with lane masks
 //! ([`LaneOrd`](crate::ad::LaneOrd)) instead of branches, so they are exact lane by lane.
 //!
-//! The arithmetic, `sqrt` and the functions of the table of elementary functions whose row
+//! The arithmetic, `sqrt`, `powf` and the functions of the table of elementary functions whose row
 //! names a vector implementation (`exp`, `exp_m1`, `ln`, `ln_1p`, `tanh`, `sin`, `cos`:
 //! [`lane_math`](super::lane_math), each within two ulps of `f64`'s) are SIMD; the other
 //! elementary functions run lane by lane with `f64`'s.
@@ -328,7 +328,14 @@ macro_rules! batch_type {
         // the functions of the table of elementary functions ([`nilang_functions`]), each by
         // its row's lane slot
         nilang_functions::elementary_functions!(batch_unary! { @table $name, $m; });
-        batch_binary!($name: Atan2 atan2, Powf powf, Hypot hypot, Min min, Max max);
+        batch_binary!($name: Atan2 atan2, Hypot hypot, Min min, Max max);
+        impl Func<($name, $name)> for fns::Powf {
+            type Out = $name;
+            #[inline(always)]
+            fn eval((a, b): ($name, $name)) -> $name {
+                $name(super::lane_math::$m::powf(a.0, b.0))
+            }
+        }
     };
 }
 macro_rules! batch_ops {

@@ -15,8 +15,8 @@
 //!   rounding error of `1 + x` carried;
 //! - `tanh`: Cephes' rational form below 0.625, `1 − 2 / (expm1(2|x|) + 2)` above;
 //! - `sin`, `cos`: fdlibm's kernels after a three-part Cody–Waite reduction by `π/2` (kept as
-//!   a double-double), for `|x| ≤ 2²⁰·π/2`; a batch with a lane beyond that (or ±∞, NaN)
-//!   takes std's functions lane by lane;
+//!   a double-double), for `|x| ≤ 2²⁰·π/2`; a lane beyond that (or ±∞, NaN) takes std's
+//!   functions (each lane's result never depends on the other lanes);
 //! - `powf`: `exp` of `y·ln x` with `ln x` as a double-double.
 //!
 //! The constants of the polynomials are fdlibm's (Sun Microsystems, via FreeBSD and musl) and
@@ -215,6 +215,154 @@ macro_rules! lane_math {
                 with_sign_of(y, x)
             }
 
+            /// `x` with its low 32 bits zero (a 21-bit significand: products of two such are
+            /// exact).
+            #[inline(always)]
+            fn high(x: F) -> F {
+                from_bits(bits(x) & U::splat(0xffff_ffff_0000_0000))
+            }
+
+            /// `xʸ` (fdlibm's `pow`): `log2 |x|` as a double-double `t1 + t2` (`|x| = 2ⁿ·m`,
+            /// `m` near 1 or 1.5, `log m` from `s = (m − b)/(m + b)` to about 64 bits), times `y`
+            /// split into exact products, then `2^(p_h + p_l)` with the low part carried. The
+            /// special cases (zeros, infinities, NaN, negative `x`, integer `y`) as `f64::powf`.
+            #[inline(always)]
+            pub(crate) fn powf(x: F, y: F) -> F {
+                const L1: f64 = 5.99999999999994648725e-01;
+                const L2: f64 = 4.28571428578550184252e-01;
+                const L3: f64 = 3.33333329818377432918e-01;
+                const L4: f64 = 2.72728123808534006489e-01;
+                const L5: f64 = 2.30660745775561754067e-01;
+                const L6: f64 = 2.06975017800338417784e-01;
+                const P1: f64 = 1.66666666666666019037e-01;
+                const P2: f64 = -2.77777777770155933842e-03;
+                const P3: f64 = 6.61375632143793436117e-05;
+                const P4: f64 = -1.65339022054652515390e-06;
+                const P5: f64 = 4.13813679705723846039e-08;
+                const LG2: f64 = 6.93147180559945286227e-01;
+                const LG2_H: f64 = 6.93147182464599609375e-01;
+                const LG2_L: f64 = -1.90465429995776804525e-09;
+                const CP: f64 = 9.61796693925975554329e-01; // 2/(3 ln 2)
+                const CP_H: f64 = 9.61796700954437255859e-01;
+                const CP_L: f64 = -7.02846165095275826516e-09;
+                const DP_H: f64 = 5.84962487220764160156e-01; // log2(1.5), high
+                const DP_L: f64 = 1.35003920212974897128e-08;
+                let one = f(1.0);
+                let ax = x.abs();
+                // subnormal |x|: scaled by 2^53
+                let sub = ax.simd_lt(f(f64::MIN_POSITIVE));
+                let ax = sub.select(ax * f(9007199254740992.0), ax);
+                let ix = bits(ax);
+                let hi = ix >> 32u32;
+                let j = hi & U::splat(0x000f_ffff);
+                // n = the exponent; m = the significand in [1, 2), then m near 1 (k = 0), near
+                // 1.5 (k = 1), or halved (above √3) with n + 1
+                let e = from_bits((ix >> 52u32) | U::splat(0x4330_0000_0000_0000));
+                let n = (e - f(4503599627370496.0 + 1023.0)) + sub.select(f(-53.0), f(0.0));
+                let above =
+                    from_bits(U::splat(0) - ((j + U::splat(0x1_0000_0000 - 0xBB67A)) >> 32u32));
+                let mid =
+                    from_bits(U::splat(0) - ((j + U::splat(0x1_0000_0000 - 0x3988F)) >> 32u32))
+                        & !above;
+                let n = n + above.select(one, f(0.0));
+                let mb = (ix & U::splat(0x000f_ffff_ffff_ffff)) | U::splat(0x3ff0_0000_0000_0000);
+                let m = from_bits(mb);
+                let m = above.select(m * f(0.5), m);
+                let bp = mid.select(f(1.5), one);
+                let dp_h = mid.select(f(DP_H), f(0.0));
+                let dp_l = mid.select(f(DP_L), f(0.0));
+                // ss = s_h + s_l = (m − bp)/(m + bp)
+                let u = m - bp;
+                let v = one / (m + bp);
+                let ss = u * v;
+                let s_h = high(ss);
+                let t_h = high(m + bp);
+                let t_l = m - (t_h - bp);
+                let s_l = v * ((u - s_h * t_h) - s_h * t_l);
+                // log(m)
+                let s2 = ss * ss;
+                let r = s2
+                    * s2
+                    * (f(L1)
+                        + s2 * (f(L2) + s2 * (f(L3) + s2 * (f(L4) + s2 * (f(L5) + s2 * f(L6))))));
+                let r = r + s_l * (s_h + ss);
+                let s2 = s_h * s_h;
+                let t_h = high(f(3.0) + s2 + r);
+                let t_l = r - ((t_h - f(3.0)) - s2);
+                let u = s_h * t_h;
+                let v = s_l * t_h + t_l * ss;
+                let p_h = high(u + v);
+                let p_l = v - (p_h - u);
+                let z_h = f(CP_H) * p_h;
+                let z_l = f(CP_L) * p_h + p_l * f(CP) + dp_l;
+                // log2|x| = n + dp_h + z_h + z_l = t1 + t2
+                let t1 = high(((z_h + z_l) + dp_h) + n);
+                let t2 = z_l - (((t1 - n) - dp_h) - z_h);
+                // y·log2|x| = p_h + p_l
+                let y1 = high(y);
+                let p_l = (y - y1) * t1 + y * t2;
+                let p_h = y1 * t1;
+                let z = p_l + p_h;
+                let over = p_h.simd_gt(f(1100.0)) | z.simd_gt(f(1100.0));
+                let under = p_h.simd_lt(f(-1100.0)) | z.simd_lt(f(-1100.0));
+                // 2^z = 2^nn · 2^(z − nn), nn the nearest integer (|z| clamped: the result
+                // over- or underflows beyond)
+                let zc = z.simd_gt(f(1100.0)).select(f(1100.0), z);
+                let zc = zc.simd_lt(f(-1100.0)).select(f(-1100.0), zc);
+                let nn = (zc + f(MAGIC)) - f(MAGIC);
+                let p_h = p_h - nn;
+                let t = high(p_l + p_h);
+                let u = t * f(LG2_H);
+                let v = (p_l - (t - p_h)) * f(LG2) + t * f(LG2_L);
+                let z = u + v;
+                let w = v - (z - u);
+                let t = z * z;
+                let t1 = z - t * (f(P1) + t * (f(P2) + t * (f(P3) + t * (f(P4) + t * f(P5)))));
+                let r = (z * t1) / (t1 - f(2.0)) - (w + z * w);
+                let z = one - (r - z);
+                // times 2^nn in two factors (a subnormal result rounded once)
+                let nh = ((nn * f(0.5)) + f(MAGIC)) - f(MAGIC);
+                let nh = nh.simd_gt(nn * f(0.5)).select(nh - one, nh); // ⌊nn/2⌋
+                let mag = z * pow2_wide(nh) * pow2_wide(nn - nh);
+                let mag = over.select(f(f64::INFINITY), under.select(f(0.0), mag));
+                // the special cases
+                let y_int = y.round().simd_eq(y);
+                let half = y * f(0.5);
+                let y_odd = y_int & !half.round().simd_eq(half);
+                let x_neg = x.simd_lt(f(0.0)) | (x.simd_eq(f(0.0)) & bits_sign(x));
+                let inf = f(f64::INFINITY);
+                let zero = f(0.0);
+                let y_inf = y.abs().simd_eq(inf);
+                let x_abs = x.abs();
+                let mag = x_abs
+                    .simd_eq(zero)
+                    .select(y.simd_lt(zero).select(inf, zero), mag);
+                let mag = x_abs
+                    .simd_eq(inf)
+                    .select(y.simd_lt(zero).select(zero, inf), mag);
+                let grows = !(x_abs.simd_gt(one) ^ y.simd_gt(zero));
+                let mag =
+                    y_inf.select(x_abs.simd_eq(one).select(one, grows.select(inf, zero)), mag);
+                let res = mag ^ ((x_neg & y_odd & !y_inf) & f(-0.0));
+                let nan = f(f64::NAN);
+                let res = (x.simd_lt(zero) & x.simd_gt(-inf) & !y_int & !y_inf).select(nan, res);
+                let res = (x.simd_ne(x) | y.simd_ne(y)).select(nan, res);
+                (y.simd_eq(zero) | x.simd_eq(one)).select(one, res)
+            }
+
+            /// `2ᵏ` for integers `k` (as `f64` lanes) with `−1022 ≤ k ≤ 1023`, `k` clamped to that.
+            #[inline(always)]
+            fn pow2_wide(k: F) -> F {
+                let k = k.simd_lt(f(-1022.0)).select(f(-1022.0), k);
+                pow2(k.simd_gt(f(1023.0)).select(f(1023.0), k))
+            }
+
+            /// All ones where the sign bit of `x` is set.
+            #[inline(always)]
+            fn bits_sign(x: F) -> F {
+                from_bits(U::splat(0) - (bits(x) >> 63u32))
+            }
+
             /// `|x|` up to which [`sin_cos`] reduces as vectors: `n·p` is exact for the 33-bit
             /// parts `p` of `π/2` while `n < 2²⁰`.
             const REDUCE_MAX: f64 = 1.6e6;
@@ -278,14 +426,29 @@ macro_rules! lane_math {
             }
 
             /// `(sin x, cos x)`: the kernels at the reduced argument, swapped and negated by
-            /// the quadrant. A batch with a lane beyond `REDUCE_MAX` (or not finite) takes std's
-            /// functions lane by lane.
+            /// the quadrant. A lane beyond `REDUCE_MAX` (or not finite) takes std's functions.
             #[inline(always)]
             pub(crate) fn sin_cos(x: F) -> (F, F) {
-                if !x.abs().simd_le(f(REDUCE_MAX)).all() {
-                    let a = x.to_array();
-                    return (F::new(a.map(f64::sin)), F::new(a.map(f64::cos)));
+                let near = x.abs().simd_le(f(REDUCE_MAX));
+                let (s, c) = sin_cos_near(near.select(x, f(0.0)));
+                if near.all() {
+                    return (s, c);
                 }
+                // the other lanes by std's functions (each lane's result its own, whatever
+                // its neighbours)
+                let (mut s, mut c, xs, near) =
+                    (s.to_array(), c.to_array(), x.to_array(), near.to_array());
+                for k in 0..$n {
+                    if near[k].to_bits() == 0 {
+                        (s[k], c[k]) = (xs[k].sin(), xs[k].cos());
+                    }
+                }
+                (F::new(s), F::new(c))
+            }
+
+            /// [`sin_cos`] for `|x| ≤ REDUCE_MAX`.
+            #[inline(always)]
+            fn sin_cos_near(x: F) -> (F, F) {
                 let (y0, y1, q) = reduce_pio2(x);
                 let ks = kernel_sin(y0, y1);
                 let kc = kernel_cos(y0, y1);

@@ -290,3 +290,113 @@ fn special_values_are_f64s() {
     );
     assert!(y[3].is_nan());
 }
+
+/// `powf` on lanes against `f64::powf`: the worst ulps over random `(x, y)` and every pair of
+/// special values (4 and 8 lanes giving the same bits).
+fn powf_worst(n: usize) -> (u64, f64, f64) {
+    let pow4 = |x: F64x4, y: F64x4| <fns::Powf as Func<(F64x4, F64x4)>>::eval((x, y));
+    let pow8 = |x: F64x8, y: F64x8| <fns::Powf as Func<(F64x8, F64x8)>>::eval((x, y));
+    let mut worst = (0, 0.0, 0.0);
+    let mut check = |xs: [f64; 8], ys: [f64; 8]| {
+        let z8 = pow8(F64x8::new(xs), F64x8::new(ys)).to_array();
+        let part = |o: usize| {
+            pow4(
+                F64x4::new(core::array::from_fn(|k| xs[k + o])),
+                F64x4::new(core::array::from_fn(|k| ys[k + o])),
+            )
+            .to_array()
+        };
+        let (lo, hi) = (part(0), part(4));
+        for k in 0..8 {
+            let z4 = if k < 4 { lo[k] } else { hi[k - 4] };
+            assert!(
+                z4.to_bits() == z8[k].to_bits() || (z4.is_nan() && z8[k].is_nan()),
+                "powf({:e}, {:e}): {z4:e} on 4 lanes, {:e} on 8",
+                xs[k],
+                ys[k],
+                z8[k]
+            );
+            let e = ulps(z8[k], xs[k].powf(ys[k]));
+            if e > worst.0 {
+                worst = (e, xs[k], ys[k]);
+            }
+        }
+    };
+    let mut u = uniforms(0x9e37);
+    // (x range as ±10^u or uniform, y range)
+    let ranges: [(f64, f64, bool, f64, f64); 4] = [
+        (0.0, 10.0, false, -50.0, 50.0),
+        (-3.0, 3.0, true, -100.0, 100.0),
+        (-300.0, 300.0, true, -1.5, 1.5),
+        (0.9, 1.1, false, -5000.0, 5000.0),
+    ];
+    for (xlo, xhi, log, ylo, yhi) in ranges {
+        for _ in 0..n.div_ceil(8) {
+            let mut ys = [0.0; 8];
+            let xs = core::array::from_fn(|k| {
+                let v = xlo + (xhi - xlo) * u();
+                ys[k] = ylo + (yhi - ylo) * u();
+                if log {
+                    10f64.powf(v)
+                } else {
+                    v
+                }
+            });
+            check(xs, ys);
+        }
+    }
+    // every pair of special values, integer powers of negative bases among them
+    let special = [
+        0.0,
+        -0.0,
+        1.0,
+        -1.0,
+        2.0,
+        -2.0,
+        0.5,
+        -0.5,
+        3.0,
+        -3.0,
+        f64::INFINITY,
+        f64::NEG_INFINITY,
+        f64::NAN,
+        5e-324,
+        -5e-324,
+        1e-310,
+        f64::MAX,
+        f64::MIN_POSITIVE,
+        1e300,
+        -1e300,
+        1.0 + f64::EPSILON,
+        1024.0,
+        -1075.0,
+        2f64.powi(53) + 2.0,
+    ];
+    let pairs: Vec<(f64, f64)> = special
+        .iter()
+        .flat_map(|&x| special.iter().map(move |&y| (x, y)))
+        .collect();
+    for group in pairs.chunks(8) {
+        let at = |k: usize| *group.get(k).unwrap_or(&(2.0, 0.5));
+        check(
+            core::array::from_fn(|k| at(k).0),
+            core::array::from_fn(|k| at(k).1),
+        );
+    }
+    worst
+}
+
+#[test]
+fn powf_is_within_two_ulps_of_f64() {
+    let (e, x, y) = powf_worst(4_000);
+    eprintln!("powf: worst {e} ulps (at {x:e}^{y:e})");
+    assert!(e <= 2, "powf is {e} ulps from f64's at {x:e}^{y:e}");
+}
+
+#[test]
+#[ignore = "10⁶ inputs per range: cargo test --release -p nilang --test numbers lane_math -- --ignored"]
+fn powf_is_within_two_ulps_of_f64_on_a_million_inputs() {
+    let (e, x, y) = powf_worst(1_000_000);
+    eprintln!("powf: worst {e} ulps (at {x:e}^{y:e})");
+    assert!(e <= 2, "powf is {e} ulps from f64's at {x:e}^{y:e}");
+}
