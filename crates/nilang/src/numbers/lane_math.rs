@@ -13,7 +13,7 @@
 //!   `2ᵏ·p + (2ᵏ − 1)` (exact terms, one rounding);
 //! - `ln`, `ln_1p`: fdlibm's kernel (`log(1 + f) = 2 atanh(f / (2 + f))`), `ln_1p` with the
 //!   rounding error of `1 + x` carried;
-//! - `tanh`: Cephes' rational form below 0.625, `1 − 2 / (expm1(2|x|) + 2)` above;
+//! - `tanh`: Cephes' rational form below 0.625, `1 − 2 / (e^(2|x|) + 1)` above (one division);
 //! - `sin`, `cos`: fdlibm's kernels after a three-part Cody–Waite reduction by `π/2` (kept as
 //!   a double-double), for `|x| ≤ 2²⁰·π/2`; a lane beyond that (or ±∞, NaN) takes std's
 //!   functions (each lane's result never depends on the other lanes);
@@ -53,6 +53,12 @@ macro_rules! lane_math {
                 let t = k + f(MAGIC);
                 from_bits((bits(t) - U::splat(MAGIC.to_bits()) + U::splat(1023)) << 52u32)
             }
+            /// `x` clamped to `[lo, hi]`, NaN staying NaN (`maxpd`/`minpd` give their second
+            /// operand where one is NaN).
+            #[inline(always)]
+            fn clamp(x: F, lo: f64, hi: f64) -> F {
+                f(hi).fast_min(f(lo).fast_max(x))
+            }
             /// `x` with the sign of `s` (`x` has none).
             #[inline(always)]
             fn with_sign_of(x: F, s: F) -> F {
@@ -64,11 +70,7 @@ macro_rules! lane_math {
             /// subnormal result is rounded once).
             #[inline(always)]
             pub(crate) fn exp(x: F) -> F {
-                let lo = f(-746.0);
-                let hi = f(710.0);
-                // clamp (NaN passes through: both comparisons are false)
-                let x = x.simd_lt(lo).select(lo, x);
-                let x = x.simd_gt(hi).select(hi, x);
+                let x = clamp(x, -746.0, 710.0);
                 let t = x * f(core::f64::consts::LOG2_E) + f(MAGIC);
                 let kf = t - f(MAGIC);
                 let r = (x - kf * f(LN2_HI)) - kf * f(LN2_LO);
@@ -91,12 +93,11 @@ macro_rules! lane_math {
             /// `eˣ − 1`: `x = k·ln 2 + r` with the rounding of `r` carried in `c` (`k = 0` for
             /// `|x| < 1.04`, else `|r| ≤ ln 2 / 2`), `p = eʳ − 1` (Taylor to degree 19),
             /// `2ᵏ·p + (2ᵏ − 1)` (both terms
-            /// exact for `−58 ≤ k ≤ 53`, so one rounding); `eˣ − 1` above 37, `−1` below −40.
+            /// exact for `−53 ≤ k ≤ 54`, so one rounding; beyond, `2ᵏ − 1` rounds to `2ᵏ` or `−1`
+            /// within half an ulp of the result), in halves so that `2ᵏ⁻¹` is finite; `−1` below −40.
             #[inline(always)]
             pub(crate) fn exp_m1(x: F) -> F {
-                let big = x.simd_gt(f(37.0));
-                let xc = x.simd_lt(f(-40.0)).select(f(-40.0), x);
-                let xc = big.select(f(37.0), xc);
+                let xc = clamp(x, -40.0, 710.0);
                 let kf = (xc * f(core::f64::consts::LOG2_E) + f(MAGIC)) - f(MAGIC);
                 // no reduction below 1.5·ln 2 (where 2ᵏ·p + (2ᵏ − 1) would cancel for k = ±1)
                 let kf = xc.abs().simd_lt(f(1.0397)).select(f(0.0), kf);
@@ -125,9 +126,9 @@ macro_rules! lane_math {
                 let q = q * r + f(0.5);
                 let p = r + (r * r) * q;
                 let p = p + c * (f(1.0) + p);
-                let s = pow2(kf);
-                let y = s * p + (s - f(1.0));
-                let y = big.select(exp(x) - f(1.0), y);
+                // 2·(2ᵏ⁻¹·p + (2ᵏ⁻¹ − 1/2)): 2ᵏ⁻¹ is finite up to k = 1024
+                let s = pow2(kf - f(1.0));
+                let y = (s * p + (s - f(0.5))) * f(2.0);
                 // ±0 keep their sign
                 x.simd_eq(f(0.0)).select(x, y)
             }
@@ -197,21 +198,20 @@ macro_rules! lane_math {
             }
 
             /// `tanh x`: `a = |x|`; below 0.625 Cephes' `a + a³·P(a²) / Q(a²)`, from 0.625
-            /// `1 − 2 / (expm1(2a) + 2)` (`a` capped at 22, where `tanh = 1`); the sign of `x`.
+            /// `1 − 2 / (e²ᵃ + 1)` (`a` capped at 22, where `tanh = 1`); both of the form
+            /// `A + B / C`, so one division; the sign of `x`.
             #[inline(always)]
             pub(crate) fn tanh(x: F) -> F {
-                let a = x.abs();
-                let a = a.simd_gt(f(22.0)).select(f(22.0), a);
+                let a = f(22.0).fast_min(x.abs()); // NaN stays NaN (`minpd`: the second)
                 let big = a.simd_ge(f(0.625));
-                let t = exp_m1(f(2.0) * a);
-                // Cephes: a + a·z·P(z) / Q(z), z = a²
+                let e = exp(a + a);
                 let z = a * a;
                 let p = (f(-9.64399179425052238628e-1) * z + f(-9.92877231001918586564e1)) * z
                     + f(-1.61468768441708447952e3);
                 let q = ((z + f(1.12811678491632931402e2)) * z + f(2.23548839060100448583e3)) * z
                     + f(4.84406305325125486048e3);
-                let small = a + a * z * (p / q);
-                let y = big.select(f(1.0) - f(2.0) / (t + f(2.0)), small);
+                let y = big.select(f(1.0), a)
+                    + big.select(f(-2.0), a * z * p) / big.select(e + f(1.0), q);
                 with_sign_of(y, x)
             }
 
@@ -307,8 +307,7 @@ macro_rules! lane_math {
                 let under = p_h.simd_lt(f(-1100.0)) | z.simd_lt(f(-1100.0));
                 // 2^z = 2^nn · 2^(z − nn), nn the nearest integer (|z| clamped: the result
                 // over- or underflows beyond)
-                let zc = z.simd_gt(f(1100.0)).select(f(1100.0), z);
-                let zc = zc.simd_lt(f(-1100.0)).select(f(-1100.0), zc);
+                let zc = clamp(z, -1100.0, 1100.0);
                 let nn = (zc + f(MAGIC)) - f(MAGIC);
                 let p_h = p_h - nn;
                 let t = high(p_l + p_h);
