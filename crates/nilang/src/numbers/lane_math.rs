@@ -170,6 +170,10 @@ macro_rules! lane_math {
             /// `ln x = NaN` for `x < 0`, `ln ∞ = ∞`.
             #[inline(always)]
             pub(crate) fn ln(x: F) -> F {
+                // every lane a positive normal number: the kernel alone (the same bits as below)
+                if (x.simd_ge(f(f64::MIN_POSITIVE)) & x.simd_lt(f(f64::INFINITY))).all() {
+                    return ln_kernel(x, f(0.0), f(0.0));
+                }
                 let tiny = x.simd_lt(f(f64::MIN_POSITIVE));
                 let xs = tiny.select(x * f(18014398509481984.0), x); // 2^54
                 let y = ln_kernel(xs, f(0.0), tiny.select(f(-54.0), f(0.0)));
@@ -188,6 +192,10 @@ macro_rules! lane_math {
                 let bv = u - one;
                 let c = (one - (u - bv)) + (x - bv);
                 let ok = u.simd_gt(f(0.0)) & u.simd_lt(f(f64::INFINITY));
+                // every lane ordinary (−1 < x < ∞, x ≠ 0): the kernel alone (the same bits as below)
+                if (ok & x.simd_gt(f(-1.0)) & x.simd_ne(f(0.0))).all() {
+                    return ln_kernel(u, c / u, f(0.0));
+                }
                 let us = ok.select(u, one);
                 let y = ln_kernel(us, c / us, f(0.0));
                 let y = x.simd_eq(f(-1.0)).select(f(f64::NEG_INFINITY), y);
@@ -239,7 +247,7 @@ macro_rules! lane_math {
                 const P3: f64 = 6.61375632143793436117e-05;
                 const P4: f64 = -1.65339022054652515390e-06;
                 const P5: f64 = 4.13813679705723846039e-08;
-                const LG2: f64 = 6.93147180559945286227e-01;
+                const LG2: f64 = core::f64::consts::LN_2;
                 const LG2_H: f64 = 6.93147182464599609375e-01;
                 const LG2_L: f64 = -1.90465429995776804525e-09;
                 const CP: f64 = 9.61796693925975554329e-01; // 2/(3 ln 2)
@@ -370,7 +378,7 @@ macro_rules! lane_math {
             /// (fdlibm's medium case, all three rounds, the rounding error of each carried).
             #[inline(always)]
             fn reduce_pio2(x: F) -> (F, F, U) {
-                const INV_PIO2: f64 = 6.36619772367581382433e-01;
+                const INV_PIO2: f64 = core::f64::consts::FRAC_2_PI;
                 const PIO2_1: f64 = 1.57079632673412561417e+00;
                 const PIO2_2: f64 = 6.07710050630396597660e-11;
                 const PIO2_3: f64 = 2.02226624871116645580e-21;
