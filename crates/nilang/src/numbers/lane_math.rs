@@ -65,12 +65,10 @@ macro_rules! lane_math {
                 x ^ (s & f(-0.0))
             }
 
-            /// `eˣ` (Cephes): `x = k·ln 2 + r` (`|r| ≤ ln 2 / 2`),
-            /// `eʳ = 1 + 2r·P(r²) / (Q(r²) − r·P(r²))`, times `2ᵏ` in two factors (so that a
-            /// subnormal result is rounded once).
+            /// `eʳ` and `t` (the bits of `k` under `1.5·2⁵²`) for `x = k·ln 2 + r`
+            /// (`|r| ≤ ln 2 / 2`, Cephes): `eʳ = 1 + 2r·P(r²) / (Q(r²) − r·P(r²))`.
             #[inline(always)]
-            pub(crate) fn exp(x: F) -> F {
-                let x = clamp(x, -746.0, 710.0);
+            fn exp_reduced(x: F) -> (F, F) {
                 let t = x * f(core::f64::consts::LOG2_E) + f(MAGIC);
                 let kf = t - f(MAGIC);
                 let r = (x - kf * f(LN2_HI)) - kf * f(LN2_LO);
@@ -82,7 +80,26 @@ macro_rules! lane_math {
                     + f(2.272_655_482_081_550_3e-1))
                     * rr
                     + f(2.0);
-                let e = f(1.0) + f(2.0) * (p / (q - p));
+                (f(1.0) + f(2.0) * (p / (q - p)), t)
+            }
+
+            /// `eˣ` for `|x| ≤ 708` (a normal result): `eʳ · 2ᵏ`.
+            #[inline(always)]
+            fn exp_normal(x: F) -> F {
+                let (e, t) = exp_reduced(x);
+                e * from_bits((bits(t) - U::splat(MAGIC.to_bits()) + U::splat(1023)) << 52u32)
+            }
+
+            /// `eˣ` (Cephes): [`exp_reduced`], times `2ᵏ`: in one factor where every lane is
+            /// within ±708, else in two (so that a subnormal result is rounded once; the same
+            /// bits where the result is normal).
+            #[inline(always)]
+            pub(crate) fn exp(x: F) -> F {
+                if x.abs().simd_le(f(708.0)).all() {
+                    return exp_normal(x);
+                }
+                let x = clamp(x, -746.0, 710.0);
+                let (e, t) = exp_reduced(x);
                 // 2^k = 2^k1 · 2^k2, k1 = ⌊k/2⌋: biased exponents e1 = k1 + 1023, e2 = k − k1 + 1023
                 let u = bits(t) - U::splat(MAGIC.to_bits()) + U::splat(2046);
                 let e1 = u >> 1u32;
@@ -212,7 +229,7 @@ macro_rules! lane_math {
             pub(crate) fn tanh(x: F) -> F {
                 let a = f(22.0).fast_min(x.abs()); // NaN stays NaN (`minpd`: the second)
                 let big = a.simd_ge(f(0.625));
-                let e = exp(a + a);
+                let e = exp_normal(a + a); // 2a ≤ 44
                 let z = a * a;
                 let p = (f(-9.64399179425052238628e-1) * z + f(-9.92877231001918586564e1)) * z
                     + f(-1.61468768441708447952e3);
