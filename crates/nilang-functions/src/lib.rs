@@ -33,7 +33,8 @@
 ///   `expr` in the order written;
 /// - `lanes`: how a batch of lanes (`F64x4`, `F64x8`) computes the value: `each` (lane by
 ///   lane with `f64`'s function) or the name of a SIMD implementation of `nilang`'s
-///   `numbers::batch` (`simd_exp`, `simd_ln`).
+///   `numbers::lane_math` (`simd_exp`, `simd_exp_m1`, `simd_ln`, `simd_ln_1p`, `simd_tanh`,
+///   `simd_sin`, `simd_cos`).
 ///
 /// A new function is one row (and its tests): every reader generates from it.
 ///
@@ -50,20 +51,20 @@
 macro_rules! elementary_functions {
     ($($callback:ident)::+ ! { $($context:tt)* }) => {
         $($callback)::+! { $($context)*
-            Sin   { names: [sin],           c: sin,   domain: "every real x",  d: + * (cos(x)),                lanes: each },
-            Cos   { names: [cos],           c: cos,   domain: "every real x",  d: - * (sin(x)),                lanes: each },
+            Sin   { names: [sin],           c: sin,   domain: "every real x",  d: + * (cos(x)),                lanes: simd_sin },
+            Cos   { names: [cos],           c: cos,   domain: "every real x",  d: - * (sin(x)),                lanes: simd_cos },
             Tan   { names: [tan],           c: tan,   domain: "x ≠ π/2 + kπ",  d: + * (abs2(r) + 1),           lanes: each },
             Asin  { names: [asin],          c: asin,  domain: "−1 ≤ x ≤ 1",    d: + / (sqrt(1 - abs2(x))),     lanes: each },
             Acos  { names: [acos],          c: acos,  domain: "−1 ≤ x ≤ 1",    d: - / (sqrt(1 - abs2(x))),     lanes: each },
             Atan  { names: [atan],          c: atan,  domain: "every real x",  d: + / (abs2(x) + 1),           lanes: each },
             Sinh  { names: [sinh],          c: sinh,  domain: "every real x",  d: + * (cosh(x)),               lanes: each },
             Cosh  { names: [cosh],          c: cosh,  domain: "every real x",  d: + * (sinh(x)),               lanes: each },
-            Tanh  { names: [tanh],          c: tanh,  domain: "every real x",  d: + * (1 - abs2(r)),           lanes: each },
+            Tanh  { names: [tanh],          c: tanh,  domain: "every real x",  d: + * (1 - abs2(r)),           lanes: simd_tanh },
             Asinh { names: [asinh],         c: asinh, domain: "every real x",  d: + / (sqrt(abs2(x) + 1)),     lanes: each },
             Exp   { names: [exp],           c: exp,   domain: "every real x",  d: + * (r),                     lanes: simd_exp },
-            ExpM1 { names: [exp_m1, expm1], c: expm1, domain: "every real x",  d: + * (r + 1),                 lanes: each },
+            ExpM1 { names: [exp_m1, expm1], c: expm1, domain: "every real x",  d: + * (r + 1),                 lanes: simd_exp_m1 },
             Ln    { names: [ln, log],       c: log,   domain: "x > 0",         d: + / (x),                     lanes: simd_ln },
-            Ln1p  { names: [ln_1p, log1p],  c: log1p, domain: "x > −1",        d: + / (x + 1),                 lanes: each },
+            Ln1p  { names: [ln_1p, log1p],  c: log1p, domain: "x > −1",        d: + / (x + 1),                 lanes: simd_ln_1p },
         }
     };
 }

@@ -9,9 +9,10 @@
 //! (`abs`, `min`, `max`, `sqrt` at 0, `powf`, `powi`) are written with lane masks
 //! ([`LaneOrd`](crate::ad::LaneOrd)) instead of branches, so they are exact lane by lane.
 //!
-//! `exp`, `ln`, `sqrt` and the arithmetic are SIMD (`exp` within two ulps of `f64::exp`,
-//! `wide`'s `ln` within about one of `f64::ln`); the other elementary functions run lane by
-//! lane with `f64`'s.
+//! The arithmetic, `sqrt`, `powf` and the functions of the table of elementary functions whose row
+//! names a vector implementation (`exp`, `exp_m1`, `ln`, `ln_1p`, `tanh`, `sin`, `cos`:
+//! [`lane_math`](super::lane_math), each within two ulps of `f64`'s) are SIMD; the other
+//! elementary functions run lane by lane with `f64`'s.
 use crate::check::AlmostSame;
 use crate::instr::basic::{Hadamard, Increment, Reciprocate, Rotate};
 use crate::instr::fns;
@@ -41,62 +42,34 @@ pub trait Batch: crate::ad::Scalar + crate::ad::AbsAbove + crate::ad::Elem + Sen
     fn sum(self) -> f64;
 }
 
-/// `exp` on SIMD lanes (Cephes' `exp`): `x = k·ln 2 + r` (`k` rounded by the `1.5·2⁵²`
-/// trick, `ln 2` in two parts, `|r| ≤ ln 2 / 2`), `e^r = 1 + 2r·P(r²) / (Q(r²) − r·P(r²))`
-/// (a Padé form, relative error below `2.2e-16`), times `2^k` in two factors (so that a
-/// subnormal result is rounded once). Within two ulps of `f64::exp`; infinities, NaN,
-/// overflow and underflow as `f64::exp`.
-macro_rules! simd_exp {
-    ($simd:ty, $u:ty, $x:expr) => {{
-        type F = $simd;
-        const MAGIC: f64 = 6755399441055744.0; // 1.5 · 2^52
-        const LN2_HI: f64 = 0.693145751953125; // ln 2 with its last 32 bits zero
-        const LN2_LO: f64 = 1.428_606_820_309_417_2e-6;
-        let x: F = $x;
-        let lo = F::splat(-746.0);
-        let hi = F::splat(710.0);
-        // clamp (NaN passes through: both comparisons are false)
-        let x = x.simd_lt(lo).select(lo, x);
-        let x = x.simd_gt(hi).select(hi, x);
-        let magic = F::splat(MAGIC);
-        let t = x * F::splat(core::f64::consts::LOG2_E) + magic;
-        let kf = t - magic;
-        let r = (x - kf * F::splat(LN2_HI)) - kf * F::splat(LN2_LO);
-        let rr = r * r;
-        let p = (F::splat(1.261_771_930_748_105_9e-4) * rr + F::splat(3.029_944_077_074_419_6e-2))
-            * rr
-            + F::splat(1.0);
-        let p = p * r;
-        let q = ((F::splat(3.001_985_051_386_644_5e-6) * rr + F::splat(2.524_483_403_496_841e-3))
-            * rr
-            + F::splat(2.272_655_482_081_550_3e-1))
-            * rr
-            + F::splat(2.0);
-        let e = F::splat(1.0) + F::splat(2.0) * (p / (q - p));
-        // 2^k = 2^k1 · 2^k2, k1 = ⌊k/2⌋: biased exponents e1 = k1 + 1023, e2 = k − k1 + 1023
-        let tb: $u = wide::bytemuck::cast(t);
-        let u = tb - <$u>::splat(MAGIC.to_bits()) + <$u>::splat(2046);
-        let e1 = u >> 1u32;
-        let e2 = u - e1;
-        let s1: F = wide::bytemuck::cast(e1 << 52u32);
-        let s2: F = wide::bytemuck::cast(e2 << 52u32);
-        e * s1 * s2
-    }};
-}
-
-/// The SIMD lane implementations that rows of the table of elementary functions name in their
-/// `lanes` slot: `simd_exp` ([`simd_exp!`]), `simd_ln` (`wide`'s `ln`).
+/// The SIMD lane implementations ([`lane_math`](super::lane_math)) that rows of the table of
+/// elementary functions name in their `lanes` slot.
 macro_rules! lanes {
-    (simd_exp, $simd:ty, $u:ty, $x:expr) => {
-        simd_exp!($simd, $u, $x)
+    (simd_exp, $m:ident, $x:expr) => {
+        super::lane_math::$m::exp($x)
     };
-    (simd_ln, $simd:ty, $u:ty, $x:expr) => {
-        $x.ln()
+    (simd_exp_m1, $m:ident, $x:expr) => {
+        super::lane_math::$m::exp_m1($x)
+    };
+    (simd_ln, $m:ident, $x:expr) => {
+        super::lane_math::$m::ln($x)
+    };
+    (simd_ln_1p, $m:ident, $x:expr) => {
+        super::lane_math::$m::ln_1p($x)
+    };
+    (simd_tanh, $m:ident, $x:expr) => {
+        super::lane_math::$m::tanh($x)
+    };
+    (simd_sin, $m:ident, $x:expr) => {
+        super::lane_math::$m::sin($x)
+    };
+    (simd_cos, $m:ident, $x:expr) => {
+        super::lane_math::$m::cos($x)
     };
 }
 
 macro_rules! batch_type {
-    ($name:ident, $simd:ty, $u:ty, $n:literal, $doc:literal) => {
+    ($name:ident, $simd:ty, $m:ident, $n:literal, $doc:literal) => {
         #[doc = $doc]
         ///
         /// ```
@@ -231,14 +204,16 @@ macro_rules! batch_type {
         impl Rotate<$name> for $name {
             #[inline(always)]
             fn rot(a: &mut Self, b: &mut Self, theta: &mut Self) {
-                let (s, c) = (theta.map(f64::sin), theta.map(f64::cos));
+                let (s, c) = super::lane_math::$m::sin_cos(theta.0);
+                let (s, c) = ($name(s), $name(c));
                 let (x, y) = (*a, *b);
                 *a = x * c - y * s;
                 *b = x * s + y * c;
             }
             #[inline(always)]
             fn irot(a: &mut Self, b: &mut Self, theta: &mut Self) {
-                let (s, c) = (theta.map(f64::sin), theta.map(f64::cos));
+                let (s, c) = super::lane_math::$m::sin_cos(theta.0);
+                let (s, c) = ($name(s), $name(c));
                 let (x, y) = (*a, *b);
                 *a = x * c + y * s;
                 *b = y * c - x * s;
@@ -344,15 +319,23 @@ macro_rules! batch_type {
             type Out = ($name, $name);
             #[inline(always)]
             fn eval(a: ($name,)) -> ($name, $name) {
-                (a.0.map(f64::sin), a.0.map(f64::cos))
+                let (s, c) = super::lane_math::$m::sin_cos(a.0 .0);
+                ($name(s), $name(c))
             }
         }
         // lane by lane
         batch_unary!($name: Abs abs);
         // the functions of the table of elementary functions ([`nilang_functions`]), each by
         // its row's lane slot
-        nilang_functions::elementary_functions!(batch_unary! { @table $name, $simd, $u; });
-        batch_binary!($name: Atan2 atan2, Powf powf, Hypot hypot, Min min, Max max);
+        nilang_functions::elementary_functions!(batch_unary! { @table $name, $m; });
+        batch_binary!($name: Atan2 atan2, Hypot hypot, Min min, Max max);
+        impl Func<($name, $name)> for fns::Powf {
+            type Out = $name;
+            #[inline(always)]
+            fn eval((a, b): ($name, $name)) -> $name {
+                $name(super::lane_math::$m::powf(a.0, b.0))
+            }
+        }
     };
 }
 macro_rules! batch_ops {
@@ -374,18 +357,18 @@ macro_rules! batch_ops {
 }
 macro_rules! batch_unary {
     // a row of the table: lane by lane (`each`) or by the SIMD implementation its slot names
-    (@table $name:ident, $simd:ty, $u:ty; $($F:ident { names: [$f:ident $(, $alias:ident)*], c: $c:ident, domain: $dom:literal, d: $s:tt $op:tt $d:tt, lanes: $l:ident },)*) => {$(
-        batch_unary!(@lanes $name, $simd, $u, $F $f $l);
+    (@table $name:ident, $m:ident; $($F:ident { names: [$f:ident $(, $alias:ident)*], c: $c:ident, domain: $dom:literal, d: $s:tt $op:tt $d:tt, lanes: $l:ident },)*) => {$(
+        batch_unary!(@lanes $name, $m, $F $f $l);
     )*};
-    (@lanes $name:ident, $simd:ty, $u:ty, $F:ident $f:ident each) => {
+    (@lanes $name:ident, $m:ident, $F:ident $f:ident each) => {
         batch_unary!($name: $F $f);
     };
-    (@lanes $name:ident, $simd:ty, $u:ty, $F:ident $f:ident $l:ident) => {
+    (@lanes $name:ident, $m:ident, $F:ident $f:ident $l:ident) => {
         impl Func<($name,)> for fns::$F {
             type Out = $name;
             #[inline(always)]
             fn eval(a: ($name,)) -> $name {
-                $name(lanes!($l, $simd, $u, a.0 .0))
+                $name(lanes!($l, $m, a.0 .0))
             }
         }
     };
@@ -414,14 +397,14 @@ macro_rules! batch_binary {
 batch_type!(
     F64x4,
     wide::f64x4,
-    wide::u64x4,
+    x4,
     4,
     "Four independent `f64` lanes (a batch of four inputs of one program)."
 );
 batch_type!(
     F64x8,
     wide::f64x8,
-    wide::u64x8,
+    x8,
     8,
     "Eight independent `f64` lanes (a batch of eight inputs of one program)."
 );

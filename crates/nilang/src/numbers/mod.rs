@@ -17,6 +17,7 @@ mod dual;
 mod duals;
 mod fixed;
 mod forward;
+mod lane_math;
 mod real;
 mod tropical;
 mod ulog;

@@ -10,5 +10,6 @@ mod batch;
 mod complex;
 mod dual;
 mod fixed;
+mod lane_math;
 mod tropical;
 mod ulog;

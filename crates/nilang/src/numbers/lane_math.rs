@@ -1,0 +1,505 @@
+//! Elementary functions on SIMD lanes ([`wide`]'s `f64x4`, `f64x8`), computed as vectors:
+//! the implementations that rows of the table of elementary functions ([`nilang_functions`])
+//! name in their `lanes` slot, so that `F64x4`/`F64x8` values, their reverse rules
+//! (`GVar<F64x4>`) and everything built on them use one vector version of each function.
+//!
+//! Every function is branch-free over the lanes (both sides of a case are computed and
+//! blended), written in plain Rust on `wide`'s vectors. Each is within two ulps of `f64`'s
+//! function (std) at every input, with its special values (±0, ±∞, NaN, subnormals,
+//! overflow) as std's; `tests/numbers/lane_math.rs` checks this.
+//!
+//! - `exp`: Cephes' Padé form after `x = k·ln 2 + r`;
+//! - `exp_m1`: the same reduction (none below 1.04) with a degree-19 polynomial of `eʳ − 1`, then
+//!   `2ᵏ·p + (2ᵏ − 1)` (exact terms, one rounding);
+//! - `ln`, `ln_1p`: fdlibm's kernel (`log(1 + f) = 2 atanh(f / (2 + f))`), `ln_1p` with the
+//!   rounding error of `1 + x` carried;
+//! - `tanh`: Cephes' rational form below 0.625, `1 − 2 / (e^(2|x|) + 1)` above (one division);
+//! - `sin`, `cos`: fdlibm's kernels after a three-part Cody–Waite reduction by `π/2` (kept as
+//!   a double-double), for `|x| ≤ 2²⁰·π/2`; a lane beyond that (or ±∞, NaN) takes std's
+//!   functions (each lane's result never depends on the other lanes);
+//! - `powf`: `exp` of `y·ln x` with `ln x` as a double-double.
+//!
+//! The constants of the polynomials are fdlibm's (Sun Microsystems, via FreeBSD and musl) and
+//! Cephes' (S. Moshier).
+
+/// The functions on one `wide` vector type: `$simd` (`f64` lanes) and `$u` (`u64` lanes).
+macro_rules! lane_math {
+    ($module:ident, $simd:ty, $u:ty, $n:literal) => {
+        /// Elementary functions on this many lanes.
+        pub(crate) mod $module {
+            #![allow(clippy::excessive_precision, clippy::unreadable_literal)]
+            type F = $simd;
+            type U = $u;
+
+            const MAGIC: f64 = 6755399441055744.0; // 1.5 · 2^52: adding it rounds to an integer
+            const LN2_HI: f64 = 0.693145751953125; // ln 2 with its last 32 bits zero
+            const LN2_LO: f64 = 1.428_606_820_309_417_2e-6;
+
+            #[inline(always)]
+            fn f(v: f64) -> F {
+                F::splat(v)
+            }
+            #[inline(always)]
+            fn bits(x: F) -> U {
+                wide::bytemuck::cast(x)
+            }
+            #[inline(always)]
+            fn from_bits(u: U) -> F {
+                wide::bytemuck::cast(u)
+            }
+            /// `2ᵏ` for integers `k` (as `f64` lanes) with `−1022 ≤ k ≤ 1023`.
+            #[inline(always)]
+            fn pow2(k: F) -> F {
+                let t = k + f(MAGIC);
+                from_bits((bits(t) - U::splat(MAGIC.to_bits()) + U::splat(1023)) << 52u32)
+            }
+            /// `x` clamped to `[lo, hi]`, NaN staying NaN (`maxpd`/`minpd` give their second
+            /// operand where one is NaN).
+            #[inline(always)]
+            fn clamp(x: F, lo: f64, hi: f64) -> F {
+                f(hi).fast_min(f(lo).fast_max(x))
+            }
+            /// `x` with the sign of `s` (`x` has none).
+            #[inline(always)]
+            fn with_sign_of(x: F, s: F) -> F {
+                x ^ (s & f(-0.0))
+            }
+
+            /// `eʳ` and `t` (the bits of `k` under `1.5·2⁵²`) for `x = k·ln 2 + r`
+            /// (`|r| ≤ ln 2 / 2`, Cephes): `eʳ = 1 + 2r·P(r²) / (Q(r²) − r·P(r²))`.
+            #[inline(always)]
+            fn exp_reduced(x: F) -> (F, F) {
+                let t = x * f(core::f64::consts::LOG2_E) + f(MAGIC);
+                let kf = t - f(MAGIC);
+                let r = (x - kf * f(LN2_HI)) - kf * f(LN2_LO);
+                let rr = r * r;
+                let p = (f(1.261_771_930_748_105_9e-4) * rr + f(3.029_944_077_074_419_6e-2)) * rr
+                    + f(1.0);
+                let p = p * r;
+                let q = ((f(3.001_985_051_386_644_5e-6) * rr + f(2.524_483_403_496_841e-3)) * rr
+                    + f(2.272_655_482_081_550_3e-1))
+                    * rr
+                    + f(2.0);
+                (f(1.0) + f(2.0) * (p / (q - p)), t)
+            }
+
+            /// `eˣ` for `|x| ≤ 708` (a normal result): `eʳ · 2ᵏ`.
+            #[inline(always)]
+            fn exp_normal(x: F) -> F {
+                let (e, t) = exp_reduced(x);
+                e * from_bits((bits(t) - U::splat(MAGIC.to_bits()) + U::splat(1023)) << 52u32)
+            }
+
+            /// `eˣ` (Cephes): [`exp_reduced`], times `2ᵏ`: in one factor where every lane is
+            /// within ±708, else in two (so that a subnormal result is rounded once; the same
+            /// bits where the result is normal).
+            #[inline(always)]
+            pub(crate) fn exp(x: F) -> F {
+                if x.abs().simd_le(f(708.0)).all() {
+                    return exp_normal(x);
+                }
+                let x = clamp(x, -746.0, 710.0);
+                let (e, t) = exp_reduced(x);
+                // 2^k = 2^k1 · 2^k2, k1 = ⌊k/2⌋: biased exponents e1 = k1 + 1023, e2 = k − k1 + 1023
+                let u = bits(t) - U::splat(MAGIC.to_bits()) + U::splat(2046);
+                let e1 = u >> 1u32;
+                let e2 = u - e1;
+                e * from_bits(e1 << 52u32) * from_bits(e2 << 52u32)
+            }
+
+            /// `eˣ − 1`: `x = k·ln 2 + r` with the rounding of `r` carried in `c` (`k = 0` for
+            /// `|x| < 1.04`, else `|r| ≤ ln 2 / 2`), `p = eʳ − 1` (Taylor to degree 19),
+            /// `2ᵏ·p + (2ᵏ − 1)` (both terms
+            /// exact for `−53 ≤ k ≤ 54`, so one rounding; beyond, `2ᵏ − 1` rounds to `2ᵏ` or `−1`
+            /// within half an ulp of the result), in halves so that `2ᵏ⁻¹` is finite; `−1` below −40.
+            #[inline(always)]
+            pub(crate) fn exp_m1(x: F) -> F {
+                let xc = clamp(x, -40.0, 710.0);
+                let kf = (xc * f(core::f64::consts::LOG2_E) + f(MAGIC)) - f(MAGIC);
+                // no reduction below 1.5·ln 2 (where 2ᵏ·p + (2ᵏ − 1) would cancel for k = ±1)
+                let kf = xc.abs().simd_lt(f(1.0397)).select(f(0.0), kf);
+                let r_hi = xc - kf * f(LN2_HI);
+                let r_lo = kf * f(LN2_LO);
+                let r = r_hi - r_lo;
+                let c = (r_hi - r) - r_lo;
+                // Horner on 1/n!, n = 19 down to 2
+                let q = f(1.0 / 121645100408832000.0);
+                let q = q * r + f(1.0 / 6402373705728000.0);
+                let q = q * r + f(1.0 / 355687428096000.0);
+                let q = q * r + f(1.0 / 20922789888000.0);
+                let q = q * r + f(1.0 / 1307674368000.0);
+                let q = q * r + f(1.0 / 87178291200.0);
+                let q = q * r + f(1.0 / 6227020800.0);
+                let q = q * r + f(1.0 / 479001600.0);
+                let q = q * r + f(1.0 / 39916800.0);
+                let q = q * r + f(1.0 / 3628800.0);
+                let q = q * r + f(1.0 / 362880.0);
+                let q = q * r + f(1.0 / 40320.0);
+                let q = q * r + f(1.0 / 5040.0);
+                let q = q * r + f(1.0 / 720.0);
+                let q = q * r + f(1.0 / 120.0);
+                let q = q * r + f(1.0 / 24.0);
+                let q = q * r + f(1.0 / 6.0);
+                let q = q * r + f(0.5);
+                let p = r + (r * r) * q;
+                let p = p + c * (f(1.0) + p);
+                // 2·(2ᵏ⁻¹·p + (2ᵏ⁻¹ − 1/2)): 2ᵏ⁻¹ is finite up to k = 1024
+                let s = pow2(kf - f(1.0));
+                let y = (s * p + (s - f(0.5))) * f(2.0);
+                // ±0 keep their sign
+                x.simd_eq(f(0.0)).select(x, y)
+            }
+
+            /// `ln(2ᵈᵏ·u) + c` for finite `u > 0` (normal), an integer `dk` and a small correction
+            /// `c` (fdlibm):
+            /// `u = 2ᵏ·m` (`√2/2 ≤ m < √2`), `f = m − 1`, `s = f / (2 + f)`,
+            /// `ln m = f − f²/2 + s·(f²/2 + R(s²))`.
+            #[inline(always)]
+            fn ln_kernel(u: F, c: F, dk: F) -> F {
+                const LG1: f64 = 6.666666666666735130e-01;
+                const LG2: f64 = 3.999999999940941908e-01;
+                const LG3: f64 = 2.857142874366239149e-01;
+                const LG4: f64 = 2.222219843214978396e-01;
+                const LG5: f64 = 1.818357216161805012e-01;
+                const LG6: f64 = 1.531383769920937332e-01;
+                const LG7: f64 = 1.479819860511658591e-01;
+                const LN2_HI: f64 = 6.93147180369123816490e-01;
+                const LN2_LO: f64 = 1.90821492927058770002e-10;
+                let ix = bits(u) + U::splat(0x3ff0_0000_0000_0000 - 0x3fe6_a09e_0000_0000);
+                // k + 1023 (0 ..= 2047) as f64: the exponent field under the bits of 2^52
+                let e = from_bits((ix >> 52u32) | U::splat(0x4330_0000_0000_0000));
+                let k = (e - f(4503599627370496.0 + 1023.0)) + dk;
+                let m = from_bits(
+                    (ix & U::splat(0x000f_ffff_ffff_ffff)) + U::splat(0x3fe6_a09e_0000_0000),
+                );
+                let fm = m - f(1.0);
+                let hfsq = f(0.5) * fm * fm;
+                let s = fm / (f(2.0) + fm);
+                let z = s * s;
+                let w = z * z;
+                let t1 = w * (f(LG2) + w * (f(LG4) + w * f(LG6)));
+                let t2 = z * (f(LG1) + w * (f(LG3) + w * (f(LG5) + w * f(LG7))));
+                let r = t2 + t1;
+                s * (hfsq + r) + (k * f(LN2_LO) + c) - hfsq + fm + k * f(LN2_HI)
+            }
+
+            /// `ln x`: [`ln_kernel`] (subnormal `x` scaled by `2⁵⁴` first); `ln 0 = −∞`,
+            /// `ln x = NaN` for `x < 0`, `ln ∞ = ∞`.
+            #[inline(always)]
+            pub(crate) fn ln(x: F) -> F {
+                // every lane a positive normal number: the kernel alone (the same bits as below)
+                if (x.simd_ge(f(f64::MIN_POSITIVE)) & x.simd_lt(f(f64::INFINITY))).all() {
+                    return ln_kernel(x, f(0.0), f(0.0));
+                }
+                let tiny = x.simd_lt(f(f64::MIN_POSITIVE));
+                let xs = tiny.select(x * f(18014398509481984.0), x); // 2^54
+                let y = ln_kernel(xs, f(0.0), tiny.select(f(-54.0), f(0.0)));
+                let y = x.simd_eq(f(0.0)).select(f(f64::NEG_INFINITY), y);
+                let y = x.simd_lt(f(0.0)).select(f(f64::NAN), y);
+                let y = x.simd_eq(f(f64::INFINITY)).select(x, y);
+                x.simd_ne(x).select(x, y)
+            }
+
+            /// `ln(1 + x)`: `u = 1 + x` with its rounding error `c` (two-sum), [`ln_kernel`] of
+            /// `u` with the correction `c / u`.
+            #[inline(always)]
+            pub(crate) fn ln_1p(x: F) -> F {
+                let one = f(1.0);
+                let u = one + x;
+                let bv = u - one;
+                let c = (one - (u - bv)) + (x - bv);
+                let ok = u.simd_gt(f(0.0)) & u.simd_lt(f(f64::INFINITY));
+                // every lane ordinary (−1 < x < ∞, x ≠ 0): the kernel alone (the same bits as below)
+                if (ok & x.simd_gt(f(-1.0)) & x.simd_ne(f(0.0))).all() {
+                    return ln_kernel(u, c / u, f(0.0));
+                }
+                let us = ok.select(u, one);
+                let y = ln_kernel(us, c / us, f(0.0));
+                let y = x.simd_eq(f(-1.0)).select(f(f64::NEG_INFINITY), y);
+                let y = x.simd_lt(f(-1.0)).select(f(f64::NAN), y);
+                let y = u.simd_eq(f(f64::INFINITY)).select(f(f64::INFINITY), y);
+                let y = x.simd_ne(x).select(x, y);
+                x.simd_eq(f(0.0)).select(x, y)
+            }
+
+            /// `tanh x`: `a = |x|`; below 0.625 Cephes' `a + a³·P(a²) / Q(a²)`, from 0.625
+            /// `1 − 2 / (e²ᵃ + 1)` (`a` capped at 22, where `tanh = 1`); both of the form
+            /// `A + B / C`, so one division; the sign of `x`.
+            #[inline(always)]
+            pub(crate) fn tanh(x: F) -> F {
+                let a = f(22.0).fast_min(x.abs()); // NaN stays NaN (`minpd`: the second)
+                let big = a.simd_ge(f(0.625));
+                let e = exp_normal(a + a); // 2a ≤ 44
+                let z = a * a;
+                let p = (f(-9.64399179425052238628e-1) * z + f(-9.92877231001918586564e1)) * z
+                    + f(-1.61468768441708447952e3);
+                let q = ((z + f(1.12811678491632931402e2)) * z + f(2.23548839060100448583e3)) * z
+                    + f(4.84406305325125486048e3);
+                let y = big.select(f(1.0), a)
+                    + big.select(f(-2.0), a * z * p) / big.select(e + f(1.0), q);
+                with_sign_of(y, x)
+            }
+
+            /// `x` with its low 32 bits zero (a 21-bit significand: products of two such are
+            /// exact).
+            #[inline(always)]
+            fn high(x: F) -> F {
+                from_bits(bits(x) & U::splat(0xffff_ffff_0000_0000))
+            }
+
+            /// `xʸ` (fdlibm's `pow`): `log2 |x|` as a double-double `t1 + t2` (`|x| = 2ⁿ·m`,
+            /// `m` near 1 or 1.5, `log m` from `s = (m − b)/(m + b)` to about 64 bits), times `y`
+            /// split into exact products, then `2^(p_h + p_l)` with the low part carried. The
+            /// special cases (zeros, infinities, NaN, negative `x`, integer `y`) as `f64::powf`.
+            #[inline(always)]
+            pub(crate) fn powf(x: F, y: F) -> F {
+                const L1: f64 = 5.99999999999994648725e-01;
+                const L2: f64 = 4.28571428578550184252e-01;
+                const L3: f64 = 3.33333329818377432918e-01;
+                const L4: f64 = 2.72728123808534006489e-01;
+                const L5: f64 = 2.30660745775561754067e-01;
+                const L6: f64 = 2.06975017800338417784e-01;
+                const P1: f64 = 1.66666666666666019037e-01;
+                const P2: f64 = -2.77777777770155933842e-03;
+                const P3: f64 = 6.61375632143793436117e-05;
+                const P4: f64 = -1.65339022054652515390e-06;
+                const P5: f64 = 4.13813679705723846039e-08;
+                const LG2: f64 = core::f64::consts::LN_2;
+                const LG2_H: f64 = 6.93147182464599609375e-01;
+                const LG2_L: f64 = -1.90465429995776804525e-09;
+                const CP: f64 = 9.61796693925975554329e-01; // 2/(3 ln 2)
+                const CP_H: f64 = 9.61796700954437255859e-01;
+                const CP_L: f64 = -7.02846165095275826516e-09;
+                const DP_H: f64 = 5.84962487220764160156e-01; // log2(1.5), high
+                const DP_L: f64 = 1.35003920212974897128e-08;
+                let one = f(1.0);
+                let ax = x.abs();
+                // subnormal |x|: scaled by 2^53
+                let sub = ax.simd_lt(f(f64::MIN_POSITIVE));
+                let ax = sub.select(ax * f(9007199254740992.0), ax);
+                let ix = bits(ax);
+                let hi = ix >> 32u32;
+                let j = hi & U::splat(0x000f_ffff);
+                // n = the exponent; m = the significand in [1, 2), then m near 1 (k = 0), near
+                // 1.5 (k = 1), or halved (above √3) with n + 1
+                let e = from_bits((ix >> 52u32) | U::splat(0x4330_0000_0000_0000));
+                let n = (e - f(4503599627370496.0 + 1023.0)) + sub.select(f(-53.0), f(0.0));
+                let above =
+                    from_bits(U::splat(0) - ((j + U::splat(0x1_0000_0000 - 0xBB67A)) >> 32u32));
+                let mid =
+                    from_bits(U::splat(0) - ((j + U::splat(0x1_0000_0000 - 0x3988F)) >> 32u32))
+                        & !above;
+                let n = n + above.select(one, f(0.0));
+                let mb = (ix & U::splat(0x000f_ffff_ffff_ffff)) | U::splat(0x3ff0_0000_0000_0000);
+                let m = from_bits(mb);
+                let m = above.select(m * f(0.5), m);
+                let bp = mid.select(f(1.5), one);
+                let dp_h = mid.select(f(DP_H), f(0.0));
+                let dp_l = mid.select(f(DP_L), f(0.0));
+                // ss = s_h + s_l = (m − bp)/(m + bp)
+                let u = m - bp;
+                let v = one / (m + bp);
+                let ss = u * v;
+                let s_h = high(ss);
+                let t_h = high(m + bp);
+                let t_l = m - (t_h - bp);
+                let s_l = v * ((u - s_h * t_h) - s_h * t_l);
+                // log(m)
+                let s2 = ss * ss;
+                let r = s2
+                    * s2
+                    * (f(L1)
+                        + s2 * (f(L2) + s2 * (f(L3) + s2 * (f(L4) + s2 * (f(L5) + s2 * f(L6))))));
+                let r = r + s_l * (s_h + ss);
+                let s2 = s_h * s_h;
+                let t_h = high(f(3.0) + s2 + r);
+                let t_l = r - ((t_h - f(3.0)) - s2);
+                let u = s_h * t_h;
+                let v = s_l * t_h + t_l * ss;
+                let p_h = high(u + v);
+                let p_l = v - (p_h - u);
+                let z_h = f(CP_H) * p_h;
+                let z_l = f(CP_L) * p_h + p_l * f(CP) + dp_l;
+                // log2|x| = n + dp_h + z_h + z_l = t1 + t2
+                let t1 = high(((z_h + z_l) + dp_h) + n);
+                let t2 = z_l - (((t1 - n) - dp_h) - z_h);
+                // y·log2|x| = p_h + p_l
+                let y1 = high(y);
+                let p_l = (y - y1) * t1 + y * t2;
+                let p_h = y1 * t1;
+                let z = p_l + p_h;
+                let over = p_h.simd_gt(f(1100.0)) | z.simd_gt(f(1100.0));
+                let under = p_h.simd_lt(f(-1100.0)) | z.simd_lt(f(-1100.0));
+                // 2^z = 2^nn · 2^(z − nn), nn the nearest integer (|z| clamped: the result
+                // over- or underflows beyond)
+                let zc = clamp(z, -1100.0, 1100.0);
+                let nn = (zc + f(MAGIC)) - f(MAGIC);
+                let p_h = p_h - nn;
+                let t = high(p_l + p_h);
+                let u = t * f(LG2_H);
+                let v = (p_l - (t - p_h)) * f(LG2) + t * f(LG2_L);
+                let z = u + v;
+                let w = v - (z - u);
+                let t = z * z;
+                let t1 = z - t * (f(P1) + t * (f(P2) + t * (f(P3) + t * (f(P4) + t * f(P5)))));
+                let r = (z * t1) / (t1 - f(2.0)) - (w + z * w);
+                let z = one - (r - z);
+                // times 2^nn in two factors (a subnormal result rounded once)
+                let nh = ((nn * f(0.5)) + f(MAGIC)) - f(MAGIC);
+                let nh = nh.simd_gt(nn * f(0.5)).select(nh - one, nh); // ⌊nn/2⌋
+                let mag = z * pow2_wide(nh) * pow2_wide(nn - nh);
+                let mag = over.select(f(f64::INFINITY), under.select(f(0.0), mag));
+                // the special cases
+                let y_int = y.round().simd_eq(y);
+                let half = y * f(0.5);
+                let y_odd = y_int & !half.round().simd_eq(half);
+                let x_neg = x.simd_lt(f(0.0)) | (x.simd_eq(f(0.0)) & bits_sign(x));
+                let inf = f(f64::INFINITY);
+                let zero = f(0.0);
+                let y_inf = y.abs().simd_eq(inf);
+                let x_abs = x.abs();
+                let mag = x_abs
+                    .simd_eq(zero)
+                    .select(y.simd_lt(zero).select(inf, zero), mag);
+                let mag = x_abs
+                    .simd_eq(inf)
+                    .select(y.simd_lt(zero).select(zero, inf), mag);
+                let grows = !(x_abs.simd_gt(one) ^ y.simd_gt(zero));
+                let mag =
+                    y_inf.select(x_abs.simd_eq(one).select(one, grows.select(inf, zero)), mag);
+                let res = mag ^ ((x_neg & y_odd & !y_inf) & f(-0.0));
+                let nan = f(f64::NAN);
+                let res = (x.simd_lt(zero) & x.simd_gt(-inf) & !y_int & !y_inf).select(nan, res);
+                let res = (x.simd_ne(x) | y.simd_ne(y)).select(nan, res);
+                (y.simd_eq(zero) | x.simd_eq(one)).select(one, res)
+            }
+
+            /// `2ᵏ` for integers `k` (as `f64` lanes) with `−1022 ≤ k ≤ 1023`, `k` clamped to that.
+            #[inline(always)]
+            fn pow2_wide(k: F) -> F {
+                let k = k.simd_lt(f(-1022.0)).select(f(-1022.0), k);
+                pow2(k.simd_gt(f(1023.0)).select(f(1023.0), k))
+            }
+
+            /// All ones where the sign bit of `x` is set.
+            #[inline(always)]
+            fn bits_sign(x: F) -> F {
+                from_bits(U::splat(0) - (bits(x) >> 63u32))
+            }
+
+            /// `|x|` up to which [`sin_cos`] reduces as vectors: `n·p` is exact for the 33-bit
+            /// parts `p` of `π/2` while `n < 2²⁰`.
+            const REDUCE_MAX: f64 = 1.6e6;
+
+            /// `x − n·π/2 = y0 + y1` (a double-double) and `n mod 4`, for `|x| ≤ REDUCE_MAX`
+            /// (fdlibm's medium case, all three rounds, the rounding error of each carried).
+            #[inline(always)]
+            fn reduce_pio2(x: F) -> (F, F, U) {
+                const INV_PIO2: f64 = core::f64::consts::FRAC_2_PI;
+                const PIO2_1: f64 = 1.57079632673412561417e+00;
+                const PIO2_2: f64 = 6.07710050630396597660e-11;
+                const PIO2_3: f64 = 2.02226624871116645580e-21;
+                const PIO2_3T: f64 = 8.47842766036889956997e-32;
+                let t = x * f(INV_PIO2) + f(MAGIC);
+                let n = t - f(MAGIC);
+                let r = x - n * f(PIO2_1);
+                let w = n * f(PIO2_2);
+                let r2 = r - w;
+                let e2 = (r - r2) - w;
+                let w = n * f(PIO2_3);
+                let r3 = r2 - w;
+                let e3 = (r2 - r3) - w;
+                let w = n * f(PIO2_3T) - (e3 + e2);
+                let y0 = r3 - w;
+                let y1 = (r3 - y0) - w;
+                (y0, y1, bits(t) & U::splat(3))
+            }
+
+            /// fdlibm's `__kernel_sin(x, y)` on `|x + y| ≤ π/4`.
+            #[inline(always)]
+            fn kernel_sin(x: F, y: F) -> F {
+                const S1: f64 = -1.66666666666666324348e-01;
+                const S2: f64 = 8.33333333332248946124e-03;
+                const S3: f64 = -1.98412698298579493134e-04;
+                const S4: f64 = 2.75573137070700676789e-06;
+                const S5: f64 = -2.50507602534068634195e-08;
+                const S6: f64 = 1.58969099521155010221e-10;
+                let z = x * x;
+                let w = z * z;
+                let r = f(S2) + z * (f(S3) + z * f(S4)) + z * w * (f(S5) + z * f(S6));
+                let v = z * x;
+                x - ((z * (f(0.5) * y - v * r) - y) - v * f(S1))
+            }
+
+            /// fdlibm's `__kernel_cos(x, y)` on `|x + y| ≤ π/4`.
+            #[inline(always)]
+            fn kernel_cos(x: F, y: F) -> F {
+                const C1: f64 = 4.16666666666666019037e-02;
+                const C2: f64 = -1.38888888888741095749e-03;
+                const C3: f64 = 2.48015872894767294178e-05;
+                const C4: f64 = -2.75573143513906633035e-07;
+                const C5: f64 = 2.08757232129817482790e-09;
+                const C6: f64 = -1.13596475577881948265e-11;
+                let z = x * x;
+                let w = z * z;
+                let r = z * (f(C1) + z * (f(C2) + z * f(C3)))
+                    + w * w * (f(C4) + z * (f(C5) + z * f(C6)));
+                let hz = f(0.5) * z;
+                let w = f(1.0) - hz;
+                w + (((f(1.0) - w) - hz) + (z * r - x * y))
+            }
+
+            /// `(sin x, cos x)`: the kernels at the reduced argument, swapped and negated by
+            /// the quadrant. A lane beyond `REDUCE_MAX` (or not finite) takes std's functions.
+            #[inline(always)]
+            pub(crate) fn sin_cos(x: F) -> (F, F) {
+                let near = x.abs().simd_le(f(REDUCE_MAX));
+                let (s, c) = sin_cos_near(near.select(x, f(0.0)));
+                if near.all() {
+                    return (s, c);
+                }
+                // the other lanes by std's functions (each lane's result its own, whatever
+                // its neighbours)
+                let (mut s, mut c, xs, near) =
+                    (s.to_array(), c.to_array(), x.to_array(), near.to_array());
+                for k in 0..$n {
+                    if near[k].to_bits() == 0 {
+                        (s[k], c[k]) = (xs[k].sin(), xs[k].cos());
+                    }
+                }
+                (F::new(s), F::new(c))
+            }
+
+            /// [`sin_cos`] for `|x| ≤ REDUCE_MAX`.
+            #[inline(always)]
+            fn sin_cos_near(x: F) -> (F, F) {
+                let (y0, y1, q) = reduce_pio2(x);
+                let ks = kernel_sin(y0, y1);
+                let kc = kernel_cos(y0, y1);
+                // odd quadrant: sin ↔ cos; the sign bits of sin (q ∈ {2, 3}) and cos (q ∈ {1, 2})
+                let odd = from_bits(U::splat(0) - (q & U::splat(1)));
+                let sin_sign = from_bits((q >> 1u32) << 63u32);
+                let cos_sign = from_bits(((q + U::splat(1)) >> 1u32) << 63u32);
+                let s = odd.select(kc, ks) ^ sin_sign;
+                let c = odd.select(ks, kc) ^ cos_sign;
+                // sin(±0) = ±0
+                (x.simd_eq(f(0.0)).select(x, s), c)
+            }
+
+            /// `sin x` ([`sin_cos`]).
+            #[inline(always)]
+            pub(crate) fn sin(x: F) -> F {
+                sin_cos(x).0
+            }
+
+            /// `cos x` ([`sin_cos`]).
+            #[inline(always)]
+            pub(crate) fn cos(x: F) -> F {
+                sin_cos(x).1
+            }
+        }
+    };
+}
+
+lane_math!(x4, wide::f64x4, wide::u64x4, 4);
+lane_math!(x8, wide::f64x8, wide::u64x8, 8);
