@@ -13,8 +13,10 @@ use core::ops::Range;
 use std::sync::Mutex;
 
 /// An argument of a [`TermSum`] program read through a shared reference and differentiated:
-/// every chunk lifts its values into gradient numbers of its own and never writes them back. `Shared(&x)` for a number (which can be the loss: `Shared(&0.0)`),
-/// `Shared(&v[..])` for a slice; the function takes them as `&mut T` and `&mut [T]`.
+/// every chunk lifts its values into gradient numbers of its own and never writes them back.
+/// `Shared(&x)` for a number (which can be the loss: `Shared(&0.0)`), `Shared(&v[..])` for a
+/// slice, `Shared(&ws)` for a `grad_struct!` struct (see [`SharedArg`]); the function takes
+/// them as `&mut T`, `&mut [T]` and `&mut Struct<T>`.
 ///
 /// ```
 /// use nilang::prelude::*;

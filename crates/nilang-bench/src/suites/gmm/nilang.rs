@@ -120,7 +120,7 @@ fn kernels(case: &GmmCase) -> Vec<Kernel<'_>> {
 /// The gradient on a pool of threads.
 fn parallel<'a>(case: &'a GmmCase, pool: &'a Pool) -> Vec<Kernel<'a>> {
     let g = &case.inst;
-    let work = GmmParWork::new(g.d, g.k, g.n, pool.threads);
+    let work = GmmParWork::new(g.d, g.k, g.n);
     vec![Kernel::with_state(
         Measure::G,
         (work, vec![0.0; g.n_params()]),
