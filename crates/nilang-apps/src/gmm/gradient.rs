@@ -234,7 +234,8 @@ pub fn gmm_value_grad_par<'a>(g: &'a GmmInput, work: &mut GmmParWork<'a>, grad: 
             Shared(ws),
         )
     };
-    sum.args(args).value_and_gradient(&GmmObjectiveI, 0, &[1, 2, 3], grad)
+    sum.args(args)
+        .value_and_gradient(&GmmObjectiveI, 0, &[1, 2, 3], grad)
 }
 
 /// The sizes a gradient call (`who`) needs: `grad` holds the parameters, the workspace (its
