@@ -325,6 +325,24 @@ def pairwise_functions(s, a):
 SUITES["pairwise"] = pairwise_functions
 
 # ----------------------------------------------------------------------------------------------
+# Logistic regression (nilang_bench::suites::logistic): w = d weights then the bias, x row-major
+# n x d, y in {0, 1}; L = sum ln(1 + exp(z)) - y z, z = x w + b; G = dL/dw.
+
+
+def logistic_functions(s, a):
+    w0, y = jnp.asarray(a["w"]), jnp.asarray(a["y"])
+    x = jnp.asarray(a["x"]).reshape(y.shape[0], -1)
+
+    def nll(w):
+        z = x @ w[:-1] + w[-1]
+        return jnp.sum(jnp.log1p(jnp.exp(z)) - y * z)
+
+    return {"O": (jax.jit(nll), (w0,)), "G": (jax.jit(jax.grad(nll)), (w0,))}
+
+
+SUITES["logistic"] = logistic_functions
+
+# ----------------------------------------------------------------------------------------------
 # Timing: the harness's adaptive repetition (crates/nilang-bench/src/timing.rs).
 
 

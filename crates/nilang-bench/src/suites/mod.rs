@@ -7,6 +7,7 @@ pub mod ba;
 pub mod bessel;
 pub mod embedding;
 pub mod gmm;
+pub mod logistic;
 pub mod pairwise;
 pub mod schedules;
 pub mod sparse;
@@ -34,6 +35,7 @@ macro_rules! dispatch {
             ba::BaSuite::NAME => $f::<ba::BaSuite>($($arg),*),
             schedules::SchedulesSuite::NAME => $f::<schedules::SchedulesSuite>($($arg),*),
             pairwise::PairwiseSuite::NAME => $f::<pairwise::PairwiseSuite>($($arg),*),
+            logistic::LogisticSuite::NAME => $f::<logistic::LogisticSuite>($($arg),*),
             other => unreachable!("unknown suite {other}"),
         }
     };

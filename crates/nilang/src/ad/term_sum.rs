@@ -382,7 +382,7 @@ pub fn for_each_term<T: Send>(
         "nilang: for_each_term needs a width and a chunk of at least one"
     );
     assert!(
-        out.len() % width == 0,
+        out.len().is_multiple_of(width),
         "nilang: for_each_term: {} outputs are not whole terms of {width}",
         out.len()
     );
