@@ -63,7 +63,8 @@ fn equals_the_serial_gradient_and_its_bits_do_not_depend_on_the_threads() {
 fn chunks_are_fixed_by_the_number_of_terms() {
     let s = TermSum::<()>::with_chunk(10, 4);
     assert_eq!(s.chunks().collect::<Vec<_>>(), [0..4, 4..8, 8..10]);
-    assert_eq!(TermSum::<()>::new(0).chunks().collect::<Vec<_>>(), [0..0]);
+    let none: Vec<_> = TermSum::<()>::new(0).chunks().collect();
+    assert_eq!((none.len(), none[0].clone()), (1, 0..0));
     assert_eq!(TermSum::<()>::new(64 * 5 + 1).chunks().count(), 54); // chunks of 6
 }
 

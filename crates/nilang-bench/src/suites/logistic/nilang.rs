@@ -35,19 +35,19 @@ pub fn logistic_nll<T: Scalar>(
     }
 }
 
-/// The arguments of [`logistic_nll`] for the samples `r` of case `c`: the loss and the
-/// weights shared by every chunk of samples.
-fn sample_args(
-    c: &LogisticCase,
-    r: core::ops::Range<usize>,
-) -> (
-    Shared<'_, f64>,
-    Shared<'_, [f64]>,
-    &[f64],
-    &[f64],
+/// The arguments of [`logistic_nll`] for a chunk of samples: the loss and the weights shared
+/// by every chunk, the data, the chunk's samples.
+type SampleArgs<'a> = (
+    Shared<'a, f64>,
+    Shared<'a, [f64]>,
+    &'a [f64],
+    &'a [f64],
     usize,
     usize,
-) {
+);
+
+/// The arguments of [`logistic_nll`] for the samples `r` of case `c`.
+fn sample_args(c: &LogisticCase, r: core::ops::Range<usize>) -> SampleArgs<'_> {
     (Shared(&0.0), Shared(&c.w), &c.x, &c.y, r.start, r.end)
 }
 
