@@ -330,16 +330,20 @@ impl<St, M> TermArgs<'_, St, M> {
             }
         };
         let partial = &mut sum.partial[..n_chunks * width];
+        // one task per chunk (`with_max_len(1)`): chunks of unequal cost (the rows of a
+        // triangle of pairs) are shared out by work stealing, not in halves fixed up front
         if width == 0 {
             sum.values
                 .par_iter_mut()
                 .enumerate()
+                .with_max_len(1)
                 .for_each(|(c, v)| run(c, &mut [], v));
         } else {
             partial
                 .par_chunks_mut(width)
                 .zip(sum.values.par_iter_mut())
                 .enumerate()
+                .with_max_len(1)
                 .for_each(|(c, (pg, v))| run(c, pg, v));
         }
         let filled = wrong.into_inner();
