@@ -7,6 +7,8 @@ pub mod ba;
 pub mod bessel;
 pub mod embedding;
 pub mod gmm;
+pub mod logistic;
+pub mod pairwise;
 pub mod schedules;
 pub mod sparse;
 
@@ -32,6 +34,8 @@ macro_rules! dispatch {
             gmm::GmmSuite::NAME => $f::<gmm::GmmSuite>($($arg),*),
             ba::BaSuite::NAME => $f::<ba::BaSuite>($($arg),*),
             schedules::SchedulesSuite::NAME => $f::<schedules::SchedulesSuite>($($arg),*),
+            pairwise::PairwiseSuite::NAME => $f::<pairwise::PairwiseSuite>($($arg),*),
+            logistic::LogisticSuite::NAME => $f::<logistic::LogisticSuite>($($arg),*),
             other => unreachable!("unknown suite {other}"),
         }
     };
