@@ -96,6 +96,21 @@ unsafe fn vector_product<R: GemmReal>(
         // SAFETY: inside the caller's views
         unsafe { *p.offset(i as isize * rs + j as isize * cs) }
     };
+    if n == 1 && a.1.abs() < a.2.abs() {
+        // `a` is a transposed view (its rows are far apart): `c += alpha a b` as `k` passes
+        // of `c += (alpha b_l) a_{:,l}`, each reading a row of the stored matrix in order
+        for l in 0..k {
+            let bl = alpha * at(l, 0, b);
+            for i in 0..m {
+                // SAFETY: inside the caller's view of `c`
+                unsafe {
+                    let ci = c.0.offset(i as isize * c.1);
+                    *ci = (*ci).add(at(i, l, a) * bl);
+                }
+            }
+        }
+        return;
+    }
     for i in 0..m {
         for j in 0..n {
             // four partial sums: independent additions in flight
@@ -325,17 +340,17 @@ fn add_rows_in<R: GemmReal, T: 'static>(
             }
         }
         if let (Some(yg), Some(bg), false) = (y.g, b.g, step == Step::ForwardValues) {
-            for j in 0..n {
-                let mut sum = R::ZERO;
-                for r in 0..rows {
-                    sum = sum.add(*yg.offset((r * n + j) as isize * y.s));
+            // row by row (`Ȳ` is read once, in memory order)
+            for r in 0..rows {
+                let row = yg.offset(r as isize * n as isize * y.s);
+                for j in 0..n {
+                    let (bj, g) = (bg.offset(j as isize * b.s), *row.offset(j as isize * y.s));
+                    *bj = if inverse {
+                        (*bj).add(g)
+                    } else {
+                        (*bj).add(g.neg())
+                    };
                 }
-                let bj = bg.offset(j as isize * b.s);
-                *bj = if inverse {
-                    (*bj).add(sum)
-                } else {
-                    (*bj).add(sum.neg())
-                };
             }
         }
     }
