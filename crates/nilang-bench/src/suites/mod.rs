@@ -8,6 +8,7 @@ pub mod bessel;
 pub mod embedding;
 pub mod gmm;
 pub mod logistic;
+pub mod mlp;
 pub mod pairwise;
 pub mod schedules;
 pub mod sparse;
@@ -34,6 +35,7 @@ macro_rules! dispatch {
             gmm::GmmSuite::NAME => $f::<gmm::GmmSuite>($($arg),*),
             ba::BaSuite::NAME => $f::<ba::BaSuite>($($arg),*),
             schedules::SchedulesSuite::NAME => $f::<schedules::SchedulesSuite>($($arg),*),
+            mlp::MlpSuite::NAME => $f::<mlp::MlpSuite>($($arg),*),
             pairwise::PairwiseSuite::NAME => $f::<pairwise::PairwiseSuite>($($arg),*),
             logistic::LogisticSuite::NAME => $f::<logistic::LogisticSuite>($($arg),*),
             other => unreachable!("unknown suite {other}"),

@@ -45,6 +45,7 @@ fn jax_cells_are_checked_timed_and_recorded() {
             "embedding",
             "gmm",
             "ba",
+            "mlp",
             "pairwise",
             "--json",
             json_s,
@@ -69,6 +70,7 @@ fn jax_cells_are_checked_timed_and_recorded() {
                 ("embedding", &["O", "G", "H"]),
                 ("gmm", &["O", "G"]),
                 ("ba", &["O", "J"]),
+                ("mlp", &["O", "G"]),
                 ("pairwise", &["O", "G"]),
             ],
         );
