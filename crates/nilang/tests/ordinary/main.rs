@@ -1,0 +1,2 @@
+//! `#[ad]`: ordinary Rust functions differentiated by source transformation.
+mod programs;
