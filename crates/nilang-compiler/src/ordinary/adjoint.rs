@@ -88,23 +88,52 @@ impl Emitter<'_> {
                 let tbar = self.bar(&p).expect("a call's result is differentiated");
                 let vjp = vjp_path(func);
                 let values = args.iter().map(|a| self.arg_value(a));
-                let grads = args.iter().filter_map(|a| match a {
-                    Arg::Value(Expr::Read(p)) => Some(match self.bar(p) {
-                        Some(pb) => quote!(&mut #pb),
-                        None => quote!(&mut 0.0),
-                    }),
-                    Arg::Value(_) => Some(quote!(&mut 0.0)),
-                    Arg::Array(a, _) => {
-                        let ab = super::emit::bar_of(a);
-                        Some(quote!(&mut #ab[..]))
+                let grads: Vec<TokenStream> = args
+                    .iter()
+                    .filter_map(|a| match a {
+                        Arg::Value(Expr::Read(p)) => Some(match self.bar(p) {
+                            Some(pb) => pb,
+                            None => quote!(0.0),
+                        }),
+                        Arg::Value(_) => Some(quote!(0.0)),
+                        Arg::Array(a, _) => {
+                            let ab = super::emit::bar_of(a);
+                            Some(quote!(#ab[..]))
+                        }
+                        Arg::Const(_) => None,
+                    })
+                    .collect();
+                // an adjoint passed twice (`f(x, x)`): the second one into a buffer, added after
+                let mut seen = std::collections::HashSet::new();
+                let (mut before, mut after, mut passed) = (quote!(), quote!(), vec![]);
+                for (k, g) in grads.iter().enumerate() {
+                    let key = g.to_string();
+                    if key == "0.0" {
+                        passed.push(quote!(&mut 0.0));
+                    } else if seen.insert(key.clone()) {
+                        passed.push(quote!(&mut #g));
+                    } else {
+                        let d = format_ident!("__ad_dup{}", k);
+                        if key.ends_with("[..]") {
+                            before.extend(quote!(let mut #d = ::std::vec![0.0f64; #g.len()];));
+                            after.extend(
+                                quote!(for (s, d) in #g.iter_mut().zip(#d.iter()) { *s += *d; }),
+                            );
+                            passed.push(quote!(&mut #d[..]));
+                        } else {
+                            before.extend(quote!(let mut #d: f64 = 0.0;));
+                            after.extend(quote!(#g += #d;));
+                            passed.push(quote!(&mut #d));
+                        }
                     }
-                    Arg::Const(_) => None,
-                });
+                }
                 quote!({
                     let __ad_g: f64 = #tbar;
                     #tbar = 0.0;
                     #pop
-                    #vjp(#(#values,)* #tp, __ad_g, #(#grads),*);
+                    #before
+                    #vjp(#(#values,)* #tp, __ad_g, #(#passed),*);
+                    #after
                 })
             }
             Stmt::Reversible { func, args } => {

@@ -78,7 +78,7 @@ impl Emitter<'_> {
                     };
                     let body = self.forward(body);
                     let kw = if k == 0 { quote!(if) } else { quote!(else if) };
-                    out.extend(quote!(#kw #c { #rec #body }));
+                    out.extend(quote!(#kw #c { #body #rec }));
                 }
                 let k = arms.len() as i64;
                 let rec = if record {
@@ -87,7 +87,7 @@ impl Emitter<'_> {
                     quote!()
                 };
                 let body = self.forward(otherwise);
-                out.extend(quote!(else { #rec #body }));
+                out.extend(quote!(else { #body #rec }));
                 out
             }
             Stmt::For { var, lo, hi, body } => {

@@ -348,7 +348,7 @@ impl Parser {
     /// `[c; n]`, `vec![c; n]`, `x.to_vec()`.
     fn array_init(&self, e: &syn::Expr) -> Option<ArrayInit> {
         match e {
-            syn::Expr::Repeat(r) if !self.is_active(&r.expr) => {
+            syn::Expr::Repeat(r) if !self.reads_active(&r.expr) => {
                 let len = &r.len;
                 Some(ArrayInit::Repeat {
                     init: e.to_token_stream(),
@@ -358,7 +358,7 @@ impl Parser {
             syn::Expr::Macro(m) if m.mac.path.is_ident("vec") => {
                 let toks = &m.mac.tokens;
                 let r2: syn::ExprRepeat = syn::parse2(quote!([#toks])).ok()?;
-                if self.is_active(&r2.expr) {
+                if self.reads_active(&r2.expr) {
                     return None;
                 }
                 let len = &r2.len;
@@ -428,6 +428,11 @@ impl Parser {
             }
             _ => false,
         }
+    }
+
+    /// Whether `e` reads a differentiated value (a literal does not).
+    fn reads_active(&self, e: &syn::Expr) -> bool {
+        !matches!(e, syn::Expr::Lit(_)) && self.is_active(e)
     }
 
     /// `x`, `&x`, `&x[..]` for an array `x`.
