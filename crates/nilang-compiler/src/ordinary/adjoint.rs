@@ -22,9 +22,9 @@ impl Emitter<'_> {
         arms.iter().all(|(_, b)| self.reverse(b).is_empty()) && self.reverse(otherwise).is_empty()
     }
 
-    fn pop_old(&self, p: &Place) -> TokenStream {
+    fn pop_old(&self, s: &Stmt, p: &Place) -> TokenStream {
         let tp = tape();
-        if self.layout.taped(self.f, Self::root(p)) {
+        if self.layout.records(self.f, s, Self::root(p)) {
             let pl = self.place(p);
             quote!(#pl = #tp.pop();)
         } else {
@@ -37,7 +37,7 @@ impl Emitter<'_> {
         let krate = &self.krate;
         match s {
             Stmt::Assign { target, value } => {
-                let pop = self.pop_old(target);
+                let pop = self.pop_old(s, target);
                 let Some(tbar) = self.bar(target) else {
                     return pop;
                 };
@@ -76,7 +76,7 @@ impl Emitter<'_> {
                 })
             }
             Stmt::Inactive { target, .. } => {
-                if self.layout.taped(self.f, target) {
+                if self.layout.records(self.f, s, target) {
                     quote!(#target = #tp.pop_int() as _;)
                 } else {
                     quote!()
@@ -84,7 +84,7 @@ impl Emitter<'_> {
             }
             Stmt::Call { target, func, args } => {
                 let p = Place::Var(target.clone());
-                let pop = self.pop_old(&p);
+                let pop = self.pop_old(s, &p);
                 let tbar = self.bar(&p).expect("a call's result is differentiated");
                 let vjp = vjp_path(func);
                 let values = args.iter().map(|a| self.arg_value(a));

@@ -13,9 +13,9 @@ impl Emitter<'_> {
         b.iter().map(|s| self.forward_stmt(s)).collect()
     }
 
-    fn push_old(&self, p: &Place) -> TokenStream {
+    fn push_old(&self, s: &Stmt, p: &Place) -> TokenStream {
         let tp = tape();
-        if self.layout.taped(self.f, Self::root(p)) {
+        if self.layout.records(self.f, s, Self::root(p)) {
             let pl = self.place(p);
             quote!(#tp.push(#pl);)
         } else {
@@ -30,12 +30,12 @@ impl Emitter<'_> {
                 let ssa = Ssa::of(value);
                 let ops = self.ops(&ssa);
                 let last = super::emit::t(ssa.ops.len() - 1);
-                let push = self.push_old(target);
+                let push = self.push_old(s, target);
                 let pl = self.place(target);
                 quote!({ #ops #push #pl = #last; })
             }
             Stmt::Inactive { target, value } => {
-                let push = if self.layout.taped(self.f, target) {
+                let push = if self.layout.records(self.f, s, target) {
                     quote!(#tp.push_int((#target) as i64);)
                 } else {
                     quote!()
@@ -43,7 +43,7 @@ impl Emitter<'_> {
                 quote!(#push #target = #value;)
             }
             Stmt::Call { target, func, args } => {
-                let push = self.push_old(&Place::Var(target.clone()));
+                let push = self.push_old(s, &Place::Var(target.clone()));
                 let args = args.iter().map(|a| self.arg_value(a));
                 quote!(#push #target = #func(#(#args),*);)
             }

@@ -14,14 +14,36 @@ pub struct Layout {
     pub needed: HashSet<String>,
     /// Per variable: how many statements write it, and whether one is in a loop.
     pub sites: HashMap<String, (usize, bool)>,
+    /// The statements (by address) that write a variable first, in the outermost block:
+    /// the value they overwrite is the hoisted default, never read.
+    pub fresh: HashSet<usize>,
 }
 
 impl Layout {
     /// The layout of `f`'s (lowered) body.
     pub fn of(f: &Func) -> Layout {
         let mut l = Layout::default();
-        l.block(&f.body, false);
+        for s in &f.body {
+            let first = match s {
+                Stmt::Assign {
+                    target: Place::Var(v),
+                    ..
+                }
+                | Stmt::Inactive { target: v, .. }
+                | Stmt::Call { target: v, .. } => !l.sites.contains_key(&v.to_string()),
+                _ => false,
+            };
+            if first {
+                l.fresh.insert(s as *const Stmt as usize);
+            }
+            l.block(std::slice::from_ref(s), false);
+        }
         l
+    }
+
+    /// Whether statement `s`, writing `name`, records the old value first.
+    pub fn records(&self, f: &Func, s: &Stmt, name: &proc_macro2::Ident) -> bool {
+        !self.fresh.contains(&(s as *const Stmt as usize)) && self.taped(f, name)
     }
 
     /// Whether writing `name` records its old value first.

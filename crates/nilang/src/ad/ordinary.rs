@@ -184,3 +184,57 @@ pub fn with_workspace<R>(f: impl FnOnce(&mut Workspace) -> R) -> R {
 pub fn last_tape_bytes() -> usize {
     WORKSPACE.with(|c| c.borrow().last_peak)
 }
+
+/// A number the struct of an `#[ad]` function runs on: `f64` (values only) or
+/// [`GVar<f64>`](crate::GVar) (values and adjoints). One generic implementation of
+/// [`Reversible`](crate::Reversible) serves both, as the gradient API needs.
+pub trait AdNum: Copy {
+    /// Whether the number carries an adjoint.
+    const ADJOINT: bool;
+    /// The value.
+    fn value(&self) -> f64;
+    /// The adjoint (zero for `f64`).
+    fn adjoint(&self) -> f64;
+    /// Add to the value.
+    fn add_value(&mut self, v: f64);
+    /// Add to the adjoint (nothing for `f64`).
+    fn add_adjoint(&mut self, g: f64);
+}
+
+impl AdNum for f64 {
+    const ADJOINT: bool = false;
+    #[inline(always)]
+    fn value(&self) -> f64 {
+        *self
+    }
+    #[inline(always)]
+    fn adjoint(&self) -> f64 {
+        0.0
+    }
+    #[inline(always)]
+    fn add_value(&mut self, v: f64) {
+        *self += v;
+    }
+    #[inline(always)]
+    fn add_adjoint(&mut self, _: f64) {}
+}
+
+impl AdNum for crate::GVar<f64> {
+    const ADJOINT: bool = true;
+    #[inline(always)]
+    fn value(&self) -> f64 {
+        self.x
+    }
+    #[inline(always)]
+    fn adjoint(&self) -> f64 {
+        self.g
+    }
+    #[inline(always)]
+    fn add_value(&mut self, v: f64) {
+        self.x += v;
+    }
+    #[inline(always)]
+    fn add_adjoint(&mut self, g: f64) {
+        self.g += g;
+    }
+}
