@@ -97,8 +97,17 @@ pub fn compile(attr: TokenStream, item: TokenStream) -> TokenStream {
     let mut f = match parse::parse(item.clone()) {
         Ok(f) => f,
         Err(e) => {
+            // the errors, and the signature alone, so that uses elsewhere report nothing more
             let errs = e.to_compile_errors();
-            return quote!(#errs #item);
+            let (attrs, vis, sig) = (&item.attrs, &item.vis, &item.sig);
+            return quote! {
+                #errs
+                #(#attrs)*
+                #[allow(unused_variables)]
+                #vis #sig {
+                    ::core::unreachable!("`#[ad]` reported compile errors for this function")
+                }
+            };
         }
     };
     lower::lower(&mut f);

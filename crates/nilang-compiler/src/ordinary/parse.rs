@@ -457,6 +457,7 @@ impl Parser {
         match kind {
             Kind::Inactive => {
                 let Place::Var(target) = target else { return };
+                self.check_const(e);
                 if self.is_active(e) {
                     self.errors.push_tokens(
                         e,
@@ -908,6 +909,20 @@ impl Parser {
     /// Report the constructs `#[ad]` rejects even without derivatives.
     fn check_const(&mut self, e: &syn::Expr) {
         match e {
+            syn::Expr::Loop(l) => self.errors.push_tokens(
+                &l.loop_token,
+                "`loop` is not supported by `#[ad]`: write `while condition { .. }`",
+            ),
+            syn::Expr::While(_) | syn::Expr::ForLoop(_) | syn::Expr::Block(_) | syn::Expr::Unsafe(_) => {
+                self.errors.push_tokens(
+                    e,
+                    "a loop or block as a value is not supported by `#[ad]`: write it as a statement and assign a variable",
+                )
+            }
+            syn::Expr::Macro(m) => self.errors.push_tokens(
+                &m.mac,
+                "macros are not supported in `#[ad]` expressions (but `vec![c; n]` starting a local array): write the expression itself",
+            ),
             syn::Expr::Closure(c) => self.errors.push_tokens(
                 c,
                 "closures are not supported by `#[ad]`: write an `#[ad]` function and call it",
