@@ -28,3 +28,108 @@ pub fn besselj(nu: usize, z: f64) -> f64 {
     }
     out
 }
+
+/// ADBench's GMM objective ([`crate::adbench::gmm::gmm_objective`]) as an ordinary function of
+/// the flat parameters `p = [α (K) | μ (K·d) | icf (K·d(d+1)/2)]` and the points `x` (`n·d`),
+/// differentiated by `#[ad]`; `constant` is
+/// [`gmm_constant`](crate::adbench::gmm::gmm_constant). [`gmm_value_grad`] calls it from a
+/// [`GmmInput`](crate::adbench::gmm::GmmInput).
+#[ad]
+#[allow(clippy::too_many_arguments)]
+pub fn gmm(
+    p: &[f64],
+    x: &[f64],
+    d: usize,
+    k: usize,
+    n: usize,
+    gamma: f64,
+    m: f64,
+    constant: f64,
+) -> f64 {
+    let tri = d * (d + 1) / 2;
+    let mut main = vec![0.0; k];
+    let mut xc = vec![0.0; d];
+    let mut slse = 0.0;
+    for i in 0..n {
+        for c in 0..k {
+            let mu0 = k + c * d;
+            let q0 = k + k * d + c * tri;
+            for r in 0..d {
+                xc[r] = x[i * d + r] - p[mu0 + r];
+            }
+            let mut sq = 0.0;
+            let mut sum_q = 0.0;
+            for r in 0..d {
+                let mut y = p[q0 + r].exp() * xc[r];
+                for col in 0..r {
+                    y += p[q0 + d + crate::gmm::lower_index(d, r, col)] * xc[col];
+                }
+                sq += y * y;
+                sum_q += p[q0 + r];
+            }
+            main[c] = p[c] + sum_q - 0.5 * sq;
+        }
+        let mut mx = main[0];
+        for c in 1..k {
+            if main[c] > mx {
+                mx = main[c];
+            }
+        }
+        let mut se = 0.0;
+        for c in 0..k {
+            se += (main[c] - mx).exp();
+        }
+        slse += se.ln() + mx;
+    }
+    // the data-free terms: −n·logsumexp(α) + the Wishart prior
+    let mut amx = p[0];
+    for c in 1..k {
+        if p[c] > amx {
+            amx = p[c];
+        }
+    }
+    let mut ase = 0.0;
+    for c in 0..k {
+        ase += (p[c] - amx).exp();
+    }
+    let mut prior = 0.0;
+    for c in 0..k {
+        let q0 = k + k * d + c * tri;
+        for r in 0..d {
+            prior += 0.5 * gamma * gamma * (2.0 * p[q0 + r]).exp() - m * p[q0 + r];
+        }
+        for j in d..tri {
+            prior += 0.5 * gamma * gamma * p[q0 + j] * p[q0 + j];
+        }
+    }
+    slse - (n as f64) * (ase.ln() + amx) + prior + constant
+}
+
+/// The GMM objective and its gradient (layout `[α | μ | icf]`) through [`Gmm`] and the
+/// gradient API, and the bytes its value tape held.
+///
+/// ```
+/// use nilang_apps::adbench::gmm::{gmm_generate, gmm_objective};
+/// let g = gmm_generate(2, 3, 10, 1);
+/// let (v, grad, _bytes) = nilang_apps::ordinary::gmm_value_grad(&g);
+/// assert!((v - gmm_objective(&g)).abs() < 1e-10 * v.abs());
+/// assert_eq!(grad.len(), 3 + 3 * 2 + 3 * 3);
+/// ```
+pub fn gmm_value_grad(g: &crate::adbench::gmm::GmmInput) -> (f64, Vec<f64>, usize) {
+    let mut p: Vec<f64> = g
+        .alphas
+        .iter()
+        .chain(&g.means)
+        .chain(&g.icf)
+        .copied()
+        .collect();
+    let c = crate::adbench::gmm::gmm_constant(g.d, g.k, g.n, g.gamma, g.m);
+    let mut x = g.x.clone();
+    let (v, (_, gp, _, _, _, _, _, _, _)) = nilang::ad::value_and_gradient(
+        &Gmm,
+        (&mut 0.0, &mut p[..], &mut x[..], g.d, g.k, g.n, &mut { g.gamma }, &mut { g.m as f64 }, &mut { c }),
+        0,
+    );
+    let grad = gp.iter().map(|e| e.g).collect();
+    (v, grad, nilang::ad::ordinary::last_tape_bytes())
+}

@@ -39,3 +39,19 @@ fn bessel_gradient_equals_the_reversible_one() {
         }
     }
 }
+
+#[test]
+fn gmm_gradient_equals_the_reversible_one() {
+    use nilang_apps::adbench::gmm::gmm_generate;
+    for (d, k, n, seed) in [(2, 3, 10, 1), (3, 4, 30, 5)] {
+        let g = gmm_generate(d, k, n, seed);
+        let (v, grad, bytes) = nilang_apps::ordinary::gmm_value_grad(&g);
+        let (vr, gr) = nilang_apps::gmm::value_and_gradient(&g);
+        assert!((v - vr).abs() <= 1e-12 * vr.abs(), "{v} vs {vr}");
+        let scale = gr.iter().fold(0.0f64, |m, v| m.max(v.abs()));
+        for (j, (a, b)) in grad.iter().zip(&gr).enumerate() {
+            assert!((a - b).abs() <= 1e-12 * scale, "d/dp{j}: {a} vs {b}");
+        }
+        assert!(bytes > 0);
+    }
+}
