@@ -127,7 +127,17 @@ pub fn gmm_value_grad(g: &crate::adbench::gmm::GmmInput) -> (f64, Vec<f64>, usiz
     let mut x = g.x.clone();
     let (v, (_, gp, _, _, _, _, _, _, _)) = nilang::ad::value_and_gradient(
         &Gmm,
-        (&mut 0.0, &mut p[..], &mut x[..], g.d, g.k, g.n, &mut { g.gamma }, &mut { g.m as f64 }, &mut { c }),
+        (
+            &mut 0.0,
+            &mut p[..],
+            &mut x[..],
+            g.d,
+            g.k,
+            g.n,
+            &mut { g.gamma },
+            &mut { g.m as f64 },
+            &mut { c },
+        ),
         0,
     );
     let grad = gp.iter().map(|e| e.g).collect();

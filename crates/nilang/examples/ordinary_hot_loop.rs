@@ -54,10 +54,14 @@ fn main() {
         .and_then(|s| s.parse().ok())
         .unwrap_or(100_000);
     let x = [0.3, 0.1, 1e-3];
-    let mut out = [(0.0, 0, 0.0), (0.0, 0, 0.0)];
+    let reps = 21;
+    let mut times = [vec![], vec![]];
+    let mut bytes = [0; 2];
     let mut grads = [[0.0; 3]; 2];
-    for rep in 0..5 {
-        for (k, name) in ["ordinary", "reversible step"].iter().enumerate() {
+    let mut values = [0.0; 2];
+    // alternating runs, so both see the same machine load
+    for _ in 0..reps {
+        for k in 0..2 {
             let mut xs = x;
             let t = Instant::now();
             let (v, (_, g, _)) = if k == 0 {
@@ -65,26 +69,30 @@ fn main() {
             } else {
                 nilang::ad::value_and_gradient(&OrbitRev, (&mut 0.0, &mut xs[..], n), 0)
             };
-            let secs = t.elapsed().as_secs_f64();
-            let bytes = nilang::ad::ordinary::last_tape_bytes();
-            if rep == 0 || secs < out[k].2 {
-                out[k] = (v, bytes, secs);
-            }
+            times[k].push(t.elapsed().as_secs_f64());
+            bytes[k] = nilang::ad::ordinary::last_tape_bytes();
             grads[k] = [g[0].g, g[1].g, g[2].g];
-            if rep == 4 {
-                println!(
-                    "{name:16} value {v:.12} gradient {:?} tape {} bytes, best time {:.3} ms",
-                    grads[k],
-                    out[k].1,
-                    out[k].2 * 1e3
-                );
-            }
+            values[k] = v;
         }
     }
+    for t in times.iter_mut() {
+        t.sort_by(f64::total_cmp);
+    }
+    for (k, name) in ["ordinary", "reversible step"].iter().enumerate() {
+        println!(
+            "{name:16} value {:.12} gradient {:?} tape {} bytes, time min {:.3} ms, median {:.3} ms",
+            values[k],
+            grads[k],
+            bytes[k],
+            times[k][0] * 1e3,
+            times[k][reps / 2] * 1e3
+        );
+    }
     println!(
-        "tape: {} bytes → {} bytes; time ratio reversible/ordinary {:.2}",
-        out[0].1,
-        out[1].1,
-        out[1].2 / out[0].2
+        "n = {n}: tape {} bytes -> {} bytes; time reversible/ordinary: min {:.2}, median {:.2}",
+        bytes[0],
+        bytes[1],
+        times[1][0] / times[0][0],
+        times[1][reps / 2] / times[0][reps / 2]
     );
 }
