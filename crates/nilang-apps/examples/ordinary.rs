@@ -2,7 +2,9 @@
 //! and tape bytes, same run (best and median of alternating repetitions).
 //!
 //! `cargo run --release -p nilang-apps --example ordinary`
+use nilang_apps::adbench::gmm::gmm_generate;
 use nilang_apps::bessel::{Ibesselj, IbesseljLog};
+use nilang_apps::gmm::{gmm_value_grad, GmmGradWork};
 use nilang_apps::ordinary::Besselj;
 use std::hint::black_box;
 use std::time::Instant;
@@ -90,4 +92,40 @@ fn main() {
         ts[0][0] / ts[2][0]
     );
     println!("  tape bytes of the ordinary version per z: {bytes:?}; reversible: 0");
+
+    // GMM: the ordinary function against the reversible program with its workspace
+    let (d, k, n) = (5, 10, 1000);
+    let g = gmm_generate(d, k, n, 1);
+    let mut work = GmmGradWork::new(d, k);
+    let mut grad = vec![0.0; g.n_params()];
+    let mut tg: [Vec<f64>; 2] = [vec![], vec![]];
+    let mut tape = 0;
+    for _ in 0..7 {
+        let t = Instant::now();
+        let (v, gr, b) = nilang_apps::ordinary::gmm_value_grad(&g);
+        tg[0].push(t.elapsed().as_secs_f64());
+        black_box((v, gr));
+        tape = b;
+        let t = Instant::now();
+        black_box(gmm_value_grad(&g, &mut work, &mut grad));
+        tg[1].push(t.elapsed().as_secs_f64());
+    }
+    for t in tg.iter_mut() {
+        t.sort_by(f64::total_cmp);
+    }
+    println!("GMM d = {d}, K = {k}, n = {n}: gradient time (min, median of 7)");
+    println!(
+        "  ordinary #[ad] gmm            {:8.3} ms  {:8.3} ms  tape {tape} bytes",
+        tg[0][0] * 1e3,
+        tg[0][3] * 1e3
+    );
+    println!(
+        "  reversible gmm_value_grad     {:8.3} ms  {:8.3} ms  tape 0 bytes",
+        tg[1][0] * 1e3,
+        tg[1][3] * 1e3
+    );
+    println!(
+        "  ratio ordinary / reversible (min): {:.2}",
+        tg[0][0] / tg[1][0]
+    );
 }
