@@ -2,6 +2,8 @@
 //! transformation with a value tape), beside their reversible versions: the same gradients,
 //! and the tape's size and the time of each, compared by
 //! `cargo run --release -p nilang-apps --example ordinary`.
+// written as ordinary numerical code is (index loops)
+#![allow(clippy::needless_range_loop)]
 use crate::bessel::{factorial, ATOL};
 use nilang::prelude::*;
 

@@ -5,6 +5,8 @@
 //!
 //! `cargo run --release -p nilang --example ordinary_hot_loop [steps]` (`-- --ssa` prints
 //! the single-assignment form and the tape layout of the ordinary version)
+// the ordinary version is written as ordinary code is (`a = a + ..`)
+#![allow(clippy::assign_op_pattern)]
 use nilang::prelude::*;
 use std::time::Instant;
 

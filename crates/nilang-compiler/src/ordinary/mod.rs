@@ -248,7 +248,7 @@ fn forward_fn(f: &Func, krate: &TokenStream) -> TokenStream {
     );
     quote! {
         #[doc = #doc]
-        #[allow(non_snake_case, clippy::type_complexity)]
+        #[allow(non_snake_case, clippy::type_complexity, clippy::too_many_arguments)]
         #vis fn #name<'ad>(#(#params),*) -> (f64, impl FnOnce(f64) -> (#(#tys,)*) + 'ad) {
             let __ad_y = #fname(#(#names),*);
             (__ad_y, move |__ad_dy: f64| {

@@ -1,152 +1,155 @@
-//! The tape layout: which overwrites the forward run records. A variable's old value is
-//! recorded when the adjoint reads the variable (an operand of a nonlinear operation, an
-//! index, an argument of a call) and the variable is written more than once or in a loop;
-//! a value still live is never recorded, and a variable that only accumulates (`s += ..`)
-//! is never recorded. Branch decisions and loop trip counts are recorded as integers.
+//! The tape layout: which overwrites the forward run records. A write records the old value
+//! of a variable only when the adjoint reads that value (an operand of a nonlinear operation,
+//! an index, an argument of a call, read since the variable was last written): a value still
+//! live is never recorded, and a variable that only accumulates (`s += ..`) is never
+//! recorded. Branch decisions and loop trip counts are recorded as integers.
 use super::ir::*;
 use proc_macro2::{TokenStream, TokenTree};
-use std::collections::{HashMap, HashSet};
+use std::collections::HashSet;
 
 /// What the forward run records.
 #[derive(Debug, Default)]
 pub struct Layout {
-    /// The variables whose values the adjoint reads.
-    pub needed: HashSet<String>,
-    /// Per variable: how many statements write it, and whether one is in a loop.
-    pub sites: HashMap<String, (usize, bool)>,
-    /// The statements (by address) that write a variable first, in the outermost block:
-    /// the value they overwrite is the hoisted default, never read.
-    pub fresh: HashSet<usize>,
+    /// The statements (by address) that record the old value of what they write.
+    pub recording: HashSet<usize>,
+}
+
+fn addr(s: &Stmt) -> usize {
+    s as *const Stmt as usize
 }
 
 impl Layout {
-    /// The layout of `f`'s (lowered) body.
+    /// The layout of `f`'s (lowered) body: a forward pass over the statements keeping the
+    /// variables whose current value the adjoint reads (`pending`: read by an operation
+    /// that needs its value since the variable was last written); a write of a pending
+    /// variable records its old value. Loops are iterated to a fixed point; arrays are one
+    /// variable (an element write never clears them).
     pub fn of(f: &Func) -> Layout {
         let mut l = Layout::default();
-        for s in &f.body {
-            let first = match s {
-                Stmt::Assign {
-                    target: Place::Var(v),
-                    ..
-                }
-                | Stmt::Inactive { target: v, .. }
-                | Stmt::Call { target: v, .. } => !l.sites.contains_key(&v.to_string()),
-                _ => false,
-            };
-            if first {
-                l.fresh.insert(s as *const Stmt as usize);
-            }
-            l.block(std::slice::from_ref(s), false);
-        }
+        let mut pending = HashSet::new();
+        l.block(f, &f.body, &mut pending);
         l
     }
 
-    /// Whether statement `s`, writing `name`, records the old value first.
-    pub fn records(&self, f: &Func, s: &Stmt, name: &proc_macro2::Ident) -> bool {
-        !self.fresh.contains(&(s as *const Stmt as usize)) && self.taped(f, name)
+    /// Whether statement `s` records the old value of what it writes.
+    pub fn records(&self, _f: &Func, s: &Stmt, _name: &proc_macro2::Ident) -> bool {
+        self.recording.contains(&addr(s))
     }
 
-    /// Whether writing `name` records its old value first.
-    pub fn taped(&self, f: &Func, name: &proc_macro2::Ident) -> bool {
+    fn write(
+        &mut self,
+        f: &Func,
+        s: &Stmt,
+        name: &proc_macro2::Ident,
+        pending: &mut HashSet<String>,
+    ) {
         let n = name.to_string();
-        if !self.needed.contains(&n) {
-            return false;
+        if pending.contains(&n) {
+            self.recording.insert(addr(s));
         }
-        match f.kind(name) {
-            Some(Kind::Array) => true,
-            _ => self.sites.get(&n).is_some_and(|&(k, lp)| k > 1 || lp),
-        }
-    }
-
-    fn site(&mut self, name: &proc_macro2::Ident, in_loop: bool) {
-        let e = self.sites.entry(name.to_string()).or_insert((0, false));
-        e.0 += 1;
-        e.1 |= in_loop;
-    }
-
-    fn tokens(&mut self, t: &TokenStream) {
-        for tt in t.clone() {
-            match tt {
-                TokenTree::Ident(i) => {
-                    self.needed.insert(i.to_string());
-                }
-                TokenTree::Group(g) => self.tokens(&g.stream()),
-                _ => {}
-            }
+        if f.kind(name) != Some(Kind::Array) {
+            pending.remove(&n);
         }
     }
 
-    fn place(&mut self, p: &Place) {
-        match p {
-            Place::Var(v) => {
-                self.needed.insert(v.to_string());
-            }
-            Place::Elem(a, i) => {
-                self.needed.insert(a.to_string());
-                self.tokens(i);
-            }
-        }
-    }
-
-    fn block(&mut self, b: &[Stmt], in_loop: bool) {
+    fn block(&mut self, f: &Func, b: &[Stmt], pending: &mut HashSet<String>) {
         for s in b {
             match s {
                 Stmt::Assign { target, value } => {
-                    match target {
-                        Place::Var(v) => self.site(v, in_loop),
-                        Place::Elem(_, i) => self.tokens(i),
-                    }
                     let ssa = Ssa::of(value);
                     let need = ssa.needed();
                     for (k, op) in ssa.ops.iter().enumerate() {
                         match op {
                             Op::Read(p) => {
                                 if need[k] {
-                                    self.place(p)
+                                    place(p, pending)
                                 } else if let Place::Elem(_, i) = p {
-                                    self.tokens(i)
+                                    tokens(i, pending)
                                 }
                             }
-                            Op::Const(t) | Op::Powi(_, t) => self.tokens(t),
+                            Op::Const(t) | Op::Powi(_, t) => tokens(t, pending),
                             _ => {}
                         }
                     }
+                    if let Place::Elem(_, i) = target {
+                        tokens(i, pending);
+                    }
+                    let root = match target {
+                        Place::Var(v) | Place::Elem(v, _) => v,
+                    };
+                    self.write(f, s, root, pending);
                 }
-                Stmt::Inactive { target, .. } => self.site(target, in_loop),
+                Stmt::Inactive { target, .. } => self.write(f, s, target, pending),
                 Stmt::Call { target, args, .. } => {
-                    self.site(target, in_loop);
                     for a in args {
                         match a {
-                            Arg::Value(Expr::Read(p)) => self.place(p),
-                            Arg::Value(Expr::Const(t)) | Arg::Const(t) => self.tokens(t),
+                            Arg::Value(Expr::Read(p)) => place(p, pending),
+                            Arg::Value(Expr::Const(t)) | Arg::Const(t) => tokens(t, pending),
                             Arg::Array(a, t) => {
-                                self.needed.insert(a.to_string());
-                                self.tokens(t)
+                                pending.insert(a.to_string());
+                                tokens(t, pending)
                             }
                             Arg::Value(_) => {}
                         }
                     }
+                    self.write(f, s, target, pending);
                 }
                 Stmt::Reversible { args, .. } => {
+                    // the inverse restores what the call overwrote (nothing recorded); the
+                    // adjoint needs the values after the call
                     for p in args {
-                        self.place(p);
-                        if let Place::Var(v) = p {
-                            // the call itself stores nothing (its inverse restores), but it
-                            // is a write: other writes of the variable record theirs
-                            self.site(v, in_loop);
-                        }
+                        place(p, pending);
                     }
                 }
-                Stmt::Array { .. } => {}
+                Stmt::Array { .. } | Stmt::Return(_) => {}
                 Stmt::If { arms, otherwise } => {
-                    for (_, b) in arms {
-                        self.block(b, in_loop);
+                    let start = pending.clone();
+                    let mut out = HashSet::new();
+                    for body in arms
+                        .iter()
+                        .map(|(_, b)| b)
+                        .chain(std::iter::once(otherwise))
+                    {
+                        let mut p = start.clone();
+                        self.block(f, body, &mut p);
+                        out.extend(p);
                     }
-                    self.block(otherwise, in_loop);
+                    *pending = out;
                 }
-                Stmt::For { body, .. } | Stmt::While { body, .. } => self.block(body, true),
-                Stmt::Return(_) => {}
+                Stmt::For { body, .. } | Stmt::While { body, .. } => loop {
+                    let mut p = pending.clone();
+                    self.block(f, body, &mut p);
+                    let before = pending.len();
+                    pending.extend(p);
+                    if pending.len() == before {
+                        break;
+                    }
+                },
             }
+        }
+    }
+}
+
+fn tokens(t: &TokenStream, pending: &mut HashSet<String>) {
+    for tt in t.clone() {
+        match tt {
+            TokenTree::Ident(i) => {
+                pending.insert(i.to_string());
+            }
+            TokenTree::Group(g) => tokens(&g.stream(), pending),
+            _ => {}
+        }
+    }
+}
+
+fn place(p: &Place, pending: &mut HashSet<String>) {
+    match p {
+        Place::Var(v) => {
+            pending.insert(v.to_string());
+        }
+        Place::Elem(a, i) => {
+            pending.insert(a.to_string());
+            tokens(i, pending);
         }
     }
 }

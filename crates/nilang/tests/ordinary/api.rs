@@ -73,7 +73,7 @@ fn scalar_array_and_integer_arguments() {
 
 #[test]
 fn numeric_check_of_the_gradient_api() {
-    let mut x = vec![0.3, 0.9, -0.4];
+    let mut x = [0.3, 0.9, -0.4];
     let r = nilang::ad::check_grad(&Rosenbrock, (&mut 0.0, &mut x[..]), 0, 1, 1e-5, 1e-6);
     assert!(r.is_ok(), "{r:?}");
 }

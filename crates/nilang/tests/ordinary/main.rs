@@ -3,6 +3,8 @@
 //! size, allocations, and random straight-line programs.
 //!
 //! One test binary; the counting allocator counts each thread's allocations.
+// the programs are written as ordinary numerical code is (index loops, `a = a + ..`)
+#![allow(clippy::needless_range_loop, clippy::assign_op_pattern)]
 
 #[global_allocator]
 static ALLOC: nilang_testkit::alloc::CountingAlloc = nilang_testkit::alloc::CountingAlloc;
