@@ -261,7 +261,7 @@ fn forward_fn(f: &Func, krate: &TokenStream) -> TokenStream {
     }
 }
 
-/// The unit struct `F` of `#[ad] fn f`: `out += f(args)` as a [`Reversible`] function on
+/// The unit struct `F` of `#[ad] fn f`: `out += f(args)` as a `Reversible` function on
 /// `f64`s and on gradient numbers, so every gradient entry point takes it.
 fn value_struct(
     f: &Func,
