@@ -15,7 +15,8 @@ use nilang::prelude::*;
 /// use nilang_apps::ordinary::{besselj, Besselj};
 /// let (v, (_, _, gz)) = nilang::ad::value_and_gradient(&Besselj, (&mut 0.0, 2, &mut 1.0), 0);
 /// let (vr, dr) = nilang_apps::bessel::besselj_grad(2, 1.0);
-/// assert!((v - vr).abs() < 1e-15 && (gz.g - dr).abs() < 1e-15);
+/// // the paper's reversible version, up to its approximate multiplier's residue
+/// assert!((v - vr).abs() < 1e-12 && (gz.g - dr).abs() < 1e-9);
 /// assert_eq!(v, besselj(2, 1.0));
 /// ```
 #[ad]
