@@ -15,9 +15,10 @@ fn fd(f: &dyn Fn(&[f64]) -> f64, x: &[f64], k: usize) -> f64 {
 fn check(name: &str, f: &dyn Fn(&[f64]) -> f64, grad: &[f64], x: &[f64]) {
     for k in 0..x.len() {
         let n = fd(f, x, k);
-        let scale = n.abs().max(grad[k].abs()).max(1e-3);
+        // rtol 1e-9 (atol 1e-9 below magnitude one)
+        let scale = n.abs().max(grad[k].abs()).max(1.0);
         assert!(
-            (grad[k] - n).abs() <= 1e-9 * scale.max(1.0) * 10.0,
+            (grad[k] - n).abs() <= 1e-9 * scale,
             "{name}: d/dx{k} = {} by #[ad], {n} by finite differences",
             grad[k]
         );
