@@ -231,3 +231,18 @@ fn reversible_hot_loop_removes_the_tape() {
         );
     }
 }
+
+#[ad]
+#[allow(clippy::ptr_arg)]
+fn vec_param(v: &Vec<f64>, a: f64) -> f64 {
+    v[0] * a + v[1].sin()
+}
+
+#[test]
+fn vec_parameter() {
+    let (mut v, mut a) = (vec![0.5, 1.5], 2.0);
+    let (_, gv, ga) = nilang::gradient(&VecParam, (&mut 0.0, &mut v, &mut a), 0);
+    assert_eq!((gv[0].g, gv[1].g, ga.g), (2.0, 1.5f64.cos(), 0.5));
+    let (_, back) = vec_param_forward(&v, a);
+    assert_eq!(back(1.0), (vec![2.0, 1.5f64.cos()], 0.5));
+}
