@@ -12,6 +12,7 @@ pub mod fit;
 pub mod gmm;
 pub mod lorenz;
 pub mod nice;
+pub mod ordinary;
 pub mod qr;
 pub mod sparse;
 pub mod unitary;

@@ -34,6 +34,7 @@ pub mod krate;
 pub mod lower;
 pub mod one_pass;
 pub mod opencl;
+pub mod ordinary;
 pub mod parse;
 pub mod primal;
 pub mod primitive;

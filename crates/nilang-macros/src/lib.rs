@@ -22,3 +22,11 @@ pub fn derive_almost_same(item: TokenStream) -> TokenStream {
 pub fn primitive(attr: TokenStream, item: TokenStream) -> TokenStream {
     nilang_compiler::compile_primitive(attr.into(), item.into()).into()
 }
+
+/// Differentiate an ordinary Rust function: `#[ad] fn f(x: &[f64], a: f64) -> f64 { .. }`
+/// keeps `f` and generates `f_forward` (value and pullback) and the unit struct `F` that the
+/// gradient API takes. See the guide's page on ordinary functions.
+#[proc_macro_attribute]
+pub fn ad(attr: TokenStream, item: TokenStream) -> TokenStream {
+    nilang_compiler::ordinary::compile(attr.into(), item.into()).into()
+}

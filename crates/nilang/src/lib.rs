@@ -62,7 +62,7 @@ pub use instr::basic::{
     ROT_inv, SUB_CONST_inv, SWAP_inv, ADD_CONST, CONJ, DEC, FLIP, HADAMARD, INC, INV, IROT, NEG,
     ROT, SUB_CONST, SWAP,
 };
-pub use nilang_macros::{i, primitive, AlmostSame};
+pub use nilang_macros::{ad, i, primitive, AlmostSame};
 pub use numbers::{Dual, Fixed32, Fixed43, Real, Tropical, ULog};
 #[doc(hidden)]
 pub use reversible::CallTuple;
@@ -74,7 +74,7 @@ pub mod prelude {
     pub use crate::check::InvertibilityError;
     pub use crate::instr::basic::*;
     pub use crate::numbers::{arg, complex, conj, Dual, Fixed32, Fixed43, Real, Tropical, ULog};
-    pub use crate::{i, primitive, AlmostSame, Reversible};
+    pub use crate::{ad, i, primitive, AlmostSame, Reversible};
 }
 
 /// The crate README's example, compiled and run as a doctest (it is what a new user copies).

@@ -5,12 +5,13 @@
 //! Categories: `ancillas` (allocation, deallocation, leaks), `control` (loops, early exits,
 //! routine pairs), `aliasing` (shared borrows), `writes` (assignments the inverse cannot
 //! undo), `ad` (gradient programs), `numbers` (operations a number type lacks), `diag` (the
-//! messages that point a user at the fix: a callee without `#[i]`, several errors at once).
+//! messages that point a user at the fix: a callee without `#[i]`, several errors at once),
+//! `ordinary` (constructs outside the subset `#[ad]` differentiates).
 #[test]
 fn static_errors() {
     let t = trybuild::TestCases::new();
     for category in [
-        "ancillas", "control", "aliasing", "writes", "ad", "numbers", "diag",
+        "ancillas", "control", "aliasing", "writes", "ad", "numbers", "diag", "ordinary",
     ] {
         t.compile_fail(format!("tests/compile_fail/{category}/*.rs"));
     }

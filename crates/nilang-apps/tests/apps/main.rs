@@ -22,6 +22,7 @@ mod hessian_lanes;
 mod load;
 mod lorenz;
 mod nice;
+mod ordinary;
 mod parallel;
 mod qr;
 mod readme_examples;

@@ -18,6 +18,7 @@ pub mod interop_ndarray;
 mod jacobian;
 mod lanes;
 mod numeric;
+pub mod ordinary;
 pub mod primitive;
 mod promote;
 #[doc(hidden)]

@@ -1,0 +1,612 @@
+//! `#[ad]`: reverse-mode AD of ordinary Rust functions by source transformation.
+//!
+//! A plain pipeline, like the reversible compiler's:
+//!
+//! 1. [`parse`]: the `fn` to the [`ir`] (parameters classified, scalar locals hoisted to
+//!    function-wide variables, everything outside the subset reported at its tokens);
+//! 2. [`lower`]: calls of `#[ad]` functions as their own statements, early `return`s as a
+//!    result variable and a flag;
+//! 3. [`ir::Ssa`]: each right-hand side in single-assignment (three-address) form;
+//! 4. [`tape`]: which overwrites the forward code records (the value tape's layout);
+//! 5. [`forward`] and [`adjoint`]: the forward code and the adjoint code, both plain Rust,
+//!    in one function `f__ad_vjp`, the derivatives from [`rules`] (the table of elementary
+//!    functions for the functions of one argument).
+//!
+//! [`compile`] emits, for `#[ad] fn f(..) -> f64`: `f` unchanged, `f_forward` (the value and
+//! its pullback), `f__ad_vjp`, and the unit struct `F` that the gradient API takes
+//! (`nilang::gradient(&F, (&mut out, args..), 0)`: `F` is `out += f(args)`, a
+//! compute–copy–uncompute function). [`show`] returns the single-assignment form, the tape
+//! layout and the generated code as text.
+pub mod adjoint;
+pub mod emit;
+pub mod forward;
+pub mod ir;
+pub mod lower;
+pub mod parse;
+pub mod rules;
+pub mod tape;
+
+use crate::function::camel;
+use emit::{bar_of, Emitter};
+use ir::*;
+use proc_macro2::TokenStream;
+use quote::{format_ident, quote, ToTokens};
+
+/// What [`show`] returns: the stages of one `#[ad]` function as text.
+#[derive(Debug, Clone)]
+pub struct Shown {
+    /// The lowered statements with each right-hand side in single-assignment form, and what
+    /// each write records on the tape.
+    pub ssa: String,
+    /// The variables whose overwrites are recorded (the tape layout besides decisions and
+    /// trip counts).
+    pub tape: String,
+    /// The generated forward-and-adjoint function `f__ad_vjp`.
+    pub vjp: String,
+}
+
+/// The stages of `#[ad] item` as text (the same text the generated `F::SSA`, `F::TAPE` and
+/// `F::VJP` hold).
+///
+/// ```
+/// let s = nilang_compiler::ordinary::show(quote::quote!(
+///     fn f(x: &[f64]) -> f64 {
+///         let mut p = 1.0;
+///         for i in 0..x.len() {
+///             p *= x[i].sin();
+///         }
+///         p
+///     }
+/// ))
+/// .unwrap();
+/// assert!(s.ssa.contains("t2 = sin(t1)"), "{}", s.ssa);
+/// assert!(s.tape.contains("p"), "{}", s.tape);
+/// ```
+pub fn show(item: TokenStream) -> Result<Shown, syn::Error> {
+    let item: syn::ItemFn = syn::parse2(item)?;
+    let mut f = parse::parse(item).map_err(|e| e.into_error().expect("an error"))?;
+    lower::lower(&mut f);
+    let layout = tape::Layout::of(&f);
+    let vjp = vjp_fn(&f, &layout, &quote!(::nilang));
+    Ok(Shown {
+        ssa: render(&f, &layout),
+        tape: tape_text(&f, &layout),
+        vjp: vjp.to_string(),
+    })
+}
+
+/// Compile `#[ad] item`. Never panics: malformed input yields `compile_error!`s.
+///
+/// ```
+/// let out = nilang_compiler::ordinary::compile(
+///     quote::quote!(),
+///     quote::quote!(fn f(x: f64) -> f64 { x.sin() * x }),
+/// );
+/// assert!(out.to_string().contains("f__ad_vjp"));
+/// ```
+pub fn compile(attr: TokenStream, item: TokenStream) -> TokenStream {
+    if !attr.is_empty() {
+        return syn::Error::new_spanned(attr, "`#[ad]` takes no options").to_compile_error();
+    }
+    let item: syn::ItemFn = match syn::parse2(item.clone()) {
+        Ok(i) => i,
+        Err(_) => {
+            return syn::Error::new_spanned(item, "`#[ad]` applies to a `fn`").to_compile_error()
+        }
+    };
+    let mut f = match parse::parse(item.clone()) {
+        Ok(f) => f,
+        Err(e) => {
+            // the errors, and the signature alone, so that uses elsewhere report nothing more
+            let errs = e.to_compile_errors();
+            let (attrs, vis, sig) = (&item.attrs, &item.vis, &item.sig);
+            return quote! {
+                #errs
+                #(#attrs)*
+                #[allow(unused_variables)]
+                #vis #sig {
+                    ::core::unreachable!("`#[ad]` reported compile errors for this function")
+                }
+            };
+        }
+    };
+    lower::lower(&mut f);
+    let krate = crate::krate::resolve(None);
+    let layout = tape::Layout::of(&f);
+    let vjp = vjp_fn(&f, &layout, &krate);
+    let forward = forward_fn(&f, &krate);
+    let value = value_struct(&f, &layout, &krate, &vjp);
+    let out = quote!(#item #vjp #forward #value);
+    crate::krate::rewrite(out, &krate)
+}
+
+/// The differentiated parameters with their adjoint arguments of `f__ad_vjp`.
+fn grad_params(f: &Func) -> Vec<TokenStream> {
+    f.params
+        .iter()
+        .filter_map(|p| {
+            let b = bar_of(&p.name);
+            match p.kind {
+                Kind::Active => {
+                    let g = format_ident!("{}__grad", p.name);
+                    Some(quote!(#g: &mut f64))
+                }
+                Kind::Array => Some(quote!(#b: &mut [f64])),
+                Kind::Inactive => None,
+            }
+        })
+        .collect()
+}
+
+/// `f__ad_vjp(params, tape, dy, adjoints) -> f64`: the forward code, then the adjoint code
+/// with the result's adjoint `dy`, adding the parameters' adjoints to `adjoints`; returns
+/// the value.
+fn vjp_fn(f: &Func, layout: &tape::Layout, krate: &TokenStream) -> TokenStream {
+    let name = format_ident!("{}__ad_vjp", f.item.sig.ident);
+    let vis = &f.item.vis;
+    let params = f.item.sig.inputs.iter();
+    let grads = grad_params(f);
+    let tp = emit::tape();
+    let early = f.vars.iter().any(|v| v.name == lower::done());
+    let e = Emitter {
+        f,
+        layout,
+        early,
+        krate: krate.clone(),
+    };
+    let decls = f.vars.iter().filter_map(|v| {
+        let n = &v.name;
+        let b = bar_of(n);
+        match v.kind {
+            Kind::Active => Some(quote!(let mut #n: f64 = 0.0; let mut #b: f64 = 0.0;)),
+            Kind::Inactive => Some(match &v.ty {
+                Some(t) => quote!(let mut #n: #t = ::core::default::Default::default();),
+                None => quote!(let mut #n = ::core::default::Default::default();),
+            }),
+            Kind::Array => None,
+        }
+    });
+    let scalar_bars = f.params.iter().filter(|p| p.kind == Kind::Active).map(|p| {
+        let b = bar_of(&p.name);
+        quote!(let mut #b: f64 = 0.0;)
+    });
+    let out_bars = f.params.iter().filter(|p| p.kind == Kind::Active).map(|p| {
+        let b = bar_of(&p.name);
+        let g = format_ident!("{}__grad", p.name);
+        quote!(*#g += #b;)
+    });
+    let fwd = e.forward(&f.body);
+    let rev = e.reverse(&f.body);
+    let ret = lower::ret();
+    let ret_bar = bar_of(&ret);
+    quote! {
+        #[doc(hidden)]
+        #[allow(unused_mut, unused_variables, unused_assignments, unused_parens, unused_braces, non_snake_case, clippy::all)]
+        #vis fn #name(#(#params,)* #tp: &mut #krate::ad::ordinary::ValueTape, __ad_dy: f64, #(#grads),*) -> f64 {
+            #(#decls)*
+            #(#scalar_bars)*
+            #fwd
+            let __ad_value: f64 = #ret;
+            #ret_bar = __ad_dy;
+            #rev
+            #(#out_bars)*
+            __ad_value
+        }
+    }
+}
+
+/// A parameter's type with `'ad` on its outer reference.
+fn with_lifetime(t: &syn::Type) -> syn::Type {
+    match t {
+        syn::Type::Reference(r) => {
+            let mut r = r.clone();
+            r.lifetime = Some(syn::Lifetime::new("'ad", proc_macro2::Span::call_site()));
+            syn::Type::Reference(r)
+        }
+        t => t.clone(),
+    }
+}
+
+/// `f_forward(params) -> (value, pullback)`: the seed's `forward(f, x)`.
+fn forward_fn(f: &Func, krate: &TokenStream) -> TokenStream {
+    let fname = &f.item.sig.ident;
+    let name = format_ident!("{}_forward", fname);
+    let vjp = format_ident!("{}__ad_vjp", fname);
+    let vis = &f.item.vis;
+    let names: Vec<_> = f.params.iter().map(|p| &p.name).collect();
+    let params = f.params.iter().map(|p| {
+        let (n, t) = (&p.name, with_lifetime(&p.ty));
+        quote!(#n: #t)
+    });
+    let mut tys = vec![];
+    let mut makes = vec![];
+    let mut grads = vec![];
+    let mut outs = vec![];
+    for p in &f.params {
+        let (n, b) = (&p.name, bar_of(&p.name));
+        match p.kind {
+            Kind::Active => {
+                tys.push(quote!(f64));
+                makes.push(quote!(let mut #b: f64 = 0.0;));
+                grads.push(quote!(&mut #b));
+                outs.push(quote!(#b));
+            }
+            Kind::Array => {
+                tys.push(quote!(::std::vec::Vec<f64>));
+                makes.push(quote!(let mut #b = ::std::vec![0.0f64; #n.len()];));
+                grads.push(quote!(&mut #b[..]));
+                outs.push(quote!(#b));
+            }
+            Kind::Inactive => {
+                tys.push(quote!(()));
+                outs.push(quote!(()));
+            }
+        }
+    }
+    let doc = format!(
+        "The value of [`{fname}`] and its pullback: `let (y, back) = {fname}_forward(..); let grads = back(dy);` gives the adjoint `dy · ∂y/∂p` of every parameter `p` (`()` for parameters without derivative). The pullback runs the forward code of `{fname}` (recording its value tape) and then its adjoint code."
+    );
+    quote! {
+        #[doc = #doc]
+        #[allow(non_snake_case, clippy::type_complexity, clippy::too_many_arguments)]
+        #vis fn #name<'ad>(#(#params),*) -> (f64, impl FnOnce(f64) -> (#(#tys,)*) + 'ad) {
+            let __ad_y = #fname(#(#names),*);
+            (__ad_y, move |__ad_dy: f64| {
+                let mut __ad_tape = #krate::ad::ordinary::ValueTape::new();
+                #(#makes)*
+                #vjp(#(#names,)* &mut __ad_tape, __ad_dy, #(#grads),*);
+                (#(#outs,)*)
+            })
+        }
+    }
+}
+
+/// The unit struct `F` of `#[ad] fn f`: `out += f(args)` as a `Reversible` function on
+/// `f64`s and on gradient numbers, so every gradient entry point takes it.
+fn value_struct(
+    f: &Func,
+    layout: &tape::Layout,
+    krate: &TokenStream,
+    _vjp: &TokenStream,
+) -> TokenStream {
+    let fname = &f.item.sig.ident;
+    let sname = format_ident!("{}", camel(&fname.to_string()));
+    let vjp = format_ident!("{}__ad_vjp", fname);
+    let vis = &f.item.vis;
+    let shown_ssa = render(f, layout);
+    let shown_tape = tape_text(f, layout);
+    let shown_vjp = vjp_fn(f, layout, &quote!(::nilang)).to_string();
+    // the argument tuple, over a number `__AdT` (`f64` or `GVar<f64>`): `&mut __AdT` for a
+    // scalar, `&mut [__AdT]` (or the array, the Vec) for an array, an inactive parameter as
+    // written
+    let lts: Vec<_> = (0..=f.params.len())
+        .map(|k| syn::Lifetime::new(&format!("'a{k}"), proc_macro2::Span::call_site()))
+        .collect();
+    let num = quote!(__AdT);
+    let elems = f.params.iter().enumerate().map(|(k, p)| {
+        let lt = &lts[k + 1];
+        match p.kind {
+            Kind::Active => quote!(&#lt mut #num),
+            Kind::Array => match &p.ty {
+                syn::Type::Reference(r) => match &*r.elem {
+                    syn::Type::Slice(_) => quote!(&#lt mut [#num]),
+                    syn::Type::Array(a) => {
+                        let len = &a.len;
+                        quote!(&#lt mut [#num; #len])
+                    }
+                    _ => quote!(&#lt mut ::std::vec::Vec<#num>),
+                },
+                _ => quote!(&#lt mut [#num]),
+            },
+            Kind::Inactive => with_lifetime_named(&p.ty, lt),
+        }
+    });
+    let l0 = &lts[0];
+    let tuple = quote!((&#l0 mut #num, #(#elems,)*));
+    let names: Vec<_> = f.params.iter().map(|p| &p.name).collect();
+    // values copied into workspace buffers (arrays) or read (scalars)
+    let mut gv_in = quote!();
+    let mut gv_args = vec![];
+    let mut gv_grads = vec![];
+    let mut gv_out = quote!();
+    let mut gv_free = quote!();
+    for (k, p) in f.params.iter().enumerate() {
+        let n = &p.name;
+        let (v, g) = (format_ident!("__ad_v{}", k), format_ident!("__ad_g{}", k));
+        match p.kind {
+            Kind::Active => {
+                gv_in.extend(quote!(let mut #g: f64 = 0.0;));
+                gv_args.push(quote!(#krate::ad::ordinary::AdNum::value(&*#n)));
+                gv_grads.push(quote!(&mut #g));
+                gv_out.extend(quote!(#krate::ad::ordinary::AdNum::add_adjoint(&mut *#n, #g);));
+            }
+            Kind::Array => {
+                gv_in.extend(quote! {
+                    let mut #v = __ad_ws.take();
+                    #v.extend(#n.iter().map(#krate::ad::ordinary::AdNum::value));
+                });
+                let is_vec = matches!(&p.ty, syn::Type::Reference(r) if matches!(&*r.elem, syn::Type::Path(_)));
+                if is_vec {
+                    gv_args.push(quote!(&#v));
+                } else {
+                    gv_args.push(quote!(::core::convert::TryInto::try_into(&#v[..]).expect("nilang: an array argument has its declared length")));
+                }
+                gv_grads.push(quote!(&mut #g[..]));
+                gv_free.extend(quote!(__ad_ws.put(#v);));
+                gv_out.extend(quote! {
+                    for (e, d) in #n.iter_mut().zip(#g.iter()) {
+                        #krate::ad::ordinary::AdNum::add_adjoint(e, *d);
+                    }
+                    __ad_ws.put(#g);
+                });
+            }
+            Kind::Inactive => gv_args.push(quote!(#n)),
+        }
+    }
+    let grad_bufs = f
+        .params
+        .iter()
+        .enumerate()
+        .filter(|(_, p)| p.kind == Kind::Array)
+        .map(|(k, p)| {
+            let (n, g) = (&p.name, format_ident!("__ad_g{}", k));
+            quote!(let mut #g = __ad_ws.take(); #g.resize(#n.len(), 0.0);)
+        });
+    let gv_args2 = gv_args.clone();
+    let doc = format!(
+        "`out += {fname}(args)` as a reversible function of `(&mut out, args..)`, for the gradient API: `nilang::gradient(&{sname}, (&mut out, ..), 0)` (arrays passed `&mut`). Generated by `#[ad]`; `{sname}::SSA`, `{sname}::TAPE` and `{sname}::VJP` show what was generated."
+    );
+    quote! {
+        #[doc = #doc]
+        #[derive(Clone, Copy, Debug, Default)]
+        #vis struct #sname;
+
+        impl #sname {
+            /// The lowered statements in single-assignment form, with what each write records.
+            pub const SSA: &'static str = #shown_ssa;
+            /// The variables whose overwritten values the forward code records.
+            pub const TAPE: &'static str = #shown_tape;
+            /// The generated forward-and-adjoint function.
+            pub const VJP: &'static str = #shown_vjp;
+        }
+
+        #[allow(non_snake_case)]
+        impl<#(#lts,)* __AdT: #krate::ad::ordinary::AdNum> #krate::Reversible<#tuple> for #sname {
+            #[inline]
+            fn call(&self, args: #tuple) -> #tuple {
+                self.uncall_signed(1.0, args)
+            }
+            #[inline]
+            fn uncall(&self, args: #tuple) -> #tuple {
+                self.uncall_signed(-1.0, args)
+            }
+            fn additive(&self) -> u64 {
+                1
+            }
+        }
+
+        #[allow(non_snake_case)]
+        impl #sname {
+            /// `out += sign · f(values)`; on gradient numbers also the adjoints
+            /// `x.g -= sign · out.g · ∂f/∂x` (the backward pass has `sign = -1`).
+            #[doc(hidden)]
+            #[inline]
+            pub fn uncall_signed<#(#lts,)* __AdT: #krate::ad::ordinary::AdNum>(&self, sign: f64, (out, #(#names,)*): #tuple) -> #tuple {
+                #krate::ad::ordinary::with_workspace(|__ad_ws| {
+                    #gv_in
+                    if <__AdT as #krate::ad::ordinary::AdNum>::ADJOINT {
+                        #(#grad_bufs)*
+                        let __ad_dy = -sign * #krate::ad::ordinary::AdNum::adjoint(&*out);
+                        let __ad_y = #vjp(#(#gv_args,)* &mut __ad_ws.tape, __ad_dy, #(#gv_grads),*);
+                        #krate::ad::ordinary::AdNum::add_value(&mut *out, sign * __ad_y);
+                        #gv_out
+                    } else {
+                        let __ad_y = #fname(#(#gv_args2),*);
+                        #krate::ad::ordinary::AdNum::add_value(&mut *out, sign * __ad_y);
+                    }
+                    #gv_free
+                });
+                (out, #(#names,)*)
+            }
+        }
+    }
+}
+
+fn with_lifetime_named(t: &syn::Type, lt: &syn::Lifetime) -> TokenStream {
+    match t {
+        syn::Type::Reference(r) => {
+            let mut r = r.clone();
+            r.lifetime = Some(lt.clone());
+            r.to_token_stream()
+        }
+        t => t.to_token_stream(),
+    }
+}
+
+/// The tape layout as text.
+fn tape_text(f: &Func, layout: &tape::Layout) -> String {
+    fn walk(
+        f: &Func,
+        layout: &tape::Layout,
+        b: &[Stmt],
+        out: &mut std::collections::BTreeSet<String>,
+    ) {
+        for s in b {
+            match s {
+                Stmt::Assign { target, .. } => {
+                    let v = Emitter::root(target);
+                    if layout.records(f, s, v) {
+                        let what = match target {
+                            Place::Var(_) => "f64 per overwrite",
+                            Place::Elem(..) => "f64 per element overwrite",
+                        };
+                        out.insert(format!("{v}: {what}"));
+                    }
+                }
+                Stmt::Inactive { target, .. } if layout.records(f, s, target) => {
+                    out.insert(format!("{target}: integer per overwrite"));
+                }
+                Stmt::Call { target, .. } if layout.records(f, s, target) => {
+                    out.insert(format!("{target}: f64 per overwrite"));
+                }
+                Stmt::If { arms, otherwise } => {
+                    for (_, b) in arms {
+                        walk(f, layout, b, out);
+                    }
+                    walk(f, layout, otherwise, out);
+                }
+                Stmt::For { body, .. } | Stmt::While { body, .. } => walk(f, layout, body, out),
+                _ => {}
+            }
+        }
+    }
+    let mut names = std::collections::BTreeSet::new();
+    walk(f, layout, &f.body, &mut names);
+    let mut names: Vec<String> = names.into_iter().collect();
+    names.push("decisions: one integer per `if` run whose arms have adjoint code; two per `for` run, one per `while` run".into());
+    names.join("\n")
+}
+
+/// The lowered statements with right-hand sides in single-assignment form.
+fn render(f: &Func, layout: &tape::Layout) -> String {
+    let mut s = String::new();
+    render_block(f, layout, &f.body, 0, &mut s);
+    s
+}
+
+fn tok(t: &TokenStream) -> String {
+    t.to_string()
+}
+
+fn place_text(p: &Place) -> String {
+    match p {
+        Place::Var(v) => v.to_string(),
+        Place::Elem(a, i) => format!("{a}[{}]", tok(i)),
+    }
+}
+
+fn render_block(f: &Func, layout: &tape::Layout, b: &[Stmt], depth: usize, s: &mut String) {
+    let ind = "    ".repeat(depth);
+    for st in b {
+        match st {
+            Stmt::Assign { target, value } => {
+                let ssa = Ssa::of(value);
+                for (k, op) in ssa.ops.iter().enumerate() {
+                    let v = match op {
+                        Op::Const(c) => tok(c),
+                        Op::Read(p) => place_text(p),
+                        Op::Bin(o, a, b) => {
+                            let o = match o {
+                                BinOp::Add => "+",
+                                BinOp::Sub => "-",
+                                BinOp::Mul => "*",
+                                BinOp::Div => "/",
+                            };
+                            format!("t{a} {o} t{b}")
+                        }
+                        Op::Neg(a) => format!("-t{a}"),
+                        Op::Unary(u, a) => {
+                            let n = match u {
+                                Unary::Table(e) => e.names[0],
+                                Unary::Sqrt => "sqrt",
+                                Unary::Abs => "abs",
+                                Unary::Recip => "recip",
+                            };
+                            format!("{n}(t{a})")
+                        }
+                        Op::Powi(a, n) => format!("powi(t{a}, {})", tok(n)),
+                        Op::Binary(fun, a, b) => format!("{fun:?}(t{a}, t{b})").to_lowercase(),
+                    };
+                    s.push_str(&format!("{ind}t{k} = {v}\n"));
+                }
+                let rec = if layout.records(f, st, Emitter::root(target)) {
+                    "    [tape: old value]"
+                } else {
+                    ""
+                };
+                s.push_str(&format!(
+                    "{ind}{} = t{}{rec}\n",
+                    place_text(target),
+                    ssa.ops.len() - 1
+                ));
+            }
+            Stmt::Inactive { target, value } => {
+                let rec = if layout.records(f, st, target) {
+                    "    [tape: old value]"
+                } else {
+                    ""
+                };
+                s.push_str(&format!("{ind}{target} = {}{rec}\n", tok(value)));
+            }
+            Stmt::Call { target, func, args } => {
+                let a: Vec<String> = args
+                    .iter()
+                    .map(|a| match a {
+                        Arg::Value(Expr::Read(p)) => place_text(p),
+                        Arg::Value(Expr::Const(t)) | Arg::Const(t) | Arg::Array(_, t) => tok(t),
+                        Arg::Value(_) => "?".into(),
+                    })
+                    .collect();
+                let rec = if layout.records(f, st, target) {
+                    "    [tape: old value]"
+                } else {
+                    ""
+                };
+                s.push_str(&format!(
+                    "{ind}{target} = {}({}){rec}    [adjoint: {}__ad_vjp]\n",
+                    tok(&func.to_token_stream()),
+                    a.join(", "),
+                    tok(&func.to_token_stream())
+                ));
+            }
+            Stmt::Reversible { func, args } => {
+                let a: Vec<String> = args
+                    .iter()
+                    .map(|p| format!("&mut {}", place_text(p)))
+                    .collect();
+                s.push_str(&format!(
+                    "{ind}{}({})    [#[i]: adjoint by its inverse, nothing recorded]\n",
+                    tok(&func.to_token_stream()),
+                    a.join(", ")
+                ));
+            }
+            Stmt::Array { name, init } => {
+                let i = match init {
+                    ArrayInit::Repeat { init, .. } => tok(init),
+                    ArrayInit::CopyOf(x) => format!("{x}.to_vec()"),
+                };
+                s.push_str(&format!("{ind}let {name} = {i}\n"));
+            }
+            Stmt::If { arms, otherwise } => {
+                for (k, (c, body)) in arms.iter().enumerate() {
+                    let kw = if k == 0 { "if" } else { "} else if" };
+                    s.push_str(&format!("{ind}{kw} {} {{    [tape: decision]\n", tok(c)));
+                    render_block(f, layout, body, depth + 1, s);
+                }
+                if !otherwise.is_empty() {
+                    s.push_str(&format!("{ind}}} else {{\n"));
+                    render_block(f, layout, otherwise, depth + 1, s);
+                }
+                s.push_str(&format!("{ind}}}\n"));
+            }
+            Stmt::For { var, lo, hi, body } => {
+                s.push_str(&format!(
+                    "{ind}for {var} in {}..{} {{    [tape: start, trip count]\n",
+                    tok(lo),
+                    tok(hi)
+                ));
+                render_block(f, layout, body, depth + 1, s);
+                s.push_str(&format!("{ind}}}\n"));
+            }
+            Stmt::While { cond, body } => {
+                s.push_str(&format!(
+                    "{ind}while {} {{    [tape: trip count]\n",
+                    tok(cond)
+                ));
+                render_block(f, layout, body, depth + 1, s);
+                s.push_str(&format!("{ind}}}\n"));
+            }
+            Stmt::Return(_) => {}
+        }
+    }
+}

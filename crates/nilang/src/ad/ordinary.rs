@@ -1,0 +1,240 @@
+//! The runtime of `#[ad]` functions (ordinary Rust functions differentiated by source
+//! transformation): the value tape their forward code records on, and the per-thread
+//! workspace the gradient API runs them in.
+//!
+//! ```
+//! use nilang::ad;
+//! #[ad]
+//! fn f(x: &[f64]) -> f64 {
+//!     let mut p = 1.0;
+//!     for i in 0..x.len() {
+//!         p = p * x[i].sin();
+//!     }
+//!     p
+//! }
+//! let x = [0.5, 1.0];
+//! let (y, back) = f_forward(&x);
+//! let (gx,) = back(1.0);
+//! assert_eq!(y, 0.5f64.sin() * 1.0f64.sin());
+//! assert!((gx[0] - 0.5f64.cos() * 1.0f64.sin()).abs() < 1e-15);
+//! ```
+use core::cell::RefCell;
+
+/// The value tape of `#[ad]` forward code: overwritten values the adjoint reads (`f64`s)
+/// and branch decisions, loop starts and trip counts (integers). The adjoint code takes
+/// back, in reverse order, exactly what the forward code recorded; a tape reused across
+/// calls allocates nothing once its capacity suffices.
+///
+/// ```
+/// let mut t = nilang::ad::ordinary::ValueTape::new();
+/// t.push(1.5);
+/// t.push_int(3);
+/// assert_eq!(t.bytes(), 16);
+/// assert_eq!((t.pop_int(), t.pop()), (3, 1.5));
+/// assert_eq!((t.len(), t.peak_bytes()), (0, 16));
+/// ```
+#[derive(Clone, Debug, Default)]
+pub struct ValueTape {
+    floats: Vec<f64>,
+    ints: Vec<i64>,
+    peak: usize,
+}
+
+impl ValueTape {
+    /// An empty tape.
+    pub const fn new() -> Self {
+        ValueTape {
+            floats: Vec::new(),
+            ints: Vec::new(),
+            peak: 0,
+        }
+    }
+
+    #[inline(always)]
+    fn note_peak(&mut self) {
+        let b = self.bytes();
+        if b > self.peak {
+            self.peak = b;
+        }
+    }
+
+    /// Record a value.
+    #[inline(always)]
+    pub fn push(&mut self, v: f64) {
+        self.floats.push(v);
+        self.note_peak();
+    }
+
+    /// Take back the last value recorded.
+    #[inline(always)]
+    pub fn pop(&mut self) -> f64 {
+        match self.floats.pop() {
+            Some(v) => v,
+            None => underflow(),
+        }
+    }
+
+    /// Record an integer (a decision, a loop start, a trip count, an integer variable).
+    #[inline(always)]
+    pub fn push_int(&mut self, v: i64) {
+        self.ints.push(v);
+        self.note_peak();
+    }
+
+    /// Take back the last integer recorded.
+    #[inline(always)]
+    pub fn pop_int(&mut self) -> i64 {
+        match self.ints.pop() {
+            Some(v) => v,
+            None => underflow(),
+        }
+    }
+
+    /// The numbers held now (values and integers).
+    pub fn len(&self) -> usize {
+        self.floats.len() + self.ints.len()
+    }
+
+    /// Whether nothing is held.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// The bytes held now.
+    pub fn bytes(&self) -> usize {
+        8 * self.len()
+    }
+
+    /// The most bytes held at once since the tape was made or [`ValueTape::reset_peak`].
+    pub fn peak_bytes(&self) -> usize {
+        self.peak
+    }
+
+    /// Start counting [`ValueTape::peak_bytes`] afresh.
+    pub fn reset_peak(&mut self) {
+        self.peak = self.bytes();
+    }
+}
+
+#[cold]
+#[inline(never)]
+fn underflow() -> ! {
+    panic!("nilang: the value tape of an `#[ad]` function was read past its start (a bug of the generated code: please report it)")
+}
+
+/// The buffers a gradient call of an `#[ad]` function reuses: its value tape and the `f64`
+/// copies of array arguments held as gradient numbers.
+#[derive(Debug, Default)]
+pub struct Workspace {
+    /// The value tape.
+    pub tape: ValueTape,
+    bufs: Vec<Vec<f64>>,
+    last_peak: usize,
+}
+
+impl Workspace {
+    /// An empty buffer (reused when one was put back).
+    #[inline]
+    pub fn take(&mut self) -> Vec<f64> {
+        self.bufs.pop().unwrap_or_default()
+    }
+
+    /// Give a buffer back for the next call.
+    #[inline]
+    pub fn put(&mut self, mut v: Vec<f64>) {
+        v.clear();
+        self.bufs.push(v);
+    }
+}
+
+std::thread_local! {
+    static WORKSPACE: RefCell<Workspace> = RefCell::new(Workspace::default());
+}
+
+/// Run `f` with this thread's workspace (a nested call gets a fresh one). After the first
+/// call of the same shapes nothing is allocated.
+#[inline]
+pub fn with_workspace<R>(f: impl FnOnce(&mut Workspace) -> R) -> R {
+    let mut ws = WORKSPACE.with(|c| c.take());
+    ws.tape.reset_peak();
+    let r = f(&mut ws);
+    ws.last_peak = ws.tape.peak_bytes();
+    WORKSPACE.with(|c| c.replace(ws));
+    r
+}
+
+/// The most bytes the value tape held during this thread's last gradient call of an `#[ad]`
+/// function through the gradient API (`gradient`, `value_and_gradient`, a `Plan`).
+///
+/// ```
+/// use nilang::ad;
+/// #[ad]
+/// fn prod(x: &[f64]) -> f64 {
+///     let mut p = 1.0;
+///     for i in 0..x.len() {
+///         p = p * x[i];
+///     }
+///     p
+/// }
+/// let mut x = vec![2.0; 10];
+/// nilang::gradient(&Prod, (&mut 0.0, &mut x[..]), 0);
+/// // ten overwrites of `p`, recorded, and the loop's start and trip count
+/// assert_eq!(nilang::ad::ordinary::last_tape_bytes(), 8 * (10 + 2));
+/// ```
+pub fn last_tape_bytes() -> usize {
+    WORKSPACE.with(|c| c.borrow().last_peak)
+}
+
+/// A number the struct of an `#[ad]` function runs on: `f64` (values only) or
+/// [`GVar<f64>`](crate::GVar) (values and adjoints). One generic implementation of
+/// [`Reversible`](crate::Reversible) serves both, as the gradient API needs.
+pub trait AdNum: Copy {
+    /// Whether the number carries an adjoint.
+    const ADJOINT: bool;
+    /// The value.
+    fn value(&self) -> f64;
+    /// The adjoint (zero for `f64`).
+    fn adjoint(&self) -> f64;
+    /// Add to the value.
+    fn add_value(&mut self, v: f64);
+    /// Add to the adjoint (nothing for `f64`).
+    fn add_adjoint(&mut self, g: f64);
+}
+
+impl AdNum for f64 {
+    const ADJOINT: bool = false;
+    #[inline(always)]
+    fn value(&self) -> f64 {
+        *self
+    }
+    #[inline(always)]
+    fn adjoint(&self) -> f64 {
+        0.0
+    }
+    #[inline(always)]
+    fn add_value(&mut self, v: f64) {
+        *self += v;
+    }
+    #[inline(always)]
+    fn add_adjoint(&mut self, _: f64) {}
+}
+
+impl AdNum for crate::GVar<f64> {
+    const ADJOINT: bool = true;
+    #[inline(always)]
+    fn value(&self) -> f64 {
+        self.x
+    }
+    #[inline(always)]
+    fn adjoint(&self) -> f64 {
+        self.g
+    }
+    #[inline(always)]
+    fn add_value(&mut self, v: f64) {
+        self.x += v;
+    }
+    #[inline(always)]
+    fn add_adjoint(&mut self, g: f64) {
+        self.g += g;
+    }
+}

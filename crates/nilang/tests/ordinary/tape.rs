@@ -1,0 +1,75 @@
+//! The value tape holds what the adjoint cannot recompute: O(N) numbers for a loop that
+//! overwrites an accumulator the adjoint reads N times, O(1) for a loop that only reads (or
+//! only accumulates); and a `Plan` allocates nothing per call after the first.
+use nilang::ad::ordinary::ValueTape;
+use nilang::ad::Plan;
+use nilang::prelude::*;
+use nilang_testkit::alloc::{allocs, measure};
+
+#[ad]
+fn overwrite(x: &[f64]) -> f64 {
+    let mut p = 1.0;
+    for i in 0..x.len() {
+        p = (p * x[i]).sin();
+    }
+    p
+}
+
+#[ad]
+fn read_only(x: &[f64]) -> f64 {
+    let mut s = 0.0;
+    for i in 0..x.len() {
+        s += x[i].sin() * x[i];
+    }
+    s
+}
+
+/// The value tape's peak bytes and the heap's peak bytes of one forward-and-adjoint run.
+fn run(f: fn(&[f64], &mut ValueTape, f64, &mut [f64]) -> f64, n: usize) -> (usize, usize) {
+    assert_eq!(read_only(&[1.0]), 1.0f64.sin());
+    let x: Vec<f64> = (0..n).map(|k| 0.5 + 1e-3 * k as f64).collect();
+    let mut g = vec![0.0; n];
+    let (tape, heap) = measure(|| {
+        let mut tape = ValueTape::new();
+        f(&x, &mut tape, 1.0, &mut g);
+        tape
+    });
+    assert!(tape.is_empty(), "the adjoint takes back all it recorded");
+    (tape.peak_bytes(), heap.peak_bytes)
+}
+
+#[test]
+fn overwriting_loop_tapes_n_numbers() {
+    for n in [10, 1000, 10_000] {
+        let (bytes, heap) = run(overwrite__ad_vjp, n);
+        // one f64 per overwrite of `p`, the loop's start and trip count
+        assert_eq!(bytes, 8 * (n + 2));
+        assert!(heap >= 8 * n, "n = {n}: heap peak {heap}");
+    }
+}
+
+#[test]
+fn read_only_loop_tapes_a_constant() {
+    for n in [10, 1000, 10_000] {
+        let (bytes, heap) = run(read_only__ad_vjp, n);
+        assert_eq!(bytes, 16, "n = {n}");
+        assert!(heap <= 64, "n = {n}: heap peak {heap}");
+    }
+}
+
+#[test]
+fn plan_allocates_nothing_after_the_first_call() {
+    let mut x: Vec<f64> = (0..200).map(|k| 0.5 + 1e-3 * k as f64).collect();
+    let mut plan = Plan::new();
+    let (v0, _) = plan.value_and_gradient(&Overwrite, (&mut 0.0, &mut x[..]), 0);
+    assert_eq!(v0, overwrite(&x));
+    let before = allocs();
+    for step in 0..5 {
+        x[0] = 0.4 + 0.01 * step as f64;
+        let (v, (_, gx)) = plan.value_and_gradient(&Overwrite, (&mut 0.0, &mut x[..]), 0);
+        assert_eq!(v, overwrite(&x));
+        assert!(gx[0].g.is_finite());
+    }
+    assert_eq!(allocs() - before, 0, "heap allocations per Plan call");
+    assert_eq!(nilang::ad::ordinary::last_tape_bytes(), 8 * (200 + 2));
+}
