@@ -100,6 +100,9 @@ pub struct TimeLoopLog {
     pub tape_reserved_bytes: usize,
     /// Numbers the steps stored on the tape (zero in joint mode).
     pub tape_pushes: usize,
+    /// Bytes of the states [`Schedule::StoreAll`] keeps allocated for the next call (their
+    /// heap included); zero with the other schedules.
+    pub states_reserved_bytes: usize,
 }
 
 impl TimeLoopLog {
@@ -124,6 +127,7 @@ pub struct TimeLoop<F, L> {
     pub loss_at: LossAt,
     log: RefCell<TimeLoopLog>,
     tape: RefCell<Tape>,
+    states: RefCell<StatePool>,
 }
 
 impl<F: Clone, L: Clone> Clone for TimeLoop<F, L> {
@@ -136,6 +140,7 @@ impl<F: Clone, L: Clone> Clone for TimeLoop<F, L> {
             loss_at: self.loss_at,
             log: RefCell::default(),
             tape: RefCell::default(),
+            states: RefCell::default(),
         }
     }
 }
@@ -169,6 +174,7 @@ impl<F, L> TimeLoop<F, L> {
             loss_at: LossAt::Final,
             log: RefCell::default(),
             tape: RefCell::default(),
+            states: RefCell::default(),
         }
     }
 
@@ -192,6 +198,53 @@ impl<F, L> TimeLoop<F, L> {
     /// What the last inverse (gradient) run did.
     pub fn log(&self) -> TimeLoopLog {
         self.log.borrow().clone()
+    }
+}
+
+/// The states of [`Schedule::StoreAll`], kept by the loop between calls (of the numbers of the
+/// last call: gradient numbers in a gradient) and refilled in place.
+#[derive(Default)]
+struct StatePool(Option<Box<dyn core::any::Any>>);
+
+impl StatePool {
+    /// At least `count` states of type `S` (of `like`'s shape after the first call), allocated
+    /// once: an [`Argument`](crate::check::ErrorKind::Argument) error when they cannot be.
+    fn states<S: Clone + ZeroLike + 'static>(
+        &mut self,
+        count: usize,
+        like: &S,
+        state_bytes: usize,
+    ) -> &mut [S] {
+        if !matches!(&self.0, Some(b) if b.is::<Vec<S>>()) {
+            self.0 = Some(Box::new(Vec::<S>::new()));
+        }
+        let states = self
+            .0
+            .as_mut()
+            .and_then(|b| b.downcast_mut::<Vec<S>>())
+            .expect("a Vec<S> was just put there");
+        if states.len() < count {
+            if states.try_reserve_exact(count - states.len()).is_err() {
+                schedule_error(
+                    "TimeLoop (StoreAll)",
+                    format!("{count} states of {state_bytes} bytes cannot be allocated"),
+                );
+            }
+            states.resize_with(count, || like.zero_like());
+        }
+        &mut states[..count]
+    }
+
+    /// Bytes held: the list (boxed) with its capacity, and every state's heap.
+    fn reserved_bytes<S: StateBytes + 'static>(&self) -> usize {
+        match self.0.as_ref().and_then(|b| b.downcast_ref::<Vec<S>>()) {
+            Some(v) => {
+                core::mem::size_of::<Vec<S>>()
+                    + v.capacity() * core::mem::size_of::<S>()
+                    + v.iter().map(StateBytes::heap_bytes).sum::<usize>()
+            }
+            None => 0,
+        }
     }
 }
 
@@ -269,7 +322,7 @@ impl<F, L> TimeLoop<F, L> {
     /// back to `x0` and the parameters, by the schedule.
     fn reverse<X: ?Sized, S, P: ?Sized>(&self, out: &mut X, x0: &mut S, p: &mut P)
     where
-        S: Clone + ZeroLike + StateBytes + AlmostSame + Debug,
+        S: Clone + ZeroLike + StateBytes + AlmostSame + Debug + 'static,
         F: for<'a, 'b, 'c> Reversible<(&'a mut S, &'b mut S, &'c mut P)>,
         L: for<'a, 'b> Reversible<(&'a mut X, &'b mut S)>,
     {
@@ -288,38 +341,36 @@ impl<F, L> TimeLoop<F, L> {
         let summed = self.loss_at == LossAt::EveryStep;
         tape.scope(|| match self.schedule {
             Schedule::StoreAll => {
-                // forward: every state kept, every step's stored results pushed in order
-                let mut states = Vec::new();
-                if states.try_reserve_exact(n + 1).is_err() {
-                    schedule_error(
-                        "TimeLoop (StoreAll)",
-                        format!(
-                            "{} states of {} bytes cannot be allocated",
-                            n + 1,
-                            log.state_bytes
-                        ),
-                    );
-                }
-                states.push(x0.clone());
+                // forward: every state kept in the loop's own storage (refilled in place on
+                // every call: no allocation after the first), every step's stored results
+                // pushed in order
+                let mut fresh = StatePool::default();
+                let mut own = self.states.try_borrow_mut();
+                let pool: &mut StatePool = match own.as_deref_mut() {
+                    Ok(pool) => pool,
+                    Err(_) => &mut fresh,
+                };
+                let states = pool.states::<S>(n + 1, x0, log.state_bytes);
+                states[0].clone_from(x0);
                 for i in 0..n {
-                    let mut next = states[i].zero_like();
-                    self.step.call_primal((&mut next, &mut states[i], &mut *p));
-                    states.push(next);
+                    let (done, rest) = states.split_at_mut(i + 1);
+                    let (prev, next) = (&mut done[i], &mut rest[0]);
+                    next.set_zero_like(prev);
+                    self.step.call_primal((next, prev, &mut *p));
                 }
                 log.steps = n;
                 log.peak_states = n + 1;
-                let mut carry = states.pop().expect("n + 1 states");
-                self.loss.uncall((&mut *out, &mut carry));
+                self.loss.uncall((&mut *out, &mut states[n]));
                 for i in (0..n).rev() {
-                    let mut src = states.pop().expect("state i");
-                    self.step.uncall((&mut carry, &mut src, &mut *p));
+                    let (done, rest) = states.split_at_mut(i + 1);
+                    self.step.uncall((&mut rest[0], &mut done[i], &mut *p));
                     if summed && i > 0 {
-                        self.loss.uncall((&mut *out, &mut src));
+                        self.loss.uncall((&mut *out, &mut done[i]));
                     }
-                    carry = src;
                 }
                 log.reversals = n;
-                *x0 = carry;
+                x0.clone_from(&states[0]);
+                log.states_reserved_bytes = pool.reserved_bytes::<S>();
             }
             Schedule::Treeverse { .. } | Schedule::RecomputeAll => {
                 let delta = match self.schedule {
@@ -412,7 +463,7 @@ impl<F, L> TimeLoop<F, L> {
 impl<'a, 'b, 'c, X: ?Sized, S, P: ?Sized, F, L> Reversible<(&'a mut X, &'b mut S, &'c mut P)>
     for TimeLoop<F, L>
 where
-    S: Clone + ZeroLike + StateBytes + AlmostSame + Debug,
+    S: Clone + ZeroLike + StateBytes + AlmostSame + Debug + 'static,
     F: for<'x, 'y, 'z> Reversible<(&'x mut S, &'y mut S, &'z mut P)>,
     L: for<'x, 'y> Reversible<(&'x mut X, &'y mut S)>,
 {

@@ -267,7 +267,8 @@ fn logged_state_memory_matches_the_allocator() {
 }
 
 /// The store tape's bytes in the log are what the allocator sees: the first gradient of a
-/// split-mode loop leaves exactly the loop's tape buffers allocated (kept for the next call).
+/// split-mode loop leaves exactly the loop's tape buffers (and, storing all states, the
+/// states) allocated, kept for the next call.
 #[test]
 fn logged_tape_bytes_match_the_allocator() {
     for s in [Schedule::StoreAll, Schedule::Treeverse { delta: 4 }] {
@@ -280,9 +281,17 @@ fn logged_tape_bytes_match_the_allocator() {
         let log = tl.log();
         assert!(log.tape_pushes > 0, "{s:?}");
         assert_eq!(
-            heap.retained_bytes, log.tape_reserved_bytes as isize,
+            heap.retained_bytes,
+            (log.tape_reserved_bytes + log.states_reserved_bytes) as isize,
             "{s:?}: {log:?}"
         );
+        // the states kept: the list of STEPS + 1 and each one's numbers
+        let states = if s == Schedule::StoreAll {
+            24 + (STEPS + 1) * (24 + CELLS * 16)
+        } else {
+            0
+        };
+        assert_eq!(log.states_reserved_bytes, states, "{s:?}: {log:?}");
         assert!(log.tape_peak_bytes <= log.tape_reserved_bytes, "{log:?}");
         // the numbers stored at the peak: two gradient numbers per cell and step kept
         let per_step = 2 * CELLS * 16;
@@ -291,6 +300,36 @@ fn logged_tape_bytes_match_the_allocator() {
         assert!(
             log.tape_peak_bytes <= steps_held * per_step + 256,
             "{log:?}"
+        );
+    }
+}
+
+/// Storing all states, the loop keeps them for the next call and refills them in place: a
+/// second gradient (joint or split) allocates nothing but its result, and gives the same
+/// numbers.
+#[test]
+fn store_all_allocates_its_states_once() {
+    for split in [false, true] {
+        let run = |tl: &dyn Fn() -> (f64, Vec<f64>, [f64; 2])| {
+            let first = tl();
+            let (again, heap) = measure(tl);
+            assert_eq!(again, first, "split {split}");
+            heap
+        };
+        let heap = if split {
+            let tl = TimeLoop::new(HeatSplit, Sumsq, STEPS, Schedule::StoreAll);
+            run(&|| grad!(&tl))
+        } else {
+            let tl = TimeLoop::new(Heat, Sumsq, STEPS, Schedule::StoreAll);
+            run(&|| grad!(&tl))
+        };
+        // u0, the gradient's state argument and the returned adjoints: not one per step
+        assert_eq!(heap.allocs, 3, "split {split}: {heap:?}");
+        // only the returned adjoints of u0 are left
+        assert_eq!(
+            heap.retained_bytes,
+            (CELLS * 8) as isize,
+            "split {split}: {heap:?}"
         );
     }
 }
