@@ -23,7 +23,9 @@
 //! Outside any scope (a `#[store]` function called directly with `call`/`uncall`) the
 //! thread's own tape is used; [`stats`] and [`clear`] read and empty it.
 //!
-//! Numbers are stored exactly; when the inverse runs on other numbers than the forward (a
+//! Numbers are stored exactly; a gradient number `GVar<f64>` whose adjoint is zero (every
+//! number a gradient's forward pass stores) is kept as its value alone, 8 bytes instead of 16,
+//! and comes back with a zero adjoint. When the inverse runs on other numbers than the forward (a
 //! forward run on `f64` and backward on [`GVar<f64>`](crate::GVar), as in
 //! [`step_vjp`](crate::stdlib::treeverse::step_vjp)) a stored number is converted through its
 //! value with zero derivative parts, which is exactly what the recomputation of joint mode
@@ -112,7 +114,7 @@ pub struct TapeStats {
 }
 
 fn value_of_stored<T: Copy + 'static>(p: *const u8) -> f64 {
-    // SAFETY: `p` points at a `T` written by `push_one::<T>` (unaligned)
+    // SAFETY: `p` points at a `T` written by `push_raw::<T>` (unaligned)
     let v: T = unsafe { core::ptr::read_unaligned(p as *const T) };
     value_of(&v)
 }
@@ -200,6 +202,19 @@ impl Tape {
 
     #[inline(always)]
     fn push_one<T: Copy + 'static>(&mut self, v: T, site: &'static str) {
+        if TypeId::of::<T>() == TypeId::of::<GVar<f64>>() {
+            // SAFETY: `T` is `GVar<f64>`
+            let v: GVar<f64> = unsafe { core::mem::transmute_copy(&v) };
+            if v.g.to_bits() == 0 {
+                // a gradient number with a zero adjoint (what a forward pass stores): its value
+                return self.push_raw(v.x, site);
+            }
+        }
+        self.push_raw(v, site)
+    }
+
+    #[inline(always)]
+    fn push_raw<T: Copy + 'static>(&mut self, v: T, site: &'static str) {
         match self.runs.last_mut() {
             Some(r) if r.ty == TypeId::of::<T>() && core::ptr::eq(r.site, site) => r.count += 1,
             _ => self.new_run::<T>(site),
@@ -255,8 +270,12 @@ impl Tape {
         // SAFETY: the run's last number occupies the last `r.size` bytes
         let p = unsafe { self.bytes.as_ptr().add(start) };
         let v = if r.ty == TypeId::of::<T>() {
-            // SAFETY: written as a `T` by `push_one::<T>`
+            // SAFETY: written as a `T` by `push_raw::<T>`
             unsafe { core::ptr::read_unaligned(p as *const T) }
+        } else if TypeId::of::<T>() == TypeId::of::<GVar<f64>>() && r.ty == TypeId::of::<f64>() {
+            // SAFETY: written as an `f64` by `push_raw::<f64>`; `T` is `GVar<f64>`
+            let x = unsafe { core::ptr::read_unaligned(p as *const f64) };
+            unsafe { core::mem::transmute_copy(&GVar { x, g: 0.0 }) }
         } else {
             T::from_f64_lit((r.value)(p))
         };

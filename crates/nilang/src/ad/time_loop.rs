@@ -248,6 +248,76 @@ impl StatePool {
     }
 }
 
+/// A state of a checkpointing schedule whose buffer goes back to `spares` when it is dropped:
+/// the states a schedule makes and drops over a run reuse a few allocations.
+struct Pooled<'p, S> {
+    s: Option<S>,
+    spares: &'p RefCell<Vec<S>>,
+}
+
+impl<'p, S: Clone + ZeroLike> Pooled<'p, S> {
+    /// A copy of `x`.
+    fn copy_of(x: &S, spares: &'p RefCell<Vec<S>>) -> Self {
+        let s = match spares.borrow_mut().pop() {
+            Some(mut s) => {
+                s.clone_from(x);
+                s
+            }
+            None => x.clone(),
+        };
+        Pooled { s: Some(s), spares }
+    }
+
+    /// A zero of `x`'s shape.
+    fn zero_of(x: &S, spares: &'p RefCell<Vec<S>>) -> Self {
+        let s = match spares.borrow_mut().pop() {
+            Some(mut s) => {
+                s.set_zero_like(x);
+                s
+            }
+            None => x.zero_like(),
+        };
+        Pooled { s: Some(s), spares }
+    }
+}
+
+impl<S> Pooled<'_, S> {
+    fn get(&self) -> &S {
+        self.s
+            .as_ref()
+            .expect("a pooled state is only emptied when dropped")
+    }
+
+    fn get_mut(&mut self) -> &mut S {
+        self.s
+            .as_mut()
+            .expect("a pooled state is only emptied when dropped")
+    }
+}
+
+impl<S> Drop for Pooled<'_, S> {
+    fn drop(&mut self) {
+        if let (Some(s), Ok(mut spares)) = (self.s.take(), self.spares.try_borrow_mut()) {
+            spares.push(s);
+        }
+    }
+}
+
+impl<S: Clone + ZeroLike> Clone for Pooled<'_, S> {
+    fn clone(&self) -> Self {
+        Pooled::copy_of(self.get(), self.spares)
+    }
+}
+
+impl<S: StateBytes> StateBytes for Pooled<'_, S> {
+    fn heap_bytes(&self) -> usize {
+        self.get().heap_bytes()
+    }
+    fn state_bytes(&self) -> usize {
+        self.get().state_bytes()
+    }
+}
+
 /// The step with its parameters bound: a two-argument reversible step, as [`Bennett`] runs.
 /// Bennett's schedule keeps a segment's last state while uncomputing the segment before it,
 /// so stored results would be taken back out of order: forward steps push nothing
@@ -284,17 +354,6 @@ where
 }
 
 impl<F, L> TimeLoop<F, L> {
-    /// `x ↦ step(x)` on plain values.
-    fn advance<S, P: ?Sized>(&self, x: &S, p: &mut P) -> S
-    where
-        S: Clone + ZeroLike,
-        F: for<'a, 'b, 'c> Reversible<(&'a mut S, &'b mut S, &'c mut P)>,
-    {
-        let (mut next, mut prev) = (x.zero_like(), x.clone());
-        self.step.call_primal((&mut next, &mut prev, p));
-        next
-    }
-
     /// The forward run: `out += L(xₙ)` (or the sum).
     fn forward<X: ?Sized, S, P: ?Sized>(&self, out: &mut X, x0: &S, p: &mut P)
     where
@@ -377,55 +436,66 @@ impl<F, L> TimeLoop<F, L> {
                     Schedule::Treeverse { delta } => delta,
                     _ => 1,
                 };
+                // the states the schedule makes and drops reuse a few buffers
+                let spares = RefCell::new(Vec::new());
                 let ctx = RefCell::new((&mut *out, &mut *p));
                 // whether the step stores anything (split mode): found out at the first step
                 let mut split: Option<bool> = None;
                 let mut tl = TreeverseLog::default();
-                let step = |x: &S| {
-                    let mut c = ctx.borrow_mut();
-                    discarding(|| self.advance(x, &mut *c.1))
+                // `x ↦ step(x)`, the step's stored results pushed (or, inside `discarding`, not)
+                let advance = |x: &S, p: &mut P| {
+                    let mut prev = Pooled::copy_of(x, &spares);
+                    let mut next = Pooled::zero_of(x, &spares);
+                    self.step
+                        .call_primal((next.get_mut(), prev.get_mut(), &mut *p));
+                    next
                 };
-                let vjp = |x: &S, mut carry: S| {
+                let step = |x: &Pooled<S>| {
+                    let mut c = ctx.borrow_mut();
+                    discarding(|| advance(x.get(), &mut *c.1))
+                };
+                let vjp = |x: &Pooled<S>, mut carry: Pooled<S>| {
                     let mut c = ctx.borrow_mut();
                     let (_, p) = &mut *c;
                     if split != Some(false) {
                         // run the step forward storing its routines' results, to be taken
                         // back by its inverse just below (its result equals `carry`'s values)
                         let pushed = crate::tape::stats().pushes;
-                        let _ = self.advance(x, &mut **p);
+                        drop(advance(x.get(), &mut **p));
                         split = Some(crate::tape::stats().pushes > pushed);
                     }
-                    let mut src = x.clone();
-                    self.step.uncall((&mut carry, &mut src, &mut **p));
+                    let mut src = Pooled::copy_of(x.get(), &spares);
+                    self.step.uncall((carry.get_mut(), src.get_mut(), &mut **p));
                     src
                 };
-                let seed = |x: &S| {
-                    let mut carry = x.clone();
+                let seed = |x: &Pooled<S>| {
+                    let mut carry = Pooled::copy_of(x.get(), &spares);
                     let mut c = ctx.borrow_mut();
-                    self.loss.uncall((&mut *c.0, &mut carry));
+                    self.loss.uncall((&mut *c.0, carry.get_mut()));
                     carry
                 };
+                let start = Pooled::copy_of(x0, &spares);
                 let mut g = if summed {
                     // the loss of state i is seeded when its adjoint passes: wrap the vjp
                     let mut inner = vjp;
                     let mut pos = n;
-                    let vjp_summed = |x: &S, carry: S| {
+                    let vjp_summed = |x: &Pooled<S>, carry: Pooled<S>| {
                         pos -= 1;
                         let mut src = inner(x, carry);
                         if pos > 0 {
                             let mut c = ctx.borrow_mut();
-                            self.loss.uncall((&mut *c.0, &mut src));
+                            self.loss.uncall((&mut *c.0, src.get_mut()));
                         }
                         src
                     };
-                    treeverse(x0, n, delta, step, vjp_summed, seed, Some(&mut tl))
+                    treeverse(&start, n, delta, step, vjp_summed, seed, Some(&mut tl))
                 } else {
-                    treeverse(x0, n, delta, step, vjp, seed, Some(&mut tl))
+                    treeverse(&start, n, delta, step, vjp, seed, Some(&mut tl))
                 };
                 log.steps = tl.steps;
                 log.reversals = n;
                 log.peak_states = tl.peak_states;
-                core::mem::swap(x0, &mut g);
+                core::mem::swap(x0, g.get_mut());
             }
             Schedule::Bennett { k } => {
                 let run = Bennett {
