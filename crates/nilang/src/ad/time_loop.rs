@@ -361,12 +361,13 @@ impl<F, L> TimeLoop<F, L> {
         F: for<'a, 'b, 'c> Reversible<(&'a mut S, &'b mut S, &'c mut P)>,
         L: for<'a, 'b> Reversible<(&'a mut X, &'b mut S)>,
     {
-        let mut x = x0.clone();
+        // two states, swapped after each step (no allocation per step)
+        let (mut x, mut next) = (x0.clone(), x0.zero_like());
         discarding(|| {
             for _ in 0..self.n {
-                let mut next = x.zero_like();
+                next.set_zero_like(&x);
                 self.step.call_primal((&mut next, &mut x, &mut *p));
-                x = next;
+                core::mem::swap(&mut x, &mut next);
                 if self.loss_at == LossAt::EveryStep {
                     self.loss.call_primal((out, &mut x));
                 }
