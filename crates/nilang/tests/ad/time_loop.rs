@@ -334,3 +334,45 @@ fn store_all_allocates_its_states_once() {
         );
     }
 }
+
+/// A forward call of a split-mode loop (never inverted) leaves nothing on any tape: its
+/// steps run inside `discarding`.
+#[test]
+fn a_forward_call_that_is_never_inverted_leaves_nothing_behind() {
+    let tl = TimeLoop::new(HeatSplit, Sumsq, STEPS, Schedule::Treeverse { delta: 4 });
+    let before = nilang::tape::stats();
+    let (mut out, mut u, mut p) = (0.0, u0(), P);
+    tl.call((&mut out, &mut u, &mut p));
+    assert_eq!(out, loss_plain(&u0(), P, STEPS, false));
+    assert_eq!(nilang::tape::stats(), before);
+    // and a gradient afterwards is the joint one, bit for bit
+    let joint = grad!(&TimeLoop::new(Heat, Sumsq, STEPS, Schedule::StoreAll));
+    assert_eq!(grad!(&tl), joint);
+}
+
+/// Two threads running split-mode time-loop gradients at once, each through its own plan and
+/// loop, get the serial result every time: their tapes never meet.
+#[test]
+fn split_time_loops_on_two_threads_do_not_share_a_tape() {
+    let want = grad!(&TimeLoop::new(Heat, Sumsq, STEPS, Schedule::StoreAll));
+    std::thread::scope(|s| {
+        for schedule in [Schedule::StoreAll, Schedule::Treeverse { delta: 3 }] {
+            let want = &want;
+            s.spawn(move || {
+                let tl = TimeLoop::new(HeatSplit, Sumsq, STEPS, schedule);
+                let mut plan = Plan::new();
+                for _ in 0..20 {
+                    let (mut out, mut u, mut p) = (0.0, u0(), P);
+                    let (v, (_, gu, gp)) =
+                        plan.value_and_gradient(&tl, (&mut out, &mut u, &mut p), 0);
+                    let got = (
+                        v,
+                        gu.iter().map(|x| x.g).collect::<Vec<_>>(),
+                        [gp[0].g, gp[1].g],
+                    );
+                    assert_eq!(&got, want, "{schedule:?}");
+                }
+            });
+        }
+    });
+}
