@@ -462,7 +462,7 @@ impl<F, L> TimeLoop<F, L> {
                         // run the step forward storing its routines' results, to be taken
                         // back by its inverse just below (its result equals `carry`'s values)
                         let pushed = crate::tape::stats().pushes;
-                        drop(advance(x.get(), &mut **p));
+                        drop(advance(x.get(), p));
                         split = Some(crate::tape::stats().pushes > pushed);
                     }
                     let mut src = Pooled::copy_of(x.get(), &spares);
