@@ -107,6 +107,7 @@ fn main() {
         gu[0], gu[5], gp[0], gp[1]
     );
     let fwd = TimeLoop::new(Heat, Sumsq, n, Schedule::StoreAll);
+    let fwd_split = TimeLoop::new(HeatSplit, Sumsq, n, Schedule::StoreAll);
     let mut rows = vec![
         pde_row(
             "store-all",
@@ -126,6 +127,13 @@ fn main() {
             label: "forward only".into(),
             run: Box::new(move || {
                 std::hint::black_box(pde_forward(&fwd));
+                TimeLoopLog::default()
+            }),
+        },
+        Row {
+            label: "forward only, split step".into(),
+            run: Box::new(move || {
+                std::hint::black_box(pde_forward(&fwd_split));
                 TimeLoopLog::default()
             }),
         },
