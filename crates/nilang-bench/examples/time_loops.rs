@@ -31,8 +31,16 @@ fn table(title: &str, rounds: usize, rows: &mut Vec<Row<'_>>) {
     }
     println!("\n{title}");
     println!(
-        "| {:<28} | {:>10} | {:>10} | {:>6} | {:>6} | {:>10} | {:>12} | {:>12} |",
-        "schedule", "min s", "median s", "ratio", "states", "state B", "tape peak B", "heap peak B"
+        "| {:<28} | {:>10} | {:>10} | {:>6} | {:>8} | {:>6} | {:>10} | {:>12} | {:>12} |",
+        "schedule",
+        "min s",
+        "median s",
+        "ratio",
+        "steps",
+        "states",
+        "state B",
+        "tape peak B",
+        "heap peak B"
     );
     let n = rows.len();
     let mut samples = vec![Vec::new(); n];
@@ -60,11 +68,12 @@ fn table(title: &str, rounds: usize, rows: &mut Vec<Row<'_>>) {
         let (min, med) = stat(&mut samples[k]);
         let l = &logs[k];
         println!(
-            "| {:<28} | {:>10.6} | {:>10.6} | {:>6.2} | {:>6} | {:>10} | {:>12} | {:>12} |",
+            "| {:<28} | {:>10.6} | {:>10.6} | {:>6.2} | {:>8} | {:>6} | {:>10} | {:>12} | {:>12} |",
             rows[k].label,
             min,
             med,
             min / base,
+            l.steps,
             l.peak_states,
             l.state_bytes,
             l.tape_peak_bytes,
@@ -98,6 +107,7 @@ fn main() {
         gu[0], gu[5], gp[0], gp[1]
     );
     let fwd = TimeLoop::new(Heat, Sumsq, n, Schedule::StoreAll);
+    let fwd_split = TimeLoop::new(HeatSplit, Sumsq, n, Schedule::StoreAll);
     let mut rows = vec![
         pde_row(
             "store-all",
@@ -117,6 +127,13 @@ fn main() {
             label: "forward only".into(),
             run: Box::new(move || {
                 std::hint::black_box(pde_forward(&fwd));
+                TimeLoopLog::default()
+            }),
+        },
+        Row {
+            label: "forward only, split step".into(),
+            run: Box::new(move || {
+                std::hint::black_box(pde_forward(&fwd_split));
                 TimeLoopLog::default()
             }),
         },

@@ -23,7 +23,9 @@
 //! Outside any scope (a `#[store]` function called directly with `call`/`uncall`) the
 //! thread's own tape is used; [`stats`] and [`clear`] read and empty it.
 //!
-//! Numbers are stored exactly; when the inverse runs on other numbers than the forward (a
+//! Numbers are stored exactly; a gradient number `GVar<f64>` whose adjoint is zero (every
+//! number a gradient's forward pass stores) is kept as its value alone, 8 bytes instead of 16,
+//! and comes back with a zero adjoint. When the inverse runs on other numbers than the forward (a
 //! forward run on `f64` and backward on [`GVar<f64>`](crate::GVar), as in
 //! [`step_vjp`](crate::stdlib::treeverse::step_vjp)) a stored number is converted through its
 //! value with zero derivative parts, which is exactly what the recomputation of joint mode
@@ -112,7 +114,7 @@ pub struct TapeStats {
 }
 
 fn value_of_stored<T: Copy + 'static>(p: *const u8) -> f64 {
-    // SAFETY: `p` points at a `T` written by `push_one::<T>` (unaligned)
+    // SAFETY: `p` points at a `T` written by `push_raw::<T>` (unaligned)
     let v: T = unsafe { core::ptr::read_unaligned(p as *const T) };
     value_of(&v)
 }
@@ -200,21 +202,28 @@ impl Tape {
 
     #[inline(always)]
     fn push_one<T: Copy + 'static>(&mut self, v: T, site: &'static str) {
-        let ty = TypeId::of::<T>();
+        if TypeId::of::<T>() == TypeId::of::<GVar<f64>>() {
+            // SAFETY: `T` is `GVar<f64>`
+            let v: GVar<f64> = unsafe { core::mem::transmute_copy(&v) };
+            if v.g.to_bits() == 0 {
+                // a gradient number with a zero adjoint (what a forward pass stores): its value
+                return self.push_raw(v.x, site);
+            }
+        }
+        self.push_raw(v, site)
+    }
+
+    #[inline(always)]
+    fn push_raw<T: Copy + 'static>(&mut self, v: T, site: &'static str) {
         match self.runs.last_mut() {
-            Some(r) if r.ty == ty && core::ptr::eq(r.site, site) => r.count += 1,
-            _ => self.runs.push(Run {
-                ty,
-                site,
-                size: core::mem::size_of::<T>(),
-                value: value_of_stored::<T>,
-                type_name: core::any::type_name::<T>,
-                count: 1,
-            }),
+            Some(r) if r.ty == TypeId::of::<T>() && core::ptr::eq(r.site, site) => r.count += 1,
+            _ => self.new_run::<T>(site),
         }
         let n = self.bytes.len();
         let size = core::mem::size_of::<T>();
-        self.bytes.reserve(size);
+        if self.bytes.capacity() - n < size {
+            self.grow(size);
+        }
         // SAFETY: `size` bytes reserved after `n`; `T: Copy` has no drop
         unsafe {
             core::ptr::write_unaligned(self.bytes.as_mut_ptr().add(n) as *mut T, v);
@@ -226,6 +235,26 @@ impl Tape {
         if used > self.peak_bytes {
             self.peak_bytes = used;
         }
+    }
+
+    /// Start a run of `T`s stored by the routine at `site` (out of the inlined push).
+    #[inline(never)]
+    fn new_run<T: Copy + 'static>(&mut self, site: &'static str) {
+        self.runs.push(Run {
+            ty: TypeId::of::<T>(),
+            site,
+            size: core::mem::size_of::<T>(),
+            value: value_of_stored::<T>,
+            type_name: core::any::type_name::<T>,
+            count: 1,
+        })
+    }
+
+    /// Room for `size` more bytes (out of the inlined push: the first call of a plan only).
+    #[cold]
+    #[inline(never)]
+    fn grow(&mut self, size: usize) {
+        self.bytes.reserve(size)
     }
 
     #[inline(always)]
@@ -241,8 +270,12 @@ impl Tape {
         // SAFETY: the run's last number occupies the last `r.size` bytes
         let p = unsafe { self.bytes.as_ptr().add(start) };
         let v = if r.ty == TypeId::of::<T>() {
-            // SAFETY: written as a `T` by `push_one::<T>`
+            // SAFETY: written as a `T` by `push_raw::<T>`
             unsafe { core::ptr::read_unaligned(p as *const T) }
+        } else if TypeId::of::<T>() == TypeId::of::<GVar<f64>>() && r.ty == TypeId::of::<f64>() {
+            // SAFETY: written as an `f64` by `push_raw::<f64>`; `T` is `GVar<f64>`
+            let x = unsafe { core::ptr::read_unaligned(p as *const f64) };
+            unsafe { core::mem::transmute_copy(&GVar { x, g: 0.0 }) }
         } else {
             T::from_f64_lit((r.value)(p))
         };
@@ -300,21 +333,27 @@ fn discard_marker() -> *mut Tape {
     NonNull::<u8>::dangling().as_ptr() as *mut Tape
 }
 
+/// The current tape: null inside [`discarding`]. One thread-local read, no closure: the
+/// `#[store]` calls of a routine inline to a few instructions each.
+#[inline(always)]
+fn current() -> *mut Tape {
+    let p = CURRENT.with(|c| c.get());
+    if p.is_null() {
+        OWN.with(|t| t.get())
+    } else if p == discard_marker() {
+        core::ptr::null_mut()
+    } else {
+        p
+    }
+}
+
 /// Run `f` on the current tape: `None` inside [`discarding`].
 #[inline(always)]
 fn with_current<R>(f: impl FnOnce(Option<&mut Tape>) -> R) -> R {
-    let p = CURRENT.with(|c| c.get());
-    if p.is_null() {
-        // SAFETY: the thread's own tape; `f` calls no user code, so no other reference to it
-        // is alive meanwhile
-        OWN.with(|t| f(Some(unsafe { &mut *t.get() })))
-    } else if p == discard_marker() {
-        f(None)
-    } else {
-        // SAFETY: installed by a `Tape::scope` on this thread, which holds its `&mut` until it
-        // ends, and restored before that; `f` calls no user code
-        f(Some(unsafe { &mut *p }))
-    }
+    // SAFETY: the thread's own tape, or one installed by a `Tape::scope` on this thread, which
+    // holds its `&mut` until it ends and restores the previous one before that; `f` calls no
+    // user code, so no other reference to it is alive meanwhile
+    f(unsafe { current().as_mut() })
 }
 
 /// Run `f` with nothing stored: the forward runs of `#[store]` routines inside it leave their
@@ -412,31 +451,37 @@ impl<T: TapeValue, const N: usize> TapeValue for [T; N] {
 /// nilang::tape::store_inv(&mut x, 0.0, "here");
 /// assert_eq!(x, 2.5);
 /// ```
-#[inline]
+#[inline(always)]
 pub fn store<X: TapeValue>(x: &mut X, init: X, site: &'static str) {
     let v = core::mem::replace(x, init);
-    with_current(|t| {
-        if let Some(t) = t {
-            v.push_tape(t, site)
-        }
-    })
+    // SAFETY: as in `with_current`; `push_tape` calls no user code
+    if let Some(t) = unsafe { current().as_mut() } {
+        v.push_tape(t, site)
+    }
 }
 
 /// The inverse of [`store`]: `x` (at its initial value) takes back the stored value.
-#[inline]
+#[inline(always)]
 pub fn store_inv<X: TapeValue>(x: &mut X, init: X, site: &'static str) {
     let _ = init;
-    *x = with_current(|t| match t {
+    // SAFETY: as in `with_current`; `pop_tape` calls no user code
+    *x = match unsafe { current().as_mut() } {
         Some(t) => X::pop_tape(t, site),
-        None => fail(
-            ErrorKind::Stack,
-            site,
-            "#[store] routine: restore the stored results",
-            "the inverse of a `#[store]` routine runs inside `nilang::tape::discarding`, where \
-             nothing is stored"
-                .into(),
-        ),
-    });
+        None => discarded(site),
+    };
+}
+
+#[cold]
+#[inline(never)]
+fn discarded(site: &'static str) -> ! {
+    fail(
+        ErrorKind::Stack,
+        site,
+        "#[store] routine: restore the stored results",
+        "the inverse of a `#[store]` routine runs inside `nilang::tape::discarding`, where \
+         nothing is stored"
+            .into(),
+    )
 }
 
 // `#[store]` routines call the pair from generated code: its analyses (never one-pass; it may

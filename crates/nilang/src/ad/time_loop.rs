@@ -100,6 +100,9 @@ pub struct TimeLoopLog {
     pub tape_reserved_bytes: usize,
     /// Numbers the steps stored on the tape (zero in joint mode).
     pub tape_pushes: usize,
+    /// Bytes of the states [`Schedule::StoreAll`] keeps allocated for the next call (their
+    /// heap included); zero with the other schedules.
+    pub states_reserved_bytes: usize,
 }
 
 impl TimeLoopLog {
@@ -124,6 +127,7 @@ pub struct TimeLoop<F, L> {
     pub loss_at: LossAt,
     log: RefCell<TimeLoopLog>,
     tape: RefCell<Tape>,
+    states: RefCell<StatePool>,
 }
 
 impl<F: Clone, L: Clone> Clone for TimeLoop<F, L> {
@@ -136,6 +140,7 @@ impl<F: Clone, L: Clone> Clone for TimeLoop<F, L> {
             loss_at: self.loss_at,
             log: RefCell::default(),
             tape: RefCell::default(),
+            states: RefCell::default(),
         }
     }
 }
@@ -169,6 +174,7 @@ impl<F, L> TimeLoop<F, L> {
             loss_at: LossAt::Final,
             log: RefCell::default(),
             tape: RefCell::default(),
+            states: RefCell::default(),
         }
     }
 
@@ -192,6 +198,123 @@ impl<F, L> TimeLoop<F, L> {
     /// What the last inverse (gradient) run did.
     pub fn log(&self) -> TimeLoopLog {
         self.log.borrow().clone()
+    }
+}
+
+/// The states of [`Schedule::StoreAll`], kept by the loop between calls (of the numbers of the
+/// last call: gradient numbers in a gradient) and refilled in place.
+#[derive(Default)]
+struct StatePool(Option<Box<dyn core::any::Any>>);
+
+impl StatePool {
+    /// At least `count` states of type `S` (of `like`'s shape after the first call), allocated
+    /// once: an [`Argument`](crate::check::ErrorKind::Argument) error when they cannot be.
+    fn states<S: Clone + ZeroLike + 'static>(
+        &mut self,
+        count: usize,
+        like: &S,
+        state_bytes: usize,
+    ) -> &mut [S] {
+        if !matches!(&self.0, Some(b) if b.is::<Vec<S>>()) {
+            self.0 = Some(Box::new(Vec::<S>::new()));
+        }
+        let states = self
+            .0
+            .as_mut()
+            .and_then(|b| b.downcast_mut::<Vec<S>>())
+            .expect("a Vec<S> was just put there");
+        if states.len() < count {
+            if states.try_reserve_exact(count - states.len()).is_err() {
+                schedule_error(
+                    "TimeLoop (StoreAll)",
+                    format!("{count} states of {state_bytes} bytes cannot be allocated"),
+                );
+            }
+            states.resize_with(count, || like.zero_like());
+        }
+        &mut states[..count]
+    }
+
+    /// Bytes held: the list (boxed) with its capacity, and every state's heap.
+    fn reserved_bytes<S: StateBytes + 'static>(&self) -> usize {
+        match self.0.as_ref().and_then(|b| b.downcast_ref::<Vec<S>>()) {
+            Some(v) => {
+                core::mem::size_of::<Vec<S>>()
+                    + v.capacity() * core::mem::size_of::<S>()
+                    + v.iter().map(StateBytes::heap_bytes).sum::<usize>()
+            }
+            None => 0,
+        }
+    }
+}
+
+/// A state of a checkpointing schedule whose buffer goes back to `spares` when it is dropped:
+/// the states a schedule makes and drops over a run reuse a few allocations.
+struct Pooled<'p, S> {
+    s: Option<S>,
+    spares: &'p RefCell<Vec<S>>,
+}
+
+impl<'p, S: Clone + ZeroLike> Pooled<'p, S> {
+    /// A copy of `x`.
+    fn copy_of(x: &S, spares: &'p RefCell<Vec<S>>) -> Self {
+        let s = match spares.borrow_mut().pop() {
+            Some(mut s) => {
+                s.clone_from(x);
+                s
+            }
+            None => x.clone(),
+        };
+        Pooled { s: Some(s), spares }
+    }
+
+    /// A zero of `x`'s shape.
+    fn zero_of(x: &S, spares: &'p RefCell<Vec<S>>) -> Self {
+        let s = match spares.borrow_mut().pop() {
+            Some(mut s) => {
+                s.set_zero_like(x);
+                s
+            }
+            None => x.zero_like(),
+        };
+        Pooled { s: Some(s), spares }
+    }
+}
+
+impl<S> Pooled<'_, S> {
+    fn get(&self) -> &S {
+        self.s
+            .as_ref()
+            .expect("a pooled state is only emptied when dropped")
+    }
+
+    fn get_mut(&mut self) -> &mut S {
+        self.s
+            .as_mut()
+            .expect("a pooled state is only emptied when dropped")
+    }
+}
+
+impl<S> Drop for Pooled<'_, S> {
+    fn drop(&mut self) {
+        if let (Some(s), Ok(mut spares)) = (self.s.take(), self.spares.try_borrow_mut()) {
+            spares.push(s);
+        }
+    }
+}
+
+impl<S: Clone + ZeroLike> Clone for Pooled<'_, S> {
+    fn clone(&self) -> Self {
+        Pooled::copy_of(self.get(), self.spares)
+    }
+}
+
+impl<S: StateBytes> StateBytes for Pooled<'_, S> {
+    fn heap_bytes(&self) -> usize {
+        self.get().heap_bytes()
+    }
+    fn state_bytes(&self) -> usize {
+        self.get().state_bytes()
     }
 }
 
@@ -231,17 +354,6 @@ where
 }
 
 impl<F, L> TimeLoop<F, L> {
-    /// `x ↦ step(x)` on plain values.
-    fn advance<S, P: ?Sized>(&self, x: &S, p: &mut P) -> S
-    where
-        S: Clone + ZeroLike,
-        F: for<'a, 'b, 'c> Reversible<(&'a mut S, &'b mut S, &'c mut P)>,
-    {
-        let (mut next, mut prev) = (x.zero_like(), x.clone());
-        self.step.call_primal((&mut next, &mut prev, p));
-        next
-    }
-
     /// The forward run: `out += L(xₙ)` (or the sum).
     fn forward<X: ?Sized, S, P: ?Sized>(&self, out: &mut X, x0: &S, p: &mut P)
     where
@@ -249,12 +361,13 @@ impl<F, L> TimeLoop<F, L> {
         F: for<'a, 'b, 'c> Reversible<(&'a mut S, &'b mut S, &'c mut P)>,
         L: for<'a, 'b> Reversible<(&'a mut X, &'b mut S)>,
     {
-        let mut x = x0.clone();
+        // two states, swapped after each step (no allocation per step)
+        let (mut x, mut next) = (x0.clone(), x0.zero_like());
         discarding(|| {
             for _ in 0..self.n {
-                let mut next = x.zero_like();
+                next.set_zero_like(&x);
                 self.step.call_primal((&mut next, &mut x, &mut *p));
-                x = next;
+                core::mem::swap(&mut x, &mut next);
                 if self.loss_at == LossAt::EveryStep {
                     self.loss.call_primal((out, &mut x));
                 }
@@ -269,7 +382,7 @@ impl<F, L> TimeLoop<F, L> {
     /// back to `x0` and the parameters, by the schedule.
     fn reverse<X: ?Sized, S, P: ?Sized>(&self, out: &mut X, x0: &mut S, p: &mut P)
     where
-        S: Clone + ZeroLike + StateBytes + AlmostSame + Debug,
+        S: Clone + ZeroLike + StateBytes + AlmostSame + Debug + 'static,
         F: for<'a, 'b, 'c> Reversible<(&'a mut S, &'b mut S, &'c mut P)>,
         L: for<'a, 'b> Reversible<(&'a mut X, &'b mut S)>,
     {
@@ -288,93 +401,102 @@ impl<F, L> TimeLoop<F, L> {
         let summed = self.loss_at == LossAt::EveryStep;
         tape.scope(|| match self.schedule {
             Schedule::StoreAll => {
-                // forward: every state kept, every step's stored results pushed in order
-                let mut states = Vec::new();
-                if states.try_reserve_exact(n + 1).is_err() {
-                    schedule_error(
-                        "TimeLoop (StoreAll)",
-                        format!(
-                            "{} states of {} bytes cannot be allocated",
-                            n + 1,
-                            log.state_bytes
-                        ),
-                    );
-                }
-                states.push(x0.clone());
+                // forward: every state kept in the loop's own storage (refilled in place on
+                // every call: no allocation after the first), every step's stored results
+                // pushed in order
+                let mut fresh = StatePool::default();
+                let mut own = self.states.try_borrow_mut();
+                let pool: &mut StatePool = match own.as_deref_mut() {
+                    Ok(pool) => pool,
+                    Err(_) => &mut fresh,
+                };
+                let states = pool.states::<S>(n + 1, x0, log.state_bytes);
+                states[0].clone_from(x0);
                 for i in 0..n {
-                    let mut next = states[i].zero_like();
-                    self.step.call_primal((&mut next, &mut states[i], &mut *p));
-                    states.push(next);
+                    let (done, rest) = states.split_at_mut(i + 1);
+                    let (prev, next) = (&mut done[i], &mut rest[0]);
+                    next.set_zero_like(prev);
+                    self.step.call_primal((next, prev, &mut *p));
                 }
                 log.steps = n;
                 log.peak_states = n + 1;
-                let mut carry = states.pop().expect("n + 1 states");
-                self.loss.uncall((&mut *out, &mut carry));
+                self.loss.uncall((&mut *out, &mut states[n]));
                 for i in (0..n).rev() {
-                    let mut src = states.pop().expect("state i");
-                    self.step.uncall((&mut carry, &mut src, &mut *p));
+                    let (done, rest) = states.split_at_mut(i + 1);
+                    self.step.uncall((&mut rest[0], &mut done[i], &mut *p));
                     if summed && i > 0 {
-                        self.loss.uncall((&mut *out, &mut src));
+                        self.loss.uncall((&mut *out, &mut done[i]));
                     }
-                    carry = src;
                 }
                 log.reversals = n;
-                *x0 = carry;
+                x0.clone_from(&states[0]);
+                log.states_reserved_bytes = pool.reserved_bytes::<S>();
             }
             Schedule::Treeverse { .. } | Schedule::RecomputeAll => {
                 let delta = match self.schedule {
                     Schedule::Treeverse { delta } => delta,
                     _ => 1,
                 };
+                // the states the schedule makes and drops reuse a few buffers
+                let spares = RefCell::new(Vec::new());
                 let ctx = RefCell::new((&mut *out, &mut *p));
                 // whether the step stores anything (split mode): found out at the first step
                 let mut split: Option<bool> = None;
                 let mut tl = TreeverseLog::default();
-                let step = |x: &S| {
-                    let mut c = ctx.borrow_mut();
-                    discarding(|| self.advance(x, &mut *c.1))
+                // `x ↦ step(x)`, the step's stored results pushed (or, inside `discarding`, not)
+                let advance = |x: &S, p: &mut P| {
+                    let mut prev = Pooled::copy_of(x, &spares);
+                    let mut next = Pooled::zero_of(x, &spares);
+                    self.step
+                        .call_primal((next.get_mut(), prev.get_mut(), &mut *p));
+                    next
                 };
-                let vjp = |x: &S, mut carry: S| {
+                let step = |x: &Pooled<S>| {
+                    let mut c = ctx.borrow_mut();
+                    discarding(|| advance(x.get(), &mut *c.1))
+                };
+                let vjp = |x: &Pooled<S>, mut carry: Pooled<S>| {
                     let mut c = ctx.borrow_mut();
                     let (_, p) = &mut *c;
                     if split != Some(false) {
                         // run the step forward storing its routines' results, to be taken
                         // back by its inverse just below (its result equals `carry`'s values)
                         let pushed = crate::tape::stats().pushes;
-                        let _ = self.advance(x, &mut **p);
+                        drop(advance(x.get(), p));
                         split = Some(crate::tape::stats().pushes > pushed);
                     }
-                    let mut src = x.clone();
-                    self.step.uncall((&mut carry, &mut src, &mut **p));
+                    let mut src = Pooled::copy_of(x.get(), &spares);
+                    self.step.uncall((carry.get_mut(), src.get_mut(), &mut **p));
                     src
                 };
-                let seed = |x: &S| {
-                    let mut carry = x.clone();
+                let seed = |x: &Pooled<S>| {
+                    let mut carry = Pooled::copy_of(x.get(), &spares);
                     let mut c = ctx.borrow_mut();
-                    self.loss.uncall((&mut *c.0, &mut carry));
+                    self.loss.uncall((&mut *c.0, carry.get_mut()));
                     carry
                 };
+                let start = Pooled::copy_of(x0, &spares);
                 let mut g = if summed {
                     // the loss of state i is seeded when its adjoint passes: wrap the vjp
                     let mut inner = vjp;
                     let mut pos = n;
-                    let vjp_summed = |x: &S, carry: S| {
+                    let vjp_summed = |x: &Pooled<S>, carry: Pooled<S>| {
                         pos -= 1;
                         let mut src = inner(x, carry);
                         if pos > 0 {
                             let mut c = ctx.borrow_mut();
-                            self.loss.uncall((&mut *c.0, &mut src));
+                            self.loss.uncall((&mut *c.0, src.get_mut()));
                         }
                         src
                     };
-                    treeverse(x0, n, delta, step, vjp_summed, seed, Some(&mut tl))
+                    treeverse(&start, n, delta, step, vjp_summed, seed, Some(&mut tl))
                 } else {
-                    treeverse(x0, n, delta, step, vjp, seed, Some(&mut tl))
+                    treeverse(&start, n, delta, step, vjp, seed, Some(&mut tl))
                 };
                 log.steps = tl.steps;
                 log.reversals = n;
                 log.peak_states = tl.peak_states;
-                core::mem::swap(x0, &mut g);
+                core::mem::swap(x0, g.get_mut());
             }
             Schedule::Bennett { k } => {
                 let run = Bennett {
@@ -412,7 +534,7 @@ impl<F, L> TimeLoop<F, L> {
 impl<'a, 'b, 'c, X: ?Sized, S, P: ?Sized, F, L> Reversible<(&'a mut X, &'b mut S, &'c mut P)>
     for TimeLoop<F, L>
 where
-    S: Clone + ZeroLike + StateBytes + AlmostSame + Debug,
+    S: Clone + ZeroLike + StateBytes + AlmostSame + Debug + 'static,
     F: for<'x, 'y, 'z> Reversible<(&'x mut S, &'y mut S, &'z mut P)>,
     L: for<'x, 'y> Reversible<(&'x mut X, &'y mut S)>,
 {

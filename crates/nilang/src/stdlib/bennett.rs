@@ -18,6 +18,21 @@ use core::fmt::Debug;
 pub trait ZeroLike {
     /// A zero of the same shape.
     fn zero_like(&self) -> Self;
+    /// Make `self` a zero of `like`'s shape, reusing its heap where it has one (the storage
+    /// of a time loop, refilled on every call). The default assigns [`ZeroLike::zero_like`].
+    ///
+    /// ```
+    /// use nilang::stdlib::bennett::ZeroLike;
+    /// let mut v = vec![1.0, 2.0, 3.0];
+    /// v.set_zero_like(&vec![5.0, 6.0]);
+    /// assert_eq!(v, [0.0, 0.0]);
+    /// ```
+    fn set_zero_like(&mut self, like: &Self)
+    where
+        Self: Sized,
+    {
+        *self = like.zero_like();
+    }
 }
 macro_rules! zero_like_default {
     ($($t:ty),*) => {$(
@@ -49,10 +64,23 @@ impl<T: ZeroLike> ZeroLike for Vec<T> {
     fn zero_like(&self) -> Self {
         self.iter().map(ZeroLike::zero_like).collect()
     }
+    fn set_zero_like(&mut self, like: &Self) {
+        self.truncate(like.len());
+        for (a, b) in self.iter_mut().zip(like) {
+            a.set_zero_like(b);
+        }
+        let have = self.len();
+        self.extend(like[have..].iter().map(ZeroLike::zero_like));
+    }
 }
 impl<T: ZeroLike, const N: usize> ZeroLike for [T; N] {
     fn zero_like(&self) -> Self {
         core::array::from_fn(|i| self[i].zero_like())
+    }
+    fn set_zero_like(&mut self, like: &Self) {
+        for (a, b) in self.iter_mut().zip(like) {
+            a.set_zero_like(b);
+        }
     }
 }
 

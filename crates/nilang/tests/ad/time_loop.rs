@@ -267,7 +267,8 @@ fn logged_state_memory_matches_the_allocator() {
 }
 
 /// The store tape's bytes in the log are what the allocator sees: the first gradient of a
-/// split-mode loop leaves exactly the loop's tape buffers allocated (kept for the next call).
+/// split-mode loop leaves exactly the loop's tape buffers (and, storing all states, the
+/// states) allocated, kept for the next call.
 #[test]
 fn logged_tape_bytes_match_the_allocator() {
     for s in [Schedule::StoreAll, Schedule::Treeverse { delta: 4 }] {
@@ -280,12 +281,21 @@ fn logged_tape_bytes_match_the_allocator() {
         let log = tl.log();
         assert!(log.tape_pushes > 0, "{s:?}");
         assert_eq!(
-            heap.retained_bytes, log.tape_reserved_bytes as isize,
+            heap.retained_bytes,
+            (log.tape_reserved_bytes + log.states_reserved_bytes) as isize,
             "{s:?}: {log:?}"
         );
+        // the states kept: the list of STEPS + 1 and each one's numbers
+        let states = if s == Schedule::StoreAll {
+            24 + (STEPS + 1) * (24 + CELLS * 16)
+        } else {
+            0
+        };
+        assert_eq!(log.states_reserved_bytes, states, "{s:?}: {log:?}");
         assert!(log.tape_peak_bytes <= log.tape_reserved_bytes, "{log:?}");
-        // the numbers stored at the peak: two gradient numbers per cell and step kept
-        let per_step = 2 * CELLS * 16;
+        // the numbers stored at the peak: two gradient numbers per cell and step kept, each
+        // with a zero adjoint, so as its value alone (8 bytes)
+        let per_step = 2 * CELLS * 8;
         let steps_held = if s == Schedule::StoreAll { STEPS } else { 1 };
         assert!(log.tape_peak_bytes >= steps_held * per_step, "{log:?}");
         assert!(
@@ -293,4 +303,76 @@ fn logged_tape_bytes_match_the_allocator() {
             "{log:?}"
         );
     }
+}
+
+/// Storing all states, the loop keeps them for the next call and refills them in place: a
+/// second gradient (joint or split) allocates nothing but its result, and gives the same
+/// numbers.
+#[test]
+fn store_all_allocates_its_states_once() {
+    for split in [false, true] {
+        let run = |tl: &dyn Fn() -> (f64, Vec<f64>, [f64; 2])| {
+            let first = tl();
+            let (again, heap) = measure(tl);
+            assert_eq!(again, first, "split {split}");
+            heap
+        };
+        let heap = if split {
+            let tl = TimeLoop::new(HeatSplit, Sumsq, STEPS, Schedule::StoreAll);
+            run(&|| grad!(&tl))
+        } else {
+            let tl = TimeLoop::new(Heat, Sumsq, STEPS, Schedule::StoreAll);
+            run(&|| grad!(&tl))
+        };
+        // u0, the gradient's state argument and the returned adjoints: not one per step
+        assert_eq!(heap.allocs, 3, "split {split}: {heap:?}");
+        // only the returned adjoints of u0 are left
+        assert_eq!(
+            heap.retained_bytes,
+            (CELLS * 8) as isize,
+            "split {split}: {heap:?}"
+        );
+    }
+}
+
+/// A forward call of a split-mode loop (never inverted) leaves nothing on any tape: its
+/// steps run inside `discarding`.
+#[test]
+fn a_forward_call_that_is_never_inverted_leaves_nothing_behind() {
+    let tl = TimeLoop::new(HeatSplit, Sumsq, STEPS, Schedule::Treeverse { delta: 4 });
+    let before = nilang::tape::stats();
+    let (mut out, mut u, mut p) = (0.0, u0(), P);
+    tl.call((&mut out, &mut u, &mut p));
+    assert_eq!(out, loss_plain(&u0(), P, STEPS, false));
+    assert_eq!(nilang::tape::stats(), before);
+    // and a gradient afterwards is the joint one, bit for bit
+    let joint = grad!(&TimeLoop::new(Heat, Sumsq, STEPS, Schedule::StoreAll));
+    assert_eq!(grad!(&tl), joint);
+}
+
+/// Two threads running split-mode time-loop gradients at once, each through its own plan and
+/// loop, get the serial result every time: their tapes never meet.
+#[test]
+fn split_time_loops_on_two_threads_do_not_share_a_tape() {
+    let want = grad!(&TimeLoop::new(Heat, Sumsq, STEPS, Schedule::StoreAll));
+    std::thread::scope(|s| {
+        for schedule in [Schedule::StoreAll, Schedule::Treeverse { delta: 3 }] {
+            let want = &want;
+            s.spawn(move || {
+                let tl = TimeLoop::new(HeatSplit, Sumsq, STEPS, schedule);
+                let mut plan = Plan::new();
+                for _ in 0..20 {
+                    let (mut out, mut u, mut p) = (0.0, u0(), P);
+                    let (v, (_, gu, gp)) =
+                        plan.value_and_gradient(&tl, (&mut out, &mut u, &mut p), 0);
+                    let got = (
+                        v,
+                        gu.iter().map(|x| x.g).collect::<Vec<_>>(),
+                        [gp[0].g, gp[1].g],
+                    );
+                    assert_eq!(&got, want, "{schedule:?}");
+                }
+            });
+        }
+    });
 }

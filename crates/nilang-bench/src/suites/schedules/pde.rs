@@ -242,4 +242,24 @@ mod tests {
             nilang_apps::lorenz::gradient_store_all(&nilang_apps::lorenz::START, 500)
         );
     }
+
+    /// Lorenz at 10⁶ steps through `value_and_gradient`: every schedule gives the store-all
+    /// gradient bit for bit. About 6 s in release:
+    /// `cargo test --release -p nilang-bench --lib -- --ignored lorenz_at_a_million_steps`
+    #[test]
+    #[ignore = "10⁶ steps: run in release (see the doc comment)"]
+    fn lorenz_at_a_million_steps_every_schedule_agrees_bit_for_bit() {
+        let n = 1_000_000;
+        let x0 = nilang_apps::lorenz::START;
+        let (reference, _) = lorenz_gradient(&x0, n, Schedule::StoreAll);
+        assert!(reference.iter().all(|g| g.is_finite() && *g != 0.0));
+        for s in [
+            Schedule::Treeverse { delta: 10 },
+            Schedule::Bennett { k: 16 },
+        ] {
+            let (g, tl) = lorenz_gradient(&x0, n, s);
+            assert_eq!(g, reference, "{s:?}");
+            assert!(tl.log().peak_states <= 77, "{s:?}: {:?}", tl.log());
+        }
+    }
 }
