@@ -304,6 +304,29 @@ def schedules_functions(s, a):
 SUITES["schedules"] = schedules_functions
 
 # ----------------------------------------------------------------------------------------------
+# MLP (nilang_bench::suites::mlp): 16 -> 32 tanh -> 1 over a batch, squared error summed;
+# p = [W1 (16x32, row-major) | b1 (32) | W2 (32x1) | b2 (1)], G = d loss / d p.
+
+
+def mlp_functions(s, a):
+    b, n_in, n_h = int(s["batch"]), int(s["n_in"]), int(s["n_hidden"])
+    x, t = jnp.asarray(a["x"].reshape(b, n_in)), jnp.asarray(a["t"])
+
+    def loss(p):
+        w1 = p[: n_in * n_h].reshape(n_in, n_h)
+        b1 = p[n_in * n_h : n_in * n_h + n_h]
+        w2 = p[n_in * n_h + n_h : n_in * n_h + 2 * n_h]
+        b2 = p[-1]
+        z2 = jnp.tanh(x @ w1 + b1) @ w2 + b2
+        return jnp.sum((z2 - t) ** 2)
+
+    p = jnp.asarray(a["p"])
+    return {"O": (jax.jit(loss), (p,)), "G": (jax.jit(jax.grad(loss)), (p,))}
+
+
+SUITES["mlp"] = mlp_functions
+
+# ----------------------------------------------------------------------------------------------
 # Timing: the harness's adaptive repetition (crates/nilang-bench/src/timing.rs).
 
 

@@ -3,7 +3,15 @@
 use std::path::PathBuf;
 
 /// The suites, in the paper's order (Tables 2-6), then the reversal schedules (issue 13).
-pub const SUITES: [&str; 6] = ["sparse", "bessel", "embedding", "gmm", "ba", "schedules"];
+pub const SUITES: [&str; 7] = [
+    "sparse",
+    "bessel",
+    "embedding",
+    "gmm",
+    "ba",
+    "schedules",
+    "mlp",
+];
 
 /// Run size.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -62,7 +70,7 @@ OPTIONS:
     --full              the paper's sizes (GMM up to d=64 K=200, BA ba1-ba20); slow
     --smoke             tiny sizes, one repetition per cell (CI; checks still run)
     --suite NAME...     run only these suites: sparse bessel embedding gmm ba
-                        schedules
+                        schedules mlp
                         (several names after one flag, or the flag repeated, or comma-separated)
     --json FILE         write one JSON record per cell
     --plot DIR          write two SVG charts per suite: SUITE-ratio.svg (ratio to rust-O per

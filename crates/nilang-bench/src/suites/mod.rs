@@ -7,6 +7,7 @@ pub mod ba;
 pub mod bessel;
 pub mod embedding;
 pub mod gmm;
+pub mod mlp;
 pub mod schedules;
 pub mod sparse;
 
@@ -32,6 +33,7 @@ macro_rules! dispatch {
             gmm::GmmSuite::NAME => $f::<gmm::GmmSuite>($($arg),*),
             ba::BaSuite::NAME => $f::<ba::BaSuite>($($arg),*),
             schedules::SchedulesSuite::NAME => $f::<schedules::SchedulesSuite>($($arg),*),
+            mlp::MlpSuite::NAME => $f::<mlp::MlpSuite>($($arg),*),
             other => unreachable!("unknown suite {other}"),
         }
     };

@@ -45,6 +45,7 @@ fn jax_cells_are_checked_timed_and_recorded() {
             "embedding",
             "gmm",
             "ba",
+            "mlp",
             "--json",
             json_s,
         ],
@@ -68,6 +69,7 @@ fn jax_cells_are_checked_timed_and_recorded() {
                 ("embedding", &["O", "G", "H"]),
                 ("gmm", &["O", "G"]),
                 ("ba", &["O", "J"]),
+                ("mlp", &["O", "G"]),
             ],
         );
     }

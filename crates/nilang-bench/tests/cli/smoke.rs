@@ -95,3 +95,37 @@ fn help_and_bad_flags() {
         .unwrap();
     assert_eq!(out.status.code(), Some(2));
 }
+
+/// The MLP suite (issue 21): every gradient cell is checked against the hand-written
+/// backpropagation (a failed check is a non-zero exit) and timed.
+#[test]
+fn mlp_smoke_run_checks_and_times_every_gradient() {
+    let json = std::env::temp_dir().join(format!("nilang-bench-mlp-{}.json", std::process::id()));
+    let out = Command::new(env!("CARGO_BIN_EXE_nilang-bench"))
+        .args(["--smoke", "--suite", "mlp", "--json"])
+        .arg(&json)
+        .output()
+        .expect("run nilang-bench");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "exit {:?}\n{stdout}", out.status);
+    assert!(!stdout.contains("CHECK FAILED"), "{stdout}");
+    let v: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+    let _ = std::fs::remove_file(&json);
+    let cells = v.as_array().unwrap();
+    for (tool, m) in [
+        ("rust", "O"),
+        ("manual", "G"),
+        ("nilang", "O"),
+        ("nilang", "G"),
+        ("nilang-x4", "G"),
+    ] {
+        assert!(
+            cells.iter().any(|c| c["suite"] == "mlp"
+                && c["tool"] == tool
+                && c["measure"] == m
+                && c["median_s"].is_number()),
+            "{tool}-{m}\n{stdout}"
+        );
+    }
+}

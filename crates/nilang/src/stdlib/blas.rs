@@ -4,6 +4,7 @@
 //! Matrices are row-major slices with explicit dimensions (`a[i * n + j]` is row `i`, column
 //! `j` of an `m × n` matrix). Every function accumulates into its output (`out += ...`), so its
 //! inverse subtracts; all are generic over [`Scalar`] and therefore differentiable.
+use super::matmul::{self, Operand, Step};
 use crate::ad::Scalar;
 use crate::i;
 use crate::instr::basic::{ROT_inv, Rotate, ROT};
@@ -142,28 +143,70 @@ pub fn i_norm2_complex<T: Scalar>(out: &mut T, x: &mut [Complex<T>]) {
     }
 }
 
-/// Matrix-vector multiply-accumulate `y += A x`, `A` an `m × n` row-major matrix.
+/// Matrix-vector multiply-accumulate `y += A x`, `A` an `m × n` row-major matrix (a
+/// primitive: on `f64`, `f32`, `GVar<f64>`, `GVar<f32>` one GEMM, see [`i_gemm`]).
 ///
 /// ```
-/// use nilang::stdlib::blas::i_gemv;
+/// use nilang::stdlib::blas::{i_gemv, i_gemv_inv};
 /// let (mut y, mut a, mut x) = (vec![0.0; 2], vec![1.0, 2.0, 3.0, 4.0, 5.0, 6.0], vec![1.0, 0.0, -1.0]);
 /// i_gemv(&mut y, &mut a, &mut x, 2, 3);
 /// assert_eq!(y, [-2.0, -2.0]);
+/// i_gemv_inv(&mut y, &mut a, &mut x, 2, 3);
+/// assert_eq!(y, [0.0, 0.0]);
 /// ```
-#[i(nocheck)]
+#[inline]
 pub fn i_gemv<T: Scalar>(y: &mut [T], a: &mut [T], x: &mut [T], m: usize, n: usize) {
-    safe! { gemv_dims(y.len(), a.len(), x.len(), m, n); }
-    for i in 0..m {
-        for j in 0..n {
-            y[i] += a[i * n + j] * x[j];
+    gemv_dims(y.len(), a.len(), x.len(), m, n);
+    if !matmul::gemm(Step::Forward, y, Operand::Var(a.as_mut_ptr()), x, (m, n, 1)) {
+        gemm_loop(y, a, x, m, n, 1);
+    }
+}
+/// The inverse of [`i_gemv`]: `y -= A x`.
+#[inline]
+pub fn i_gemv_inv<T: Scalar>(y: &mut [T], a: &mut [T], x: &mut [T], m: usize, n: usize) {
+    gemv_dims(y.len(), a.len(), x.len(), m, n);
+    if !matmul::gemm(Step::Inverse, y, Operand::Var(a.as_mut_ptr()), x, (m, n, 1)) {
+        gemm_loop_inv(y, a, x, m, n, 1);
+    }
+}
+matmul::dense_markers!(
+    i_gemv,
+    i_gemv_inv,
+    /// Values only (`y` carries no adjoint).
+    #[doc(hidden)]
+    #[inline]
+    pub fn __primal<F: Fn(&mut [T], &mut [T], &mut [T], usize, usize), T: Scalar>(
+        _f: F,
+        (y, a, x, m, n): (&mut [T], &mut [T], &mut [T], usize, usize),
+    ) {
+        gemv_dims(y.len(), a.len(), x.len(), m, n);
+        if !matmul::gemm(
+            Step::ForwardValues,
+            y,
+            Operand::Var(a.as_mut_ptr()),
+            x,
+            (m, n, 1),
+        ) {
+            gemm_loop::__primal(gemm_loop, (y, a, x, m, n, 1));
         }
     }
-    // checked last too: that is first in the generated inverse
-    safe! { gemv_dims(y.len(), a.len(), x.len(), m, n); }
-}
+);
+matmul::dense_reversible!(
+    /// [`i_gemv`] as a reversible value.
+    IGemv, i_gemv, i_gemv_inv, ['y, 'a, 'x, T: Scalar],
+    (y: &'y mut [T] => &mut *y, a: &'a mut [T] => &mut *a, x: &'x mut [T] => &mut *x, m: usize => m, n: usize => n)
+);
 
 /// Matrix-matrix multiply-accumulate `C += A B`, `A` is `m × k`, `B` is `k × n`, `C` is `m × n`
-/// (all row-major).
+/// (all row-major); its inverse [`i_gemm_inv`] is `C -= A B`.
+///
+/// A primitive: on `f64`, `f32`, `GVar<f64>` and `GVar<f32>` it is one GEMM of the
+/// [`matrixmultiply`] crate (kernels chosen at run time for the CPU: AVX, FMA, AVX-512), and
+/// its backward rule is two more, `Ā += C̄ Bᵀ` and `B̄ += Aᵀ C̄`, on the values and adjoints of
+/// the gradient numbers in place (strided, no copies); they are skipped while `C̄` is exactly
+/// zero. Other number types (`Dual`, batches, `GVar<GVar<f64>>`, ...) run the instruction
+/// loop `c[i,j] += a[i,l] * b[l,j]`. Called from `#[i]` code like any reversible function;
+/// compute–copy–uncompute in `c`.
 ///
 /// ```
 /// use nilang::stdlib::blas::{i_gemm, i_gemm_inv};
@@ -173,9 +216,62 @@ pub fn i_gemv<T: Scalar>(y: &mut [T], a: &mut [T], x: &mut [T], m: usize, n: usi
 /// i_gemm_inv(&mut c, &mut a, &mut b, 2, 2, 2);
 /// assert_eq!(c, [0.0; 4]);
 /// ```
-#[i(nocheck)]
+#[inline]
 pub fn i_gemm<T: Scalar>(c: &mut [T], a: &mut [T], b: &mut [T], m: usize, k: usize, n: usize) {
-    safe! { gemm_dims(c.len(), a.len(), b.len(), m, k, n); }
+    gemm_dims(c.len(), a.len(), b.len(), m, k, n);
+    if !matmul::gemm(Step::Forward, c, Operand::Var(a.as_mut_ptr()), b, (m, k, n)) {
+        gemm_loop(c, a, b, m, k, n);
+    }
+}
+/// The inverse of [`i_gemm`]: `C -= A B`.
+#[inline]
+pub fn i_gemm_inv<T: Scalar>(c: &mut [T], a: &mut [T], b: &mut [T], m: usize, k: usize, n: usize) {
+    gemm_dims(c.len(), a.len(), b.len(), m, k, n);
+    if !matmul::gemm(Step::Inverse, c, Operand::Var(a.as_mut_ptr()), b, (m, k, n)) {
+        gemm_loop_inv(c, a, b, m, k, n);
+    }
+}
+matmul::dense_markers!(
+    i_gemm,
+    i_gemm_inv,
+    /// Values only (`c` carries no adjoint).
+    #[doc(hidden)]
+    #[inline]
+    #[allow(clippy::type_complexity)]
+    pub fn __primal<F: Fn(&mut [T], &mut [T], &mut [T], usize, usize, usize), T: Scalar>(
+        _f: F,
+        (c, a, b, m, k, n): (&mut [T], &mut [T], &mut [T], usize, usize, usize),
+    ) {
+        gemm_dims(c.len(), a.len(), b.len(), m, k, n);
+        if !matmul::gemm(
+            Step::ForwardValues,
+            c,
+            Operand::Var(a.as_mut_ptr()),
+            b,
+            (m, k, n),
+        ) {
+            gemm_loop::__primal(gemm_loop, (c, a, b, m, k, n));
+        }
+    }
+);
+matmul::dense_reversible!(
+    /// [`i_gemm`] as a reversible value.
+    IGemm, i_gemm, i_gemm_inv, ['c, 'a, 'b, T: Scalar],
+    (c: &'c mut [T] => &mut *c, a: &'a mut [T] => &mut *a, b: &'b mut [T] => &mut *b,
+     m: usize => m, k: usize => k, n: usize => n)
+);
+
+/// The instruction loop of [`i_gemm`] for the number types without a GEMM (lengths checked by
+/// the caller).
+#[i(nocheck)]
+pub(crate) fn gemm_loop<T: Scalar>(
+    c: &mut [T],
+    a: &mut [T],
+    b: &mut [T],
+    m: usize,
+    k: usize,
+    n: usize,
+) {
     // i-l-j order: the innermost loop runs along rows of B and C (contiguous, vectorisable)
     for i in 0..m {
         for l in 0..k {
@@ -184,8 +280,6 @@ pub fn i_gemm<T: Scalar>(c: &mut [T], a: &mut [T], b: &mut [T], m: usize, k: usi
             }
         }
     }
-    // checked last too: that is first in the generated inverse
-    safe! { gemm_dims(c.len(), a.len(), b.len(), m, k, n); }
 }
 
 /// Unitary matrix multiply by Givens rotations (NiLang's `i_umm!`): `x` is an `m × n` row-major
@@ -244,7 +338,7 @@ fn umm_dims(lx: usize, lt: usize, m: usize, n: usize) {
 
 fn gemv_dims(ly: usize, la: usize, lx: usize, m: usize, n: usize) {
     crate::check::dimensions(
-        ly == m && la == m * n && lx == n,
+        ly == m && Some(la) == m.checked_mul(n) && lx == n,
         "nilang::stdlib::blas::i_gemv",
         "i_gemv(y, a, x, m, n)",
         || {
@@ -255,7 +349,9 @@ fn gemv_dims(ly: usize, la: usize, lx: usize, m: usize, n: usize) {
 
 fn gemm_dims(lc: usize, la: usize, lb: usize, m: usize, k: usize, n: usize) {
     crate::check::dimensions(
-        lc == m * n && la == m * k && lb == k * n,
+        Some(lc) == m.checked_mul(n)
+            && Some(la) == m.checked_mul(k)
+            && Some(lb) == k.checked_mul(n),
         "nilang::stdlib::blas::i_gemm",
         "i_gemm(c, a, b, m, k, n)",
         || {

@@ -17,33 +17,77 @@
 //! inverse is `i_det_inv`), so programs using them are differentiable as a whole.
 use crate::ad::{GVar, Scalar};
 use crate::i;
+use crate::stdlib::matmul::{self, Operand, Step};
 use num_traits::Float;
 
-/// Affine map `y += W x + b` (`W` is `y.len() × x.len()`, row-major).
+/// Affine map `y += W x + b` (`W` is `y.len() × x.len()`, row-major): a primitive, one GEMV
+/// of [`i_gemv`](crate::stdlib::blas::i_gemv) plus the bias on `f64`, `f32`, `GVar<f64>`,
+/// `GVar<f32>`, the instruction loop on other numbers.
 ///
 /// ```
-/// use nilang::stdlib::linalg::i_affine;
+/// use nilang::stdlib::linalg::{i_affine, i_affine_inv};
 /// let (mut y, mut w, mut b, mut x) = (vec![0.0; 2], vec![1.0, 2.0, 3.0, 4.0], vec![0.5, -0.5], vec![1.0, 1.0]);
 /// i_affine(&mut y, &mut w, &mut b, &mut x);
 /// assert_eq!(y, [3.5, 6.5]);
+/// i_affine_inv(&mut y, &mut w, &mut b, &mut x);
+/// assert_eq!(y, [0.0, 0.0]);
 /// ```
-#[i(nocheck)]
+#[inline]
 pub fn i_affine<T: Scalar>(y: &mut [T], w: &mut [T], b: &mut [T], x: &mut [T]) {
-    safe! { affine_dims(w.len(), b.len(), y.len(), x.len()); }
+    affine(Step::Forward, y, w, b, x)
+}
+/// The inverse of [`i_affine`]: `y -= W x + b`.
+#[inline]
+pub fn i_affine_inv<T: Scalar>(y: &mut [T], w: &mut [T], b: &mut [T], x: &mut [T]) {
+    affine(Step::Inverse, y, w, b, x)
+}
+fn affine<T: Scalar>(step: Step, y: &mut [T], w: &mut [T], b: &mut [T], x: &mut [T]) {
+    let (m, n) = (y.len(), x.len());
+    affine_dims(w.len(), b.len(), m, n);
+    if matmul::gemm(step, y, Operand::Var(w.as_mut_ptr()), x, (m, n, 1)) {
+        matmul::add_rows(step, y, b, 1, m);
+        return;
+    }
+    match step {
+        Step::Forward => affine_loop(y, w, b, x),
+        Step::Inverse => affine_loop_inv(y, w, b, x),
+        Step::ForwardValues => affine_loop::__primal(affine_loop, (y, w, b, x)),
+    }
+}
+crate::stdlib::matmul::dense_markers!(
+    i_affine,
+    i_affine_inv,
+    /// Values only (`y` carries no adjoint).
+    #[doc(hidden)]
+    #[inline]
+    pub fn __primal<F: Fn(&mut [T], &mut [T], &mut [T], &mut [T]), T: Scalar>(
+        _f: F,
+        (y, w, b, x): (&mut [T], &mut [T], &mut [T], &mut [T]),
+    ) {
+        affine(Step::ForwardValues, y, w, b, x)
+    }
+);
+crate::stdlib::matmul::dense_reversible!(
+    /// [`i_affine`] as a reversible value.
+    IAffine, i_affine, i_affine_inv, ['y, 'w, 'b, 'x, T: Scalar],
+    (y: &'y mut [T] => &mut *y, w: &'w mut [T] => &mut *w, b: &'b mut [T] => &mut *b, x: &'x mut [T] => &mut *x)
+);
+
+/// The instruction loop of [`i_affine`] (lengths checked by the caller).
+#[i(nocheck)]
+fn affine_loop<T: Scalar>(y: &mut [T], w: &mut [T], b: &mut [T], x: &mut [T]) {
     for i in 0..y.len() {
         y[i] += b[i];
         for j in 0..x.len() {
             y[i] += w[i * x.len() + j] * x[j];
         }
     }
-    // checked last too: that is first in the generated inverse
-    safe! { affine_dims(w.len(), b.len(), y.len(), x.len()); }
 }
 
 /// [`i_affine`]'s precondition: `W` has `outputs × inputs` elements and `b` has `outputs`.
 fn affine_dims(w: usize, b: usize, outputs: usize, inputs: usize) {
     crate::check::dimensions(
-        w == outputs * inputs && b == outputs,
+        Some(w) == outputs.checked_mul(inputs) && b == outputs,
         "nilang::stdlib::linalg::i_affine",
         "i_affine(y, w, b, x)",
         || {

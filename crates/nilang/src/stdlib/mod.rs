@@ -5,10 +5,10 @@
 //!
 //! | module | contents |
 //! |---|---|
-//! | [`blas`] | `i_sum`, `i_sum_map`, `i_dot`, `i_dot_complex`, `i_norm2`, `i_norm2_complex`, `i_axpy`, `i_gemv`, `i_gemm`, `i_umm` |
+//! | [`blas`] | `i_sum`, `i_sum_map`, `i_dot`, `i_dot_complex`, `i_norm2`, `i_norm2_complex`, `i_axpy`, `i_gemv`, `i_gemm` (primitives on a GEMM), `i_umm` |
 //! | [`linalg`] | `i_affine`, the matrix primitives `i_inv`, `i_det`, `i_logdet` ([`linalg::MatrixPrimitive`]) |
 //! | [`statistics`] | `i_mean_sum`, `i_var_mean_sum`, `i_cor_cov`, `i_normal_logpdf` |
-//! | [`nnlib`] | `i_relu`, `i_softmax_crossentropy`, `i_ascending`, `i_logsumexp`, `i_filter`, `i_mapfoldl` |
+//! | [`nnlib`] | `i_relu`, `i_softmax_crossentropy`, `i_ascending`, `i_logsumexp`, `i_filter`, `i_mapfoldl`, the dense layers `i_dense`, `i_dense_data` (on a GEMM) |
 //! | [`sparse`] | [`sparse::SparseView`], `i_sparse_dot`, `i_sparse_mul` (real and complex) |
 //! | [`base`] | `i_sqdistance`, `i_dirtymul`, `i_dirtymul_int`, `i_factorial` |
 //! | [`bennett`] | Bennett's time–space trade-off for a reversible step function |
@@ -17,6 +17,7 @@ pub mod base;
 pub mod bennett;
 pub mod blas;
 pub mod linalg;
+mod matmul;
 pub mod nnlib;
 pub mod sparse;
 pub mod statistics;

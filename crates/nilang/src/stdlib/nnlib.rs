@@ -1,8 +1,12 @@
 //! Reversible neural-network and reduction functions: ReLU, softmax cross-entropy, the running
-//! maxima (`i_ascending`), log-sum-exp, filter and map-fold.
+//! maxima (`i_ascending`), log-sum-exp, filter and map-fold, and the dense layer on a batch
+//! (`i_dense`, `i_dense_data`).
 use crate::ad::{Ordered, Scalar};
 use crate::i;
-use crate::instr::PlusEq1;
+use crate::instr::fns::Mul;
+use crate::instr::{PlusEq1, PlusEq2};
+use crate::stdlib::blas::{gemm_loop, gemm_loop_inv};
+use crate::stdlib::matmul::{self, Operand, Step};
 use crate::Reversible;
 
 /// `out += max(x, 0)`: a branch on `x > 0` (NiLang's `i_relu`).
@@ -246,4 +250,253 @@ where
 #[i(rev = IAddTo)]
 pub fn i_add_to<T: Scalar>(out: &mut T, x: &mut T) {
     out += x;
+}
+
+/// A dense layer on a batch, `Y += X W + 1 bᵀ`: `X` is `rows × n_in` (one sample a row), `W`
+/// is `n_in × n_out`, `b` has `n_out` and `Y` is `rows × n_out`, all row-major.
+///
+/// A primitive like [`i_gemm`](crate::stdlib::blas::i_gemm): on `f64`, `f32`, `GVar<f64>` and
+/// `GVar<f32>` one GEMM plus the bias (backward: `X̄ += Ȳ Wᵀ`, `W̄ += Xᵀ Ȳ`, `b̄ += Σ_rows Ȳ`,
+/// GEMMs on the gradient numbers in place), the instruction loop on other numbers. When `X` is
+/// data (no gradient wanted), [`i_dense_data`] saves the GEMM of `X̄`.
+///
+/// ```
+/// use nilang::stdlib::nnlib::{i_dense, i_dense_inv};
+/// // two samples of two inputs, one output
+/// let (mut y, mut x) = (vec![0.0; 2], vec![1.0, 2.0, 3.0, 4.0]);
+/// let (mut w, mut b) = (vec![1.0, -1.0], vec![0.5]);
+/// i_dense(&mut y, &mut x, &mut w, &mut b, 2, 2, 1);
+/// assert_eq!(y, [-0.5, -0.5]);
+/// i_dense_inv(&mut y, &mut x, &mut w, &mut b, 2, 2, 1);
+/// assert_eq!(y, [0.0, 0.0]);
+/// ```
+#[inline]
+pub fn i_dense<T: Scalar>(
+    y: &mut [T],
+    x: &mut [T],
+    w: &mut [T],
+    b: &mut [T],
+    rows: usize,
+    n_in: usize,
+    n_out: usize,
+) {
+    dense(Step::Forward, y, x, w, b, (rows, n_in, n_out))
+}
+/// The inverse of [`i_dense`]: `Y -= X W + 1 bᵀ`.
+#[inline]
+pub fn i_dense_inv<T: Scalar>(
+    y: &mut [T],
+    x: &mut [T],
+    w: &mut [T],
+    b: &mut [T],
+    rows: usize,
+    n_in: usize,
+    n_out: usize,
+) {
+    dense(Step::Inverse, y, x, w, b, (rows, n_in, n_out))
+}
+fn dense<T: Scalar>(
+    step: Step,
+    y: &mut [T],
+    x: &mut [T],
+    w: &mut [T],
+    b: &mut [T],
+    dims: (usize, usize, usize),
+) {
+    let (rows, n_in, n_out) = dims;
+    dense_dims(
+        "i_dense(y, x, w, b, rows, n_in, n_out)",
+        (y.len(), x.len(), w.len(), b.len()),
+        dims,
+    );
+    if matmul::gemm(step, y, Operand::Var(x.as_mut_ptr()), w, dims) {
+        matmul::add_rows(step, y, b, rows, n_out);
+        return;
+    }
+    match step {
+        Step::Forward => dense_loop(y, x, w, b, rows, n_in, n_out),
+        Step::Inverse => dense_loop_inv(y, x, w, b, rows, n_in, n_out),
+        Step::ForwardValues => dense_loop::__primal(dense_loop, (y, x, w, b, rows, n_in, n_out)),
+    }
+}
+matmul::dense_markers!(
+    i_dense,
+    i_dense_inv,
+    /// Values only (`y` carries no adjoint).
+    #[doc(hidden)]
+    #[inline]
+    #[allow(clippy::type_complexity)]
+    pub fn __primal<
+        F: Fn(&mut [T], &mut [T], &mut [T], &mut [T], usize, usize, usize),
+        T: Scalar,
+    >(
+        _f: F,
+        (y, x, w, b, rows, n_in, n_out): (
+            &mut [T],
+            &mut [T],
+            &mut [T],
+            &mut [T],
+            usize,
+            usize,
+            usize,
+        ),
+    ) {
+        dense(Step::ForwardValues, y, x, w, b, (rows, n_in, n_out))
+    }
+);
+matmul::dense_reversible!(
+    /// [`i_dense`] as a reversible value.
+    IDense, i_dense, i_dense_inv, ['y, 'x, 'w, 'b, T: Scalar],
+    (y: &'y mut [T] => &mut *y, x: &'x mut [T] => &mut *x, w: &'w mut [T] => &mut *w, b: &'b mut [T] => &mut *b,
+     rows: usize => rows, n_in: usize => n_in, n_out: usize => n_out)
+);
+
+/// [`i_dense`] with read-only data `X` (`&[f64]` for `f64` or `GVar<f64>` numbers, `&[f32]`
+/// for `f32` or `GVar<f32>`; any `D` with `T: PlusEq2<Mul, D, T>` by the instruction loop):
+/// `Y += X W + 1 bᵀ`, no adjoint for `X`.
+///
+/// ```
+/// use nilang::stdlib::nnlib::i_dense_data;
+/// use nilang::GVar;
+/// let x = [1.0, 2.0, 3.0, 4.0];
+/// let (mut y, mut w, mut b) = (vec![GVar::from(0.0); 2], vec![GVar::from(1.0), GVar::from(-1.0)], vec![GVar::from(0.5)]);
+/// i_dense_data(&mut y, &x, &mut w, &mut b, 2, 2, 1);
+/// assert_eq!((y[0].x, y[1].x), (-0.5, -0.5));
+/// ```
+#[inline]
+pub fn i_dense_data<T: Scalar + PlusEq2<Mul, D, T>, D: Copy + 'static>(
+    y: &mut [T],
+    x: &[D],
+    w: &mut [T],
+    b: &mut [T],
+    rows: usize,
+    n_in: usize,
+    n_out: usize,
+) {
+    dense_data(Step::Forward, y, x, w, b, (rows, n_in, n_out))
+}
+/// The inverse of [`i_dense_data`]: `Y -= X W + 1 bᵀ`.
+#[inline]
+pub fn i_dense_data_inv<T: Scalar + PlusEq2<Mul, D, T>, D: Copy + 'static>(
+    y: &mut [T],
+    x: &[D],
+    w: &mut [T],
+    b: &mut [T],
+    rows: usize,
+    n_in: usize,
+    n_out: usize,
+) {
+    dense_data(Step::Inverse, y, x, w, b, (rows, n_in, n_out))
+}
+fn dense_data<T: Scalar + PlusEq2<Mul, D, T>, D: Copy + 'static>(
+    step: Step,
+    y: &mut [T],
+    x: &[D],
+    w: &mut [T],
+    b: &mut [T],
+    dims: (usize, usize, usize),
+) {
+    let (rows, n_in, n_out) = dims;
+    dense_dims(
+        "i_dense_data(y, x, w, b, rows, n_in, n_out)",
+        (y.len(), x.len(), w.len(), b.len()),
+        dims,
+    );
+    if matmul::gemm(step, y, Operand::Data(x.as_ptr()), w, dims) {
+        matmul::add_rows(step, y, b, rows, n_out);
+        return;
+    }
+    match step {
+        Step::Forward => dense_data_loop(y, x, w, b, rows, n_in, n_out),
+        Step::Inverse => dense_data_loop_inv(y, x, w, b, rows, n_in, n_out),
+        Step::ForwardValues => {
+            dense_data_loop::__primal(dense_data_loop, (y, x, w, b, rows, n_in, n_out))
+        }
+    }
+}
+matmul::dense_markers!(
+    i_dense_data,
+    i_dense_data_inv,
+    /// Values only (`y` carries no adjoint).
+    #[doc(hidden)]
+    #[inline]
+    #[allow(clippy::type_complexity)]
+    pub fn __primal<
+        F: Fn(&mut [T], &[D], &mut [T], &mut [T], usize, usize, usize),
+        T: Scalar + PlusEq2<Mul, D, T>,
+        D: Copy + 'static,
+    >(
+        _f: F,
+        (y, x, w, b, rows, n_in, n_out): (&mut [T], &[D], &mut [T], &mut [T], usize, usize, usize),
+    ) {
+        dense_data(Step::ForwardValues, y, x, w, b, (rows, n_in, n_out))
+    }
+);
+matmul::dense_reversible!(
+    /// [`i_dense_data`] as a reversible value.
+    IDenseData, i_dense_data, i_dense_data_inv, ['y, 'x, 'w, 'b, T: Scalar + PlusEq2<Mul, D, T>, D: Copy + 'static],
+    (y: &'y mut [T] => &mut *y, x: &'x [D] => x, w: &'w mut [T] => &mut *w, b: &'b mut [T] => &mut *b,
+     rows: usize => rows, n_in: usize => n_in, n_out: usize => n_out)
+);
+
+/// The lengths of a dense layer: `Y` is `rows × n_out`, `X` is `rows × n_in`, `W` is
+/// `n_in × n_out`, `b` has `n_out`.
+fn dense_dims(
+    call: &'static str,
+    (ly, lx, lw, lb): (usize, usize, usize, usize),
+    (rows, n_in, n_out): (usize, usize, usize),
+) {
+    crate::check::dimensions(
+        Some(ly) == rows.checked_mul(n_out)
+            && Some(lx) == rows.checked_mul(n_in)
+            && Some(lw) == n_in.checked_mul(n_out)
+            && lb == n_out,
+        "nilang::stdlib::nnlib::i_dense",
+        call,
+        || {
+            format!("dimension mismatch: Y has {ly}, X has {lx}, W has {lw}, b has {lb} elements for rows={rows}, n_in={n_in}, n_out={n_out}")
+        },
+    );
+}
+
+/// The instruction loop of [`i_dense`] (lengths checked by the caller).
+#[i(nocheck)]
+fn dense_loop<T: Scalar>(
+    y: &mut [T],
+    x: &mut [T],
+    w: &mut [T],
+    b: &mut [T],
+    rows: usize,
+    n_in: usize,
+    n_out: usize,
+) {
+    gemm_loop(y, x, w, rows, n_in, n_out);
+    for r in 0..rows {
+        for j in 0..n_out {
+            y[r * n_out + j] += b[j];
+        }
+    }
+}
+
+/// The instruction loop of [`i_dense_data`] (lengths checked by the caller).
+#[i(nocheck)]
+fn dense_data_loop<T: Scalar + PlusEq2<Mul, D, T>, D: Copy>(
+    y: &mut [T],
+    x: &[D],
+    w: &mut [T],
+    b: &mut [T],
+    rows: usize,
+    n_in: usize,
+    n_out: usize,
+) {
+    for r in 0..rows {
+        for l in 0..n_in {
+            for j in 0..n_out {
+                y[r * n_out + j] += x[r * n_in + l] * w[l * n_out + j];
+            }
+        }
+        for j in 0..n_out {
+            y[r * n_out + j] += b[j];
+        }
+    }
 }

@@ -1,0 +1,420 @@
+//! The GEMM under the dense primitives ([`i_gemm`](super::blas::i_gemm),
+//! [`i_gemv`](super::blas::i_gemv), [`i_affine`](super::linalg::i_affine),
+//! [`i_dense`](super::nnlib::i_dense)): slices of `f64`, `f32`, `GVar<f64>` and `GVar<f32>` are
+//! seen as strided real matrices and multiplied by [`matrixmultiply`] (which picks its AVX /
+//! FMA / AVX-512 kernel at run time); other number types return `false` and their caller runs
+//! the instruction loop.
+//!
+//! On gradient numbers the value and adjoint of a `GVar` are two matrices at the stride of the
+//! `GVar` (the field offsets and size are read from the type, not assumed), so no copy is made.
+//! `C += A·B` moves the adjoints as the scalar instructions do, by two more GEMMs:
+//! `Ā -= C̄·Bᵀ`, `B̄ -= Aᵀ·C̄` (its inverse `C -= A·B` adds them). When `C̄` is exactly zero
+//! (the forward pass of a gradient, a recomputed routine) those two GEMMs would add zeros and
+//! are skipped.
+use crate::ad::GVar;
+use core::any::TypeId;
+use core::mem::{offset_of, size_of};
+
+/// A real type with a GEMM.
+trait GemmReal: Copy + PartialEq + 'static + core::ops::Mul<Output = Self> {
+    const ZERO: Self;
+    const ONE: Self;
+    /// `c += alpha · a · b` (`a` is `m × k`, `b` is `k × n`; strides in elements).
+    ///
+    /// # Safety
+    /// The views must lie in their allocations; `c` must not overlap `a` or `b`.
+    #[allow(clippy::too_many_arguments)]
+    unsafe fn gemm(
+        m: usize,
+        k: usize,
+        n: usize,
+        alpha: Self,
+        a: (*const Self, isize, isize),
+        b: (*const Self, isize, isize),
+        c: (*mut Self, isize, isize),
+    );
+    fn neg(self) -> Self;
+    fn add(self, other: Self) -> Self;
+}
+macro_rules! gemm_real {
+    ($t:ty, $f:path) => {
+        impl GemmReal for $t {
+            const ZERO: Self = 0.0;
+            const ONE: Self = 1.0;
+            #[inline]
+            unsafe fn gemm(
+                m: usize,
+                k: usize,
+                n: usize,
+                alpha: Self,
+                a: (*const Self, isize, isize),
+                b: (*const Self, isize, isize),
+                c: (*mut Self, isize, isize),
+            ) {
+                if m == 0 || n == 0 || k == 0 {
+                    return;
+                }
+                // SAFETY: forwarded from the caller
+                unsafe {
+                    if n == 1 || k == 1 {
+                        vector_product(m, k, n, alpha, a, b, c)
+                    } else {
+                        $f(
+                            m, k, n, alpha, a.0, a.1, a.2, b.0, b.1, b.2, 1.0, c.0, c.1, c.2,
+                        )
+                    }
+                }
+            }
+            #[inline(always)]
+            fn neg(self) -> Self {
+                -self
+            }
+            #[inline(always)]
+            fn add(self, other: Self) -> Self {
+                self + other
+            }
+        }
+    };
+}
+/// `c += alpha · a · b` when `n` or `k` is 1 (a matrix-vector product, an outer product):
+/// `matrixmultiply` packs its operands into tiles of 8×4 or 4×8 (a 4096 × 32 GEMV took 72 µs
+/// through it, 10 µs as dot products here).
+///
+/// # Safety
+/// As [`GemmReal::gemm`].
+#[inline]
+unsafe fn vector_product<R: GemmReal>(
+    m: usize,
+    k: usize,
+    n: usize,
+    alpha: R,
+    a: (*const R, isize, isize),
+    b: (*const R, isize, isize),
+    c: (*mut R, isize, isize),
+) {
+    let at = |i: usize, j: usize, (p, rs, cs): (*const R, isize, isize)| {
+        // SAFETY: inside the caller's views
+        unsafe { *p.offset(i as isize * rs + j as isize * cs) }
+    };
+    for i in 0..m {
+        for j in 0..n {
+            // four partial sums: independent additions in flight
+            let mut s = [R::ZERO; 4];
+            let k4 = k - k % 4;
+            for l in (0..k4).step_by(4) {
+                for (q, s) in s.iter_mut().enumerate() {
+                    *s = s.add(at(i, l + q, a) * at(l + q, j, b));
+                }
+            }
+            for l in k4..k {
+                s[0] = s[0].add(at(i, l, a) * at(l, j, b));
+            }
+            let s = s[0].add(s[1]).add(s[2].add(s[3]));
+            // SAFETY: inside the caller's view of `c`
+            unsafe {
+                let cij = c.0.offset(i as isize * c.1 + j as isize * c.2);
+                *cij = (*cij).add(alpha * s);
+            }
+        }
+    }
+}
+
+gemm_real!(f64, matrixmultiply::dgemm);
+gemm_real!(f32, matrixmultiply::sgemm);
+
+impl<D> Clone for Operand<D> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+impl<D> Copy for Operand<D> {}
+
+/// One matrix operand in a slice of numbers: its value plane, its adjoint plane (gradient
+/// numbers), the element stride in reals.
+struct Planes<R> {
+    x: *mut R,
+    g: Option<*mut R>,
+    s: isize,
+}
+
+impl<R> Clone for Planes<R> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+impl<R> Copy for Planes<R> {}
+
+impl<R: GemmReal> Planes<R> {
+    /// The planes of a slice of `T` when `T` is `R` or `GVar<R>`.
+    fn of<T: 'static>(v: *mut T) -> Option<Self> {
+        if TypeId::of::<T>() == TypeId::of::<R>() {
+            return Some(Planes {
+                x: v.cast(),
+                g: None,
+                s: 1,
+            });
+        }
+        if TypeId::of::<T>() == TypeId::of::<GVar<R>>() {
+            let r = size_of::<R>();
+            let (ox, og, sz) = (
+                offset_of!(GVar<R>, x),
+                offset_of!(GVar<R>, g),
+                size_of::<GVar<R>>(),
+            );
+            debug_assert!(ox % r == 0 && og % r == 0 && sz % r == 0);
+            let base = v.cast::<u8>();
+            // SAFETY: the field offsets lie inside the first element (or one past an empty
+            // slice's pointer, never dereferenced: every GEMM has a zero dimension then)
+            let (x, g) = unsafe { (base.add(ox).cast(), base.add(og).cast()) };
+            return Some(Planes {
+                x,
+                g: Some(g),
+                s: (sz / r) as isize,
+            });
+        }
+        None
+    }
+
+    /// The value plane as a row-major `rows × cols` matrix (`transpose`: its transpose).
+    fn x(&self, cols: usize, transpose: bool) -> (*const R, isize, isize) {
+        let (rs, cs) = strides(self.s, cols, transpose);
+        (self.x, rs, cs)
+    }
+}
+
+fn strides(s: isize, cols: usize, transpose: bool) -> (isize, isize) {
+    let row = s * cols as isize;
+    if transpose {
+        (s, row)
+    } else {
+        (row, s)
+    }
+}
+
+/// Whether the `len` reals at `p`, stride `s`, are all zero.
+///
+/// # Safety
+/// The view must lie in its allocation.
+unsafe fn all_zero<R: GemmReal>(p: *const R, len: usize, s: isize) -> bool {
+    // SAFETY: forwarded from the caller
+    (0..len).all(|i| unsafe { *p.offset(i as isize * s) } == R::ZERO)
+}
+
+/// Which direction of `C += A·B` runs, and what it moves.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub(crate) enum Step {
+    /// `C += A·B` (adjoints: `Ā -= C̄·Bᵀ`, `B̄ -= Aᵀ·C̄`).
+    Forward,
+    /// `C -= A·B` (adjoints: `Ā += C̄·Bᵀ`, `B̄ += Aᵀ·C̄`).
+    Inverse,
+    /// `C += A·B` on the values only (`C̄` is known to be zero).
+    ForwardValues,
+}
+
+/// `C ±= A·B` for row-major `c` (`m × n`), `a` (`m × k`), `b` (`k × n`), the lengths already
+/// checked. Returns `false` (and does nothing) unless `T` is `f64`, `f32`, `GVar<f64>` or
+/// `GVar<f32>` and `A` is `T` (from a `&mut [T]`) or, read-only data (`Operand::Data`, from a
+/// `&[D]`: no adjoint), `T`'s real.
+pub(crate) fn gemm<T: 'static, D: 'static>(
+    step: Step,
+    c: &mut [T],
+    a: Operand<D>,
+    b: &mut [T],
+    (m, k, n): (usize, usize, usize),
+) -> bool {
+    run::<f64, T, D>(step, c.as_mut_ptr(), a, b.as_mut_ptr(), (m, k, n))
+        || run::<f32, T, D>(step, c.as_mut_ptr(), a, b.as_mut_ptr(), (m, k, n))
+}
+
+/// The left operand of [`gemm`].
+pub(crate) enum Operand<D> {
+    /// A `&mut [T]` (its adjoint is accumulated).
+    Var(*mut D),
+    /// A `&[D]` of reals (read only).
+    Data(*const D),
+}
+
+fn run<R: GemmReal, T: 'static, D: 'static>(
+    step: Step,
+    c: *mut T,
+    a: Operand<D>,
+    b: *mut T,
+    (m, k, n): (usize, usize, usize),
+) -> bool {
+    let a = match a {
+        Operand::Var(p) => Planes::<R>::of(p),
+        // data must be plain reals: nothing is ever written through it
+        Operand::Data(p) => Planes::<R>::of(p.cast_mut()).filter(|a| a.g.is_none()),
+    };
+    let (Some(c), Some(a), Some(b)) = (Planes::<R>::of(c), a, Planes::<R>::of(b)) else {
+        return false;
+    };
+    let sign = if step == Step::Inverse {
+        R::ONE.neg()
+    } else {
+        R::ONE
+    };
+    // SAFETY: the callers pass slices of the checked lengths, `c` distinct from `a` and `b`
+    // (`&mut` borrows); every view below stays within them
+    unsafe {
+        R::gemm(
+            m,
+            k,
+            n,
+            sign,
+            a.x(k, false),
+            b.x(n, false),
+            (c.x, strides(c.s, n, false).0, c.s),
+        );
+        let Some(cg) = c.g else { return true };
+        if step == Step::ForwardValues || all_zero(cg, m * n, c.s) {
+            return true;
+        }
+        let cgv = (cg.cast_const(), c.s * n as isize, c.s);
+        if let Some(ag) = a.g {
+            // Ā (m × k) ∓= C̄ (m × n) · Bᵀ (n × k)
+            let (rs, cs) = strides(a.s, k, false);
+            R::gemm(m, n, k, sign.neg(), cgv, b.x(n, true), (ag, rs, cs));
+        }
+        if let Some(bg) = b.g {
+            // B̄ (k × n) ∓= Aᵀ (k × m) · C̄ (m × n)
+            let (rs, cs) = strides(b.s, n, false);
+            R::gemm(k, m, n, sign.neg(), a.x(k, true), cgv, (bg, rs, cs));
+        }
+    }
+    true
+}
+
+/// `Y ±= 1·bᵀ` for a row-major `rows × n` matrix `y` and a vector `b` of `n`: the bias of a
+/// dense layer (on gradient numbers `b̄ ∓= Σ_rows Ȳ`). Same types and return as [`gemm`].
+pub(crate) fn add_rows<T: 'static>(
+    step: Step,
+    y: &mut [T],
+    b: &mut [T],
+    rows: usize,
+    n: usize,
+) -> bool {
+    add_rows_in::<f64, T>(step, y, b, rows, n) || add_rows_in::<f32, T>(step, y, b, rows, n)
+}
+
+fn add_rows_in<R: GemmReal, T: 'static>(
+    step: Step,
+    y: &mut [T],
+    b: &mut [T],
+    rows: usize,
+    n: usize,
+) -> bool {
+    let (Some(y), Some(b)) = (
+        Planes::<R>::of(y.as_mut_ptr()),
+        Planes::<R>::of(b.as_mut_ptr()),
+    ) else {
+        return false;
+    };
+    let inverse = step == Step::Inverse;
+    // SAFETY: `y` has `rows · n` elements and `b` has `n` (checked by the callers)
+    unsafe {
+        for r in 0..rows {
+            let row = y.x.offset(r as isize * n as isize * y.s);
+            for j in 0..n {
+                let (yj, bj) = (row.offset(j as isize * y.s), *b.x.offset(j as isize * b.s));
+                *yj = if inverse {
+                    (*yj).add(bj.neg())
+                } else {
+                    (*yj).add(bj)
+                };
+            }
+        }
+        if let (Some(yg), Some(bg), false) = (y.g, b.g, step == Step::ForwardValues) {
+            for j in 0..n {
+                let mut sum = R::ZERO;
+                for r in 0..rows {
+                    sum = sum.add(*yg.offset((r * n + j) as isize * y.s));
+                }
+                let bj = bg.offset(j as isize * b.s);
+                *bj = if inverse {
+                    (*bj).add(sum)
+                } else {
+                    (*bj).add(sum.neg())
+                };
+            }
+        }
+    }
+    true
+}
+
+/// The analyses `#[i]` code reads from a dense primitive `f`/`f_inv` (see
+/// [`additive!`](crate::additive)): compute–copy–uncompute in parameter 0, which is the only
+/// one written, and the value-only variant `f::__primal` given as an item.
+macro_rules! dense_markers {
+    ($f:ident, $inv:ident, $primal:item) => {
+        #[doc(hidden)]
+        #[allow(non_camel_case_types, dead_code)]
+        pub enum $f {}
+        impl $f {
+            #[doc(hidden)]
+            pub const ADDITIVE: u64 = 1;
+            #[doc(hidden)]
+            pub const WRITES: u64 = 1;
+            #[doc(hidden)]
+            pub const READS: u64 = u64::MAX;
+            /// No adjoint-only variant: the function itself.
+            #[doc(hidden)]
+            #[inline(always)]
+            pub fn __adj<F: $crate::CallTuple<A>, A>(f: F, _dead: u64, args: A) {
+                f.call_tuple(args)
+            }
+            $primal
+        }
+        #[doc(hidden)]
+        #[allow(non_camel_case_types, dead_code)]
+        pub enum $inv {}
+        impl $inv {
+            #[doc(hidden)]
+            pub const ADDITIVE: u64 = 1;
+            #[doc(hidden)]
+            pub const WRITES: u64 = 1;
+            #[doc(hidden)]
+            pub const READS: u64 = u64::MAX;
+            /// No adjoint-only variant: the function itself.
+            #[doc(hidden)]
+            #[inline(always)]
+            pub fn __adj<F: $crate::CallTuple<A>, A>(f: F, _dead: u64, args: A) {
+                f.call_tuple(args)
+            }
+        }
+    };
+}
+pub(crate) use dense_markers;
+
+/// The [`Reversible`](crate::Reversible) value `S` of a dense primitive `f`/`f_inv`
+/// (additive in argument 0; its value-only variant is `f::__primal`): generics in brackets,
+/// then each parameter with its type and how it is passed on (`&mut *y` or `m`).
+macro_rules! dense_reversible {
+    ($(#[$doc:meta])* $S:ident, $f:ident, $inv:ident, [$($gen:tt)*],
+     ($($p:ident: $t:ty => $e:expr),*)) => {
+        $(#[$doc])*
+        #[derive(Clone, Copy, Debug, Default)]
+        pub struct $S;
+        impl<$($gen)*> $crate::Reversible<($($t,)*)> for $S {
+            #[inline]
+            fn call(&self, ($($p,)*): ($($t,)*)) -> ($($t,)*) {
+                $f($($e,)*);
+                ($($p,)*)
+            }
+            #[inline]
+            fn uncall(&self, ($($p,)*): ($($t,)*)) -> ($($t,)*) {
+                $inv($($e,)*);
+                ($($p,)*)
+            }
+            #[inline]
+            fn call_primal(&self, ($($p,)*): ($($t,)*)) -> ($($t,)*) {
+                $f::__primal($f, ($($e,)*));
+                ($($p,)*)
+            }
+            fn additive(&self) -> u64 {
+                1
+            }
+        }
+    };
+}
+pub(crate) use dense_reversible;
