@@ -326,6 +326,44 @@ def mlp_functions(s, a):
 
 SUITES["mlp"] = mlp_functions
 
+# Pairwise potential (nilang_bench::suites::pairwise): x in 3-D, index 3 i + c; softened
+# Lennard-Jones over the pairs i < j, u = 1 / (1 + r^2), E = sum u^6 - u^3 (the diagonal adds 0,
+# so half the sum over the full matrix).
+
+
+def pairwise_functions(s, a):
+    x0 = jnp.asarray(a["x"])
+
+    def energy(x):
+        p = x.reshape(-1, 3)
+        d = p[:, None, :] - p[None, :, :]
+        u = 1.0 / (1.0 + jnp.sum(d * d, axis=-1))
+        u3 = u * u * u
+        return 0.5 * jnp.sum(u3 * u3 - u3)
+
+    return {"O": (jax.jit(energy), (x0,)), "G": (jax.jit(jax.grad(energy)), (x0,))}
+
+
+SUITES["pairwise"] = pairwise_functions
+
+# ----------------------------------------------------------------------------------------------
+# Logistic regression (nilang_bench::suites::logistic): w = d weights then the bias, x row-major
+# n x d, y in {0, 1}; L = sum ln(1 + exp(z)) - y z, z = x w + b; G = dL/dw.
+
+
+def logistic_functions(s, a):
+    w0, y = jnp.asarray(a["w"]), jnp.asarray(a["y"])
+    x = jnp.asarray(a["x"]).reshape(y.shape[0], -1)
+
+    def nll(w):
+        z = x @ w[:-1] + w[-1]
+        return jnp.sum(jnp.log1p(jnp.exp(z)) - y * z)
+
+    return {"O": (jax.jit(nll), (w0,)), "G": (jax.jit(jax.grad(nll)), (w0,))}
+
+
+SUITES["logistic"] = logistic_functions
+
 # ----------------------------------------------------------------------------------------------
 # Timing: the harness's adaptive repetition (crates/nilang-bench/src/timing.rs).
 

@@ -31,7 +31,7 @@ fn main() {
             .num_threads(t)
             .build()
             .unwrap();
-        let mut work = gmm::GmmParWork::new(2, 5, 10_000, t);
+        let mut work = gmm::GmmParWork::new(2, 5, 10_000);
         let mut grad = vec![0.0; g.n_params()];
         let s = best(|| {
             pool.install(|| gmm::gmm_value_grad_par(&g, &mut work, &mut grad));

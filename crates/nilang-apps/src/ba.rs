@@ -285,8 +285,9 @@ pub fn jacobian(b: &BaInput) -> SparseJacobian {
 pub const BA_CHUNK: usize = 256;
 
 /// [`ba_jacobian_into`] on all threads of the current rayon pool (`pool.install(..)` chooses
-/// the pool): observations in chunks of [`BA_CHUNK`], each block written to its own place, so
-/// the result is the same, bit for bit, for any number of threads. No allocation.
+/// the pool) by the library's per-term map ([`nilang::ad::term_sum::for_each_term`]):
+/// observations in chunks of [`BA_CHUNK`], each block written to its own place, so the result
+/// is the same, bit for bit, for any number of threads. No allocation.
 ///
 /// ```
 /// use nilang_apps::adbench::{ba::BaInput, oracle::data_dir, sparse::SparseJacobian};
@@ -297,26 +298,18 @@ pub const BA_CHUNK: usize = 256;
 /// assert_eq!(j1.vals, j2.vals);
 /// ```
 pub fn ba_jacobian_into_par(b: &BaInput, jac: &mut SparseJacobian) {
-    use rayon::prelude::*;
+    use nilang::ad::term_sum::for_each_term;
     assert_eq!(
         jac.vals.len(),
         31 * b.p,
         "ba_jacobian_into_par: layout of another instance"
     );
     let (blocks, ws) = jac.vals.split_at_mut(2 * BLOCK_LEN * b.p);
-    blocks
-        .par_chunks_mut(2 * BLOCK_LEN * BA_CHUNK)
-        .zip(ws.par_chunks_mut(BA_CHUNK))
-        .enumerate()
-        .for_each(|(t, (bv, wv))| {
-            let i0 = t * BA_CHUNK;
-            for (o, (bo, wo)) in bv.chunks_exact_mut(2 * BLOCK_LEN).zip(wv).enumerate() {
-                let i = i0 + o;
-                let (c, q) = b.obs[i];
-                let block = ba_block(b.cam(c), b.point(q), b.w[i], b.feat(i));
-                bo[..BLOCK_LEN].copy_from_slice(&block[0]);
-                bo[BLOCK_LEN..].copy_from_slice(&block[1]);
-                *wo = w_err_grad(b.w[i]);
-            }
-        });
+    for_each_term(blocks, 2 * BLOCK_LEN, BA_CHUNK, |i, bo| {
+        let (c, q) = b.obs[i];
+        let block = ba_block(b.cam(c), b.point(q), b.w[i], b.feat(i));
+        bo[..BLOCK_LEN].copy_from_slice(&block[0]);
+        bo[BLOCK_LEN..].copy_from_slice(&block[1]);
+    });
+    for_each_term(ws, 1, BA_CHUNK, |i, wo| wo[0] = w_err_grad(b.w[i]));
 }

@@ -2,8 +2,9 @@
 
 use std::path::PathBuf;
 
-/// The suites, in the paper's order (Tables 2-6), then the reversal schedules (issue 13).
-pub const SUITES: [&str; 7] = [
+/// The suites, in the paper's order (Tables 2-6), then the reversal schedules (issue 13), then
+/// programs nobody tuned (issue 21).
+pub const SUITES: [&str; 9] = [
     "sparse",
     "bessel",
     "embedding",
@@ -11,6 +12,8 @@ pub const SUITES: [&str; 7] = [
     "ba",
     "schedules",
     "mlp",
+    "pairwise",
+    "logistic",
 ];
 
 /// Run size.
@@ -70,7 +73,7 @@ OPTIONS:
     --full              the paper's sizes (GMM up to d=64 K=200, BA ba1-ba20); slow
     --smoke             tiny sizes, one repetition per cell (CI; checks still run)
     --suite NAME...     run only these suites: sparse bessel embedding gmm ba
-                        schedules mlp
+                        schedules mlp pairwise logistic
                         (several names after one flag, or the flag repeated, or comma-separated)
     --json FILE         write one JSON record per cell
     --plot DIR          write two SVG charts per suite: SUITE-ratio.svg (ratio to rust-O per
@@ -78,9 +81,9 @@ OPTIONS:
     --case NAME...      run only these cases of the selected suites (the case name or its
                         first word: `ba19`, `1k`, `k=4`, `T=1000`, ...; e.g. --suite ba --case
                         ba19); a name that matches no case is an error listing the cases
-    --threads N         threads of the parallel cells (default: all cores): GMM gradient and
-                        BA Jacobian with 1 and N threads (tools nilang-t1, nilang-tN), the
-                        same result for any N
+    --threads N         threads of the parallel cells (default: all cores): GMM gradient,
+                        BA Jacobian, the pairwise and logistic gradients with 1 and N threads (tools
+                        nilang-t1, nilang-tN), the same result for any N
     --data DIR          data folder holding adbench/ and oracle-reference/ (default:
                         $NILANG_DATA, else the first shared/data found walking up from the
                         workspace or the working directory)

@@ -1,8 +1,9 @@
 //! The GMM gradient by the gradient API: one reverse pass of [`gmm_objective_i`](super::gmm_objective_i) per chunk
-//! of points, serially ([`gmm_value_grad`]) or on a rayon pool ([`gmm_value_grad_par`]).
+//! of points, serially ([`gmm_value_grad`]) or by the library's data-parallel gradient on a
+//! rayon pool ([`gmm_value_grad_par`]).
 use super::{GmmObjectiveI, GmmWork, GMM_BLOCK};
 use crate::adbench::gmm::GmmInput;
-use nilang::ad::Plan;
+use nilang::ad::{Plan, Shared, Store, TermSum};
 use nilang::prelude::*;
 
 /// The storage of the gradient plan of [`gmm_objective_i`](super::gmm_objective_i).
@@ -151,36 +152,48 @@ pub fn value_and_gradient(g: &GmmInput) -> (f64, Vec<f64>) {
 /// Points per parallel task of [`gmm_value_grad_par`] (a multiple of [`GMM_BLOCK`]).
 pub const GMM_CHUNK: usize = 1024;
 
-/// Buffers of [`gmm_value_grad_par`]: one [`GmmGradWork`] per thread of the pool and one
-/// gradient accumulator per chunk of points.
+/// The arguments of [`gmm_objective_i`](super::gmm_objective_i) for one chunk of points in
+/// [`gmm_value_grad_par`]: the loss, the parameters and the zero workspace shared by every
+/// chunk (borrowed for `'s`), the chunk's points (for `'a`).
+type GmmChunkArgs<'s, 'a> = (
+    Shared<'s, f64>,
+    Shared<'s, [f64]>,
+    Shared<'s, [f64]>,
+    Shared<'s, [f64]>,
+    &'a [f64],
+    usize,
+    usize,
+    usize,
+    f64,
+    i64,
+    bool,
+    Shared<'s, GmmWork<f64>>,
+);
+
+/// Buffers of [`gmm_value_grad_par`]: the data-parallel gradient ([`TermSum`]: one gradient
+/// plan per thread, one adjoint buffer per chunk of points) and the zero workspace.
 #[derive(Debug)]
 pub struct GmmParWork<'a> {
-    works: Vec<std::sync::Mutex<GmmGradWork<'a>>>,
-    partial: Vec<Vec<f64>>,
-    values: Vec<f64>,
+    sum: TermSum<Store<GmmChunkArgs<'a, 'a>>>,
+    ws: GmmWork<f64>,
 }
 
 impl GmmParWork<'_> {
-    /// Buffers for instances of dimension `d`, `k` components and `n` points, for pools of at
-    /// most `threads` threads.
-    pub fn new(d: usize, k: usize, n: usize, threads: usize) -> Self {
-        let np = k * (1 + d + d * (d + 1) / 2);
-        let chunks = n.div_ceil(GMM_CHUNK).max(1);
+    /// Buffers for instances of dimension `d`, `k` components and `n` points (chunks of
+    /// [`GMM_CHUNK`] points).
+    pub fn new(d: usize, k: usize, n: usize) -> Self {
         GmmParWork {
-            works: (0..threads.max(1))
-                .map(|_| std::sync::Mutex::new(GmmGradWork::new(d, k)))
-                .collect(),
-            partial: vec![vec![0.0; np]; chunks],
-            values: vec![0.0; chunks],
+            sum: TermSum::with_chunk(n, GMM_CHUNK),
+            ws: GmmWork::new(d, k),
         }
     }
 }
 
 /// [`gmm_value_grad`] on all threads of the current rayon pool (`pool.install(..)` chooses
-/// the pool): the points in chunks of [`GMM_CHUNK`], one gradient per chunk by the gradient API
-/// (each thread with its own plan: per-thread adjoint storage for the shared parameters), then
-/// the chunks' values and gradients summed in chunk order: the same result, bit for bit, for
-/// any number of threads. No allocation after the first call.
+/// the pool) by the library's data-parallel gradient ([`TermSum`]): the points are the terms,
+/// in chunks of [`GMM_CHUNK`] (the data-free terms with the first chunk), `α`, `μ`, `icf` the
+/// shared parameters. The same result, bit for bit, for any number of threads. No
+/// allocation after the first call.
 ///
 /// ```
 /// use nilang_apps::adbench::gmm::gmm_generate;
@@ -189,7 +202,7 @@ impl GmmParWork<'_> {
 /// let mut grads = vec![];
 /// for threads in [1, 2] {
 ///     let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().unwrap();
-///     let mut work = GmmParWork::new(2, 3, 3000, threads);
+///     let mut work = GmmParWork::new(2, 3, 3000);
 ///     let mut grad = vec![0.0; g.n_params()];
 ///     let f = pool.install(|| gmm_value_grad_par(&g, &mut work, &mut grad));
 ///     grads.push((f, grad));
@@ -197,30 +210,32 @@ impl GmmParWork<'_> {
 /// assert_eq!(grads[0], grads[1]);
 /// ```
 pub fn gmm_value_grad_par<'a>(g: &'a GmmInput, work: &mut GmmParWork<'a>, grad: &mut [f64]) -> f64 {
-    use rayon::prelude::*;
-    let chunks = g.n.div_ceil(GMM_CHUNK).max(1);
-    assert!(
-        work.partial.len() == chunks && work.works.len() >= rayon::current_num_threads(),
-        "gmm_value_grad_par: work built for another n or fewer threads"
+    let GmmParWork { sum, ws } = work;
+    check_sizes("gmm_value_grad_par", g, grad, ws.qd.len(), ws.base.len());
+    assert_eq!(
+        sum.terms(),
+        g.n,
+        "gmm_value_grad_par: work built for another n"
     );
-    let works = &work.works;
-    work.partial
-        .par_iter_mut()
-        .zip(work.values.par_iter_mut())
-        .enumerate()
-        .for_each(|(c, (pg, v))| {
-            let t = rayon::current_thread_index().unwrap_or(0);
-            let mut w = works[t].lock().expect("one task per thread at a time");
-            let points = c * GMM_CHUNK..((c + 1) * GMM_CHUNK).min(g.n);
-            *v = gmm_chunk_value_grad(g, points, c == 0, &mut w, pg);
-        });
-    grad.copy_from_slice(&work.partial[0]);
-    for pg in &work.partial[1..] {
-        for (o, v) in grad.iter_mut().zip(pg) {
-            *o += v;
-        }
-    }
-    work.values.iter().sum()
+    let (d, k, ws) = (g.d, g.k, &*ws);
+    let args = |r: core::ops::Range<usize>| {
+        (
+            Shared(&0.0),
+            Shared(&g.alphas[..]),
+            Shared(&g.means[..]),
+            Shared(&g.icf[..]),
+            &g.x[r.start * d..r.end * d],
+            d,
+            k,
+            g.n,
+            g.gamma,
+            g.m,
+            r.start == 0,
+            Shared(ws),
+        )
+    };
+    sum.args(args)
+        .value_and_gradient(&GmmObjectiveI, 0, &[1, 2, 3], grad)
 }
 
 /// The sizes a gradient call (`who`) needs: `grad` holds the parameters, the workspace (its

@@ -19,7 +19,7 @@ fn gmm_parallel_gradient_is_deterministic_and_correct() {
     let runs: Vec<(f64, Vec<f64>)> = [1, 2, 3]
         .into_iter()
         .map(|t| {
-            let mut work = gmm::GmmParWork::new(3, 4, 2500, t);
+            let mut work = gmm::GmmParWork::new(3, 4, 2500);
             let mut grad = vec![0.0; g.n_params()];
             let f = pool(t).install(|| gmm::gmm_value_grad_par(&g, &mut work, &mut grad));
             // a second call reuses the buffers and gives the same bits

@@ -8,6 +8,8 @@ pub mod bessel;
 pub mod embedding;
 pub mod gmm;
 pub mod mlp;
+pub mod logistic;
+pub mod pairwise;
 pub mod schedules;
 pub mod sparse;
 
@@ -34,6 +36,8 @@ macro_rules! dispatch {
             ba::BaSuite::NAME => $f::<ba::BaSuite>($($arg),*),
             schedules::SchedulesSuite::NAME => $f::<schedules::SchedulesSuite>($($arg),*),
             mlp::MlpSuite::NAME => $f::<mlp::MlpSuite>($($arg),*),
+            pairwise::PairwiseSuite::NAME => $f::<pairwise::PairwiseSuite>($($arg),*),
+            logistic::LogisticSuite::NAME => $f::<logistic::LogisticSuite>($($arg),*),
             other => unreachable!("unknown suite {other}"),
         }
     };

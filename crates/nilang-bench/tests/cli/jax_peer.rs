@@ -46,6 +46,7 @@ fn jax_cells_are_checked_timed_and_recorded() {
             "gmm",
             "ba",
             "mlp",
+            "pairwise",
             "--json",
             json_s,
         ],
@@ -70,6 +71,7 @@ fn jax_cells_are_checked_timed_and_recorded() {
                 ("gmm", &["O", "G"]),
                 ("ba", &["O", "J"]),
                 ("mlp", &["O", "G"]),
+                ("pairwise", &["O", "G"]),
             ],
         );
     }

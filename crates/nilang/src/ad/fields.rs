@@ -163,6 +163,35 @@ macro_rules! grad_struct {
                 $($crate::ad::LiftField::<E>::restore_field::<S>(&mut self.$field, &s.$field);)+
             }
         }
+        // read through a shared reference (`Shared(&ws)`: a workspace or parameters of a
+        // `TermSum` program)
+        impl<E: $crate::ad::Elem> $crate::ad::SharedArg<E> for $name<E> {
+            type Store<S: $crate::ad::Lift<E>> = $name<$crate::GVar<S>>;
+            type Borrow<'b, S: $crate::ad::Lift<E> + 'b> = &'b mut $name<$crate::GVar<S>>;
+            #[inline]
+            fn store<S: $crate::ad::Lift<E>>(&self) -> $name<$crate::GVar<S>> {
+                $name {
+                    $($field: $crate::ad::LiftField::<E>::lift_field::<S>(&self.$field),)+
+                    $($($cf: self.$cf.clone(),)*)?
+                }
+            }
+            #[inline]
+            fn fits<S: $crate::ad::Lift<E>>(&self, st: &$name<$crate::GVar<S>>) -> bool {
+                true $(&& $crate::ad::LiftField::<E>::fits_field::<S>(&self.$field, &st.$field))+
+                    $($(&& st.$cf == self.$cf)*)?
+            }
+            #[inline]
+            fn refresh<S: $crate::ad::Lift<E>>(&self, st: &mut $name<$crate::GVar<S>>) {
+                $($crate::ad::LiftField::<E>::refresh_field::<S>(&self.$field, &mut st.$field);)+
+            }
+            #[inline]
+            fn borrow<S: $crate::ad::Lift<E>>(s: &mut $name<$crate::GVar<S>>) -> &mut $name<$crate::GVar<S>> {
+                s
+            }
+            fn slots<S: $crate::ad::Lift<E>>(s: &mut $name<$crate::GVar<S>>) -> $crate::ad::Slots<'_, S> {
+                <&mut $name<E> as $crate::ad::GradArg<E>>::slots(s)
+            }
+        }
         impl<T: $crate::instr::fresh::Fresh> $crate::instr::fresh::Fresh for $name<T> {
             #[inline]
             fn is_fresh(&self) -> bool {

@@ -306,6 +306,23 @@ impl<St> Plan<St> {
         self.backward_from(f, args, Seed::Outputs(iout, seed)).1
     }
 
+    /// [`Plan::value_and_gradient`] for a function that need only run on the lifted arguments
+    /// (arguments such as [`Shared`](super::Shared) that the function never takes unlifted).
+    #[inline]
+    pub(super) fn value_and_gradient_lifted<F, A, E>(
+        &mut self,
+        f: &F,
+        args: A,
+        loss: usize,
+    ) -> (E, &mut St)
+    where
+        E: Elem + Lift<E>,
+        A: GradArgs<E, Store<E> = St>,
+        F: for<'b> Reversible<A::Borrow<'b, E>>,
+    {
+        self.backward_from(f, args, Seed::Loss(loss))
+    }
+
     /// The backward pass of [`Plan::value_and_gradient`] (`Seed::Loss`: the loss's value,
     /// its adjoint one) and of [`Plan::vjp`] (`Seed::Outputs`: the given output adjoints; the
     /// value returned is then the default): the index checked before anything runs, no
@@ -316,7 +333,7 @@ impl<St> Plan<St> {
     where
         E: Elem + Lift<E>,
         A: GradArgs<E, Store<E> = St>,
-        F: Differentiable<A, E>,
+        F: for<'b> Reversible<A::Borrow<'b, E>>,
     {
         let out = match seed {
             Seed::Loss(loss) => {

@@ -24,6 +24,7 @@ mod promote;
 pub mod read_only;
 pub mod rules;
 mod scalar;
+pub mod term_sum;
 pub mod time_loop;
 
 pub use args::{Elem, FieldSlots, GradArg, GradArgs, Lift, LiftField, Slots, SlotsIterMut};
@@ -40,3 +41,4 @@ pub use primitive::{Partials1, Partials2, Partials3};
 pub use promote::Promote;
 pub use rules::{Rule1, Rule2, Rule3};
 pub use scalar::{max_of, AbsAbove, Adjoints, LaneOrd, Ordered, Scalar, Value};
+pub use term_sum::{Shared, SharedArg, TermArgs, TermProgram, TermSum};

@@ -18,4 +18,5 @@ mod primal;
 mod primitive;
 mod read_only;
 mod rules;
+mod term_sum;
 mod time_loop;

@@ -5,8 +5,8 @@
 //! ADBench's CSR layout (structure built when the kernel is built; no allocation per call).
 //!
 //! The parallel cells (tools `nilang-t1`, `nilang-tN`): the Jacobian over chunks of
-//! observations on a rayon pool of N threads (`nilang_apps::ba::ba_jacobian_into_par`), the
-//! same result, bit for bit, for any N.
+//! observations on a rayon pool of N threads (`nilang_apps::ba::ba_jacobian_into_par`, by the
+//! library's `nilang::ad::term_sum::for_each_term`), the same result, bit for bit, for any N.
 use super::BaCase;
 use crate::harness::{Kernel, Pool};
 use crate::report::Measure;

@@ -6,8 +6,8 @@
 //! buffers (`O(K·d·block)`, independent of n) are allocated when the kernel is built.
 //!
 //! The parallel cells (tools `nilang-t1`, `nilang-tN`): the gradient over chunks of points on a
-//! rayon pool of N threads (`nilang_apps::gmm::gmm_value_grad_par`), the same result, bit for
-//! bit, for any N.
+//! rayon pool of N threads (`nilang_apps::gmm::gmm_value_grad_par`, the library's data-parallel
+//! gradient `nilang::ad::TermSum`), the same result, bit for bit, for any N.
 //!
 //! The batched cells (tools `nilang-x4`, `nilang-x8`): the same program's gradient with 4 or 8
 //! points per instruction (`nilang_apps::gmm::gmm_value_grad_batched` on `F64x4`/`F64x8`).
@@ -120,7 +120,7 @@ fn kernels(case: &GmmCase) -> Vec<Kernel<'_>> {
 /// The gradient on a pool of threads.
 fn parallel<'a>(case: &'a GmmCase, pool: &'a Pool) -> Vec<Kernel<'a>> {
     let g = &case.inst;
-    let work = GmmParWork::new(g.d, g.k, g.n, pool.threads);
+    let work = GmmParWork::new(g.d, g.k, g.n);
     vec![Kernel::with_state(
         Measure::G,
         (work, vec![0.0; g.n_params()]),

@@ -1,0 +1,197 @@
+//! Issue 21: a logistic-regression log-likelihood over samples, a program nobody here tuned.
+//! `n` samples of `d = 16` features (`x`, row-major `n × d`) with labels `y ∈ {0, 1}`; the
+//! parameters `w` are `d` weights then the bias; the loss is the negative log-likelihood
+//! `L = Σ_s ln(1 + exp(z_s)) − y_s z_s`, `z_s = w·x_s + b`; the gradient is `∂L/∂w`.
+//!
+//! Written three ways, as the `pairwise` suite: plain Rust (`rust-O`; `rust-G` by the
+//! hand-derived `∂L/∂z = σ(z) − y`), NiLang.rs from the guide only ([`nilang`]: `nilang-G` by
+//! `Plan`, and the data-parallel `nilang::ad::TermSum` over the samples on pools of 1 and N
+//! threads, `nilang-t1`, `nilang-tN`), and JAX (`peers/jax/peer.py`, jitted float64). Every
+//! gradient is checked against the plain one (1e-12) before it is timed, JAX's too.
+
+pub mod nilang;
+
+use crate::cli::Mode;
+use crate::harness::{jax, Harness, Suite};
+use crate::report::Measure;
+use rand::Rng;
+use serde_json::json;
+
+pub const SUITE: &str = "logistic";
+
+/// Features per sample.
+pub const D: usize = 16;
+
+/// The logistic-regression suite.
+pub struct LogisticSuite;
+
+impl Suite for LogisticSuite {
+    const NAME: &'static str = SUITE;
+    const WORK: &'static str = "samples n";
+    type Case = LogisticCase;
+    fn steps(mode: Mode) -> u64 {
+        sizes(mode).len() as u64
+    }
+    fn cases(h: &mut Harness) -> Vec<LogisticCase> {
+        let mut rng = crate::suites::rng(22);
+        sizes(h.mode)
+            .iter()
+            .map(|&n| LogisticCase::random(n, &mut rng))
+            .filter(|c| h.wants_case(&c.name))
+            .collect()
+    }
+    fn name(case: &LogisticCase) -> &str {
+        &case.name
+    }
+    fn run_case(h: &mut Harness, case: &LogisticCase) {
+        run_case(h, case)
+    }
+}
+
+/// The numbers of samples of a run.
+fn sizes(mode: Mode) -> &'static [usize] {
+    match mode {
+        Mode::Smoke => &[1000],
+        Mode::Quick => &[1000, 10_000, 100_000],
+        Mode::Full => &[1000, 10_000, 100_000, 1_000_000],
+    }
+}
+
+/// One case: `n` samples (`x`: `n × D`, `y`) and the parameters `w` (`D` weights, the bias).
+pub struct LogisticCase {
+    pub name: String,
+    pub n: usize,
+    pub x: Vec<f64>,
+    pub y: Vec<f64>,
+    pub w: Vec<f64>,
+}
+
+impl LogisticCase {
+    /// Standard-uniform features in `[−1, 1]`, labels drawn from the model at hidden weights,
+    /// and the parameters at small random values.
+    pub fn random(n: usize, rng: &mut impl Rng) -> Self {
+        let x: Vec<f64> = (0..n * D).map(|_| 2.0 * rng.gen::<f64>() - 1.0).collect();
+        let hidden: Vec<f64> = (0..=D).map(|_| 2.0 * rng.gen::<f64>() - 1.0).collect();
+        let y = (0..n)
+            .map(|s| {
+                let z = logit(&hidden, &x[s * D..(s + 1) * D]);
+                let p = 1.0 / (1.0 + (-z).exp());
+                f64::from(u8::from(rng.gen::<f64>() < p))
+            })
+            .collect();
+        let w = (0..=D).map(|_| 0.2 * rng.gen::<f64>() - 0.1).collect();
+        LogisticCase {
+            name: format!("n={n}"),
+            n,
+            x,
+            y,
+            w,
+        }
+    }
+}
+
+/// `z = w[..D]·xs + w[D]`.
+#[inline]
+fn logit(w: &[f64], xs: &[f64]) -> f64 {
+    let mut z = w[D];
+    for (a, b) in w[..D].iter().zip(xs) {
+        z += a * b;
+    }
+    z
+}
+
+/// The negative log-likelihood, plain Rust.
+pub fn nll(w: &[f64], x: &[f64], y: &[f64]) -> f64 {
+    x.chunks_exact(D)
+        .zip(y)
+        .map(|(xs, &ys)| {
+            let z = logit(w, xs);
+            z.exp().ln_1p() - ys * z
+        })
+        .sum()
+}
+
+/// The negative log-likelihood and its gradient (written to `g`), plain Rust:
+/// `∂L/∂z_s = σ(z_s) − y_s`, `∂L/∂w = Σ_s ∂L/∂z_s · (x_s, 1)`.
+pub fn nll_gradient(w: &[f64], x: &[f64], y: &[f64], g: &mut [f64]) -> f64 {
+    g.fill(0.0);
+    let mut l = 0.0;
+    for (xs, &ys) in x.chunks_exact(D).zip(y) {
+        let z = logit(w, xs);
+        let e = z.exp();
+        l += e.ln_1p() - ys * z;
+        let dz = e / (1.0 + e) - ys;
+        for (gk, xk) in g[..D].iter_mut().zip(xs) {
+            *gk += dz * xk;
+        }
+        g[D] += dz;
+    }
+    l
+}
+
+fn run_case(h: &mut Harness, c: &LogisticCase) {
+    let (name, size) = (c.name.as_str(), c.n as f64);
+    let (w, x, y) = (&c.w[..], &c.x[..], &c.y[..]);
+    let mut g = vec![0.0; D + 1];
+    let l = nll_gradient(w, x, y, &mut g);
+    h.check(
+        &format!("{SUITE} {name}: rust-O vs the loss of rust-G"),
+        &[nll(w, x, y)],
+        &[l],
+        1e-12,
+    );
+    h.time(SUITE, name, size, "rust", Measure::O, 1.0, || {
+        nll(std::hint::black_box(w), x, y)
+    });
+    let mut gt = vec![0.0; D + 1];
+    h.time(SUITE, name, size, "rust", Measure::G, 1.0, || {
+        nll_gradient(std::hint::black_box(w), x, y, &mut gt)
+    });
+    let reference = |m: Measure| match m {
+        Measure::O => Some(std::borrow::Cow::Owned(vec![l])),
+        Measure::G => Some(std::borrow::Cow::Borrowed(&g[..])),
+        _ => None,
+    };
+    let pools = h.pools.clone();
+    for (tool, ks) in nilang::cells(c, &pools) {
+        h.external(SUITE, name, size, 1.0, &tool, ks, &reference, 1e-12);
+    }
+    if h.jax.active() {
+        jax::run_case(
+            h,
+            SUITE,
+            name,
+            size,
+            1.0,
+            json!({}),
+            &[("w", w), ("x", x), ("y", y)],
+            &reference,
+            None,
+            1e-12,
+        );
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_plain_gradient_is_the_derivative_of_the_loss() {
+        let c = LogisticCase::random(50, &mut crate::suites::rng(1));
+        let mut g = vec![0.0; D + 1];
+        let l = nll_gradient(&c.w, &c.x, &c.y, &mut g);
+        assert!((l - nll(&c.w, &c.x, &c.y)).abs() <= 1e-14 * l.abs());
+        for k in 0..=D {
+            let (mut wp, mut wm, h) = (c.w.clone(), c.w.clone(), 1e-6);
+            wp[k] += h;
+            wm[k] -= h;
+            let fd = (nll(&wp, &c.x, &c.y) - nll(&wm, &c.x, &c.y)) / (2.0 * h);
+            assert!(
+                (fd - g[k]).abs() < 1e-7 * (1.0 + g[k].abs()),
+                "{k}: {fd} vs {}",
+                g[k]
+            );
+        }
+    }
+}

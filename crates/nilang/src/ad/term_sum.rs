@@ -1,0 +1,441 @@
+//! The data-parallel gradient of a loss that is a sum of independent terms (samples, points,
+//! pairs, observations, residuals): [`TermSum`] splits the terms into chunks fixed by their
+//! number, runs the user's per-chunk `#[i]` program on every chunk on a rayon pool (each
+//! thread with its own [`Plan`]), and sums the chunks' values and shared-parameter adjoints
+//! in a fixed tree order, so the result is the same, bit for bit, for any number of threads.
+//! [`Shared`] passes a parameter (or the loss) by shared reference: every chunk lifts its
+//! own copy and differentiates it.
+use super::args::{lift_into, Elem, GradArg, GradArgs, Lift, Slots};
+use super::grad::{check_index, check_loss};
+use super::{GVar, Plan};
+use crate::Reversible;
+use core::ops::Range;
+use std::sync::Mutex;
+
+/// An argument of a [`TermSum`] program read through a shared reference and differentiated:
+/// every chunk lifts its values into gradient numbers of its own and never writes them back.
+/// `Shared(&x)` for a number (which can be the loss: `Shared(&0.0)`), `Shared(&v[..])` for a
+/// slice, `Shared(&ws)` for a `grad_struct!` struct (see [`SharedArg`]); the function takes
+/// them as `&mut T`, `&mut [T]` and `&mut Struct<T>`.
+///
+/// ```
+/// use nilang::prelude::*;
+/// use nilang::ad::{Shared, TermSum};
+/// #[i]
+/// fn dot<T: Scalar>(out: &mut T, a: &mut [T], b: &[f64]) {
+///     for i in 0..a.len() {
+///         out += a[i] * b[i];
+///     }
+/// }
+/// let (a, b) = ([1.0, 2.0], [3.0, 4.0]);
+/// let mut ga = [0.0; 2];
+/// let mut sum = TermSum::new(1);
+/// let v = sum.args(|_| (Shared(&0.0), Shared(&a[..]), &b[..])).value_and_gradient(&Dot, 0, &[1], &mut ga);
+/// assert_eq!((v, ga), (11.0, [3.0, 4.0]));
+/// ```
+#[derive(Clone, Copy, Debug)]
+pub struct Shared<'a, T: ?Sized>(pub &'a T);
+
+/// What a [`Shared`] argument can refer to: a number (which can be the loss), a slice of
+/// numbers, or a `grad_struct!` struct (a workspace or parameters), lifted like the `&mut`
+/// argument of the same type.
+pub trait SharedArg<E: Elem> {
+    /// Owned storage with gradient numbers over `S`.
+    type Store<S: Lift<E>>: Clone;
+    /// The storage borrowed as an argument (what the `&mut` argument borrows as).
+    type Borrow<'b, S: Lift<E> + 'b>;
+    /// Whether it is a number (the only kind a loss can be).
+    const SCALAR_OUT: bool = false;
+    /// Copy the values into gradient numbers with zero gradient.
+    fn store<S: Lift<E>>(&self) -> Self::Store<S>;
+    /// Whether `st` has this value's shape.
+    fn fits<S: Lift<E>>(&self, st: &Self::Store<S>) -> bool;
+    /// Overwrite `st` (of this shape) with the values, zero gradients.
+    fn refresh<S: Lift<E>>(&self, st: &mut Self::Store<S>);
+    /// Borrow the storage as an argument.
+    fn borrow<S: Lift<E>>(s: &mut Self::Store<S>) -> Self::Borrow<'_, S>;
+    /// The differentiable slots of the storage.
+    fn slots<S: Lift<E>>(s: &mut Self::Store<S>) -> Slots<'_, S>;
+}
+
+impl<E: Elem> SharedArg<E> for E {
+    type Store<S: Lift<E>> = GVar<S>;
+    type Borrow<'b, S: Lift<E> + 'b> = &'b mut GVar<S>;
+    const SCALAR_OUT: bool = true;
+    #[inline]
+    fn store<S: Lift<E>>(&self) -> GVar<S> {
+        GVar::from(S::lift(*self))
+    }
+    #[inline]
+    fn fits<S: Lift<E>>(&self, _: &GVar<S>) -> bool {
+        true
+    }
+    #[inline]
+    fn refresh<S: Lift<E>>(&self, st: &mut GVar<S>) {
+        *st = GVar::from(S::lift(*self));
+    }
+    #[inline]
+    fn borrow<S: Lift<E>>(s: &mut GVar<S>) -> &mut GVar<S> {
+        s
+    }
+    fn slots<S: Lift<E>>(s: &mut GVar<S>) -> Slots<'_, S> {
+        Slots::Slice(core::slice::from_mut(s))
+    }
+}
+
+impl<E: Elem> SharedArg<E> for [E] {
+    type Store<S: Lift<E>> = Vec<GVar<S>>;
+    type Borrow<'b, S: Lift<E> + 'b> = &'b mut [GVar<S>];
+    #[inline]
+    fn store<S: Lift<E>>(&self) -> Vec<GVar<S>> {
+        self.iter().map(|&e| GVar::from(S::lift(e))).collect()
+    }
+    #[inline]
+    fn fits<S: Lift<E>>(&self, st: &Vec<GVar<S>>) -> bool {
+        st.len() == self.len()
+    }
+    #[inline]
+    fn refresh<S: Lift<E>>(&self, st: &mut Vec<GVar<S>>) {
+        lift_into(st, self)
+    }
+    #[inline]
+    fn borrow<S: Lift<E>>(s: &mut Vec<GVar<S>>) -> &mut [GVar<S>] {
+        s
+    }
+    fn slots<S: Lift<E>>(s: &mut Vec<GVar<S>>) -> Slots<'_, S> {
+        Slots::Slice(s)
+    }
+}
+
+impl<E: Elem, T: SharedArg<E> + ?Sized> GradArg<E> for Shared<'_, T> {
+    type Store<S: Lift<E>> = T::Store<S>;
+    type Borrow<'b, S: Lift<E> + 'b> = T::Borrow<'b, S>;
+    const SCALAR_OUT: bool = T::SCALAR_OUT;
+    #[inline]
+    fn store<S: Lift<E>>(&self) -> T::Store<S> {
+        self.0.store()
+    }
+    #[inline]
+    fn fits<S: Lift<E>>(&self, st: &T::Store<S>) -> bool {
+        self.0.fits(st)
+    }
+    #[inline]
+    fn refresh<S: Lift<E>>(&self, st: &mut T::Store<S>) {
+        self.0.refresh(st)
+    }
+    #[inline]
+    fn borrow<S: Lift<E>>(s: &mut T::Store<S>) -> T::Borrow<'_, S> {
+        T::borrow(s)
+    }
+    fn slots<S: Lift<E>>(s: &mut T::Store<S>) -> Slots<'_, S> {
+        T::slots(s)
+    }
+    #[inline]
+    fn restore<S: Lift<E>>(&mut self, _: &T::Store<S>) {}
+}
+
+/// What [`TermSum`] asks of the per-chunk program: it runs on the lifted arguments of `A`
+/// (gradient numbers over `E`). Implemented for every such function.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` cannot run on gradient numbers with the chunk arguments `{A}`",
+    label = "not a per-chunk program for these arguments",
+    note = "make the function generic over `T: Scalar`, and build the chunk's arguments in the \
+            order of its parameters: `Shared(&0.0)` for the loss, `Shared(&p[..])` for a shared \
+            parameter slice, `&[f64]` for data"
+)]
+pub trait TermProgram<A: GradArgs<E>, E: Elem>: for<'b> Reversible<A::Borrow<'b, E>> {}
+impl<F, A: GradArgs<E>, E: Elem> TermProgram<A, E> for F where
+    F: for<'b> Reversible<A::Borrow<'b, E>>
+{
+}
+
+/// At most this many chunks by default ([`TermSum::new`]): enough for work stealing to even
+/// out chunks of unequal cost on any machine, few enough that the per-chunk cost (lifting
+/// the shared parameters, summing their adjoints) stays small.
+pub const MAX_CHUNKS: usize = 64;
+
+/// A reusable data-parallel gradient of `loss = Σ_terms term(params, data)`.
+///
+/// The user writes one `#[i]` program for a chunk of terms and a closure that builds its
+/// arguments for a range of terms: the loss as `Shared(&0.0)`, the shared parameters as
+/// [`Shared`] slices or numbers, the data sliced to the range (or the range's ends as
+/// `usize`s), workspaces as `Shared(&zero_workspace)`. [`TermSum::args`] takes that closure,
+/// [`TermArgs::value_and_gradient`] then
+/// runs the chunks on the current rayon pool (`pool.install(..)` chooses it) and returns the
+/// loss with the adjoints of the named parameter arguments, concatenated in the order named.
+///
+/// **Deterministic.** The chunks depend only on the number of terms (never on the number of
+/// threads), and their values and adjoints are summed in a fixed binary tree over the chunk
+/// indices: the same bits for 1, 2 or 64 threads. Each thread keeps its own [`Plan`] (its
+/// gradient storage made at the first call and reused), and the chunks' adjoint buffers are
+/// kept between calls.
+///
+/// ```
+/// use nilang::prelude::*;
+/// use nilang::ad::{Shared, TermSum};
+/// // per chunk: out += Σ_{i in lo..hi} (w·x_i − y_i)²
+/// #[i]
+/// fn sq_err<T: Scalar>(out: &mut T, w: &mut [T], x: &[f64], y: &[f64], lo: usize, hi: usize) {
+///     for i in lo..hi {
+///         routine! {
+///             let r = T::default();
+///             for j in 0..w.len() {
+///                 r += w[j] * x[i * w.len() + j];
+///             }
+///             r -= y[i];
+///         }
+///         out += abs2(r);
+///         unroutine!();
+///     }
+/// }
+/// let (n, w) = (1000, [0.5, -1.0]);
+/// let x: Vec<f64> = (0..2 * n).map(|k| (k as f64 * 0.37).sin()).collect();
+/// let y: Vec<f64> = (0..n).map(|k| (k as f64 * 0.11).cos()).collect();
+/// let mut sum = TermSum::new(n);
+/// let mut grads = vec![];
+/// for threads in [1, 2, 3] {
+///     let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().unwrap();
+///     let mut gw = [0.0; 2];
+///     let v = pool.install(|| {
+///         sum.args(|r| (Shared(&0.0), Shared(&w[..]), &x[..], &y[..], r.start, r.end))
+///             .value_and_gradient(&SqErr, 0, &[1], &mut gw)
+///     });
+///     grads.push((v, gw));
+/// }
+/// assert!(grads.iter().all(|g| *g == grads[0]));  // bit for bit
+/// // the same gradient as one serial pass over all terms
+/// let (mut out, mut w1) = (0.0, w);
+/// let (_, gw, ..) = nilang::gradient(&SqErr, (&mut out, &mut w1[..], &x[..], &y[..], 0, n), 0);
+/// assert!((grads[0].1[0] - gw[0].g).abs() < 1e-9 * gw[0].g.abs());
+/// ```
+#[derive(Debug)]
+pub struct TermSum<St> {
+    terms: usize,
+    chunk: usize,
+    plans: Vec<Mutex<Plan<St>>>,
+    partial: Vec<f64>,
+    values: Vec<f64>,
+}
+
+impl<St> TermSum<St> {
+    /// A sum of `terms` terms in at most [`MAX_CHUNKS`] chunks of equal length.
+    pub fn new(terms: usize) -> Self {
+        Self::with_chunk(terms, terms.div_ceil(MAX_CHUNKS).max(1))
+    }
+
+    /// A sum of `terms` terms in chunks of `chunk` terms (the last one shorter). Panics if
+    /// `chunk` is zero.
+    #[track_caller]
+    pub fn with_chunk(terms: usize, chunk: usize) -> Self {
+        assert!(
+            chunk >= 1,
+            "nilang: TermSum chunks must hold at least one term"
+        );
+        TermSum {
+            terms,
+            chunk,
+            plans: Vec::new(),
+            partial: Vec::new(),
+            values: Vec::new(),
+        }
+    }
+
+    /// The number of terms.
+    pub fn terms(&self) -> usize {
+        self.terms
+    }
+
+    /// The ranges of terms of the chunks, in order (one empty range when there are no terms,
+    /// so the program still runs once).
+    pub fn chunks(&self) -> impl Iterator<Item = Range<usize>> + '_ {
+        let n = self.terms.div_ceil(self.chunk).max(1);
+        (0..n).map(move |c| c * self.chunk..((c + 1) * self.chunk).min(self.terms))
+    }
+
+    /// The program's arguments for each chunk of terms: `args(range)` builds them; then
+    /// [`TermArgs::value_and_gradient`] runs the program (two steps, so that the arguments'
+    /// types are known when the program is checked against them).
+    pub fn args<A, M>(&mut self, args: M) -> TermArgs<'_, St, M>
+    where
+        M: Fn(Range<usize>) -> A + Sync,
+    {
+        TermArgs { sum: self, args }
+    }
+}
+
+/// A [`TermSum`] with the builder of its chunks' arguments ([`TermSum::args`]).
+#[derive(Debug)]
+pub struct TermArgs<'s, St, M> {
+    sum: &'s mut TermSum<St>,
+    args: M,
+}
+
+impl<St, M> TermArgs<'_, St, M> {
+    /// The loss `Σ_chunks f(args(chunk))` (argument `loss` of the program) and the adjoints of
+    /// the parameter arguments `params` (their slots concatenated in this order, written to
+    /// `grad`), on the current rayon pool. Panics, before anything runs, if `loss` is not a
+    /// scalar number argument or a parameter index is out of range, and after the chunks ran
+    /// if `grad`'s length is not the parameters' number of slots.
+    #[track_caller]
+    pub fn value_and_gradient<F, A>(
+        self,
+        f: &F,
+        loss: usize,
+        params: &[usize],
+        grad: &mut [f64],
+    ) -> f64
+    where
+        A: GradArgs<f64, Store<f64> = St>,
+        F: TermProgram<A, f64> + Sync,
+        M: Fn(Range<usize>) -> A + Sync,
+        St: Send,
+    {
+        use rayon::prelude::*;
+        check_loss::<A, _>(loss, "loss");
+        for &k in params {
+            check_index::<A, _>(k, "parameter");
+        }
+        let width = grad.len();
+        let TermArgs { sum, args } = self;
+        let (terms, chunk) = (sum.terms, sum.chunk);
+        let n_chunks = terms.div_ceil(chunk).max(1);
+        let threads = rayon::current_num_threads().max(1);
+        while sum.plans.len() < threads {
+            sum.plans.push(Mutex::new(Plan::new()));
+        }
+        sum.partial.resize(n_chunks * width.max(1), 0.0);
+        sum.values.resize(n_chunks, 0.0);
+        let plans = &sum.plans;
+        let wrong = core::sync::atomic::AtomicUsize::new(usize::MAX);
+        let run = |c: usize, pg: &mut [f64], v: &mut f64| {
+            let t = rayon::current_thread_index().unwrap_or(0) % plans.len();
+            let mut plan = plans[t].lock().unwrap_or_else(|e| e.into_inner());
+            let (value, st) = plan.value_and_gradient_lifted(
+                f,
+                args(c * chunk..((c + 1) * chunk).min(terms)),
+                loss,
+            );
+            *v = value;
+            let mut filled = 0;
+            for &k in params {
+                for s in A::slots::<f64>(st, k).iter() {
+                    if filled < pg.len() {
+                        pg[filled] = s.g;
+                    }
+                    filled += 1;
+                }
+            }
+            if filled != width {
+                wrong.store(filled, core::sync::atomic::Ordering::Relaxed);
+            }
+        };
+        let partial = &mut sum.partial[..n_chunks * width];
+        // one task per chunk (`with_max_len(1)`): chunks of unequal cost (the rows of a
+        // triangle of pairs) are shared out by work stealing, not in halves fixed up front
+        if width == 0 {
+            sum.values
+                .par_iter_mut()
+                .enumerate()
+                .with_max_len(1)
+                .for_each(|(c, v)| run(c, &mut [], v));
+        } else {
+            partial
+                .par_chunks_mut(width)
+                .zip(sum.values.par_iter_mut())
+                .enumerate()
+                .with_max_len(1)
+                .for_each(|(c, (pg, v))| run(c, pg, v));
+        }
+        let filled = wrong.into_inner();
+        if filled != usize::MAX {
+            panic!(
+                "nilang: TermSum gradient buffer holds {width} numbers, but the parameters {params:?} have {filled} slots"
+            );
+        }
+        tree_sum(partial, width);
+        tree_sum(&mut sum.values, 1);
+        grad.copy_from_slice(&partial[..width]);
+        sum.values[0]
+    }
+}
+
+/// Per-term results on all cores: `f(t, out_t)` for every term `t` of `out.len() / width`,
+/// `out_t = out[t·width..(t + 1)·width]`, in chunks of `chunk` terms on the current rayon
+/// pool. For what is not a sum: per-term Jacobian blocks, residuals. Each term writes its own
+/// place, so the result is the same for any number of threads. Panics if `width` or `chunk`
+/// is zero or `out.len()` is not a multiple of `width`.
+///
+/// ```
+/// let mut out = vec![0.0; 2 * 1000];
+/// nilang::ad::term_sum::for_each_term(&mut out, 2, 64, |t, o| {
+///     o[0] = t as f64;
+///     o[1] = (t as f64).sqrt();
+/// });
+/// assert_eq!((out[2 * 999], out[2 * 16 + 1]), (999.0, 4.0));
+/// ```
+#[track_caller]
+pub fn for_each_term<T: Send>(
+    out: &mut [T],
+    width: usize,
+    chunk: usize,
+    f: impl Fn(usize, &mut [T]) + Sync,
+) {
+    use rayon::prelude::*;
+    assert!(
+        width >= 1 && chunk >= 1,
+        "nilang: for_each_term needs a width and a chunk of at least one"
+    );
+    assert!(
+        out.len().is_multiple_of(width),
+        "nilang: for_each_term: {} outputs are not whole terms of {width}",
+        out.len()
+    );
+    out.par_chunks_mut(width * chunk)
+        .enumerate()
+        .for_each(|(c, o)| {
+            for (k, ot) in o.chunks_exact_mut(width).enumerate() {
+                f(c * chunk + k, ot);
+            }
+        });
+}
+
+/// Sum the `len / width` rows of `rows` into its first row in a fixed binary tree: at
+/// distance 1, 2, 4, … row `c` (a multiple of twice the distance) adds row `c + distance`.
+/// The order of every addition depends on the number of rows only; the rows of one level are
+/// added in parallel.
+fn tree_sum(rows: &mut [f64], width: usize) {
+    use rayon::prelude::*;
+    if width == 0 {
+        return;
+    }
+    let n = rows.len() / width;
+    let mut dist = 1;
+    while dist < n {
+        rows.par_chunks_mut(2 * dist * width).for_each(|pair| {
+            if pair.len() > dist * width {
+                let (left, right) = pair.split_at_mut(dist * width);
+                for (l, r) in left[..width].iter_mut().zip(&right[..width]) {
+                    *l += r;
+                }
+            }
+        });
+        dist *= 2;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::tree_sum;
+
+    #[test]
+    fn tree_sum_adds_rows_in_a_fixed_tree() {
+        // five rows of width 2: ((r0 + r1) + (r2 + r3)) + r4
+        let mut rows = vec![1.0, 10.0, 2.0, 20.0, 3.0, 30.0, 4.0, 40.0, 5.0, 50.0];
+        tree_sum(&mut rows, 2);
+        assert_eq!(&rows[..2], &[15.0, 150.0]);
+        // the tree, not the left-to-right order: 1e16 + 1 - 1e16 + 1
+        let mut r = vec![1e16, 1.0, -1e16, 1.0];
+        tree_sum(&mut r, 1);
+        assert_eq!(r[0], (1e16 + 1.0) + (-1e16 + 1.0));
+    }
+}

@@ -1,0 +1,175 @@
+//! The data-parallel gradient of a sum of terms (`nilang::ad::TermSum`): equal to one serial
+//! gradient up to rounding, the same bits for any number of threads, shared workspaces, and
+//! clear errors for bad arguments.
+use nilang::ad::{Shared, TermSum};
+use nilang::prelude::*;
+
+fn pool(threads: usize) -> rayon::ThreadPool {
+    rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .unwrap()
+}
+
+/// The guide's example: `e += Σ_{lo ≤ i < hi} Σ_{j > i} 1 / (1 + (x_i − x_j)²)`.
+#[i]
+fn pairs<T: Scalar>(e: &mut T, x: &mut [T], lo: usize, hi: usize) {
+    for i in lo..hi {
+        for j in i + 1..x.len() {
+            routine! {
+                let (d, r2) = (T::default(), T::default());
+                d += x[i] - x[j];
+                r2 += abs2(d);
+                r2 += 1.0;
+            }
+            e += 1.0 / r2;
+            unroutine!();
+        }
+    }
+}
+
+fn points(n: usize) -> Vec<f64> {
+    (0..n).map(|k| (k as f64 * 0.7).sin() * 3.0).collect()
+}
+
+#[test]
+fn equals_the_serial_gradient_and_its_bits_do_not_depend_on_the_threads() {
+    let x = points(150);
+    let (mut e1, mut x1) = (0.0, x.clone());
+    let (_, gx1, ..) = nilang::gradient(&Pairs, (&mut e1, &mut x1[..], 0, x.len()), 0);
+    let mut serial_e = 0.0;
+    pairs(&mut serial_e, &mut x.clone(), 0, x.len());
+    let mut sum = TermSum::new(x.len());
+    assert_eq!(sum.chunks().count(), 50); // 150 rows in chunks of 3
+    let mut runs = vec![];
+    for threads in [1, 2, 3, 5] {
+        let mut gx = vec![0.0; x.len()];
+        let args = |r: core::ops::Range<usize>| (Shared(&0.0), Shared(&x[..]), r.start, r.end);
+        let e =
+            pool(threads).install(|| sum.args(args).value_and_gradient(&Pairs, 0, &[1], &mut gx));
+        assert!((e - serial_e).abs() < 1e-12 * serial_e, "{e} vs {serial_e}");
+        for (a, b) in gx.iter().zip(gx1.iter()) {
+            assert!((a - b.g).abs() < 1e-12 * (1.0 + a.abs()), "{a} vs {}", b.g);
+        }
+        runs.push((
+            e.to_bits(),
+            gx.iter().map(|v| v.to_bits()).collect::<Vec<_>>(),
+        ));
+    }
+    assert!(runs.iter().all(|r| *r == runs[0]));
+}
+
+#[test]
+fn chunks_are_fixed_by_the_number_of_terms() {
+    let s = TermSum::<()>::with_chunk(10, 4);
+    assert_eq!(s.chunks().collect::<Vec<_>>(), [0..4, 4..8, 8..10]);
+    let none: Vec<_> = TermSum::<()>::new(0).chunks().collect();
+    assert_eq!((none.len(), none[0].clone()), (1, 0..0));
+    assert_eq!(TermSum::<()>::new(64 * 5 + 1).chunks().count(), 54); // chunks of 6
+}
+
+#[test]
+fn no_terms_run_the_program_once_on_an_empty_range() {
+    let x = points(5);
+    let mut g = vec![1.0; 5];
+    let e = TermSum::new(0)
+        .args(|r| (Shared(&0.0), Shared(&x[..]), r.start, r.end))
+        .value_and_gradient(&Pairs, 0, &[1], &mut g);
+    assert_eq!((e, g), (0.0, vec![0.0; 5]));
+}
+
+/// A workspace struct shared (zero) by every chunk, and two shared parameter arguments.
+#[derive(Clone, Debug)]
+struct Work<T> {
+    t: Vec<T>,
+}
+nilang::grad_struct!(Work { t });
+
+/// `out += Σ_{i in lo..hi} (a·x_i + b)²`, the products kept in the workspace.
+#[i]
+fn affine_sq<T: Scalar>(
+    out: &mut T,
+    a: &mut T,
+    b: &mut [T],
+    x: &[f64],
+    lo: usize,
+    hi: usize,
+    ws: &mut Work<T>,
+) {
+    for i in lo..hi {
+        routine! {
+            ws.t[0] += a * x[i];
+            ws.t[0] += b[0];
+        }
+        out += abs2(ws.t[0]);
+        unroutine!();
+    }
+}
+
+#[test]
+fn shared_numbers_slices_and_workspaces() {
+    let x: Vec<f64> = (0..1000).map(|k| k as f64 / 1000.0).collect();
+    let (a, b) = (0.5, [-0.25]);
+    let ws = Work { t: vec![0.0] };
+    let mut g = [0.0; 2];
+    let v = pool(2).install(|| {
+        TermSum::with_chunk(x.len(), 100)
+            .args(|r| {
+                (
+                    Shared(&0.0),
+                    Shared(&a),
+                    Shared(&b[..]),
+                    &x[..],
+                    r.start,
+                    r.end,
+                    Shared(&ws),
+                )
+            })
+            .value_and_gradient(&AffineSq, 0, &[1, 2], &mut g)
+    });
+    let want_v: f64 = x.iter().map(|&xi| (a * xi + b[0]).powi(2)).sum();
+    let want_a: f64 = x.iter().map(|&xi| 2.0 * (a * xi + b[0]) * xi).sum();
+    let want_b: f64 = x.iter().map(|&xi| 2.0 * (a * xi + b[0])).sum();
+    assert!((v - want_v).abs() < 1e-12 * want_v);
+    assert!((g[0] - want_a).abs() < 1e-12 * want_a.abs());
+    assert!((g[1] - want_b).abs() < 1e-12 * want_b.abs());
+    assert_eq!(ws.t, [0.0]); // shared arguments are never written back
+}
+
+#[test]
+#[should_panic(
+    expected = "TermSum gradient buffer holds 3 numbers, but the parameters [1] have 4 slots"
+)]
+fn a_gradient_buffer_of_the_wrong_length_is_named() {
+    let x = points(4);
+    let mut g = vec![0.0; 3];
+    TermSum::new(4)
+        .args(|r| (Shared(&0.0), Shared(&x[..]), r.start, r.end))
+        .value_and_gradient(&Pairs, 0, &[1], &mut g);
+}
+
+#[test]
+#[should_panic(expected = "the loss (argument 1) must be a scalar `&mut` number")]
+fn the_loss_must_be_a_scalar() {
+    let x = points(4);
+    let mut g = vec![0.0; 4];
+    TermSum::new(4)
+        .args(|r| (Shared(&0.0), Shared(&x[..]), r.start, r.end))
+        .value_and_gradient(&Pairs, 1, &[1], &mut g);
+}
+
+#[test]
+#[should_panic(expected = "the parameter is argument 7, but the function has 4 arguments")]
+fn parameters_must_exist() {
+    let x = points(4);
+    let mut g = vec![0.0; 4];
+    TermSum::new(4)
+        .args(|r| (Shared(&0.0), Shared(&x[..]), r.start, r.end))
+        .value_and_gradient(&Pairs, 0, &[7], &mut g);
+}
+
+#[test]
+#[should_panic(expected = "TermSum chunks must hold at least one term")]
+fn chunks_are_not_empty() {
+    TermSum::<()>::with_chunk(10, 0);
+}
