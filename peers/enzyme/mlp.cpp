@@ -4,11 +4,22 @@
 //
 // One sample at a time: the 32 hidden pre-activations in a local array, accumulated row by row
 // of W1 (the inner loop runs over the 32 hidden units, contiguous in W1, so it vectorises), then
-// tanh and the output dot product. The sizes are template parameters (constant trip counts); the
-// pointers are __restrict and the inputs const, so Enzyme re-reads x, W1 and W2 in reverse and
-// caches only the 32 tanh values per sample that tanh's derivative needs.
+// tanh (mlp_tanh) and the output dot product. The sizes are template parameters (constant trip
+// counts); the pointers are __restrict and the inputs const, so Enzyme re-reads x, W1 and W2 in
+// reverse and caches only what tanh's derivative needs (32 numbers per sample).
 
 constexpr long MLP_IN = 16, MLP_HIDDEN = 32;
+
+// tanh by one exp: tanh |a| = (1 - e) / (1 + e), e = exp(-2 |a|) in (0, 1] (no overflow, and
+// Enzyme's derivative reuses e). glibc's tanh is the old fdlibm code (through expm1) while its
+// exp is the fast one: this form runs the objective and Enzyme's gradient about 2x faster than
+// __builtin_tanh at B = 4096. Its error is ~1e-16 absolute (relative only near a = 0, where
+// the term is itself ~a).
+static inline double mlp_tanh(double a) {
+  const double e = __builtin_exp(-2.0 * __builtin_fabs(a));
+  const double t = (1.0 - e) / (1.0 + e);
+  return a < 0.0 ? -t : t;
+}
 
 template <long B>
 static double mlp_loss(const double *__restrict p, const double *__restrict x,
@@ -30,7 +41,7 @@ static double mlp_loss(const double *__restrict p, const double *__restrict x,
     }
     double z = b2;
     for (long h = 0; h < MLP_HIDDEN; h++)
-      z += __builtin_tanh(a[h]) * w2[h];
+      z += mlp_tanh(a[h]) * w2[h];
     const double r = z - t[b];
     loss += r * r;
   }
