@@ -169,6 +169,27 @@ def schedules(s, a):
     }
 
 
+def mlp(s, a):
+    args = (a["p"], a["x"], a["t"])
+    return {"O": entry("mlp", "objective", 1, args), "G": entry("mlp", "gradient", a["p"].size, args)}
+
+
+def pairwise(s, a):
+    args = (a["x"],)
+    return {
+        "O": entry("pairwise", "objective", 1, args),
+        "G": entry("pairwise", "gradient", a["x"].size, args),
+    }
+
+
+def logistic(s, a):
+    args = (a["w"], a["x"], a["y"])
+    return {
+        "O": entry("logistic", "objective", 1, args),
+        "G": entry("logistic", "gradient", a["w"].size, args),
+    }
+
+
 SUITES = {
     "gmm": gmm,
     "ba": ba,
@@ -176,6 +197,9 @@ SUITES = {
     "embedding": embedding,
     "sparse": sparse,
     "schedules": schedules,
+    "mlp": mlp,
+    "pairwise": pairwise,
+    "logistic": logistic,
 }
 
 # ----------------------------------------------------------------------------------------------

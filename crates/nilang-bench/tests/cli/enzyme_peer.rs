@@ -86,6 +86,9 @@ fn enzyme_cells_are_checked_timed_and_recorded() {
             "ba",
             "sparse",
             "schedules",
+            "mlp",
+            "pairwise",
+            "logistic",
             "--json",
             json_s,
         ],
@@ -110,6 +113,9 @@ fn enzyme_cells_are_checked_timed_and_recorded() {
             ("ba", &["O", "J"]),
             ("sparse", &["O", "B"]),
             ("schedules", &["O", "G"]),
+            ("mlp", &["O", "G"]),
+            ("pairwise", &["O", "G"]),
+            ("logistic", &["O", "G"]),
         ],
     );
 }

@@ -6,8 +6,9 @@
 //! Written three ways, as the `pairwise` suite: plain Rust (`rust-O`; `rust-G` by the
 //! hand-derived `∂L/∂z = σ(z) − y`), NiLang.rs from the guide only ([`nilang`]: `nilang-G` by
 //! `Plan`, and the data-parallel `nilang::ad::TermSum` over the samples on pools of 1 and N
-//! threads, `nilang-t1`, `nilang-tN`), and JAX (`peers/jax/peer.py`, jitted float64). Every
-//! gradient is checked against the plain one (1e-12) before it is timed, JAX's too.
+//! threads, `nilang-t1`, `nilang-tN`), JAX (`peers/jax/peer.py`, jitted float64) and C++ by
+//! Enzyme (`enzyme`, `peers/enzyme/logistic.cpp`). Every gradient is checked against the plain
+//! one (1e-12) before it is timed, the peers' too.
 
 pub mod nilang;
 

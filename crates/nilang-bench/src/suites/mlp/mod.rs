@@ -14,7 +14,7 @@
 //! `tanh` costs; these are the references of every check), `nilang-O/G` the
 //! `#[i]` program written from the guide (`nilang.rs`; `nilang-x4-G` on batches of four
 //! samples), and `jax-O/G` the same network in JAX
-//! (float64, jitted; `peers/jax/peer.py`).
+//! (float64, jitted; `peers/jax/peer.py`), `enzyme-O/G` in C++ by Enzyme (`peers/enzyme/mlp.cpp`).
 
 pub mod nilang;
 

@@ -6,8 +6,8 @@
 //! NiLang.rs from the guide only ([`nilang`]: `nilang-G` by `nilang::ad::Plan`, and the
 //! data-parallel gradient `nilang::ad::TermSum` over the rows `i` on pools of 1 and N threads,
 //! tools `nilang-t1`, `nilang-tN`), and JAX (`peers/jax/peer.py`, jitted float64: `jax` on one
-//! thread, `jax-mt` on all cores). Every gradient is checked against the plain one (1e-12)
-//! before it is timed, JAX's too.
+//! thread, `jax-mt` on all cores), and C++ by Enzyme (`enzyme`, `peers/enzyme/pairwise.cpp`).
+//! Every gradient is checked against the plain one (1e-12) before it is timed, the peers' too.
 
 pub mod nilang;
 
