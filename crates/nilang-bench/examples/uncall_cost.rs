@@ -7,6 +7,15 @@
 //! valgrind --tool=callgrind --callgrind-out-file=/tmp/uncall.out target/release/examples/uncall_cost
 //! callgrind_annotate --inclusive=yes /tmp/uncall.out | grep -E 'run_call|run_uncall'
 //! ```
+//!
+//! Line by line, one direction at a time (a build with line tables; `call`, then `uncall`):
+//!
+//! ```text
+//! CARGO_PROFILE_RELEASE_DEBUG=line-tables-only cargo build --release -p nilang-bench --example uncall_cost
+//! valgrind --tool=callgrind --collect-atstart=no --toggle-collect='*run_uncall' \
+//!     --callgrind-out-file=/tmp/uncall.out target/release/examples/uncall_cost
+//! callgrind_annotate --auto=yes /tmp/uncall.out
+//! ```
 use nilang_apps::adbench::gmm::gmm_generate;
 use nilang_apps::gmm::GmmWork;
 

@@ -14,6 +14,9 @@
 //!   zero, so after its uncomputation they are zero again (up to rounding). That uncomputation
 //!   runs adjoint-only on them, and their values are then set to zero
 //!   (`Fresh::zero_values`, adjoints kept): the same state as before, without computing it.
+//!   Only where the workspaces' numbers skip value work so (`Fresh::VALUES_SKIPPED`, a
+//!   constant of the number type): on plain numbers the ordinary uncomputation runs, so an
+//!   inverse program costs what its forward costs.
 //! - **Inside it, callees** run their variant `g::__adj(g, dead, args)` (`g_inv::__adj` for an
 //!   inverse call): bit `k` of `dead` says that the value of parameter `k` after the call is
 //!   never read. In the variant, an instruction's target is dead when no later statement

@@ -577,10 +577,30 @@ fn items(
                 }
             }
         } else {
+            // the body is a function of its own with the function's parameters, called with
+            // the tuple's fields: references in a tuple carry no `noalias`, so a body on them
+            // would lose what the forward function's optimiser knows (that `&mut` slices do
+            // not overlap: vectorised loops, bounds checks removed)
+            let inputs = &sig.inputs;
+            let (own_generics, own_where) = (&sig.generics, &sig.generics.where_clause);
+            let own_args: Vec<&syn::Ident> = sig
+                .generics
+                .params
+                .iter()
+                .filter_map(|g| match g {
+                    syn::GenericParam::Type(t) => Some(&t.ident),
+                    syn::GenericParam::Const(c) => Some(&c.ident),
+                    syn::GenericParam::Lifetime(_) => None,
+                })
+                .collect();
             quote! {
                 #[doc(hidden)] #[inline] #allow
-                #vis fn __primal #generics (_: __NilangF, (#(#pats,)*): (#(#tys,)*)) #where_clause {
-                    #primal
+                #vis fn __primal #generics (_: __NilangF, (#(#args,)*): (#(#tys,)*)) #where_clause {
+                    #[inline(always)] #allow
+                    fn __nilang_body #own_generics (#inputs) #own_where {
+                        #primal
+                    }
+                    __nilang_body::<#(#own_args),*>(#(#args),*)
                 }
             }
         };

@@ -263,6 +263,12 @@ fn uncomputation_on_fresh_workspaces_is_adjoint_only() {
     );
     assert!(inv.contains("Fresh :: zero_values (& mut (* ws))"), "{inv}");
     assert!(inv.contains("Fresh :: zero_values (& mut (* y))"), "{inv}");
+    // only on numbers whose adjoint-only instructions skip values (a constant of the type);
+    // otherwise the ordinary uncomputation
+    assert!(
+        inv.contains("&& (false || :: nilang :: instr :: fresh :: values_skipped (& (* ws)) || :: nilang :: instr :: fresh :: values_skipped (& (* y)))"),
+        "{inv}"
+    );
     // the next iteration starts with `fresh!(ws, y)`: the values are reset after the last one
     assert!(inv.contains("if b == __nilang_s"), "{inv}");
     // with checks on, the uncomputation computes the values (the checks read them)
@@ -463,4 +469,29 @@ fn nocheck_on_an_instruction_statement_reaches_the_statement() {
         // the statement's text in messages is the statement, without the attribute
         assert!(!attr.contains("#[nocheck]"), "{body}");
     }
+}
+
+#[test]
+fn value_only_variant_takes_its_parameters_as_parameters() {
+    // `f::__primal` receives the arguments as one tuple; its body is a function of its own
+    // with the declared parameters (their `&mut` stay `noalias`: the optimiser may vectorise
+    // as in `f`), called with the tuple's fields and the generic arguments named
+    let out = expand_nocheck(
+        "fn f<T: Scalar, const N: i32>(y: &mut [T], l: &mut [T]) {
+            for j in 0..y.len() { y[j] += l[j]; }
+        }",
+    );
+    let primal = out
+        .split("fn __primal")
+        .nth(1)
+        .and_then(|s| s.split("fn __adj").next())
+        .unwrap_or_default();
+    assert!(
+        primal.contains(
+            "fn __nilang_body < T : Scalar , const N : i32 > (y : & mut [T] , l : & mut [T])"
+        ),
+        "{primal}"
+    );
+    assert!(primal.contains("__nilang_body :: < T , N > ("), "{primal}");
+    assert!(primal.contains("plus_eq_primal"), "{primal}");
 }

@@ -186,7 +186,9 @@ impl Emitter {
 
     /// The uncomputation `stmts[m]` (an `unroutine!()`) of a routine whose writes go to
     /// `fresh!` workspaces, without checks: emitted adjoint-only on those workspaces, whose
-    /// values are then set to zero (what they were before the routine).
+    /// values are then set to zero (what they were before the routine), where their numbers
+    /// skip value work so (`Fresh::VALUES_SKIPPED`), and as the ordinary uncomputation
+    /// otherwise.
     pub(super) fn adj_undo(&mut self, stmts: &[Stmt], m: usize) -> Option<TokenStream> {
         if self.adj.is_some() || self.primal.is_some() {
             return None;
@@ -273,14 +275,21 @@ impl Emitter {
             }
             _ => quote!(#(#resets)*),
         };
-        if conds.is_empty() {
-            return Some(quote!(#fast #resets));
-        }
+        // only on numbers whose adjoint-only instructions skip value work (gradient numbers):
+        // on any other the ordinary uncomputation computes the same at no extra cost (its
+        // inverse program costs what the forward costs); a constant after monomorphisation
+        let skipped: Vec<TokenStream> = cands
+            .iter()
+            .map(|c| {
+                let pe = self.place(&c.place);
+                quote!(::nilang::instr::fresh::values_skipped(&#pe))
+            })
+            .collect();
         let flag = self.fresh("ADJ");
         let slow = self.stmt(s);
         Some(quote! {
             #[allow(non_upper_case_globals)] const #flag: bool = true #(&& #conds)*;
-            if #flag { #fast #resets } else { #slow }
+            if #flag && (false #(|| #skipped)*) { #fast #resets } else { #slow }
         })
     }
 }

@@ -209,6 +209,7 @@ macro_rules! grad_struct {
             fn zero_values(&mut self) {
                 $(self.$field.zero_values();)+
             }
+            const VALUES_SKIPPED: bool = T::VALUES_SKIPPED;
         }
     };
 }

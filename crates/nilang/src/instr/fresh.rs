@@ -30,6 +30,31 @@ pub trait Fresh {
     /// instructions compute values anyway leave it as it is (the default).
     #[inline(always)]
     fn zero_values(&mut self) {}
+    /// Whether the adjoint-only instructions on these numbers skip value work, so that
+    /// uncomputing a routine adjoint-only and then [`Fresh::zero_values`] is cheaper than
+    /// uncomputing it: gradient numbers of plain numbers. On every other number the two
+    /// compute the same, and the compiler emits the ordinary uncomputation (an inverse program
+    /// on `f64` then costs what its forward costs).
+    ///
+    /// ```
+    /// use nilang::instr::fresh::Fresh;
+    /// assert!(!<Vec<f64> as Fresh>::VALUES_SKIPPED);
+    /// assert!(<Vec<nilang::GVar<f64>> as Fresh>::VALUES_SKIPPED);
+    /// ```
+    const VALUES_SKIPPED: bool = false;
+}
+
+/// [`Fresh::VALUES_SKIPPED`] of a place's type (the compiler's choice of how to uncompute a
+/// routine on `fresh!` workspaces: a constant after monomorphisation).
+///
+/// ```
+/// let (ws, gs) = (vec![0.0_f64; 3], vec![nilang::GVar::new(0.0_f64, 0.0); 3]);
+/// assert!(!nilang::instr::fresh::values_skipped(&ws));
+/// assert!(nilang::instr::fresh::values_skipped(&gs));
+/// ```
+#[inline(always)]
+pub fn values_skipped<W: Fresh + ?Sized>(_: &W) -> bool {
+    W::VALUES_SKIPPED
 }
 
 macro_rules! fresh_scalar {
@@ -89,6 +114,7 @@ impl<T: Default + AlmostSame + crate::ad::Adjoints> Fresh for crate::ad::GVar<T>
             self.x = T::default();
         }
     }
+    const VALUES_SKIPPED: bool = !T::HAS_ADJOINT;
 }
 
 /// Sequences: every element.
@@ -107,6 +133,7 @@ macro_rules! fresh_seq {
             fn zero_values(&mut self) {
                 self.iter_mut().for_each(Fresh::zero_values)
             }
+            const VALUES_SKIPPED: bool = T::VALUES_SKIPPED;
         }
     )*};
 }
