@@ -385,7 +385,10 @@ fn untuned(prefix: &str, wants: &dyn Fn(&str) -> bool) {
             black_box(logistic::nll_gradient(black_box(&c.w), &c.x, &c.y, &mut g));
         });
         let mut cells = logistic::nilang::cells(&c, &[]);
-        let mut c2 = cells[0].1.iter_mut().map(|k| count_n(prefix, 10, || k.run()));
+        let mut c2 = cells[0]
+            .1
+            .iter_mut()
+            .map(|k| count_n(prefix, 10, || k.run()));
         let (nil_o, nil_g) = (c2.next().expect("O"), c2.next().expect("G"));
         let per = c.n as f64;
         println!(
