@@ -1,7 +1,7 @@
 """Instructions per evaluation of Enzyme's cells, counted by valgrind's callgrind.
 
     valgrind --tool=callgrind --instr-atstart=no --callgrind-out-file=/tmp/cg.%p.out \\
-        python3.11 peers/enzyme/instructions.py [embedding bessel schedules ba sparse]
+        python3.11 peers/enzyme/instructions.py [embedding bessel schedules ba sparse mlp pairwise logistic]
 
 (python3.11 the interpreter itself, not a pyenv shim: valgrind does not follow the shim's exec;
 the dumps are read from NILANG_CALLGRIND_GLOB, default /tmp/cg.*.out.*.)
@@ -16,7 +16,9 @@ Bessel J2 at z = 1.0, atol 1e-8 (the bench's one-point case), the schedules step
 (Lorenz T = 1000, the PDE 128 x 1000) on the bench's inputs, BA per observation on ba1 (loaded
 as the Rust loader does: the file's one camera, point, weight and feature replicated,
 observation i joining camera i mod n and point i mod m), sparse complex `mul!` per nonzero on
-a random 1000 x 1000 pattern of density 0.05 (the counts depend on the pattern only through nnz).
+a random 1000 x 1000 pattern of density 0.05 (the counts depend on the pattern only through nnz),
+and the untuned suites on their bench shapes with random inputs drawn as the Rust suites draw
+them: mlp B = 256 per sample, pairwise N = 256 per pair, logistic n = 10000 per sample.
 """
 
 import glob
@@ -120,8 +122,27 @@ def main():
         fns = peer.sparse({"kind": "matvec"}, dict(zip(("cp", "ri", "a", "x", "ybar"), args)))
         for m in ("O", "B"):
             rows.append((f"sparse mul! per nonzero (nnz {nnz})", m, count(fns[m]) / nnz))
+    if not ONLY or "mlp" in ONLY:
+        b = 256
+        p = np.concatenate([rng.uniform(-0.25, 0.25, 16 * 32), rng.uniform(-0.1, 0.1, 32),
+                            rng.uniform(-32 ** -0.5, 32 ** -0.5, 32), rng.uniform(-0.1, 0.1, 1)])
+        fns = peer.mlp({}, {"p": p, "x": rng.uniform(-2, 2, b * 16), "t": rng.uniform(-1, 1, b)})
+        for m in ("O", "G"):
+            rows.append((f"mlp B={b} per sample", m, count(fns[m]) / b))
+    if not ONLY or "pairwise" in ONLY:
+        n = 256
+        fns = peer.pairwise({}, {"x": n ** (1 / 3) * rng.random(3 * n)})
+        for m in ("O", "G"):
+            rows.append((f"pairwise N={n} per pair", m, count(fns[m]) / (n * (n - 1) / 2)))
+    if not ONLY or "logistic" in ONLY:
+        n = 10000
+        x = 2 * rng.random(n * 16) - 1
+        y = (rng.random(n) < 0.5).astype(float)
+        fns = peer.logistic({}, {"w": 0.2 * rng.random(17) - 0.1, "x": x, "y": y})
+        for m in ("O", "G"):
+            rows.append((f"logistic n={n} per sample", m, count(fns[m], 10) / n))
     for case, m, n in rows:
-        print(f"{case}\tenzyme-{m}\t{n:.1f} instructions")
+        print(f"{case}\tenzyme-{m}\t{n:.2f} instructions")
 
 
 if __name__ == "__main__":

@@ -1,12 +1,14 @@
 //! Instructions per evaluation of our cells where Enzyme is faster (issue 23: embedding,
-//! Bessel J2(1.0), the schedules steppers, BA per observation, sparse `mul!` per nonzero),
+//! Bessel J2(1.0), the schedules steppers, BA per observation, sparse `mul!` per nonzero, and
+//! the untuned suites `mlp` B=256 per sample, `pairwise` N=256 per pair, `logistic` n=10000 per
+//! sample),
 //! counted by
 //! valgrind's callgrind:
 //!
 //! ```text
 //! cargo build --release -p nilang-bench --example instructions
 //! valgrind --tool=callgrind --instr-atstart=no --callgrind-out-file=/tmp/ours.%p.out \
-//!     target/release/examples/instructions /tmp/ours [embedding bessel schedules ba sparse]
+//!     target/release/examples/instructions /tmp/ours [embedding bessel schedules ba sparse mlp pairwise logistic]
 //! ```
 //!
 //! The suites after the prefix select what is counted (default: all).
@@ -117,6 +119,7 @@ fn main() {
     if wants("sparse") {
         sparse_matvec(&prefix);
     }
+    untuned(&prefix, &wants);
     let mut rng = nilang_bench::suites::rng(3);
     for k in [2, 4, 6, 8, 10].into_iter().filter(|_| wants("embedding")) {
         let x: Vec<f64> = (0..10 * k)
@@ -303,4 +306,98 @@ fn sparse_matvec(prefix: &str) {
         nil_b / nnz,
         manual / nnz
     );
+}
+
+/// The untuned suites, on the bench's own cells (`rust-O`, the hand-written `manual-G`/`rust-G`,
+/// and our kernels `nilang-O`, `nilang-G` exactly as the bench runs them), per unit of work:
+/// mlp B=256 per sample, pairwise N=256 per pair, logistic n=10000 per sample.
+fn untuned(prefix: &str, wants: &dyn Fn(&str) -> bool) {
+    use nilang_bench::harness::Kernel;
+    let ours = |kernels: &mut [Kernel<'_>]| -> (f64, f64) {
+        let mut c = kernels.iter_mut().map(|k| count(prefix, || k.run()));
+        (c.next().expect("O"), c.next().expect("G"))
+    };
+    if wants("mlp") {
+        use nilang_bench::suites::mlp::{self, MlpCase, PlainWs, Tanh};
+        let c = MlpCase::new(256);
+        let mut ws = PlainWs::new(c.batch);
+        let o = count(prefix, || {
+            black_box(mlp::objective(
+                black_box(&c.p),
+                &c.x,
+                &c.t,
+                &mut ws,
+                Tanh::Lanes,
+            ));
+        });
+        let mut g = vec![0.0; mlp::N_PARAMS];
+        let hand = count(prefix, || {
+            black_box(mlp::value_grad(
+                black_box(&c.p),
+                &c.x,
+                &c.t,
+                &mut ws,
+                &mut g,
+                Tanh::Lanes,
+            ));
+        });
+        let (nil_o, nil_g) = ours(&mut mlp::nilang::kernels(&c));
+        let per = c.batch as f64;
+        println!(
+            "mlp B={} per sample\trust-O {:.1}\tmanual-G {:.1}\tnilang-O {:.1}\tnilang-G {:.1}",
+            c.batch,
+            o / per,
+            hand / per,
+            nil_o / per,
+            nil_g / per
+        );
+    }
+    if wants("pairwise") {
+        use nilang_bench::suites::pairwise::{self, PairwiseCase};
+        let c = PairwiseCase::random(256, &mut nilang_bench::suites::rng(21));
+        let o = count(prefix, || {
+            black_box(pairwise::energy(black_box(&c.x)));
+        });
+        let mut g = vec![0.0; c.x.len()];
+        let hand = count(prefix, || {
+            black_box(pairwise::energy_gradient(black_box(&c.x), &mut g));
+        });
+        let mut cells = pairwise::nilang::cells(&c, &[]);
+        let (nil_o, nil_g) = ours(&mut cells[0].1);
+        let per = (c.n * (c.n - 1) / 2) as f64;
+        println!(
+            "pairwise N={} per pair\trust-O {:.2}\trust-G {:.2}\tnilang-O {:.2}\tnilang-G {:.2}",
+            c.n,
+            o / per,
+            hand / per,
+            nil_o / per,
+            nil_g / per
+        );
+    }
+    if wants("logistic") {
+        use nilang_bench::suites::logistic::{self, LogisticCase};
+        let c = LogisticCase::random(10000, &mut nilang_bench::suites::rng(22));
+        let o = count_n(prefix, 10, || {
+            black_box(logistic::nll(black_box(&c.w), &c.x, &c.y));
+        });
+        let mut g = vec![0.0; c.w.len()];
+        let hand = count_n(prefix, 10, || {
+            black_box(logistic::nll_gradient(black_box(&c.w), &c.x, &c.y, &mut g));
+        });
+        let mut cells = logistic::nilang::cells(&c, &[]);
+        let mut c2 = cells[0]
+            .1
+            .iter_mut()
+            .map(|k| count_n(prefix, 10, || k.run()));
+        let (nil_o, nil_g) = (c2.next().expect("O"), c2.next().expect("G"));
+        let per = c.n as f64;
+        println!(
+            "logistic n={} per sample\trust-O {:.1}\trust-G {:.1}\tnilang-O {:.1}\tnilang-G {:.1}",
+            c.n,
+            o / per,
+            hand / per,
+            nil_o / per,
+            nil_g / per
+        );
+    }
 }
