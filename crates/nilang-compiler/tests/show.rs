@@ -238,6 +238,18 @@ fn every_example_of_the_guide_is_drawn_and_its_linked_pictures_are_current() {
         assert_eq!(gate_titles(&svg), instruction_lines(&ir), "{name}");
         drawn.entry(name).or_insert(svg);
     }
+    // every example has its picture committed, as drawn now (the first of equal names: a
+    // later one is `NAME-2.svg`)
+    for (name, svg) in &drawn {
+        let committed = std::fs::read_to_string(root.join(format!("docs/pictures/{name}.svg")))
+            .unwrap_or_else(|e| {
+                panic!(
+                    "docs/pictures/{name}.svg: {e}: cargo run -p nilang-compiler --example \
+                     picture -- docs/guide.md docs/pictures"
+                )
+            });
+        assert_eq!(svg, &committed, "docs/pictures/{name}.svg is stale");
+    }
     // the pictures the guide shows are those of its examples, as drawn now
     let linked: Vec<&str> = guide
         .split("](pictures/")
