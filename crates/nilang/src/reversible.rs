@@ -83,7 +83,7 @@ for_tuples!(call_tuple);
 #[macro_export]
 macro_rules! additive {
     ($f:ident, $f_inv:ident : $mask:expr) => {
-        $crate::additive!(@marker $f, $mask, {
+        $crate::additive!(@marker $f, $mask, u64::MAX, {
             /// No value-only variant: the function itself.
             #[doc(hidden)]
             #[inline(always)]
@@ -91,10 +91,11 @@ macro_rules! additive {
                 f.call_tuple(args)
             }
         });
-        $crate::additive!(@marker $f_inv, $mask, {});
+        $crate::additive!(@marker $f_inv, $mask, u64::MAX, {});
     };
-    // the marker of one direction: its analyses (all conservative but `ADDITIVE`)
-    (@marker $name:ident, $mask:expr, { $($extra:item)* }) => {
+    // the marker of one direction: its analyses (`ADDITIVE` and `WRITES` given, `READS`
+    // conservative) and extra items (e.g. a value-only variant `__primal`)
+    (@marker $name:ident, $mask:expr, $writes:expr, { $($extra:item)* }) => {
         #[doc(hidden)]
         #[allow(non_camel_case_types, dead_code)]
         pub enum $name {}
@@ -102,7 +103,7 @@ macro_rules! additive {
             #[doc(hidden)]
             pub const ADDITIVE: u64 = $mask;
             #[doc(hidden)]
-            pub const WRITES: u64 = u64::MAX;
+            pub const WRITES: u64 = $writes;
             #[doc(hidden)]
             pub const READS: u64 = u64::MAX;
             /// No adjoint-only variant: the function itself.

@@ -362,41 +362,8 @@ fn add_rows_in<R: GemmReal, T: 'static>(
 /// one written, and the value-only variant `f::__primal` given as an item.
 macro_rules! dense_markers {
     ($f:ident, $inv:ident, $primal:item) => {
-        #[doc(hidden)]
-        #[allow(non_camel_case_types, dead_code)]
-        pub enum $f {}
-        impl $f {
-            #[doc(hidden)]
-            pub const ADDITIVE: u64 = 1;
-            #[doc(hidden)]
-            pub const WRITES: u64 = 1;
-            #[doc(hidden)]
-            pub const READS: u64 = u64::MAX;
-            /// No adjoint-only variant: the function itself.
-            #[doc(hidden)]
-            #[inline(always)]
-            pub fn __adj<F: $crate::CallTuple<A>, A>(f: F, _dead: u64, args: A) {
-                f.call_tuple(args)
-            }
-            $primal
-        }
-        #[doc(hidden)]
-        #[allow(non_camel_case_types, dead_code)]
-        pub enum $inv {}
-        impl $inv {
-            #[doc(hidden)]
-            pub const ADDITIVE: u64 = 1;
-            #[doc(hidden)]
-            pub const WRITES: u64 = 1;
-            #[doc(hidden)]
-            pub const READS: u64 = u64::MAX;
-            /// No adjoint-only variant: the function itself.
-            #[doc(hidden)]
-            #[inline(always)]
-            pub fn __adj<F: $crate::CallTuple<A>, A>(f: F, _dead: u64, args: A) {
-                f.call_tuple(args)
-            }
-        }
+        $crate::additive!(@marker $f, 1, 1, { $primal });
+        $crate::additive!(@marker $inv, 1, 1, {});
     };
 }
 pub(crate) use dense_markers;
