@@ -30,21 +30,11 @@
 //! or range with an index that differs from iteration to iteration (`x[i]`, `x[i + k]`,
 //! `x[i * d..(i + 1) * d]`: "loop-private"). `fresh!` (unchecked) overwrites a workspace.
 //! Anything not understood reads.
+use crate::cond::Cond;
 use crate::ir::*;
 use crate::primal::leading_fields;
 use proc_macro2::{TokenStream, TokenTree};
 use quote::quote;
-
-/// A condition as a disjunction of constant expressions: `None` is "true" (certainly), and
-/// `Some(vec![])` "false".
-pub type Maybe = Option<Vec<TokenStream>>;
-
-/// `a || b`.
-pub fn or(a: Maybe, b: Maybe) -> Maybe {
-    let (mut a, b) = (a?, b?);
-    a.extend(b);
-    Some(a)
-}
 
 /// A root variable and leading fields (`ws.lse`), with the place naming it.
 #[derive(Clone, Debug)]
@@ -160,9 +150,8 @@ pub struct Ctx<'a> {
 }
 
 /// Whether statement `s` may read the value of `key` (a condition on callees' analyses).
-pub fn reads(s: &Stmt, key: &Key, cx: &Ctx) -> Maybe {
+pub fn reads(s: &Stmt, key: &Key, cx: &Ctx) -> Cond {
     let root = key.root.as_str();
-    let no = Some(vec![]);
     match &s.kind {
         StmtKind::Instr(i) => {
             let target = match &i.target {
@@ -179,31 +168,27 @@ pub fn reads(s: &Stmt, key: &Key, cx: &Ctx) -> Maybe {
                 }),
                 o => operand_reads(o, key),
             };
-            if target || i.args.iter().any(|a| operand_reads(a, key)) {
-                None
-            } else {
-                no
-            }
+            Cond::from_bool(target || i.args.iter().any(|a| operand_reads(a, key)))
         }
         StmtKind::Call(c) => call_reads(c, key, cx),
-        StmtKind::Alloc(a) => (!mentions_value(&a.value, root)).then(Vec::new),
+        StmtKind::Alloc(a) => Cond::from_bool(mentions_value(&a.value, root)),
         StmtKind::Dealloc(a) => {
             let checked = s.check && key.fields.is_empty() && a.names.iter().any(|n| n == root);
-            (!checked && !mentions_value(&a.value, root)).then(Vec::new)
+            Cond::from_bool(checked || mentions_value(&a.value, root))
         }
         StmtKind::If {
             branches,
             otherwise,
         } => {
-            let mut acc = no;
+            let mut acc = Cond::False;
             for b in branches {
                 if mentions_value(&b.pre, root) || mentions_value(&b.post, root) {
-                    return None;
+                    return Cond::True;
                 }
-                acc = or(acc, reads_block(&b.body, key, cx));
+                acc = acc.or(reads_block(&b.body, key, cx));
             }
             if let Some(o) = otherwise {
-                acc = or(acc, reads_block(o, key, cx));
+                acc = acc.or(reads_block(o, key, cx));
             }
             acc
         }
@@ -213,7 +198,7 @@ pub fn reads(s: &Stmt, key: &Key, cx: &Ctx) -> Maybe {
                 ForIter::Indices { slice, .. } => key.touches(slice) || index_reads(slice, root),
             };
             if head {
-                None
+                Cond::True
             } else {
                 reads_block(body, key, cx)
             }
@@ -221,35 +206,38 @@ pub fn reads(s: &Stmt, key: &Key, cx: &Ctx) -> Maybe {
         StmtKind::Block(b) | StmtKind::Seq(b) | StmtKind::Routine { body: b, .. } => {
             reads_block(b, key, cx)
         }
-        StmtKind::Safe(t) => (!mentions_value(t, root)).then(Vec::new),
+        StmtKind::Safe(t) => Cond::from_bool(mentions_value(t, root)),
         StmtKind::Fresh(ps) => {
             let hit = ps
                 .iter()
                 .any(|p| index_reads(p, root) || (s.check && key.touches(p)));
-            (!hit).then(Vec::new)
+            Cond::from_bool(hit)
         }
         StmtKind::While { .. }
         | StmtKind::DoLoop { .. }
         | StmtKind::Move { .. }
         | StmtKind::Stack { .. }
-        | StmtKind::Surface(_) => {
-            (!crate::one_pass::mentions_block(core::slice::from_ref(s), root)).then(Vec::new)
-        }
+        | StmtKind::Surface(_) => Cond::from_bool(crate::one_pass::mentions_block(
+            core::slice::from_ref(s),
+            root,
+        )),
     }
 }
 
 /// Whether any statement of `b` may read `key`.
-pub fn reads_block(b: &[Stmt], key: &Key, cx: &Ctx) -> Maybe {
-    let mut acc = Some(vec![]);
+pub fn reads_block(b: &[Stmt], key: &Key, cx: &Ctx) -> Cond {
+    let mut acc = Cond::False;
     for s in b {
-        acc = or(acc, reads(s, key, cx));
-        acc.as_ref()?;
+        acc = acc.or(reads(s, key, cx));
+        if acc.is_true() {
+            return acc;
+        }
     }
     acc
 }
 
 /// Whether a call may read `key`: an in-out argument in it when the callee's `READS` says so.
-fn call_reads(c: &Call, key: &Key, cx: &Ctx) -> Maybe {
+fn call_reads(c: &Call, key: &Key, cx: &Ctx) -> Cond {
     let root = key.root.as_str();
     let marker = match &c.callee {
         Callee::Path(p) if crate::primal::analysed_callee(p) => {
@@ -261,37 +249,37 @@ fn call_reads(c: &Call, key: &Key, cx: &Ctx) -> Maybe {
         Callee::Path(_) => None,
         Callee::Method { receiver, .. } => {
             if key.touches(receiver) || index_reads(receiver, root) {
-                return None;
+                return Cond::True;
             }
             None
         }
     };
-    let mut acc = Some(vec![]);
+    let mut acc = Cond::False;
     for (k, a) in c.args.iter().enumerate() {
         match (a.inout_place(cx.inout), a) {
             (Some(p), _) => {
                 if index_reads(p, root) {
-                    return None;
+                    return Cond::True;
                 }
                 if key.touches(p) {
                     match &marker {
                         Some(m) if k < 64 => {
                             let k = k as u32;
                             let reads = m.item(quote!(READS));
-                            acc = or(acc, Some(vec![quote!(((#reads >> #k) & 1 == 1))]));
+                            acc = acc.or(Cond::term(quote!(((#reads >> #k) & 1 == 1))));
                         }
-                        _ => return None,
+                        _ => return Cond::True,
                     }
                 }
             }
             (None, CallArg::Name(p)) => {
                 if key.touches(p) || index_reads(p, root) {
-                    return None;
+                    return Cond::True;
                 }
             }
             (None, CallArg::Read(e)) => {
                 if mentions_value(e, root) {
-                    return None;
+                    return Cond::True;
                 }
             }
             (None, CallArg::InOut(_)) => {}
@@ -313,15 +301,15 @@ fn kills(s: &Stmt, key: &Key) -> bool {
 }
 
 /// Whether `stmts` read `key` before overwriting it, and whether they overwrite it.
-pub fn first_read(stmts: &[Stmt], key: &Key, cx: &Ctx) -> (Maybe, bool) {
-    let mut acc = Some(vec![]);
+pub fn first_read(stmts: &[Stmt], key: &Key, cx: &Ctx) -> (Cond, bool) {
+    let mut acc = Cond::False;
     for s in stmts {
         if kills(s, key) {
             return (acc, true);
         }
-        acc = or(acc, reads(s, key, cx));
-        if acc.is_none() {
-            return (None, false);
+        acc = acc.or(reads(s, key, cx));
+        if acc.is_true() {
+            return (acc, false);
         }
     }
     (acc, false)
@@ -329,15 +317,15 @@ pub fn first_read(stmts: &[Stmt], key: &Key, cx: &Ctx) -> (Maybe, bool) {
 
 /// For each statement of `stmts`: whether `key` is read after it (`out`: whether it is read
 /// after the whole list).
-pub fn read_after(stmts: &[Stmt], key: &Key, out: &Maybe, cx: &Ctx) -> Vec<Maybe> {
-    let mut after = vec![Some(vec![]); stmts.len()];
+pub fn read_after(stmts: &[Stmt], key: &Key, out: &Cond, cx: &Ctx) -> Vec<Cond> {
+    let mut after = vec![Cond::False; stmts.len()];
     let mut acc = out.clone();
     for k in (0..stmts.len()).rev() {
         after[k] = acc.clone();
         if kills(&stmts[k], key) {
-            acc = Some(vec![]);
+            acc = Cond::False;
         } else {
-            acc = or(reads(&stmts[k], key, cx), acc);
+            acc = reads(&stmts[k], key, cx).or(acc);
         }
     }
     after

@@ -21,6 +21,7 @@
 //! `#[primitive] fn ...`.
 pub mod adjoint;
 pub mod analyze;
+pub mod cond;
 pub mod data;
 pub mod derive;
 mod diag;

@@ -15,20 +15,12 @@
 //! `<name>::ADDITIVE` (bit `k`: additive in parameter `k`) of a type-namespace item named like
 //! each function (so importing the function imports it too), and the result is a constant
 //! expression evaluated by rustc.
+use crate::cond::Cond;
 use crate::ir::*;
 use crate::visit::{walk_block, walk_stmt, Visit};
 use proc_macro2::TokenStream;
 use quote::quote;
 use syn::Ident;
-
-/// A conjunction of constant boolean expressions; `None` is "false".
-type Cond = Option<Vec<TokenStream>>;
-
-fn and(a: Cond, b: Cond) -> Cond {
-    let (mut a, b) = (a?, b?);
-    a.extend(b);
-    Some(a)
-}
 
 fn mentions_expr(e: &syn::Expr, y: &str) -> bool {
     crate::syntax::mentions_name(e, y)
@@ -142,18 +134,20 @@ pub fn additive_block(b: &[Stmt], fname: &str, y: &str, yk: usize) -> Cond {
 impl Ctx<'_> {
     fn block(&self, b: &[Stmt]) -> Cond {
         let y = self.y;
-        let mut cond = Some(vec![]);
+        let mut cond = Cond::True;
         for s in b {
             let c = match &s.kind {
                 // a routine (and its matching unroutine) must not touch `y`; the parser pairs them
                 // within this block, so whatever comes between is restored by the unroutine
                 StmtKind::Routine { body, .. } => {
-                    (!mentions_block(body, y) && !uses_tape(body)).then(Vec::new)
+                    Cond::from_bool(!mentions_block(body, y) && !uses_tape(body))
                 }
                 _ => self.stmt(s),
             };
-            cond = and(cond, c);
-            cond.as_ref()?;
+            cond = cond.and(c);
+            if cond.is_false() {
+                return cond;
+            }
         }
         cond
     }
@@ -163,53 +157,53 @@ impl Ctx<'_> {
         match &s.kind {
             StmtKind::Instr(i) => {
                 let Operand::Place(t) = &i.target else {
-                    return None;
+                    return Cond::False;
                 };
                 let ok = t.root == y
                     && matches!(i.op, AccOp::Plus | AccOp::Minus)
                     && !indices_mention(t, y)
                     && !i.args.iter().any(|a| mentions_operand(a, y));
-                ok.then(Vec::new)
+                Cond::from_bool(ok)
             }
             StmtKind::Call(c) => self.call(c),
             StmtKind::Alloc(a) | StmtKind::Dealloc(a) => {
-                (!a.names.iter().any(|n| n == y) && !mentions_expr(&a.value, y)).then(Vec::new)
+                Cond::from_bool(!a.names.iter().any(|n| n == y) && !mentions_expr(&a.value, y))
             }
             StmtKind::If {
                 branches,
                 otherwise,
             } => {
-                let mut cond = Some(vec![]);
+                let mut cond = Cond::True;
                 for b in branches {
                     if mentions_expr(&b.pre, y) || mentions_expr(&b.post, y) {
-                        return None;
+                        return Cond::False;
                     }
-                    cond = and(cond, self.block(&b.body));
+                    cond = cond.and(self.block(&b.body));
                 }
                 if let Some(o) = otherwise {
-                    cond = and(cond, self.block(o));
+                    cond = cond.and(self.block(o));
                 }
                 cond
             }
             StmtKind::For { var, iter, body } => {
                 if var == y || mentions_iter(iter, y) {
-                    return None;
+                    return Cond::False;
                 }
                 self.block(body)
             }
             StmtKind::Block(b) | StmtKind::Seq(b) => self.block(b),
             StmtKind::Routine { body, .. } => {
-                (!mentions_block(body, y) && !uses_tape(body)).then(Vec::new)
+                Cond::from_bool(!mentions_block(body, y) && !uses_tape(body))
             }
-            StmtKind::Safe(_) => Some(vec![]),
+            StmtKind::Safe(_) => Cond::True,
             // zero workspaces stay zero: only their (dropped) adjoints change
-            StmtKind::Fresh(ps) => (!ps.iter().any(|p| mentions_place(p, y))).then(Vec::new),
+            StmtKind::Fresh(ps) => Cond::from_bool(!ps.iter().any(|p| mentions_place(p, y))),
             // loops with a changing condition, stacks and moves change state that is not restored
             StmtKind::While { .. }
             | StmtKind::DoLoop { .. }
             | StmtKind::Stack { .. }
             | StmtKind::Move { .. }
-            | StmtKind::Surface(_) => None,
+            | StmtKind::Surface(_) => Cond::False,
         }
     }
 
@@ -218,7 +212,7 @@ impl Ctx<'_> {
     fn call(&self, c: &Call) -> Cond {
         let y = self.y;
         let Callee::Path(p) = &c.callee else {
-            return None;
+            return Cond::False;
         };
         // associated functions (`Type::f`) have no recorded analysis
         let segs = &p.path.segments;
@@ -227,35 +221,37 @@ impl Ctx<'_> {
                 .iter()
                 .any(|s| s.ident.to_string().starts_with(|c: char| c.is_uppercase()))
         {
-            return None;
+            return Cond::False;
         }
         let hits: Vec<usize> = (0..c.args.len())
             .filter(|&k| mentions_arg(&c.args[k], y))
             .collect();
         let [k] = hits[..] else {
-            return None;
+            return Cond::False;
         };
         match &c.args[k] {
             CallArg::InOut(pl) | CallArg::Name(pl) if pl.root == y && !indices_mention(pl, y) => {}
-            _ => return None,
+            _ => return Cond::False,
         }
         let mut path = p.path.clone();
-        let last = path.segments.last_mut()?;
+        let Some(last) = path.segments.last_mut() else {
+            return Cond::False;
+        };
         if segs.len() == 1 {
             let callee = last.ident.to_string();
             if callee == self.fname || callee == format!("{}_inv", self.fname) {
                 // recursion: additive in `y` if the body is, given that the call is (induction)
-                return (k == self.yk && pl_index_is(k, c, y)).then(Vec::new);
+                return Cond::from_bool(k == self.yk && pl_index_is(k, c, y));
             }
         }
         last.arguments = syn::PathArguments::None;
         // the mask has 64 bits: a parameter past them is never additive
         if k >= 64 {
-            return None;
+            return Cond::False;
         }
         let k = k as u32;
         let additive = crate::primal::Marker(path).item(quote!(ADDITIVE));
-        Some(vec![quote!(((#additive >> #k) & 1 == 1))])
+        Cond::term(quote!(((#additive >> #k) & 1 == 1)))
     }
 }
 
@@ -271,9 +267,12 @@ pub fn additive_mask(fname: &Ident, params: &[Option<Ident>], body: &[Stmt]) -> 
     let fname = fname.to_string();
     let bits = params.iter().enumerate().take(64).filter_map(|(k, p)| {
         let p = p.as_ref()?;
-        let conds = additive_block(body, &fname, &p.to_string(), k)?;
+        let cond = additive_block(body, &fname, &p.to_string(), k);
+        if cond.is_false() {
+            return None;
+        }
         let k = k as u32;
-        Some(quote!(((true #(&& #conds)*) as u64) << #k))
+        Some(quote!(((#cond) as u64) << #k))
     });
     quote!(0u64 #(| #bits)*)
 }

@@ -24,6 +24,7 @@
 //! to the ordinary instructions (bit for bit: the values are computed by the same
 //! operations). On numbers whose adjoints carry adjoints (`GVar<GVar<_>>`), the instructions
 //! fall back to the full rule (`Value::HAS_ADJOINT`).
+use crate::cond::Cond;
 use crate::ir::*;
 use crate::one_pass::mentions_block;
 use proc_macro2::TokenStream;
@@ -191,7 +192,7 @@ pub(crate) fn plain_analysed_callee(c: &Call) -> Option<&syn::ExprPath> {
     (analysed_callee(p) && plain).then_some(p)
 }
 
-/// The condition (a conjunction of constant expressions; `None`: no) under which every write
+/// The condition under which every write
 /// of `body` goes to places without adjoint, `d` being those at its start (ancillas allocated
 /// in `body` are added). `inout` says which parameter names are passed in-out by name.
 pub fn writes_only_no_adjoint(
@@ -199,9 +200,12 @@ pub fn writes_only_no_adjoint(
     d: &mut Vec<NoAdjoint>,
     inout: &dyn Fn(&str) -> bool,
     is_var: &dyn Fn(&str) -> bool,
-) -> Option<Vec<TokenStream>> {
-    let mut conds = vec![];
+) -> Cond {
+    let mut conds = Cond::True;
     for s in body {
+        if conds.is_false() {
+            return conds;
+        }
         match &s.kind {
             StmtKind::Instr(i) => {
                 let ok = match &i.target {
@@ -212,10 +216,10 @@ pub fn writes_only_no_adjoint(
                     _ => false,
                 };
                 if !ok {
-                    return None;
+                    return Cond::False;
                 }
             }
-            StmtKind::Call(c) => conds.extend(call_cond(c, d, inout)?),
+            StmtKind::Call(c) => conds = conds.and(call_cond(c, d, inout)),
             StmtKind::Alloc(a) => {
                 let v = &a.value;
                 if !mentions_var(quote!(#v), is_var) {
@@ -242,33 +246,33 @@ pub fn writes_only_no_adjoint(
                 otherwise,
             } => {
                 for b in branches {
-                    conds.extend(writes_only_no_adjoint(
+                    conds = conds.and(writes_only_no_adjoint(
                         &b.body,
                         &mut d.clone(),
                         inout,
                         is_var,
-                    )?);
+                    ));
                 }
                 if let Some(o) = otherwise {
-                    conds.extend(writes_only_no_adjoint(o, &mut d.clone(), inout, is_var)?);
+                    conds = conds.and(writes_only_no_adjoint(o, &mut d.clone(), inout, is_var));
                 }
             }
             StmtKind::While { body, .. } | StmtKind::For { body, .. } | StmtKind::Block(body) => {
-                conds.extend(writes_only_no_adjoint(body, &mut d.clone(), inout, is_var)?)
+                conds = conds.and(writes_only_no_adjoint(body, &mut d.clone(), inout, is_var))
             }
             StmtKind::DoLoop { first, second, .. } => {
                 let mut inner = d.clone();
-                conds.extend(writes_only_no_adjoint(first, &mut inner, inout, is_var)?);
-                conds.extend(writes_only_no_adjoint(second, &mut inner, inout, is_var)?);
+                conds = conds.and(writes_only_no_adjoint(first, &mut inner, inout, is_var));
+                conds = conds.and(writes_only_no_adjoint(second, &mut inner, inout, is_var));
             }
             // spliced into this scope: their ancillas stay visible
             StmtKind::Seq(b) | StmtKind::Routine { body: b, .. } => {
-                conds.extend(writes_only_no_adjoint(b, d, inout, is_var)?)
+                conds = conds.and(writes_only_no_adjoint(b, d, inout, is_var))
             }
             StmtKind::Move { dst, src } => {
                 let src = src.to_string();
                 if !d.iter().any(|n| n.root == src && n.fields.is_empty()) {
-                    return None;
+                    return Cond::False;
                 }
                 d.push(NoAdjoint {
                     root: dst.to_string(),
@@ -277,24 +281,24 @@ pub fn writes_only_no_adjoint(
             }
             StmtKind::Stack { stack, value, .. } => {
                 if !covered(d, stack) || !covered(d, value) {
-                    return None;
+                    return Cond::False;
                 }
             }
             // lowered away before emission; unknown here
-            StmtKind::Surface(_) => return None,
+            StmtKind::Surface(_) => return Cond::False,
         }
     }
-    Some(conds)
+    conds
 }
 
 /// The condition for a call: every argument the callee may write lies in `d`.
-fn call_cond(c: &Call, d: &[NoAdjoint], inout: &dyn Fn(&str) -> bool) -> Option<Vec<TokenStream>> {
+fn call_cond(c: &Call, d: &[NoAdjoint], inout: &dyn Fn(&str) -> bool) -> Cond {
     let analysed = match &c.callee {
         Callee::Path(p) if analysed_callee(p) => Some(marker_path(p, c.inverse)),
         Callee::Path(_) => None,
         Callee::Method { receiver, .. } => {
             if !covered(d, receiver) {
-                return None;
+                return Cond::False;
             }
             None
         }
@@ -312,9 +316,9 @@ fn call_cond(c: &Call, d: &[NoAdjoint], inout: &dyn Fn(&str) -> bool) -> Option<
         if !ok {
             match &analysed {
                 // an instruction or method writes its in-out arguments
-                None if a.inout_place(inout).is_some() => return None,
+                None if a.inout_place(inout).is_some() => return Cond::False,
                 None => {}
-                Some(_) if j >= 64 => return None,
+                Some(_) if j >= 64 => return Cond::False,
                 Some(_) => mask |= 1 << j,
             }
         }
@@ -322,28 +326,19 @@ fn call_cond(c: &Call, d: &[NoAdjoint], inout: &dyn Fn(&str) -> bool) -> Option<
     match analysed {
         Some(path) if mask != 0 => {
             let w = path.item(quote!(WRITES));
-            Some(vec![quote!(((#w & #mask) == 0))])
+            Cond::term(quote!(((#w & #mask) == 0)))
         }
-        _ => Some(vec![]),
+        _ => Cond::True,
     }
 }
 
-/// A disjunction of constant boolean expressions; `None` is "true".
-type Maybe = Option<Vec<TokenStream>>;
-
-fn or(a: Maybe, b: Maybe) -> Maybe {
-    let (mut a, b) = (a?, b?);
-    a.extend(b);
-    Some(a)
-}
-
-/// Whether `body` may write variable `y` (its numbers, in place): `None` yes, else a
-/// disjunction of constant conditions on callees' analyses (empty: no). `fname` is the
+/// Whether `body` may write variable `y` (its numbers, in place): a condition on callees'
+/// analyses. `fname` is the
 /// function's own name (a recursive call counts as writing).
-fn may_write(body: &[Stmt], y: &str, fname: &str, inout: &dyn Fn(&str) -> bool) -> Maybe {
-    let mut acc: Maybe = Some(vec![]);
+fn may_write(body: &[Stmt], y: &str, fname: &str, inout: &dyn Fn(&str) -> bool) -> Cond {
+    let mut acc = Cond::False;
     for s in body {
-        let w: Maybe = match &s.kind {
+        let w = match &s.kind {
             StmtKind::Instr(i) => {
                 let hit = match &i.target {
                     Operand::Place(p) => p.root == y,
@@ -352,11 +347,7 @@ fn may_write(body: &[Stmt], y: &str, fname: &str, inout: &dyn Fn(&str) -> bool) 
                         .any(|o| matches!(o, Operand::Place(p) if p.root == y)),
                     _ => false,
                 };
-                if hit {
-                    None
-                } else {
-                    Some(vec![])
-                }
+                Cond::from_bool(hit)
             }
             StmtKind::Call(c) => {
                 let analysed = match &c.callee {
@@ -366,10 +357,10 @@ fn may_write(body: &[Stmt], y: &str, fname: &str, inout: &dyn Fn(&str) -> bool) 
                                 || p.path.segments[0].ident == format!("{fname}_inv"));
                         (!own).then(|| marker_path(p, c.inverse))
                     }
-                    Callee::Method { receiver, .. } if receiver.root == y => return None,
+                    Callee::Method { receiver, .. } if receiver.root == y => return Cond::True,
                     _ => None,
                 };
-                let mut w = Some(vec![]);
+                let mut w = Cond::False;
                 for (j, a) in c.args.iter().enumerate() {
                     let Some(p) = a.inout_place(inout) else {
                         continue;
@@ -381,24 +372,24 @@ fn may_write(body: &[Stmt], y: &str, fname: &str, inout: &dyn Fn(&str) -> bool) 
                         Some(path) if j < 64 => {
                             let j = j as u32;
                             let writes = path.item(quote!(WRITES));
-                            or(w, Some(vec![quote!(((#writes >> #j) & 1 == 1))]))
+                            w.or(Cond::term(quote!(((#writes >> #j) & 1 == 1))))
                         }
-                        _ => None,
+                        _ => Cond::True,
                     };
                 }
                 w
             }
-            StmtKind::Alloc(_) | StmtKind::Dealloc(_) | StmtKind::Safe(_) => Some(vec![]),
+            StmtKind::Alloc(_) | StmtKind::Dealloc(_) | StmtKind::Safe(_) => Cond::False,
             StmtKind::If {
                 branches,
                 otherwise,
             } => {
-                let mut w = Some(vec![]);
+                let mut w = Cond::False;
                 for b in branches {
-                    w = or(w, may_write(&b.body, y, fname, inout));
+                    w = w.or(may_write(&b.body, y, fname, inout));
                 }
                 if let Some(o) = otherwise {
-                    w = or(w, may_write(o, y, fname, inout));
+                    w = w.or(may_write(o, y, fname, inout));
                 }
                 w
             }
@@ -407,19 +398,20 @@ fn may_write(body: &[Stmt], y: &str, fname: &str, inout: &dyn Fn(&str) -> bool) 
             | StmtKind::Block(body)
             | StmtKind::Seq(body)
             | StmtKind::Routine { body, .. } => may_write(body, y, fname, inout),
-            StmtKind::DoLoop { first, second, .. } => or(
-                may_write(first, y, fname, inout),
-                may_write(second, y, fname, inout),
-            ),
-            StmtKind::Move { dst, src } => (dst != y && src != y).then(Vec::new),
-            StmtKind::Fresh(ps) => (!ps.iter().any(|p| p.root == y)).then(Vec::new),
-            StmtKind::Stack { stack, value, .. } => {
-                (stack.root != y && value.root != y).then(Vec::new)
+            StmtKind::DoLoop { first, second, .. } => {
+                may_write(first, y, fname, inout).or(may_write(second, y, fname, inout))
             }
-            StmtKind::Surface(_) => None,
+            StmtKind::Move { dst, src } => Cond::from_bool(dst == y || src == y),
+            StmtKind::Fresh(ps) => Cond::from_bool(ps.iter().any(|p| p.root == y)),
+            StmtKind::Stack { stack, value, .. } => {
+                Cond::from_bool(stack.root == y || value.root == y)
+            }
+            StmtKind::Surface(_) => Cond::True,
         };
-        acc = or(acc, w);
-        acc.as_ref()?;
+        acc = acc.or(w);
+        if acc.is_true() {
+            return acc;
+        }
     }
     acc
 }
@@ -436,12 +428,9 @@ pub fn writes_mask(
     param_mask(params, |p| may_write(body, &p.to_string(), &fname, inout))
 }
 
-/// A per-parameter mask constant: bit `k` set when `cond(param k)` is `None` (always), else
-/// when one of its conditions holds; every bit set past 64 parameters.
-pub(crate) fn param_mask(
-    params: &[Ident],
-    cond: impl Fn(&Ident) -> Option<Vec<TokenStream>>,
-) -> TokenStream {
+/// A per-parameter mask constant: bit `k` set when `cond(param k)` holds; every bit set past
+/// 64 parameters.
+pub(crate) fn param_mask(params: &[Ident], cond: impl Fn(&Ident) -> Cond) -> TokenStream {
     let bits = params
         .iter()
         .enumerate()
@@ -449,8 +438,8 @@ pub(crate) fn param_mask(
         .map(|(k, p)| {
             let k = k as u32;
             match cond(p) {
-                None => quote!((1u64 << #k)),
-                Some(c) => quote!((((false #(|| #c)*) as u64) << #k)),
+                Cond::True => quote!((1u64 << #k)),
+                c => quote!((((#c) as u64) << #k)),
             }
         });
     let over = if params.len() > 64 {

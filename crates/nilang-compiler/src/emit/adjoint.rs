@@ -3,10 +3,9 @@
 //! variant `g::__adj`, and the uncomputation of a routine on `fresh!` workspaces runs so and
 //! then zeroes their values.
 use super::Emitter;
-use crate::adjoint::{
-    first_read, fresh_before, loop_private, or, read_after, writes_any, Ctx, Key, Maybe,
-};
+use crate::adjoint::{first_read, fresh_before, loop_private, read_after, writes_any, Ctx, Key};
 use crate::analyze::ParamKind;
+use crate::cond::Cond;
 use crate::ir::*;
 use proc_macro2::{Span, TokenStream};
 use quote::{format_ident, quote};
@@ -18,9 +17,9 @@ pub(crate) struct Adj {
     /// an uncomputed routine.
     pub cands: Vec<Key>,
     /// Per candidate: whether it is read after the statement list being emitted.
-    pub out: Vec<Maybe>,
+    pub out: Vec<Cond>,
     /// Per candidate: whether it is read after the statement being emitted.
-    pub cur: Vec<Maybe>,
+    pub cur: Vec<Cond>,
 }
 
 impl Adj {
@@ -28,11 +27,11 @@ impl Adj {
     /// body unless their bit of `__nilang_dead` is set.
     pub fn variant(params: &[(usize, syn::Ident)]) -> Adj {
         let cands: Vec<Key> = params.iter().map(|(_, n)| Key::of_name(n)).collect();
-        let out: Vec<Maybe> = params
+        let out: Vec<Cond> = params
             .iter()
             .map(|(j, _)| {
                 let j = *j as u32;
-                Some(vec![quote!(((__nilang_dead >> #j) & 1 == 0))])
+                Cond::Any(vec![quote!(((__nilang_dead >> #j) & 1 == 0))])
             })
             .collect();
         Adj {
@@ -44,9 +43,11 @@ impl Adj {
 }
 
 /// `!(c1 || c2 ..)` (`None`: certainly read).
-fn not_read(m: &Maybe) -> Option<TokenStream> {
-    let v = m.as_ref()?;
-    Some(quote!(!(false #(|| #v)*)))
+fn not_read(m: &Cond) -> Option<TokenStream> {
+    match m {
+        Cond::True => None,
+        c => Some(quote!(!(#c))),
+    }
 }
 
 impl Emitter {
@@ -56,7 +57,7 @@ impl Emitter {
 
     /// Per statement of `stmts`, per candidate: whether it is read after the statement (when
     /// emitting adjoint-only).
-    pub(super) fn adj_after(&self, stmts: &[Stmt]) -> Option<Vec<Vec<Maybe>>> {
+    pub(super) fn adj_after(&self, stmts: &[Stmt]) -> Option<Vec<Vec<Cond>>> {
         let adj = self.adj.as_ref()?;
         if self.primal.is_some() {
             return None;
@@ -82,7 +83,7 @@ impl Emitter {
         &mut self,
         stmts: &[Stmt],
         k: usize,
-        after: &Option<Vec<Vec<Maybe>>>,
+        after: &Option<Vec<Vec<Cond>>>,
     ) -> Option<Adj> {
         let after = after.as_ref()?;
         let saved = self.adj.clone()?;
@@ -91,8 +92,8 @@ impl Emitter {
             inout: &inout,
             fname: "",
         };
-        let cur: Vec<Maybe> = after.iter().map(|a| a[k].clone()).collect();
-        let out: Vec<Maybe> = match &stmts[k].kind {
+        let cur: Vec<Cond> = after.iter().map(|a| a[k].clone()).collect();
+        let out: Vec<Cond> = match &stmts[k].kind {
             StmtKind::For { var, iter, body } => saved
                 .cands
                 .iter()
@@ -101,11 +102,11 @@ impl Emitter {
                     if matches!(iter, ForIter::Range(_)) && loop_private(body, var, key) {
                         a.clone()
                     } else {
-                        or(first_read(body, key, &cx).0, a.clone())
+                        first_read(body, key, &cx).0.or(a.clone())
                     }
                 })
                 .collect(),
-            StmtKind::While { .. } | StmtKind::DoLoop { .. } => vec![None; cur.len()],
+            StmtKind::While { .. } | StmtKind::DoLoop { .. } => vec![Cond::True; cur.len()],
             _ => cur.clone(),
         };
         drop(inout);
@@ -232,15 +233,18 @@ impl Emitter {
         let is_var = |n: &str| self.is_variable_name(n);
         let inout = |n: &str| self.params.get(n) == Some(&ParamKind::InOut);
         let mut d = crate::primal::no_adjoint_before(stmts, k, &is_var);
-        let conds = crate::primal::writes_only_no_adjoint(body, &mut d, &inout, &is_var)?;
+        let cond = crate::primal::writes_only_no_adjoint(body, &mut d, &inout, &is_var);
+        if cond.is_false() {
+            return None;
+        }
         if writes_any(&stmts[k + 1..m], &cands, &inout) {
             return None;
         }
         let n = cands.len();
         self.adj = Some(Adj {
             cands: cands.clone(),
-            out: vec![Some(vec![]); n],
-            cur: vec![Some(vec![]); n],
+            out: vec![Cond::False; n],
+            cur: vec![Cond::False; n],
         });
         let fast = self.stmt(s);
         self.adj = None;
@@ -266,9 +270,8 @@ impl Emitter {
                         };
                         let (read, killed) = first_read(stmts, c, &cx);
                         killed
-                            && read.is_some_and(|v| v.is_empty())
-                            && crate::adjoint::reads_block(&stmts[m + 1..], c, &cx)
-                                .is_some_and(|v| v.is_empty())
+                            && read.is_false()
+                            && crate::adjoint::reads_block(&stmts[m + 1..], c, &cx).is_false()
                     }) =>
             {
                 quote!(if #last { #(#resets)* })
@@ -288,7 +291,7 @@ impl Emitter {
         let flag = self.fresh("ADJ");
         let slow = self.stmt(s);
         Some(quote! {
-            #[allow(non_upper_case_globals)] const #flag: bool = true #(&& #conds)*;
+            #[allow(non_upper_case_globals)] const #flag: bool = #cond;
             if #flag && (false #(|| #skipped)*) { #fast #resets } else { #slow }
         })
     }

@@ -14,6 +14,7 @@
 //!
 //! Runtime messages of conditions are built in `messages.rs`.
 use crate::analyze::ParamKind;
+use crate::cond::Cond;
 use crate::ir::*;
 use crate::visit::{walk_block, walk_stmt, Visit};
 use proc_macro2::{Span, TokenStream};
@@ -203,14 +204,16 @@ impl Emitter {
                     .map(|w| crate::primal::NoAdjoint::whole(w)),
             );
         }
-        let conds = crate::primal::writes_only_no_adjoint(body, &mut d, &inout, &is_var)?;
-        if conds.is_empty() {
-            return Some((quote!(), Primal::Always));
+        let cond = crate::primal::writes_only_no_adjoint(body, &mut d, &inout, &is_var);
+        match cond {
+            Cond::False => return None,
+            Cond::True => return Some((quote!(), Primal::Always)),
+            _ => {}
         }
         // a constant item (the conditions name only the callees' non-generic markers), so that
         // rustc drops the branch not taken before it weighs what to inline
         let flag = self.fresh("PRIMAL");
-        let decl = quote!(#[allow(non_upper_case_globals)] const #flag: bool = true #(&& #conds)*;);
+        let decl = quote!(#[allow(non_upper_case_globals)] const #flag: bool = #cond;);
         Some((decl, Primal::If(flag)))
     }
 
