@@ -2,7 +2,7 @@
 //! recorded analyses (`g::ADDITIVE`, `g::WRITES`, `g::READS`), which only rustc knows.
 //!
 //! A [`Cond`] is `true`, `false`, or a conjunction or disjunction of constant boolean
-//! expressions; [`Cond::and`], [`Cond::or`] simplify, and [`Cond::to_tokens`] writes the
+//! expressions; [`Cond::and`], [`Cond::or`] and `!` simplify, and [`Cond::to_tokens`] writes the
 //! expression rustc folds. Every analysis returns this one type (so "no" is always
 //! [`Cond::False`] and "certainly" always [`Cond::True`]).
 //!
@@ -11,7 +11,9 @@
 //! let c = Cond::term(quote::quote!(A)).and(Cond::True).and(Cond::term(quote::quote!(B)));
 //! assert_eq!(c.to_tokens().to_string(), "true && A && B");
 //! assert!(c.clone().and(Cond::False).is_false());
-//! assert!(c.or(Cond::True).is_true());
+//! assert!(c.clone().or(Cond::True).is_true());
+//! assert!((!Cond::False).is_true());
+//! assert_eq!((!c).to_tokens().to_string(), "true && ! (true && A && B)");
 //! ```
 use proc_macro2::TokenStream;
 use quote::quote;
@@ -107,15 +109,6 @@ impl Cond {
         }
     }
 
-    /// `!self`.
-    pub fn not(self) -> Cond {
-        match self {
-            Cond::True => Cond::False,
-            Cond::False => Cond::True,
-            c => Cond::term(quote!(!(#c))),
-        }
-    }
-
     /// The constant expression (`true`, `false`, `true && a && b`, `false || a || b`): wrap
     /// it in parentheses where it is an operand.
     pub fn to_tokens(&self) -> TokenStream {
@@ -131,6 +124,18 @@ impl Cond {
     fn grouped(&self) -> TokenStream {
         let t = self.to_tokens();
         quote!((#t))
+    }
+}
+
+impl std::ops::Not for Cond {
+    type Output = Cond;
+    /// `!self`.
+    fn not(self) -> Cond {
+        match self {
+            Cond::True => Cond::False,
+            Cond::False => Cond::True,
+            c => Cond::term(quote!(!(#c))),
+        }
     }
 }
 

@@ -1,18 +1,18 @@
 //! Whole functions: signature analysis, forward and inverse bodies, the `Reversible` value.
 use crate::analyze::{Analyzer, ParamKind};
-use crate::emit::{collect_locals, Emitter};
+use crate::emit::{Emitter, Mode};
 use crate::errors::Errors;
+use crate::facts::{Facts, Masks, Signature};
 use crate::invert::invert_block;
 use crate::parse::Parser;
 use proc_macro2::{Span, TokenStream};
 use quote::{format_ident, quote};
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
+use std::rc::Rc;
 use syn::spanned::Spanned;
 use syn::visit_mut::VisitMut;
 
-/// The longest argument tuple the runtime's tuple traits are implemented for
-/// (`nilang::CallTuple`, the gradient API's argument tuples): `for_tuples!` in `nilang`.
-const MAX_TUPLE: usize = 32;
+use crate::abi::{self, MAX_CALL_TUPLE as MAX_TUPLE};
 
 /// Gives every elided (`&T`) and anonymous (`'_`) lifetime of a type a fresh name, for the
 /// generic header of the `Reversible` impl.
@@ -56,7 +56,7 @@ pub struct Options {
     pub device: Option<crate::opencl::Target>,
     /// `zero(ws, ..)`: workspace parameters, zero (values and adjoints) on entry and on exit,
     /// used as ancillas: a routine that writes only them and ancillas is recomputed
-    /// value-only (see [`crate::primal`]).
+    /// value-only (see [`crate::ad::primal`]).
     pub zero: Vec<syn::Ident>,
 }
 
@@ -215,6 +215,7 @@ pub fn compile_fn(attr: TokenStream, item: TokenStream) -> TokenStream {
             .iter()
             .filter(|a| matches!(a, syn::FnArg::Typed(_)))
             .count();
+        let conservative = Masks::conservative();
         let items = items(
             &f,
             &opts,
@@ -226,9 +227,9 @@ pub fn compile_fn(attr: TokenStream, item: TokenStream) -> TokenStream {
                 primal: &stub,
                 adj: &stub,
                 adj_inv: &stub,
-                additive: &quote!(0u64),
-                writes: &quote!(u64::MAX),
-                reads: &quote!(u64::MAX),
+                additive: &conservative.additive,
+                writes: &conservative.writes,
+                reads: &conservative.reads,
             },
         );
         let mut out = errors.to_compile_errors();
@@ -238,31 +239,24 @@ pub fn compile_fn(attr: TokenStream, item: TokenStream) -> TokenStream {
         ));
         return out;
     }
-    let additive = crate::one_pass::additive_mask(&sig.ident, &inout_names, &body);
     let inverse = invert_block(&body);
-    let mut locals = HashSet::new();
-    collect_locals(&body, &mut locals);
-    let inout = |n: &str| params.get(n) == Some(&ParamKind::InOut);
-    let writes = crate::primal::writes_mask(&sig.ident, &names, &inout, &body);
     let zero: Vec<String> = opts.zero.iter().map(|w| w.to_string()).collect();
-    let inv_name = format!("{}_inv", sig.ident);
+    let fsig = Signature {
+        name: &sig.ident,
+        params: &params,
+        names: &names,
+        inout: &inout_names,
+        zero: &zero,
+    };
+    let masks = Masks::of(&fsig, &body);
+    let inv_name = abi::inverse_name(&sig.ident).to_string();
     let data = crate::data::float_data(sig);
-    let reads = crate::adjoint::reads_mask(&sig.ident, &names, &inout, &body);
-    let inout_params: Vec<(usize, syn::Ident)> = inout_names
-        .iter()
-        .enumerate()
-        .filter_map(|(k, n)| Some((k, n.clone()?)))
-        .filter(|(k, _)| *k < 64)
-        .collect();
     let emit = |body: &[crate::ir::Stmt], checked: bool| {
         emit_bodies(EmitInput {
-            params: &params,
-            locals: &locals,
-            zero: &zero,
+            sig: &fsig,
             zero_idents: &opts.zero,
             data: &data,
             inv_name: &inv_name,
-            inout_params: &inout_params,
             body,
             checked,
         })
@@ -310,9 +304,9 @@ pub fn compile_fn(attr: TokenStream, item: TokenStream) -> TokenStream {
             primal: &primal,
             adj: &adj,
             adj_inv: &adj_inv,
-            additive: &additive,
-            writes: &writes,
-            reads: &reads,
+            additive: &masks.additive,
+            writes: &masks.writes,
+            reads: &masks.reads,
         },
     );
     if let Some(target) = opts.device {
@@ -330,13 +324,10 @@ pub fn compile_fn(attr: TokenStream, item: TokenStream) -> TokenStream {
 
 /// What [`emit_bodies`] needs of a function.
 struct EmitInput<'a> {
-    params: &'a HashMap<String, ParamKind>,
-    locals: &'a HashSet<String>,
-    zero: &'a [String],
+    sig: &'a Signature<'a>,
     zero_idents: &'a [syn::Ident],
     data: &'a HashMap<String, usize>,
     inv_name: &'a str,
-    inout_params: &'a [(usize, syn::Ident)],
     body: &'a [crate::ir::Stmt],
     /// The function's runtime checks are on (its statements' own flags still apply).
     checked: bool,
@@ -354,31 +345,26 @@ struct Emitted {
 /// The forward, inverse, value-only and adjoint-only bodies of `body` (no adjoint-only
 /// variants where checks are on: callers skip value updates only where checks are off).
 fn emit_bodies(i: EmitInput) -> Emitted {
-    let mut fwd_emitter = Emitter::new(i.params.clone(), i.locals.clone())
-        .with_zero_params(i.zero)
-        .with_float_data(i.data);
-    let fwd = fwd_emitter.function_body(i.body);
-    let primal = Emitter::primal(i.params.clone(), i.locals.clone())
-        .with_float_data(i.data)
-        .block(i.body);
+    // the facts of the two programs, each collected once
+    let inverse = invert_block(i.body);
+    let fwd_facts = Rc::new(Facts::collect(i.sig, i.body));
+    let inv_facts = Rc::new(Facts::collect(i.sig, &inverse));
+    let emitter =
+        |facts: &Rc<Facts>, mode: Mode| Emitter::new(facts.clone(), mode).with_float_data(i.data);
+    let mut fwd_emitter = emitter(&fwd_facts, Mode::Ordinary);
+    let fwd = fwd_emitter.block(i.body);
+    let primal = emitter(&fwd_facts, Mode::Primal).block(i.body);
     let (adj, adj_inv) = if i.checked {
         (quote!(), quote!())
     } else {
-        let adj = Emitter::adjoint(i.params.clone(), i.locals.clone(), i.inout_params)
-            .with_zero_params(i.zero)
-            .with_float_data(i.data)
-            .function_body(i.body);
-        let mut adj_emitter = Emitter::adjoint(i.params.clone(), i.locals.clone(), i.inout_params)
-            .with_zero_params(i.zero)
-            .with_float_data(i.data);
-        adj_emitter.inverse_of = Some(i.inv_name.to_string());
-        (adj, adj_emitter.function_body(&invert_block(i.body)))
+        let adj = emitter(&fwd_facts, Mode::Adjoint).block(i.body);
+        let adj_inv = emitter(&inv_facts, Mode::Adjoint)
+            .inverse_of(i.inv_name)
+            .block(&inverse);
+        (adj, adj_inv)
     };
-    let mut inv_emitter = Emitter::new(i.params.clone(), i.locals.clone())
-        .with_zero_params(i.zero)
-        .with_float_data(i.data);
-    inv_emitter.inverse_of = Some(i.inv_name.to_string());
-    let inv = inv_emitter.function_body(&invert_block(i.body));
+    let mut inv_emitter = emitter(&inv_facts, Mode::Ordinary).inverse_of(i.inv_name);
+    let inv = inv_emitter.block(&inverse);
     let (fwd, inv) = if i.checked && !i.zero_idents.is_empty() {
         (
             fwd_emitter.zero_checked(i.zero_idents, fwd),
@@ -471,7 +457,7 @@ fn items(
     let attrs = &f.attrs;
     let vis = &f.vis;
     let name = &sig.ident;
-    let inv_name = format_ident!("{}_inv", name, span = name.span());
+    let inv_name = abi::inverse_name(name);
     let mut inv_sig = sig.clone();
     inv_sig.ident = inv_name.clone();
     let allow = quote!(#[allow(unused_mut, unused_variables, unused_assignments, unused_braces, unused_parens, non_snake_case, clippy::all)]);
@@ -536,9 +522,14 @@ fn items(
         let where_clause = &generics.where_clause;
         // the adjoint-only variant (see `adjoint`); the function itself where no value update
         // depends on which parameters are dead (or `impl Trait` parameters cannot be named)
+        let (adj_name, primal_name, mask) = (
+            abi::item(abi::ADJOINT),
+            abi::item(abi::PRIMAL),
+            abi::mask_type(),
+        );
         let forward_itself = quote! {
             #[doc(hidden)] #[inline(always)]
-            #vis fn __adj<__NilangF: ::nilang::CallTuple<__NilangA>, __NilangA>(f: __NilangF, _: u64, args: __NilangA) {
+            #vis fn #adj_name<__NilangF: ::nilang::CallTuple<__NilangA>, __NilangA>(f: __NilangF, _: #mask, args: __NilangA) {
                 f.call_tuple(args)
             }
         };
@@ -548,7 +539,7 @@ fn items(
         let call_by_name = |callee: &syn::Ident| {
             quote! {
                 #[doc(hidden)] #[inline(always)] #allow
-                #vis fn __adj #generics (_: __NilangF, _: u64, (#(#args,)*): (#(#tys,)*)) #where_clause {
+                #vis fn #adj_name #generics (_: __NilangF, _: #mask, (#(#args,)*): (#(#tys,)*)) #where_clause {
                     #callee(#(#args),*)
                 }
             }
@@ -561,7 +552,7 @@ fn items(
             } else {
                 quote! {
                     #[doc(hidden)] #[inline] #allow
-                    #vis fn __adj #generics (__nilang_f: __NilangF, __nilang_dead: u64, (#(#pats,)*): (#(#tys,)*)) #where_clause {
+                    #vis fn #adj_name #generics (__nilang_f: __NilangF, __nilang_dead: #mask, (#(#pats,)*): (#(#tys,)*)) #where_clause {
                         #body
                     }
                 }
@@ -572,7 +563,7 @@ fn items(
             // `impl Trait` parameters cannot be named in the bound: the function itself
             quote! {
                 #[doc(hidden)] #[inline(always)]
-                #vis fn __primal<__NilangF: ::nilang::CallTuple<__NilangA>, __NilangA>(f: __NilangF, args: __NilangA) {
+                #vis fn #primal_name<__NilangF: ::nilang::CallTuple<__NilangA>, __NilangA>(f: __NilangF, args: __NilangA) {
                     f.call_tuple(args)
                 }
             }
@@ -595,7 +586,7 @@ fn items(
                 .collect();
             quote! {
                 #[doc(hidden)] #[inline] #allow
-                #vis fn __primal #generics (_: __NilangF, (#(#args,)*): (#(#tys,)*)) #where_clause {
+                #vis fn #primal_name #generics (_: __NilangF, (#(#args,)*): (#(#tys,)*)) #where_clause {
                     #[inline(always)] #allow
                     fn __nilang_body #own_generics (#inputs) #own_where {
                         #primal
@@ -604,23 +595,28 @@ fn items(
                 }
             }
         };
+        let (additive_name, writes_name, reads_name) = (
+            abi::item(abi::ADDITIVE),
+            abi::item(abi::WRITES),
+            abi::item(abi::READS),
+        );
         out.extend(quote! {
             #[doc = #doc] #[doc(hidden)] #[allow(non_camel_case_types, dead_code)]
             #vis enum #name {}
             #[allow(clippy::all)]
             impl #name {
-                #[doc(hidden)] pub const ADDITIVE: u64 = #additive;
-                #[doc(hidden)] pub const WRITES: u64 = #writes;
-                #[doc(hidden)] pub const READS: u64 = #reads;
+                #[doc(hidden)] pub const #additive_name: #mask = #additive;
+                #[doc(hidden)] pub const #writes_name: #mask = #writes;
+                #[doc(hidden)] pub const #reads_name: #mask = #reads;
                 #primal_fn
                 #adj_fwd_fn
             }
             #[doc(hidden)] #[allow(non_camel_case_types, dead_code)]
             #vis enum #inv_name {}
             impl #inv_name {
-                #[doc(hidden)] pub const ADDITIVE: u64 = #name::ADDITIVE;
-                #[doc(hidden)] pub const WRITES: u64 = #name::WRITES;
-                #[doc(hidden)] pub const READS: u64 = #name::READS;
+                #[doc(hidden)] pub const #additive_name: #mask = #name::#additive_name;
+                #[doc(hidden)] pub const #writes_name: #mask = #name::#writes_name;
+                #[doc(hidden)] pub const #reads_name: #mask = #name::#reads_name;
                 #adj_inv_fn
             }
         });
@@ -635,7 +631,7 @@ fn items(
 fn reversible_value(f: &syn::ItemFn, names: &[syn::Ident], rev: Option<syn::Ident>) -> TokenStream {
     let sig = &f.sig;
     let name = &sig.ident;
-    let inv_name = format_ident!("{}_inv", name);
+    let inv_name = abi::inverse_name(name);
     let sname =
         rev.unwrap_or_else(|| format_ident!("{}", camel(&name.to_string()), span = name.span()));
     // parameter types with every elided reference lifetime made explicit
@@ -713,6 +709,11 @@ fn reversible_value(f: &syn::ItemFn, names: &[syn::Ident], rev: Option<syn::Iden
             _ => quote!(#n),
         })
         .collect();
+    let (additive_name, primal_name, mask) = (
+        abi::item(abi::ADDITIVE),
+        abi::item(abi::PRIMAL),
+        abi::mask_type(),
+    );
     let doc = format!(
         "The reversible function [`{name}`](fn@{name}) as a value (for `nilang::grad`, `nilang::bennett`, ...); generated by `#[i]`."
     );
@@ -727,10 +728,10 @@ fn reversible_value(f: &syn::ItemFn, names: &[syn::Ident], rev: Option<syn::Iden
             #[inline]
             fn uncall(&self, (#(#names,)*): (#(#types,)*)) -> (#(#types,)*) { #inv_name #turbofish(#(#names),*); (#(#names,)*) }
             #[inline]
-            fn additive(&self) -> u64 { #name::ADDITIVE }
+            fn additive(&self) -> #mask { #name::#additive_name }
             #[inline]
             fn call_primal(&self, (#(#names,)*): (#(#types,)*)) -> (#(#types,)*) {
-                #name::__primal #primal_turbofish(#name #turbofish, (#(#reborrow,)*));
+                #name::#primal_name #primal_turbofish(#name #turbofish, (#(#reborrow,)*));
                 (#(#names,)*)
             }
         }

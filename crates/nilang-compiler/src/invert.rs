@@ -6,7 +6,7 @@ pub fn invert_block(stmts: &[Stmt]) -> Vec<Stmt> {
     stmts.iter().rev().map(invert_stmt).collect()
 }
 
-/// The inverse of one statement.
+/// The inverse of one statement (with the same [`StmtId`]).
 pub fn invert_stmt(s: &Stmt) -> Stmt {
     let kind = match &s.kind {
         StmtKind::Instr(i) => StmtKind::Instr(Instr {
@@ -75,6 +75,7 @@ pub fn invert_stmt(s: &Stmt) -> Stmt {
         },
     };
     Stmt {
+        id: s.id,
         kind,
         span: s.span,
         text: s.text.clone(),

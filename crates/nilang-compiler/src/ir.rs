@@ -307,9 +307,23 @@ pub fn slice_index(var: &Ident) -> Ident {
     quote::format_ident!("__nilang_i_{}", var, span = var.span())
 }
 
+/// The identity of a statement of a function's core IR: numbered once after
+/// [`crate::lower`] (the parser leaves [`StmtId::UNNUMBERED`]), kept by [`crate::invert`] (the
+/// inverse of statement `s` has the id of `s`). The facts about a statement
+/// ([`crate::facts`]) are found by it.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct StmtId(pub u32);
+
+impl StmtId {
+    /// The id of a statement not numbered yet (as parsed).
+    pub const UNNUMBERED: StmtId = StmtId(0);
+}
+
 /// A statement with its source span, text and whether runtime checks are on for it.
 #[derive(Clone, Debug)]
 pub struct Stmt {
+    /// Its identity (see [`StmtId`]).
+    pub id: StmtId,
     pub kind: StmtKind,
     pub span: Span,
     /// The statement as written (for error messages).

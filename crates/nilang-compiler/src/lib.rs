@@ -7,9 +7,13 @@
 //!    inverted, slice loops and literal `powi` exponents substituted);
 //! 3. [`analyze`]: static checks (ancilla balance per scope, read-only parameters, shared
 //!    read/write, constant operands), every error collected with its span;
-//! 4. [`one_pass`]: for which parameters the function is compute–copy–uncompute (the
-//!    gradient API then needs no forward pass); [`invert`]: the inverse program;
-//! 5. [`emit`]: Rust tokens for the forward and the inverse function, with runtime checks.
+//! 4. [`facts`]: every analysis once, into one table: the AD analyses of [`ad`] (for which
+//!    parameters the function is compute–copy–uncompute, so the gradient API needs no forward
+//!    pass; what may run value-only or adjoint-only), locals, tracked ancillas;
+//!    [`invert`]: the inverse program (statement ids kept);
+//! 5. [`emit`]: Rust tokens for the forward and the inverse function and the AD variants, a
+//!    function of (IR, [`facts::Facts`], [`emit::Mode`]), with runtime checks. The names
+//!    and limits of the generated items are [`abi`]'s.
 //!
 //! Passes walk the IR with [`visit`]. `docs/architecture.md` follows one construct through
 //! every stage.
@@ -19,7 +23,8 @@
 //!
 //! [`compile_fn`] runs the pipeline for `#[i] fn ...`; [`compile_primitive`] handles
 //! `#[primitive] fn ...`.
-pub mod adjoint;
+pub mod abi;
+pub mod ad;
 pub mod analyze;
 pub mod cond;
 pub mod data;
@@ -27,17 +32,16 @@ pub mod derive;
 mod diag;
 pub mod emit;
 pub mod errors;
+pub mod facts;
 pub mod function;
 pub mod functions;
 pub mod invert;
 pub mod ir;
 pub mod krate;
 pub mod lower;
-pub mod one_pass;
 pub mod opencl;
 pub mod ordinary;
 pub mod parse;
-pub mod primal;
 pub mod primitive;
 pub mod show;
 pub mod syntax;

@@ -181,3 +181,71 @@ walkers!(['ir, V: Visit<'ir> + ?Sized] [&'ir] [&] walk_stmt walk_block walk_oper
 walkers!([V: VisitMut + ?Sized] [&mut] [&mut] walk_stmt_mut walk_block_mut walk_operand_mut
     visit_stmt_mut visit_block_mut visit_spliced_mut visit_operand_mut visit_place_mut
     visit_expr_mut);
+
+pub(crate) fn mentions_expr(e: &syn::Expr, y: &str) -> bool {
+    crate::syntax::mentions_name(e, y)
+}
+
+pub(crate) fn mentions_place(p: &Place, y: &str) -> bool {
+    p.root == y || indices_mention(p, y)
+}
+
+pub(crate) fn indices_mention(p: &Place, y: &str) -> bool {
+    p.path.iter().any(|pr| match pr {
+        Proj::Index(e) => mentions_expr(e, y),
+        Proj::Field(_) => false,
+    })
+}
+
+pub(crate) fn mentions_operand(o: &Operand, y: &str) -> bool {
+    match o {
+        Operand::Place(p) => mentions_place(p, y),
+        Operand::Lit { .. } => false,
+        Operand::Const { expr, .. } => mentions_expr(expr, y),
+        Operand::Tuple(v, _) => v.iter().any(|o| mentions_operand(o, y)),
+    }
+}
+
+pub(crate) fn mentions_arg(a: &CallArg, y: &str) -> bool {
+    match a {
+        CallArg::InOut(p) | CallArg::Name(p) => mentions_place(p, y),
+        CallArg::Read(e) => mentions_expr(e, y),
+    }
+}
+
+/// Whether any statement of `b` mentions `y` (reads or writes it).
+pub fn mentions(b: &[Stmt], y: &str) -> bool {
+    let mut v = Mentions { y, found: false };
+    walk_block(&mut v, b);
+    v.found
+}
+
+/// Finds a mention of `y`: a place, an expression, a name allocated, moved or looped over.
+struct Mentions<'a> {
+    y: &'a str,
+    found: bool,
+}
+
+impl<'ir> Visit<'ir> for Mentions<'_> {
+    fn visit_stmt(&mut self, s: &'ir Stmt) {
+        let y = self.y;
+        self.found |= match &s.kind {
+            StmtKind::Alloc(a) | StmtKind::Dealloc(a) => a.names.iter().any(|n| n == y),
+            StmtKind::For { var, .. } => var == y,
+            StmtKind::Move { dst, src } => dst == y || src == y,
+            _ => false,
+        };
+        if !self.found {
+            walk_stmt(self, s);
+        }
+    }
+    fn visit_operand(&mut self, o: &'ir Operand) {
+        self.found |= mentions_operand(o, self.y);
+    }
+    fn visit_place(&mut self, p: &'ir Place) {
+        self.found |= mentions_place(p, self.y);
+    }
+    fn visit_expr(&mut self, e: &'ir syn::Expr) {
+        self.found |= mentions_expr(e, self.y);
+    }
+}

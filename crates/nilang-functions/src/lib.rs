@@ -7,9 +7,14 @@
 //! macro of the caller (a "callback"): each reader picks the columns it needs. This crate has
 //! no dependencies and no code, so both the runtime and the compiler (which cannot depend on
 //! each other) read the same rows.
+//!
+//! For the same reason it holds the [`abi`]: the names and limits of the items `#[i]`
+//! generates next to a function, which the compiler writes and the runtime spells.
 #![no_std]
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
+
+pub mod abi;
 
 /// Calls `$callback! { $($context)* rows }` (`$callback` a macro's name or path) with the rows of the table of elementary functions
 /// of one argument.

@@ -47,6 +47,10 @@ macro_rules! for_tuples {
 }
 
 pub mod ad;
+/// The generated-item ABI: the names and limits of the items `#[i]` generates next to a
+/// function (`f_inv`, `f::__primal`, `f::__adj`, `f::ADDITIVE`, `f::WRITES`, `f::READS`),
+/// which hand-written reversible functions provide too (`nilang::additive!`).
+pub use nilang_functions::abi;
 pub mod check;
 pub mod instr;
 pub mod kernel;

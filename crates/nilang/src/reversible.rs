@@ -27,7 +27,7 @@ pub trait Reversible<Args> {
     /// effect is `args.k += g(other arguments)`, so the gradient of argument `k` needs no
     /// forward pass (the backward pass starts from the inputs). `#[i]` derives this from the
     /// program; the default (no bit) is always safe.
-    fn additive(&self) -> u64 {
+    fn additive(&self) -> crate::abi::ParamMask {
         0
     }
     /// Run the function forward when no number it writes carries an adjoint (the forward
@@ -60,6 +60,17 @@ macro_rules! call_tuple {
 call_tuple!();
 for_tuples!(call_tuple);
 
+// `additive!` and the dense primitives (`stdlib`) spell the names of the generated-item ABI
+// (macros cannot compute identifiers): they must be the ABI's
+const _: () = {
+    use crate::abi::{same, ADDITIVE, ADJOINT, PRIMAL, READS, WRITES};
+    assert!(same(stringify!(ADDITIVE), ADDITIVE));
+    assert!(same(stringify!(WRITES), WRITES));
+    assert!(same(stringify!(READS), READS));
+    assert!(same(stringify!(__primal), PRIMAL));
+    assert!(same(stringify!(__adj), ADJOINT));
+};
+
 /// Declare a hand-written reversible pair `f`/`f_inv` to `#[i]` code that calls it, with the
 /// analyses `#[i]` generates for its own functions: bit `k` of the mask says that `f` is
 /// compute–copy–uncompute in parameter `k` (its only lasting effect is `args.k += g(other
@@ -83,7 +94,7 @@ for_tuples!(call_tuple);
 #[macro_export]
 macro_rules! additive {
     ($f:ident, $f_inv:ident : $mask:expr) => {
-        $crate::additive!(@marker $f, $mask, u64::MAX, {
+        $crate::additive!(@marker $f, $mask, $crate::abi::ALL_PARAMS, {
             /// No value-only variant: the function itself.
             #[doc(hidden)]
             #[inline(always)]
@@ -91,7 +102,7 @@ macro_rules! additive {
                 f.call_tuple(args)
             }
         });
-        $crate::additive!(@marker $f_inv, $mask, u64::MAX, {});
+        $crate::additive!(@marker $f_inv, $mask, $crate::abi::ALL_PARAMS, {});
     };
     // the marker of one direction: its analyses (`ADDITIVE` and `WRITES` given, `READS`
     // conservative) and extra items (e.g. a value-only variant `__primal`)
@@ -101,15 +112,15 @@ macro_rules! additive {
         pub enum $name {}
         impl $name {
             #[doc(hidden)]
-            pub const ADDITIVE: u64 = $mask;
+            pub const ADDITIVE: $crate::abi::ParamMask = $mask;
             #[doc(hidden)]
-            pub const WRITES: u64 = $writes;
+            pub const WRITES: $crate::abi::ParamMask = $writes;
             #[doc(hidden)]
-            pub const READS: u64 = u64::MAX;
+            pub const READS: $crate::abi::ParamMask = $crate::abi::ALL_PARAMS;
             /// No adjoint-only variant: the function itself.
             #[doc(hidden)]
             #[inline(always)]
-            pub fn __adj<F: $crate::CallTuple<A>, A>(f: F, _dead: u64, args: A) {
+            pub fn __adj<F: $crate::CallTuple<A>, A>(f: F, _dead: $crate::abi::ParamMask, args: A) {
                 f.call_tuple(args)
             }
             $($extra)*

@@ -1,11 +1,13 @@
-//! Emission of adjoint-only uncomputation (see [`crate::adjoint`]): instructions whose target
+//! Emission of adjoint-only uncomputation (see [`crate::ad::adjoint`]): instructions whose target
 //! is never read again run `plus_eq_adjoint`/`minus_eq_adjoint`, calls go to the callee's
 //! variant `g::__adj`, and the uncomputation of a routine on `fresh!` workspaces runs so and
-//! then zeroes their values.
+//! then zeroes their values. Liveness is read from the facts ([`crate::facts::Facts::reads`],
+//! `kills`, `loop_reads`, `undo`) and combined here with what the caller knows (`__nilang_dead`).
 use super::Emitter;
-use crate::adjoint::{first_read, fresh_before, loop_private, read_after, writes_any, Ctx, Key};
+use crate::abi;
 use crate::analyze::ParamKind;
 use crate::cond::Cond;
+use crate::facts::Key;
 use crate::ir::*;
 use proc_macro2::{Span, TokenStream};
 use quote::{format_ident, quote};
@@ -25,8 +27,8 @@ pub(crate) struct Adj {
 impl Adj {
     /// The state of an `__adj` variant: its `&mut` parameters `(index, name)`, read after the
     /// body unless their bit of `__nilang_dead` is set.
-    pub fn variant(params: &[(usize, syn::Ident)]) -> Adj {
-        let cands: Vec<Key> = params.iter().map(|(_, n)| Key::of_name(n)).collect();
+    pub fn variant(params: &[(usize, Key)]) -> Adj {
+        let cands: Vec<Key> = params.iter().map(|(_, n)| n.clone()).collect();
         let out: Vec<Cond> = params
             .iter()
             .map(|(j, _)| {
@@ -62,16 +64,23 @@ impl Emitter {
         if self.primal.is_some() {
             return None;
         }
-        let inout = self.adj_ctx_inout();
-        let cx = Ctx {
-            inout: &inout,
-            fname: "",
-        };
         Some(
             adj.cands
                 .iter()
                 .zip(&adj.out)
-                .map(|(key, out)| read_after(stmts, key, out, &cx))
+                .map(|(key, out)| {
+                    let mut after = vec![Cond::False; stmts.len()];
+                    let mut acc = out.clone();
+                    for k in (0..stmts.len()).rev() {
+                        after[k] = acc.clone();
+                        acc = if self.facts.kills(stmts[k].id, key) {
+                            Cond::False
+                        } else {
+                            self.facts.reads(stmts[k].id, key).or(acc)
+                        };
+                    }
+                    after
+                })
                 .collect(),
         )
     }
@@ -87,29 +96,22 @@ impl Emitter {
     ) -> Option<Adj> {
         let after = after.as_ref()?;
         let saved = self.adj.clone()?;
-        let inout = self.adj_ctx_inout();
-        let cx = Ctx {
-            inout: &inout,
-            fname: "",
-        };
         let cur: Vec<Cond> = after.iter().map(|a| a[k].clone()).collect();
-        let out: Vec<Cond> = match &stmts[k].kind {
-            StmtKind::For { var, iter, body } => saved
+        let s = &stmts[k];
+        let out: Vec<Cond> = match &s.kind {
+            StmtKind::For { .. } => saved
                 .cands
                 .iter()
                 .zip(&cur)
-                .map(|(key, a)| {
-                    if matches!(iter, ForIter::Range(_)) && loop_private(body, var, key) {
-                        a.clone()
-                    } else {
-                        first_read(body, key, &cx).0.or(a.clone())
-                    }
+                .map(|(key, a)| match self.facts.loop_reads(s.id, key) {
+                    // loop-private (or read by no iteration before it is written)
+                    Cond::False => a.clone(),
+                    carried => carried.or(a.clone()),
                 })
                 .collect(),
             StmtKind::While { .. } | StmtKind::DoLoop { .. } => vec![Cond::True; cur.len()],
             _ => cur.clone(),
         };
-        drop(inout);
         let adj = self.adj.as_mut().expect("checked");
         adj.cur = cur;
         adj.out = out;
@@ -142,10 +144,13 @@ impl Emitter {
         if self.primal.is_some() {
             return None;
         }
-        let p = crate::primal::plain_analysed_callee(c)?;
+        let p = crate::abi::plain_analysed_callee(c)?;
         let inout = self.adj_ctx_inout();
-        let mut bits = vec![];
-        for (k, a) in c.args.iter().enumerate().take(64) {
+        let (mut bits, ty) = (vec![], abi::mask_type());
+        for (k, a) in c.args.iter().enumerate() {
+            let Some(k) = abi::param_bit(k) else {
+                break;
+            };
             let Some(pl) = a.inout_place(&inout) else {
                 continue;
             };
@@ -153,19 +158,18 @@ impl Emitter {
                 continue;
             };
             if let Some(dead) = not_read(&adj.cur[ci]) {
-                let k = k as u32;
-                bits.push(quote!((((#dead) as u64) << #k)));
+                bits.push(quote!((((#dead) as #ty) << #k)));
             }
         }
         drop(inout);
         if bits.is_empty() {
             return None;
         }
-        let marker = crate::primal::marker_path(p, c.inverse);
+        let marker = crate::abi::marker_path(p, c.inverse);
         let mut fpath = p.clone();
         if c.inverse {
             if let Some(last) = fpath.path.segments.last_mut() {
-                last.ident = format_ident!("{}_inv", last.ident, span = last.ident.span());
+                last.ident = abi::inverse_name(&last.ident);
             }
         }
         let clo = self.fresh("adj");
@@ -178,7 +182,8 @@ impl Emitter {
             inverse: false,
         };
         let body = self.call(&call, s);
-        let adj = marker.item(quote!(__adj(#fpath, 0u64 #(| #bits)*, (#(#names,)*))));
+        let (adj, zero) = (abi::item(abi::ADJOINT), abi::mask_lit(0));
+        let adj = marker.item(quote!(#adj(#fpath, #zero #(| #bits)*, (#(#names,)*))));
         Some(quote!({
             let #clo = |#(#names),*| #adj;
             #body
@@ -195,51 +200,9 @@ impl Emitter {
             return None;
         }
         let s = &stmts[m];
-        let StmtKind::Routine {
-            body: undo,
-            undo: true,
-        } = &s.kind
-        else {
-            return None;
-        };
-        if s.check || undo.iter().any(|u| matches!(u.kind, StmtKind::Alloc(_))) {
-            return None;
-        }
-        // the matching routine
-        let mut depth = 0usize;
-        let mut k = None;
-        for j in (0..m).rev() {
-            match &stmts[j].kind {
-                StmtKind::Routine { undo: true, .. } => depth += 1,
-                StmtKind::Routine { undo: false, .. } if depth == 0 => {
-                    k = Some(j);
-                    break;
-                }
-                StmtKind::Routine { undo: false, .. } => depth -= 1,
-                _ => {}
-            }
-        }
-        let k = k?;
-        let StmtKind::Routine { body, undo: false } = &stmts[k].kind else {
-            return None;
-        };
-        if crate::one_pass::uses_tape(body) {
-            return None;
-        }
-        let cands = fresh_before(stmts, k);
-        if cands.is_empty() {
-            return None;
-        }
-        let is_var = |n: &str| self.is_variable_name(n);
-        let inout = |n: &str| self.params.get(n) == Some(&ParamKind::InOut);
-        let mut d = crate::primal::no_adjoint_before(stmts, k, &is_var);
-        let cond = crate::primal::writes_only_no_adjoint(body, &mut d, &inout, &is_var);
-        if cond.is_false() {
-            return None;
-        }
-        if writes_any(&stmts[k + 1..m], &cands, &inout) {
-            return None;
-        }
+        let facts = self.facts.clone();
+        let undo = facts.undo(s.id)?;
+        let (cands, cond) = (&undo.cands, &undo.cond);
         let n = cands.len();
         self.adj = Some(Adj {
             cands: cands.clone(),
@@ -260,19 +223,9 @@ impl Emitter {
         // after the last iteration only
         let resets = match self.loops.last() {
             Some((first, len, last))
-                if *first == stmts.as_ptr()
-                    && *len == stmts.len()
-                    && cands.iter().all(|c| {
-                        let inout = |n: &str| self.params.get(n) == Some(&ParamKind::InOut);
-                        let cx = Ctx {
-                            inout: &inout,
-                            fname: "",
-                        };
-                        let (read, killed) = first_read(stmts, c, &cx);
-                        killed
-                            && read.is_false()
-                            && crate::adjoint::reads_block(&stmts[m + 1..], c, &cx).is_false()
-                    }) =>
+                if undo.defer_reset
+                    && *first == stmts.first().map(|s| s.id)
+                    && *len == stmts.len() =>
             {
                 quote!(if #last { #(#resets)* })
             }

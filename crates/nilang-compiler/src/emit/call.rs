@@ -141,14 +141,15 @@ impl Emitter {
                 let mut p = p.clone();
                 if c.inverse {
                     if let Some(last) = p.path.segments.last_mut() {
-                        last.ident = format_ident!("{}_inv", last.ident, span = last.ident.span());
+                        last.ident = crate::abi::inverse_name(&last.ident);
                     }
                 }
                 let ordinary = quote_spanned!(s.span=> #p(#(#args),*););
-                match crate::primal::primal_callee(c) {
+                match crate::abi::primal_callee(c) {
                     Some(marker) => self.value_only_or(
                         {
-                            let primal = marker.item(quote!(__primal(#p, (#(#args,)*))));
+                            let primal = crate::abi::item(crate::abi::PRIMAL);
+                            let primal = marker.item(quote!(#primal(#p, (#(#args,)*))));
                             quote_spanned!(s.span=> #primal;)
                         },
                         ordinary,
@@ -167,7 +168,7 @@ impl Emitter {
                     (false, _) => method.clone(),
                     (true, "call") => format_ident!("uncall", span = method.span()),
                     (true, "uncall") => format_ident!("call", span = method.span()),
-                    (true, _) => format_ident!("{}_inv", method, span = method.span()),
+                    (true, _) => crate::abi::inverse_name(method),
                 };
                 let tf = turbofish.as_ref().map(|t| quote!(::#t));
                 quote_spanned!(s.span=> #recv.#m #tf(#(#args),*);)

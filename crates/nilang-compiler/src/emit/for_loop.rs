@@ -3,8 +3,8 @@
 use super::{loc, Emitter};
 use crate::analyze::operand_places;
 use crate::ir::*;
-use crate::one_pass::mentions_block;
 use crate::syntax::mentions_name;
+use crate::visit::mentions;
 use proc_macro2::TokenStream;
 use quote::quote;
 
@@ -56,7 +56,8 @@ impl Emitter {
                             (false, true) => quote!(#var == #ev),
                             (false, false) => quote!(#var + 1 == #ev),
                         };
-                        self.loops.push((body.as_ptr(), body.len(), last));
+                        self.loops
+                            .push((body.first().map(|s| s.id), body.len(), last));
                         let b = self.block(body);
                         self.loops.pop();
                         (b, quote!(), quote!())
@@ -159,7 +160,7 @@ impl Emitter {
                 && !body
                     .iter()
                     .enumerate()
-                    .any(|(k, o)| k != j && mentions_block(core::slice::from_ref(o), &root));
+                    .any(|(k, o)| k != j && mentions(core::slice::from_ref(o), &root));
             let fixed = p.path.iter().all(|pr| match pr {
                 Proj::Index(e) => !names.iter().any(|n| *n != root && mentions_name(e, n)),
                 Proj::Field(_) => true,

@@ -15,11 +15,12 @@
 //! Runtime messages of conditions are built in `messages.rs`.
 use crate::analyze::ParamKind;
 use crate::cond::Cond;
+use crate::facts::Facts;
 use crate::ir::*;
-use crate::visit::{walk_block, walk_stmt, Visit};
 use proc_macro2::{Span, TokenStream};
 use quote::{format_ident, quote, quote_spanned};
 use std::collections::{HashMap, HashSet};
+use std::rc::Rc;
 use syn::visit_mut::VisitMut;
 
 mod adjoint;
@@ -34,8 +35,20 @@ mod operands;
 mod stack;
 mod while_loop;
 
-/// Emission context: which names are reference parameters (written `(*x)`), which are
-/// variables of the function (as opposed to global constants).
+/// What is emitted from a program: with [`Emitter::inverse_of`], the program is a function's
+/// inverse (runtime messages say so).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Mode {
+    /// The function itself: every instruction in full (value-only and adjoint-only where the
+    /// facts allow it and rustc's constants agree).
+    Ordinary,
+    /// The value-only variant `f::__primal`: every instruction value-only.
+    Primal,
+    /// The adjoint-only variant `f::__adj`: a `&mut` parameter's value updates are skipped
+    /// where nothing reads them and its bit of `__nilang_dead` is set.
+    Adjoint,
+}
+
 /// When statements are emitted with value-only instructions (see `primal`).
 #[derive(Clone)]
 enum Primal {
@@ -45,32 +58,28 @@ enum Primal {
     If(syn::Ident),
 }
 
+/// Emission of one program: a function of the IR, its [`Facts`] and the [`Mode`], with the
+/// state of the walk (scopes, fresh names).
 pub struct Emitter {
+    /// The facts of the program emitted.
+    facts: Rc<Facts>,
     pub params: HashMap<String, ParamKind>,
     pub locals: HashSet<String>,
     pub loop_vars: Vec<String>,
     /// Scalar ancillas in scope whose round-off budget is tracked for their deallocation
     /// check: `(name, history variable)`.
     tracked: Vec<(syn::Ident, Option<syn::Ident>)>,
-    /// For statements spliced into an enclosing list (`inv!`, `routine!`): the statements that
-    /// follow them there, innermost last (an ancilla of a `routine!` is deallocated by the
-    /// `unroutine!()` after it).
-    rest: Vec<Vec<Stmt>>,
     /// The name of the inverse function when emitting its body (runtime messages say so).
     pub inverse_of: Option<String>,
     /// Value-only emission (see `primal`): set while emitting statements whose targets carry
     /// no adjoint.
     primal: Option<Primal>,
-    /// Workspace parameters `zero(..)`: without adjoint at the function's entry.
-    zero_params: Vec<String>,
-    /// Set while the function's top-level statement list is being emitted.
-    entry: bool,
-    /// Adjoint-only emission (see [`crate::adjoint`]): the places whose value updates may be
+    /// Adjoint-only emission (see [`crate::ad::adjoint`]): the places whose value updates may be
     /// skipped where nothing reads them afterwards.
     adj: Option<adjoint::Adj>,
-    /// The range loops whose bodies are being emitted: the body (its first statement and
-    /// length) and an expression true in its last iteration.
-    loops: Vec<(*const Stmt, usize, TokenStream)>,
+    /// The range loops whose bodies are being emitted: the body (the id of its first
+    /// statement and its length) and an expression true in its last iteration.
+    loops: Vec<(Option<StmtId>, usize, TokenStream)>,
     /// Read-only float data of a generic function (see [`crate::data`]): operands converted
     /// to the target's number type.
     float_data: HashMap<String, usize>,
@@ -90,18 +99,22 @@ fn loc(span: Span) -> TokenStream {
 }
 
 impl Emitter {
-    pub fn new(params: HashMap<String, ParamKind>, locals: HashSet<String>) -> Self {
+    /// An emitter of the program whose facts are `facts`, in `mode`.
+    pub fn new(facts: Rc<Facts>, mode: Mode) -> Self {
+        let (primal, adj) = match mode {
+            Mode::Ordinary => (None, None),
+            Mode::Primal => (Some(Primal::Always), None),
+            Mode::Adjoint => (None, Some(adjoint::Adj::variant(&facts.adjoint_params))),
+        };
         Emitter {
-            params,
-            locals,
+            params: facts.params.clone(),
+            locals: facts.locals.clone(),
+            facts,
             loop_vars: vec![],
             tracked: vec![],
-            rest: vec![],
             inverse_of: None,
-            primal: None,
-            zero_params: vec![],
-            entry: false,
-            adj: None,
+            primal,
+            adj,
             loops: vec![],
             float_data: HashMap::new(),
             counter: 0,
@@ -114,16 +127,10 @@ impl Emitter {
         self
     }
 
-    /// The workspace parameters declared `zero(..)`.
-    pub fn with_zero_params(mut self, names: &[String]) -> Self {
-        self.zero_params = names.to_vec();
+    /// The program is the inverse of function `f` (runtime messages say so).
+    pub fn inverse_of(mut self, f: &str) -> Self {
+        self.inverse_of = Some(f.to_string());
         self
-    }
-
-    /// Emit a function's body: its top-level statements know the `zero(..)` workspaces.
-    pub fn function_body(&mut self, stmts: &[Stmt]) -> TokenStream {
-        self.entry = true;
-        self.block(stmts)
     }
 
     /// `body` between the checks (checks on) that the `zero(..)` parameters `ws` are zero on
@@ -148,26 +155,6 @@ impl Emitter {
         quote!(#(#entry)* #body #(#exit)*)
     }
 
-    /// An emitter of the adjoint-only variant `f::__adj` (see [`crate::adjoint`]): `inout`
-    /// are the `&mut` parameters `(index, name)`, whose values after the call are not read
-    /// where their bit of `__nilang_dead` is set.
-    pub fn adjoint(
-        params: HashMap<String, ParamKind>,
-        locals: HashSet<String>,
-        inout: &[(usize, syn::Ident)],
-    ) -> Self {
-        let mut e = Emitter::new(params, locals);
-        e.adj = Some(adjoint::Adj::variant(inout));
-        e
-    }
-
-    /// An emitter of the value-only variant `f::__primal`: every instruction value-only.
-    pub fn primal(params: HashMap<String, ParamKind>, locals: HashSet<String>) -> Self {
-        let mut e = Emitter::new(params, locals);
-        e.primal = Some(Primal::Always);
-        e
-    }
-
     /// `primal` where the value-only form applies (now, or under the current flag), else
     /// `ordinary`.
     pub(super) fn value_only_or(&self, primal: TokenStream, ordinary: TokenStream) -> TokenStream {
@@ -178,38 +165,17 @@ impl Emitter {
         }
     }
 
-    /// A routine (`undo` false) at `stmts[k]` whose every write goes to places without
-    /// adjoint: the declaration of the flag under which it is emitted value-only, and the flag.
-    fn primal_routine(
-        &mut self,
-        stmts: &[Stmt],
-        k: usize,
-        at_entry: bool,
-    ) -> Option<(TokenStream, Primal)> {
-        let StmtKind::Routine { body, undo: false } = &stmts[k].kind else {
-            return None;
-        };
-        if self.primal.is_some() {
+    /// A routine (`undo` false) whose every write goes to places without adjoint (the fact
+    /// [`Facts::value_only`]): the declaration of the flag under which it is emitted
+    /// value-only, and the flag.
+    fn primal_routine(&mut self, s: &Stmt) -> Option<(TokenStream, Primal)> {
+        if !matches!(s.kind, StmtKind::Routine { undo: false, .. }) || self.primal.is_some() {
             return None;
         }
-        let is_var = |n: &str| self.is_variable(n);
-        let inout = |n: &str| self.params.get(n) == Some(&ParamKind::InOut);
-        let mut d = crate::primal::no_adjoint_before(stmts, k, &is_var);
-        if at_entry {
-            // `zero(..)` workspaces, untouched since the function's entry
-            d.extend(
-                self.zero_params
-                    .iter()
-                    .filter(|w| !crate::one_pass::mentions_block(&stmts[..k], w))
-                    .map(|w| crate::primal::NoAdjoint::whole(w)),
-            );
-        }
-        let cond = crate::primal::writes_only_no_adjoint(body, &mut d, &inout, &is_var);
-        match cond {
-            Cond::False => return None,
+        let cond = match self.facts.value_only(s.id)? {
             Cond::True => return Some((quote!(), Primal::Always)),
-            _ => {}
-        }
+            c => c.clone(),
+        };
         // a constant item (the conditions name only the callees' non-generic markers), so that
         // rustc drops the branch not taken before it weighs what to inline
         let flag = self.fresh("PRIMAL");
@@ -339,9 +305,7 @@ impl Emitter {
     /// Emit a block of statements.
     pub fn block(&mut self, stmts: &[Stmt]) -> TokenStream {
         let scope = self.tracked.len();
-        let rest = std::mem::take(&mut self.rest);
         let out = self.stmts(stmts);
-        self.rest = rest;
         self.tracked.truncate(scope);
         out
     }
@@ -352,16 +316,11 @@ impl Emitter {
     /// magnitude it held, updated after every statement that mentions it), passed to
     /// `check::dealloc_at`.
     fn stmts(&mut self, stmts: &[Stmt]) -> TokenStream {
-        let at_entry = std::mem::replace(&mut self.entry, false);
         let mut out = quote!();
         let after = self.adj_after(stmts);
         for (k, s) in stmts.iter().enumerate() {
-            let spliced = matches!(s.kind, StmtKind::Seq(_) | StmtKind::Routine { .. });
-            if spliced {
-                self.rest.push(stmts[k + 1..].to_vec());
-            }
             let saved = self.adj_enter(stmts, k, &after);
-            let primal = self.primal_routine(stmts, k, at_entry);
+            let primal = self.primal_routine(s);
             let mut t = match primal {
                 Some((decl, flag)) => {
                     self.primal = Some(flag);
@@ -375,15 +334,10 @@ impl Emitter {
                 },
             };
             self.adj_leave(saved);
-            if spliced {
-                self.rest.pop();
-            }
             match &s.kind {
                 StmtKind::Alloc(a) if !a.tuple => {
                     let n = &a.names[0];
-                    let found = first_dealloc(&stmts[k + 1..], n)
-                        .or_else(|| self.rest.iter().rev().find_map(|r| first_dealloc(r, n)));
-                    if found == Some(true) {
+                    if self.facts.tracked(s.id) {
                         let h = self.fresh("history");
                         let origin = origin_of(&h);
                         t.extend(quote!(#[allow(unused_mut)] let mut #h: f64 = {
@@ -476,51 +430,4 @@ impl Emitter {
             StmtKind::Surface(_) => quote!(),
         }
     }
-}
-
-/// The first deallocation of `name` in `stmts` (and statements spliced into them): whether it
-/// is a checked single-name one.
-fn first_dealloc(stmts: &[Stmt], name: &syn::Ident) -> Option<bool> {
-    struct First<'a> {
-        name: &'a syn::Ident,
-        found: Option<bool>,
-    }
-    impl<'ir> Visit<'ir> for First<'_> {
-        // an ancilla is deallocated in its own scope: spliced statements belong to it, nested
-        // blocks do not
-        fn visit_block(&mut self, _: &'ir [Stmt]) {}
-        fn visit_stmt(&mut self, s: &'ir Stmt) {
-            match &s.kind {
-                _ if self.found.is_some() => {}
-                StmtKind::Dealloc(a) if a.names.contains(self.name) => {
-                    self.found = Some(s.check && !a.tuple)
-                }
-                _ => walk_stmt(self, s),
-            }
-        }
-    }
-    let mut v = First { name, found: None };
-    walk_block(&mut v, stmts);
-    v.found
-}
-
-/// All names allocated anywhere in a body (for classifying places as variables).
-pub fn collect_locals(stmts: &[Stmt], out: &mut HashSet<String>) {
-    struct Locals<'o>(&'o mut HashSet<String>);
-    impl<'ir> Visit<'ir> for Locals<'_> {
-        fn visit_stmt(&mut self, s: &'ir Stmt) {
-            match &s.kind {
-                StmtKind::Alloc(a) | StmtKind::Dealloc(a) => {
-                    self.0.extend(a.names.iter().map(|n| n.to_string()))
-                }
-                StmtKind::Move { dst, src } => {
-                    self.0.insert(dst.to_string());
-                    self.0.insert(src.to_string());
-                }
-                _ => {}
-            }
-            walk_stmt(self, s);
-        }
-    }
-    walk_block(&mut Locals(out), stmts);
 }

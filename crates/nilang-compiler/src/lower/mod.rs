@@ -31,6 +31,30 @@ pub mod store;
 /// ```
 pub fn lower(body: &mut [Stmt], errors: &mut Errors) {
     Lower { errors }.scope(body);
+    number(body);
+}
+
+/// Give every statement of a lowered body its [`StmtId`], `1, 2, ..` in source order (a
+/// statement before the statements inside it).
+///
+/// ```
+/// use nilang_compiler::ir::StmtId;
+/// let f: syn::ItemFn = syn::parse_quote!(fn f(y: &mut f64, x: &f64) { if (x > 0, x > 0) { y += x; } y += x; });
+/// let mut errors = nilang_compiler::errors::Errors::default();
+/// let mut body = nilang_compiler::parse::Parser { errors: &mut errors }.block(&f.block.stmts, true);
+/// nilang_compiler::lower::lower(&mut body, &mut errors);
+/// assert_eq!((body[0].id, body[1].id), (StmtId(1), StmtId(3)));
+/// ```
+pub fn number(body: &mut [Stmt]) {
+    struct Number(u32);
+    impl VisitMut for Number {
+        fn visit_stmt_mut(&mut self, s: &mut Stmt) {
+            self.0 += 1;
+            s.id = StmtId(self.0);
+            walk_stmt_mut(self, s);
+        }
+    }
+    crate::visit::walk_block_mut(&mut Number(0), body);
 }
 
 struct Lower<'e> {

@@ -200,6 +200,7 @@ pub fn recorded_body(body: &[Stmt], span: Span, errors: &mut Errors) -> Option<V
             end: n.span(),
         };
         recorded.push(Stmt {
+            id: StmtId::UNNUMBERED,
             kind: StmtKind::Call(Call {
                 callee: Callee::Path(syn::parse_quote!(::nilang::tape::store)),
                 args: vec![

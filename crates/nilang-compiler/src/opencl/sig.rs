@@ -272,10 +272,10 @@ pub fn shared_write_checks(params: &[Param], body: &[Stmt], fname: &str) -> Vec<
                         );
                         // `assert!` reads its message as a format string
                         let msg = msg.replace('{', "{{").replace('}', "}}");
-                        if crate::primal::analysed_callee(p) && j < 64 {
-                            let writes = crate::primal::marker_path(p, c.inverse)
-                                .item(quote::quote!(WRITES));
-                            let j = j as u32;
+                        let bit = crate::abi::param_bit(j);
+                        if let (true, Some(j)) = (crate::abi::analysed_callee(p), bit) {
+                            let writes =
+                                crate::abi::marker_path(p, c.inverse).constant(crate::abi::WRITES);
                             self.out.push(quote::quote_spanned! {s.span=>
                                 const _: () = ::core::assert!((#writes >> #j) & 1 == 0, #msg);
                             });

@@ -180,6 +180,7 @@ impl Parser<'_> {
         };
         if let Some(kind) = kind {
             out.push(Stmt {
+                id: StmtId::UNNUMBERED,
                 kind,
                 span,
                 text,

@@ -554,7 +554,7 @@ where
     }
     /// Compute–copy–uncompute in the loss: its only lasting effect is `out += L`, so a
     /// gradient needs no separate forward pass (the schedule runs inside the inverse).
-    fn additive(&self) -> u64 {
+    fn additive(&self) -> crate::abi::ParamMask {
         1
     }
 }

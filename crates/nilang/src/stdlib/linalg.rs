@@ -369,7 +369,7 @@ macro_rules! primitive_pair {
                 $inv(out, a, n);
                 (out, a, n)
             }
-            fn additive(&self) -> u64 {
+            fn additive(&self) -> $crate::abi::ParamMask {
                 1
             }
         }

@@ -393,7 +393,7 @@ macro_rules! dense_reversible {
                 $f::__primal($f, ($($e,)*));
                 ($($p,)*)
             }
-            fn additive(&self) -> u64 {
+            fn additive(&self) -> $crate::abi::ParamMask {
                 1
             }
         }

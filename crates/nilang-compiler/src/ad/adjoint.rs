@@ -30,9 +30,10 @@
 //! or range with an index that differs from iteration to iteration (`x[i]`, `x[i + k]`,
 //! `x[i * d..(i + 1) * d]`: "loop-private"). `fresh!` (unchecked) overwrites a workspace.
 //! Anything not understood reads.
+use crate::abi;
+use crate::ad::primal::leading_fields;
 use crate::cond::Cond;
 use crate::ir::*;
-use crate::primal::leading_fields;
 use proc_macro2::{TokenStream, TokenTree};
 use quote::quote;
 
@@ -69,6 +70,16 @@ impl Key {
                 end: n.span(),
             },
         }
+    }
+
+    /// The key as text (`ws.lse`), for tables of facts.
+    pub fn text(&self) -> String {
+        let mut t = self.root.clone();
+        for f in &self.fields {
+            t.push('.');
+            t.push_str(f);
+        }
+        t
     }
 
     /// Whether place `p` may overlap this key.
@@ -217,10 +228,9 @@ pub fn reads(s: &Stmt, key: &Key, cx: &Ctx) -> Cond {
         | StmtKind::DoLoop { .. }
         | StmtKind::Move { .. }
         | StmtKind::Stack { .. }
-        | StmtKind::Surface(_) => Cond::from_bool(crate::one_pass::mentions_block(
-            core::slice::from_ref(s),
-            root,
-        )),
+        | StmtKind::Surface(_) => {
+            Cond::from_bool(crate::visit::mentions(core::slice::from_ref(s), root))
+        }
     }
 }
 
@@ -240,11 +250,11 @@ pub fn reads_block(b: &[Stmt], key: &Key, cx: &Ctx) -> Cond {
 fn call_reads(c: &Call, key: &Key, cx: &Ctx) -> Cond {
     let root = key.root.as_str();
     let marker = match &c.callee {
-        Callee::Path(p) if crate::primal::analysed_callee(p) => {
+        Callee::Path(p) if crate::abi::analysed_callee(p) => {
             let own = p.path.segments.len() == 1
                 && (p.path.segments[0].ident == cx.fname
-                    || p.path.segments[0].ident == format!("{}_inv", cx.fname));
-            (!own).then(|| crate::primal::marker_path(p, c.inverse))
+                    || p.path.segments[0].ident == abi::inverse_str(cx.fname));
+            (!own).then(|| crate::abi::marker_path(p, c.inverse))
         }
         Callee::Path(_) => None,
         Callee::Method { receiver, .. } => {
@@ -262,10 +272,9 @@ fn call_reads(c: &Call, key: &Key, cx: &Ctx) -> Cond {
                     return Cond::True;
                 }
                 if key.touches(p) {
-                    match &marker {
-                        Some(m) if k < 64 => {
-                            let k = k as u32;
-                            let reads = m.item(quote!(READS));
+                    match (&marker, abi::param_bit(k)) {
+                        (Some(m), Some(k)) => {
+                            let reads = m.constant(abi::READS);
                             acc = acc.or(Cond::term(quote!(((#reads >> #k) & 1 == 1))));
                         }
                         _ => return Cond::True,
@@ -290,7 +299,7 @@ fn call_reads(c: &Call, key: &Key, cx: &Ctx) -> Cond {
 
 /// Whether statement `s` overwrites all of `key` without reading it (an unchecked `fresh!` of
 /// it or of a place containing it).
-fn kills(s: &Stmt, key: &Key) -> bool {
+pub fn kills(s: &Stmt, key: &Key) -> bool {
     match &s.kind {
         StmtKind::Fresh(ps) if !s.check => ps.iter().any(|p| {
             let f = leading_fields(p);
@@ -424,7 +433,7 @@ pub fn loop_private(body: &[Stmt], var: &syn::Ident, key: &Key) -> bool {
             match &s.kind {
                 StmtKind::Safe(t) if mentions_value(t, &self.key.root) => self.ok = false,
                 StmtKind::Move { .. } | StmtKind::Stack { .. } | StmtKind::Surface(_) => {
-                    if crate::one_pass::mentions_block(core::slice::from_ref(s), &self.key.root) {
+                    if crate::visit::mentions(core::slice::from_ref(s), &self.key.root) {
                         self.ok = false;
                     }
                 }
@@ -442,7 +451,7 @@ pub fn loop_private(body: &[Stmt], var: &syn::Ident, key: &Key) -> bool {
     v.ok
 }
 
-/// The constant expression (a `u64` bit mask) of `f::READS`: bit `k` set when the function
+/// The constant expression (an [`abi::ParamMask`]) of `f::READS`: bit `k` set when the function
 /// may read the value of parameter `k` (of `params`, the typed parameters in order) for
 /// anything but that parameter's own new value.
 pub fn reads_mask(
@@ -453,7 +462,7 @@ pub fn reads_mask(
 ) -> TokenStream {
     let f = fname.to_string();
     let cx = Ctx { inout, fname: &f };
-    crate::primal::param_mask(params, |p| reads_block(body, &Key::of_name(p), &cx))
+    crate::ad::primal::param_mask(params, |p| reads_block(body, &Key::of_name(p), &cx))
 }
 
 /// The `fresh!` workspaces (root and fields) of `stmts[..k]` not mentioned since: exactly zero
@@ -464,7 +473,7 @@ pub fn fresh_before(stmts: &[Stmt], k: usize) -> Vec<Key> {
         if let StmtKind::Fresh(ps) = &stmts[j].kind {
             for p in ps {
                 if let Some(key) = Key::of_place(p) {
-                    if !crate::one_pass::mentions_block(&stmts[j + 1..k], &key.root) {
+                    if !crate::visit::mentions(&stmts[j + 1..k], &key.root) {
                         d.push(key);
                     }
                 }

@@ -24,9 +24,10 @@
 //! to the ordinary instructions (bit for bit: the values are computed by the same
 //! operations). On numbers whose adjoints carry adjoints (`GVar<GVar<_>>`), the instructions
 //! fall back to the full rule (`Value::HAS_ADJOINT`).
+use crate::abi::{self, analysed_callee, marker_path};
 use crate::cond::Cond;
 use crate::ir::*;
-use crate::one_pass::mentions_block;
+use crate::visit::mentions;
 use proc_macro2::TokenStream;
 use quote::quote;
 use syn::Ident;
@@ -94,7 +95,7 @@ pub fn no_adjoint_before(
                 }
                 for n in &a.names {
                     let n = n.to_string();
-                    if !mentions_block(since, &n) {
+                    if !mentions(since, &n) {
                         d.push(NoAdjoint {
                             root: n,
                             fields: vec![],
@@ -106,7 +107,7 @@ pub fn no_adjoint_before(
                 for p in ps {
                     let root = p.root.to_string();
                     let fields = leading_fields(p);
-                    if fields.len() == p.path.len() && !mentions_block(since, &root) {
+                    if fields.len() == p.path.len() && !mentions(since, &root) {
                         d.push(NoAdjoint { root, fields });
                     }
                 }
@@ -115,81 +116,6 @@ pub fn no_adjoint_before(
         }
     }
     d
-}
-
-/// A callee called by path that may have a recorded analysis: not a built-in instruction or
-/// an associated function (an upper-case segment), no `<T as Tr>::` form.
-pub(crate) fn analysed_callee(p: &syn::ExprPath) -> bool {
-    p.qself.is_none()
-        && !p
-            .path
-            .segments
-            .iter()
-            .any(|s| s.ident.to_string().starts_with(|c: char| c.is_uppercase()))
-}
-
-/// The type-namespace item of a callee (its path without generic arguments, `_inv` for an
-/// inverse call), which `#[i]` and `nilang::additive!` declare next to the function.
-pub(crate) fn marker_path(p: &syn::ExprPath, inverse: bool) -> Marker {
-    let mut path = p.path.clone();
-    if let Some(last) = path.segments.last_mut() {
-        last.arguments = syn::PathArguments::None;
-        if inverse {
-            last.ident = quote::format_ident!("{}_inv", last.ident, span = last.ident.span());
-        }
-    }
-    Marker(path)
-}
-
-/// The declaration (`#[i]` or `nilang::additive!`) of a callee: where its analyses
-/// (`ADDITIVE`, `WRITES`, `READS`) and variants (`__primal`, `__adj`) live.
-#[derive(Clone)]
-pub(crate) struct Marker(pub syn::Path);
-
-impl Marker {
-    /// `item` (a constant or a call) of the declaration, read through an alias that names what
-    /// is missing when the callee has none: rustc then says "function
-    /// `g__is_called_from_i_code__declare_it_with_i_or_nilang_additive` is not a crate or
-    /// module" at the call, instead of "function `g` is not a crate or module".
-    pub fn item(&self, item: TokenStream) -> TokenStream {
-        let path = &self.0;
-        let last = &path
-            .segments
-            .last()
-            .expect("a callee path has a segment")
-            .ident;
-        let alias = quote::format_ident!(
-            "{}__is_called_from_i_code__declare_it_with_i_or_nilang_additive",
-            last,
-            span = last.span()
-        );
-        quote!({
-            #[allow(unused_imports)]
-            use #path as #alias;
-            #alias::#item
-        })
-    }
-}
-
-/// The value-only variant `g::__primal((args..))` applies to this call: a forward call by
-/// path of a function without explicit generic arguments.
-pub(crate) fn primal_callee(c: &Call) -> Option<Marker> {
-    let p = plain_analysed_callee(c)?;
-    (!c.inverse).then(|| marker_path(p, false))
-}
-
-/// The path of a call's callee when it has a recorded analysis ([`analysed_callee`]) and no
-/// explicit generic arguments.
-pub(crate) fn plain_analysed_callee(c: &Call) -> Option<&syn::ExprPath> {
-    let Callee::Path(p) = &c.callee else {
-        return None;
-    };
-    let plain = p
-        .path
-        .segments
-        .iter()
-        .all(|s| matches!(s.arguments, syn::PathArguments::None));
-    (analysed_callee(p) && plain).then_some(p)
 }
 
 /// The condition under which every write
@@ -303,14 +229,16 @@ fn call_cond(c: &Call, d: &[NoAdjoint], inout: &dyn Fn(&str) -> bool) -> Cond {
             None
         }
     };
-    let mut mask = 0u64;
+    let mut mask: abi::ParamMask = 0;
     for (j, a) in c.args.iter().enumerate() {
         let ok = match (a.inout_place(inout), a) {
             (Some(p), _) => covered(d, p),
             // a value passed by copy: written only in the callee's copy (whose adjoint is the
             // original's)
             (None, CallArg::Name(p)) => covered(d, p),
-            (None, CallArg::Read(e)) => crate::parse::read_place(e).is_some_and(|p| covered(d, &p)),
+            (None, CallArg::Read(e)) => {
+                crate::syntax::read_place(e).is_some_and(|p| covered(d, &p))
+            }
             (None, CallArg::InOut(p)) => covered(d, p),
         };
         if !ok {
@@ -318,14 +246,16 @@ fn call_cond(c: &Call, d: &[NoAdjoint], inout: &dyn Fn(&str) -> bool) -> Cond {
                 // an instruction or method writes its in-out arguments
                 None if a.inout_place(inout).is_some() => return Cond::False,
                 None => {}
-                Some(_) if j >= 64 => return Cond::False,
-                Some(_) => mask |= 1 << j,
+                Some(_) => match abi::param_bit(j) {
+                    Some(j) => mask |= 1 << j,
+                    None => return Cond::False,
+                },
             }
         }
     }
     match analysed {
         Some(path) if mask != 0 => {
-            let w = path.item(quote!(WRITES));
+            let w = path.constant(abi::WRITES);
             Cond::term(quote!(((#w & #mask) == 0)))
         }
         _ => Cond::True,
@@ -354,7 +284,7 @@ fn may_write(body: &[Stmt], y: &str, fname: &str, inout: &dyn Fn(&str) -> bool) 
                     Callee::Path(p) if analysed_callee(p) => {
                         let own = p.path.segments.len() == 1
                             && (p.path.segments[0].ident == fname
-                                || p.path.segments[0].ident == format!("{fname}_inv"));
+                                || p.path.segments[0].ident == abi::inverse_str(fname));
                         (!own).then(|| marker_path(p, c.inverse))
                     }
                     Callee::Method { receiver, .. } if receiver.root == y => return Cond::True,
@@ -368,10 +298,9 @@ fn may_write(body: &[Stmt], y: &str, fname: &str, inout: &dyn Fn(&str) -> bool) 
                     if p.root != y {
                         continue;
                     }
-                    w = match &analysed {
-                        Some(path) if j < 64 => {
-                            let j = j as u32;
-                            let writes = path.item(quote!(WRITES));
+                    w = match (&analysed, abi::param_bit(j)) {
+                        (Some(path), Some(j)) => {
+                            let writes = path.constant(abi::WRITES);
                             w.or(Cond::term(quote!(((#writes >> #j) & 1 == 1))))
                         }
                         _ => Cond::True,
@@ -416,7 +345,7 @@ fn may_write(body: &[Stmt], y: &str, fname: &str, inout: &dyn Fn(&str) -> bool) 
     acc
 }
 
-/// The constant expression (a `u64` bit mask) of `f::WRITES`: bit `k` set when parameter `k`
+/// The constant expression (an [`abi::ParamMask`]) of `f::WRITES`: bit `k` set when parameter `k`
 /// (of `params`, the typed parameters in order) may be written by the function.
 pub fn writes_mask(
     fname: &Ident,
@@ -429,7 +358,7 @@ pub fn writes_mask(
 }
 
 /// A per-parameter mask constant: bit `k` set when `cond(param k)` holds; every bit set past
-/// 64 parameters.
+/// the mask's bits.
 pub(crate) fn param_mask(params: &[Ident], cond: impl Fn(&Ident) -> Cond) -> TokenStream {
     let bits = params
         .iter()

@@ -15,43 +15,16 @@
 //! `<name>::ADDITIVE` (bit `k`: additive in parameter `k`) of a type-namespace item named like
 //! each function (so importing the function imports it too), and the result is a constant
 //! expression evaluated by rustc.
+use crate::abi;
 use crate::cond::Cond;
 use crate::ir::*;
-use crate::visit::{walk_block, walk_stmt, Visit};
+use crate::visit::{
+    indices_mention, mentions as mentions_block, mentions_arg, mentions_expr, mentions_operand,
+    mentions_place, walk_block, walk_stmt, Visit,
+};
 use proc_macro2::TokenStream;
 use quote::quote;
 use syn::Ident;
-
-fn mentions_expr(e: &syn::Expr, y: &str) -> bool {
-    crate::syntax::mentions_name(e, y)
-}
-
-fn mentions_place(p: &Place, y: &str) -> bool {
-    p.root == y || indices_mention(p, y)
-}
-
-fn indices_mention(p: &Place, y: &str) -> bool {
-    p.path.iter().any(|pr| match pr {
-        Proj::Index(e) => mentions_expr(e, y),
-        Proj::Field(_) => false,
-    })
-}
-
-fn mentions_operand(o: &Operand, y: &str) -> bool {
-    match o {
-        Operand::Place(p) => mentions_place(p, y),
-        Operand::Lit { .. } => false,
-        Operand::Const { expr, .. } => mentions_expr(expr, y),
-        Operand::Tuple(v, _) => v.iter().any(|o| mentions_operand(o, y)),
-    }
-}
-
-fn mentions_arg(a: &CallArg, y: &str) -> bool {
-    match a {
-        CallArg::InOut(p) | CallArg::Name(p) => mentions_place(p, y),
-        CallArg::Read(e) => mentions_expr(e, y),
-    }
-}
 
 fn mentions_iter(it: &ForIter, y: &str) -> bool {
     match it {
@@ -77,43 +50,6 @@ pub(crate) fn uses_tape(b: &[Stmt]) -> bool {
     let mut v = Tape(false);
     walk_block(&mut v, b);
     v.0
-}
-
-/// Whether any statement of `b` mentions `y` (reads or writes it).
-pub fn mentions_block(b: &[Stmt], y: &str) -> bool {
-    let mut v = Mentions { y, found: false };
-    walk_block(&mut v, b);
-    v.found
-}
-
-/// Finds a mention of `y`: a place, an expression, a name allocated, moved or looped over.
-struct Mentions<'a> {
-    y: &'a str,
-    found: bool,
-}
-
-impl<'ir> Visit<'ir> for Mentions<'_> {
-    fn visit_stmt(&mut self, s: &'ir Stmt) {
-        let y = self.y;
-        self.found |= match &s.kind {
-            StmtKind::Alloc(a) | StmtKind::Dealloc(a) => a.names.iter().any(|n| n == y),
-            StmtKind::For { var, .. } => var == y,
-            StmtKind::Move { dst, src } => dst == y || src == y,
-            _ => false,
-        };
-        if !self.found {
-            walk_stmt(self, s);
-        }
-    }
-    fn visit_operand(&mut self, o: &'ir Operand) {
-        self.found |= mentions_operand(o, self.y);
-    }
-    fn visit_place(&mut self, p: &'ir Place) {
-        self.found |= mentions_place(p, self.y);
-    }
-    fn visit_expr(&mut self, e: &'ir syn::Expr) {
-        self.found |= mentions_expr(e, self.y);
-    }
 }
 
 /// The analysis of one function: its name (a recursive call of it in parameter `y` is assumed
@@ -239,18 +175,17 @@ impl Ctx<'_> {
         };
         if segs.len() == 1 {
             let callee = last.ident.to_string();
-            if callee == self.fname || callee == format!("{}_inv", self.fname) {
+            if callee == self.fname || callee == abi::inverse_str(self.fname) {
                 // recursion: additive in `y` if the body is, given that the call is (induction)
                 return Cond::from_bool(k == self.yk && pl_index_is(k, c, y));
             }
         }
         last.arguments = syn::PathArguments::None;
-        // the mask has 64 bits: a parameter past them is never additive
-        if k >= 64 {
+        // a parameter past the mask's bits is never additive
+        let Some(k) = abi::param_bit(k) else {
             return Cond::False;
-        }
-        let k = k as u32;
-        let additive = crate::primal::Marker(path).item(quote!(ADDITIVE));
+        };
+        let additive = crate::abi::Marker(path).constant(abi::ADDITIVE);
         Cond::term(quote!(((#additive >> #k) & 1 == 1)))
     }
 }
@@ -260,19 +195,21 @@ fn pl_index_is(k: usize, c: &Call, y: &str) -> bool {
     matches!(&c.args[k], CallArg::InOut(p) | CallArg::Name(p) if p.root == y && p.path.is_empty())
 }
 
-/// The constant expression (a `u64` bit mask) of the analysis for a function with parameters
-/// `params` (`None`: not a `&mut` parameter) and body `body`; parameters past the 64th are
-/// never additive.
+/// The constant expression (an [`abi::ParamMask`]) of the analysis for a function with
+/// parameters `params` (`None`: not a `&mut` parameter) and body `body`; parameters past the
+/// mask's bits are never additive.
 pub fn additive_mask(fname: &Ident, params: &[Option<Ident>], body: &[Stmt]) -> TokenStream {
     let fname = fname.to_string();
-    let bits = params.iter().enumerate().take(64).filter_map(|(k, p)| {
+    let ty = abi::mask_type();
+    let bits = params.iter().enumerate().filter_map(|(k, p)| {
+        let bit = abi::param_bit(k)?;
         let p = p.as_ref()?;
         let cond = additive_block(body, &fname, &p.to_string(), k);
         if cond.is_false() {
             return None;
         }
-        let k = k as u32;
-        Some(quote!(((#cond) as u64) << #k))
+        Some(quote!(((#cond) as #ty) << #bit))
     });
-    quote!(0u64 #(| #bits)*)
+    let zero = abi::mask_lit(0);
+    quote!(#zero #(| #bits)*)
 }

@@ -1,0 +1,12 @@
+//! The AD analyses: what the gradient's programs may skip. The language compiler (parse,
+//! lower, analyze, invert, emit) reads without them; they produce facts ([`crate::facts`])
+//! that emission reads.
+//!
+//! - [`one_pass`]: in which parameters a function is compute–copy–uncompute (`ADDITIVE`);
+//! - [`primal`]: which routines write only places without adjoint (value-only recomputation,
+//!   `WRITES`);
+//! - [`adjoint`]: which value updates nothing reads afterwards (adjoint-only uncomputation,
+//!   `READS`).
+pub mod adjoint;
+pub mod one_pass;
+pub mod primal;

@@ -1,0 +1,439 @@
+//! The facts about a function, computed once before emission (in the manner of cxx's
+//! `Types::collect`): every analysis runs here, through [`crate::visit`], and emission reads
+//! the table ([`Facts`]) by [`StmtId`] and parameter, never calling an analysis back.
+//!
+//! | fact | keyed by | computed by |
+//! | --- | --- | --- |
+//! | parameter kinds, locals, `zero(..)` workspaces | name | the signature, [`collect_locals`] |
+//! | `ADDITIVE`, `WRITES`, `READS` ([`Masks`]) | parameter | [`ad::one_pass`], [`ad::primal`], [`ad::adjoint`] |
+//! | value-only routine: the [`Cond`] under which it runs on values only | `StmtId` of the routine | [`ad::primal`] |
+//! | adjoint-only uncomputation ([`Undo`]) | `StmtId` of the `unroutine!()` | [`ad::adjoint`], [`ad::primal`] |
+//! | liveness: may statement `s` read place `p`, does it overwrite it | `StmtId`, place | [`ad::adjoint`] |
+//! | loop liveness: may an iteration read what another left | `StmtId` of the `for`, place | [`ad::adjoint`] |
+//! | tracked ancillas (first deallocation checked) | `StmtId` of the `let` | [`first_dealloc`] |
+//!
+//! A table is collected per program emitted (the forward body and its inverse are two
+//! programs: the inverse of statement `s` keeps the id of `s`, but what it reads differs);
+//! the emission modes of one program ([`crate::emit::Mode`]) share it.
+use crate::abi;
+use crate::ad::adjoint;
+/// A place of the liveness facts: a root variable and leading fields (`ws.lse`).
+pub use crate::ad::adjoint::Key;
+use crate::ad::{one_pass, primal};
+use crate::analyze::ParamKind;
+use crate::cond::Cond;
+use crate::ir::*;
+use crate::visit::{walk_block, walk_stmt, Visit};
+use proc_macro2::TokenStream;
+use std::collections::{HashMap, HashSet};
+use syn::Ident;
+
+/// What the facts need of a function's signature.
+pub struct Signature<'a> {
+    /// The function's name.
+    pub name: &'a Ident,
+    /// The kind of every parameter, by name.
+    pub params: &'a HashMap<String, ParamKind>,
+    /// The typed parameters in order.
+    pub names: &'a [Ident],
+    /// Per typed parameter in order: its name if it is `&mut`.
+    pub inout: &'a [Option<Ident>],
+    /// The `zero(..)` workspace parameters.
+    pub zero: &'a [String],
+}
+
+impl Signature<'_> {
+    fn is_inout(&self, n: &str) -> bool {
+        self.params.get(n) == Some(&ParamKind::InOut)
+    }
+}
+
+/// The analyses recorded next to a function ([`abi::ADDITIVE`], [`abi::WRITES`],
+/// [`abi::READS`]): constant [`abi::ParamMask`] expressions.
+pub struct Masks {
+    pub additive: TokenStream,
+    pub writes: TokenStream,
+    pub reads: TokenStream,
+}
+
+impl Masks {
+    /// The masks of a function with body `body`.
+    pub fn of(sig: &Signature, body: &[Stmt]) -> Masks {
+        let inout = |n: &str| sig.is_inout(n);
+        Masks {
+            additive: one_pass::additive_mask(sig.name, sig.inout, body),
+            writes: primal::writes_mask(sig.name, sig.names, &inout, body),
+            reads: adjoint::reads_mask(sig.name, sig.names, &inout, body),
+        }
+    }
+
+    /// The conservative masks (of a function that did not compile).
+    pub fn conservative() -> Masks {
+        Masks {
+            additive: abi::mask_lit(0),
+            writes: abi::all_params(),
+            reads: abi::all_params(),
+        }
+    }
+}
+
+/// The adjoint-only uncomputation of a routine on `fresh!` workspaces (see [`ad::adjoint`]).
+#[derive(Clone, Debug)]
+pub struct Undo {
+    /// The workspaces: zero before the routine, so zero again after its uncomputation.
+    pub cands: Vec<Key>,
+    /// The condition (on callees' analyses) under which the routine writes only places
+    /// without adjoint.
+    pub cond: Cond,
+    /// In a loop body that starts by making every workspace fresh and reads none of them
+    /// after this statement, their reset is needed after the last iteration only.
+    pub defer_reset: bool,
+}
+
+/// The facts of one program (see the module docs).
+pub struct Facts {
+    /// The kind of every parameter, by name.
+    pub params: HashMap<String, ParamKind>,
+    /// Every name allocated in the body.
+    pub locals: HashSet<String>,
+    /// The `&mut` parameters `(index, key)` of the adjoint-only variant (those a mask can
+    /// name).
+    pub adjoint_params: Vec<(usize, Key)>,
+    value_only: HashMap<StmtId, Cond>,
+    undo: HashMap<StmtId, Undo>,
+    tracked: HashSet<StmtId>,
+    reads: HashMap<(StmtId, String), Cond>,
+    kills: HashSet<(StmtId, String)>,
+    loop_reads: HashMap<(StmtId, String), Cond>,
+}
+
+impl Facts {
+    /// Every analysis of program `body` of the function `sig`, once.
+    pub fn collect(sig: &Signature, body: &[Stmt]) -> Facts {
+        let mut locals = HashSet::new();
+        collect_locals(body, &mut locals);
+        let adjoint_params: Vec<(usize, Key)> = sig
+            .inout
+            .iter()
+            .enumerate()
+            .filter_map(|(k, n)| Some((k, Key::of_name(n.as_ref()?))))
+            .filter(|(k, _)| abi::param_bit(*k).is_some())
+            .collect();
+        let mut c = Collector {
+            sig,
+            facts: Facts {
+                params: sig.params.clone(),
+                locals,
+                adjoint_params,
+                value_only: HashMap::new(),
+                undo: HashMap::new(),
+                tracked: HashSet::new(),
+                reads: HashMap::new(),
+                kills: HashSet::new(),
+                loop_reads: HashMap::new(),
+            },
+            loop_vars: vec![],
+            rest: vec![],
+            entry: true,
+        };
+        let keys: Vec<Key> = c
+            .facts
+            .adjoint_params
+            .iter()
+            .map(|(_, k)| k.clone())
+            .collect();
+        c.liveness(body, &keys);
+        c.list(body);
+        c.facts
+    }
+
+    /// The condition under which routine `id` runs on values only (`None`: never).
+    pub fn value_only(&self, id: StmtId) -> Option<&Cond> {
+        self.value_only.get(&id)
+    }
+
+    /// The adjoint-only uncomputation of `unroutine!()` `id`, if it has one.
+    pub fn undo(&self, id: StmtId) -> Option<&Undo> {
+        self.undo.get(&id)
+    }
+
+    /// Whether the single-name ancilla allocated by `id` is tracked (its first deallocation is
+    /// checked).
+    pub fn tracked(&self, id: StmtId) -> bool {
+        self.tracked.contains(&id)
+    }
+
+    /// Whether statement `id` may read `key`'s value.
+    pub fn reads(&self, id: StmtId, key: &Key) -> Cond {
+        self.reads
+            .get(&(id, key.text()))
+            .cloned()
+            .unwrap_or(Cond::True)
+    }
+
+    /// Whether statement `id` overwrites all of `key` without reading it.
+    pub fn kills(&self, id: StmtId, key: &Key) -> bool {
+        self.kills.contains(&(id, key.text()))
+    }
+
+    /// Whether an iteration of loop `id` may read what an earlier one left in `key`
+    /// ([`Cond::False`] for a loop-private place).
+    pub fn loop_reads(&self, id: StmtId, key: &Key) -> Cond {
+        self.loop_reads
+            .get(&(id, key.text()))
+            .cloned()
+            .unwrap_or(Cond::True)
+    }
+}
+
+/// The walk that fills [`Facts`]: it follows the emitter's scopes (loop variables, the
+/// statements after a spliced list, the function's top-level list).
+struct Collector<'s, 'a> {
+    sig: &'s Signature<'a>,
+    facts: Facts,
+    loop_vars: Vec<String>,
+    /// For statements spliced into an enclosing list: the statements after them there.
+    rest: Vec<Vec<Stmt>>,
+    /// Set while the top-level list is walked.
+    entry: bool,
+}
+
+impl Collector<'_, '_> {
+    fn is_var(&self, n: &str) -> bool {
+        self.facts.params.contains_key(n)
+            || self.facts.locals.contains(n)
+            || self.loop_vars.iter().any(|v| v == n)
+    }
+
+    /// One statement list (a block's, or a spliced one).
+    fn list(&mut self, stmts: &[Stmt]) {
+        let at_entry = std::mem::replace(&mut self.entry, false);
+        for (k, s) in stmts.iter().enumerate() {
+            match &s.kind {
+                StmtKind::Routine { body, undo: false } => {
+                    self.value_only(stmts, k, body, at_entry)
+                }
+                StmtKind::Routine { undo: true, .. } => self.undo(stmts, k),
+                StmtKind::Alloc(a) if !a.tuple => {
+                    let n = &a.names[0];
+                    let found = first_dealloc(&stmts[k + 1..], n)
+                        .or_else(|| self.rest.iter().rev().find_map(|r| first_dealloc(r, n)));
+                    if found == Some(true) {
+                        self.facts.tracked.insert(s.id);
+                    }
+                }
+                _ => {}
+            }
+            let spliced = matches!(s.kind, StmtKind::Seq(_) | StmtKind::Routine { .. });
+            if spliced {
+                self.rest.push(stmts[k + 1..].to_vec());
+            }
+            self.visit_stmt(s);
+            if spliced {
+                self.rest.pop();
+            }
+        }
+    }
+
+    /// Routine `stmts[k]`: whether every write of its body goes to places without adjoint.
+    fn value_only(&mut self, stmts: &[Stmt], k: usize, body: &[Stmt], at_entry: bool) {
+        let inout = |n: &str| self.sig.is_inout(n);
+        let is_var = |n: &str| self.is_var(n);
+        let mut d = primal::no_adjoint_before(stmts, k, &is_var);
+        if at_entry {
+            // `zero(..)` workspaces, untouched since the function's entry
+            d.extend(
+                self.sig
+                    .zero
+                    .iter()
+                    .filter(|w| !crate::visit::mentions(&stmts[..k], w))
+                    .map(|w| primal::NoAdjoint::whole(w)),
+            );
+        }
+        let cond = primal::writes_only_no_adjoint(body, &mut d, &inout, &is_var);
+        if !cond.is_false() {
+            self.facts.value_only.insert(stmts[k].id, cond);
+        }
+    }
+
+    /// `unroutine!()` `stmts[m]`: whether its routine writes only `fresh!` workspaces (and
+    /// places without adjoint), so that its uncomputation may run adjoint-only on them.
+    fn undo(&mut self, stmts: &[Stmt], m: usize) {
+        let s = &stmts[m];
+        let StmtKind::Routine {
+            body: undo,
+            undo: true,
+        } = &s.kind
+        else {
+            return;
+        };
+        if s.check || undo.iter().any(|u| matches!(u.kind, StmtKind::Alloc(_))) {
+            return;
+        }
+        // the matching routine
+        let mut depth = 0usize;
+        let mut k = None;
+        for j in (0..m).rev() {
+            match &stmts[j].kind {
+                StmtKind::Routine { undo: true, .. } => depth += 1,
+                StmtKind::Routine { undo: false, .. } if depth == 0 => {
+                    k = Some(j);
+                    break;
+                }
+                StmtKind::Routine { undo: false, .. } => depth -= 1,
+                _ => {}
+            }
+        }
+        let Some(k) = k else {
+            return;
+        };
+        let StmtKind::Routine { body, undo: false } = &stmts[k].kind else {
+            return;
+        };
+        if one_pass::uses_tape(body) {
+            return;
+        }
+        let cands = adjoint::fresh_before(stmts, k);
+        if cands.is_empty() {
+            return;
+        }
+        let inout = |n: &str| self.sig.is_inout(n);
+        let is_var = |n: &str| self.is_var(n);
+        let mut d = primal::no_adjoint_before(stmts, k, &is_var);
+        let cond = primal::writes_only_no_adjoint(body, &mut d, &inout, &is_var);
+        if cond.is_false() || adjoint::writes_any(&stmts[k + 1..m], &cands, &inout) {
+            return;
+        }
+        let cx = adjoint::Ctx {
+            inout: &inout,
+            fname: "",
+        };
+        let defer_reset = cands.iter().all(|c| {
+            let (read, killed) = adjoint::first_read(stmts, c, &cx);
+            killed && read.is_false() && adjoint::reads_block(&stmts[m + 1..], c, &cx).is_false()
+        });
+        self.liveness(core::slice::from_ref(s), &cands);
+        self.facts.undo.insert(
+            s.id,
+            Undo {
+                cands,
+                cond,
+                defer_reset,
+            },
+        );
+    }
+
+    /// The liveness facts of `keys` for every statement of `stmts`, nested ones included.
+    fn liveness(&mut self, stmts: &[Stmt], keys: &[Key]) {
+        struct Live<'c, 's, 'a, 'k> {
+            c: &'c mut Collector<'s, 'a>,
+            keys: &'k [Key],
+        }
+        impl<'ir> Visit<'ir> for Live<'_, '_, '_, '_> {
+            fn visit_stmt(&mut self, s: &'ir Stmt) {
+                let sig = self.c.sig;
+                let inout = |n: &str| sig.is_inout(n);
+                let cx = adjoint::Ctx {
+                    inout: &inout,
+                    fname: "",
+                };
+                let facts = &mut self.c.facts;
+                for key in self.keys {
+                    let t = key.text();
+                    facts
+                        .reads
+                        .insert((s.id, t.clone()), adjoint::reads(s, key, &cx));
+                    if adjoint::kills(s, key) {
+                        facts.kills.insert((s.id, t.clone()));
+                    }
+                    if let StmtKind::For { var, iter, body } = &s.kind {
+                        let private = matches!(iter, ForIter::Range(_))
+                            && adjoint::loop_private(body, var, key);
+                        let carried = if private {
+                            Cond::False
+                        } else {
+                            adjoint::first_read(body, key, &cx).0
+                        };
+                        facts.loop_reads.insert((s.id, t), carried);
+                    }
+                }
+                walk_stmt(self, s);
+            }
+        }
+        walk_block(&mut Live { c: self, keys }, stmts);
+    }
+}
+
+impl<'ir> Visit<'ir> for Collector<'_, '_> {
+    fn visit_block(&mut self, b: &'ir [Stmt]) {
+        let rest = std::mem::take(&mut self.rest);
+        self.list(b);
+        self.rest = rest;
+    }
+    fn visit_spliced(&mut self, b: &'ir [Stmt]) {
+        self.list(b);
+    }
+    fn visit_stmt(&mut self, s: &'ir Stmt) {
+        match &s.kind {
+            StmtKind::For { var, iter, .. } => {
+                self.loop_vars.push(var.to_string());
+                if let ForIter::Indices { .. } = iter {
+                    self.loop_vars.push(slice_index(var).to_string());
+                }
+                walk_stmt(self, s);
+                self.loop_vars.pop();
+                if let ForIter::Indices { .. } = iter {
+                    self.loop_vars.pop();
+                }
+            }
+            _ => walk_stmt(self, s),
+        }
+    }
+}
+
+/// The first deallocation of `name` in `stmts` (and statements spliced into them): whether it
+/// is a checked single-name one.
+pub fn first_dealloc(stmts: &[Stmt], name: &Ident) -> Option<bool> {
+    struct First<'a> {
+        name: &'a Ident,
+        found: Option<bool>,
+    }
+    impl<'ir> Visit<'ir> for First<'_> {
+        // an ancilla is deallocated in its own scope: spliced statements belong to it, nested
+        // blocks do not
+        fn visit_block(&mut self, _: &'ir [Stmt]) {}
+        fn visit_stmt(&mut self, s: &'ir Stmt) {
+            match &s.kind {
+                _ if self.found.is_some() => {}
+                StmtKind::Dealloc(a) if a.names.contains(self.name) => {
+                    self.found = Some(s.check && !a.tuple)
+                }
+                _ => walk_stmt(self, s),
+            }
+        }
+    }
+    let mut v = First { name, found: None };
+    walk_block(&mut v, stmts);
+    v.found
+}
+
+/// All names allocated anywhere in a body (for classifying places as variables).
+pub fn collect_locals(stmts: &[Stmt], out: &mut HashSet<String>) {
+    struct Locals<'o>(&'o mut HashSet<String>);
+    impl<'ir> Visit<'ir> for Locals<'_> {
+        fn visit_stmt(&mut self, s: &'ir Stmt) {
+            match &s.kind {
+                StmtKind::Alloc(a) | StmtKind::Dealloc(a) => {
+                    self.0.extend(a.names.iter().map(|n| n.to_string()))
+                }
+                StmtKind::Move { dst, src } => {
+                    self.0.insert(dst.to_string());
+                    self.0.insert(src.to_string());
+                }
+                _ => {}
+            }
+            walk_stmt(self, s);
+        }
+    }
+    walk_block(&mut Locals(out), stmts);
+}
