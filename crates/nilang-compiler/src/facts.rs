@@ -437,3 +437,74 @@ pub fn collect_locals(stmts: &[Stmt], out: &mut HashSet<String>) {
     }
     walk_block(&mut Locals(out), stmts);
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The lowered body of `f` and its signature's parts.
+    fn body(f: &syn::ItemFn) -> Vec<Stmt> {
+        let mut errors = crate::errors::Errors::default();
+        let mut b = crate::parse::Parser {
+            errors: &mut errors,
+        }
+        .block(&f.block.stmts, false);
+        crate::lower::lower(&mut b, &mut errors);
+        assert!(errors.is_empty());
+        b
+    }
+
+    #[test]
+    fn facts_are_found_by_statement_id_in_the_program_and_its_inverse() {
+        let f: syn::ItemFn = syn::parse_quote!(
+            fn f(y: &mut f64, ws: &mut f64, x: &f64) {
+                fresh!(ws);
+                routine! { ws += sin(x); }
+                y += ws * 2.0;
+                unroutine!();
+            }
+        );
+        let b = body(&f);
+        let (y, ws): (Ident, Ident) = (syn::parse_quote!(y), syn::parse_quote!(ws));
+        let params: HashMap<String, ParamKind> = [
+            ("y".to_string(), ParamKind::InOut),
+            ("ws".to_string(), ParamKind::InOut),
+            ("x".to_string(), ParamKind::ReadRef),
+        ]
+        .into();
+        let names = [y.clone(), ws.clone(), syn::parse_quote!(x)];
+        let inout = [Some(y), Some(ws), None];
+        let sig = Signature {
+            name: &f.sig.ident,
+            params: &params,
+            names: &names,
+            inout: &inout,
+            zero: &[],
+        };
+        let (routine, unroutine) = (b[1].id, b[3].id);
+        assert_ne!(routine, unroutine);
+        let facts = Facts::collect(&sig, &b);
+        // the routine writes only the fresh workspace: value-only, unconditionally
+        assert!(facts.value_only(routine).is_some_and(Cond::is_true));
+        assert!(facts.value_only(b[2].id).is_none());
+        // its uncomputation runs adjoint-only on `ws`
+        let undo = facts
+            .undo(unroutine)
+            .expect("an adjoint-only uncomputation");
+        assert_eq!(undo.cands.len(), 1);
+        assert_eq!(undo.cands[0].text(), "ws");
+        // `y += ws * 2.0` reads `ws`, not `y` (the target of `+=` is not read)
+        let (ky, kws) = (&facts.adjoint_params[0].1, &facts.adjoint_params[1].1);
+        assert!(facts.reads(b[2].id, kws).is_true());
+        assert!(facts.reads(b[2].id, ky).is_false());
+        assert!(facts.kills(b[0].id, kws));
+        // the inverse keeps the ids; its facts are its own: there the routine (the inverse of
+        // `unroutine!()`) runs before `fresh!(ws)`, so nothing is known of `ws`
+        let inv = crate::invert::invert_block(&b);
+        assert_eq!((inv[0].id, inv[2].id), (unroutine, routine));
+        let inv_facts = Facts::collect(&sig, &inv);
+        assert!(inv_facts.value_only(unroutine).is_none());
+        assert!(inv_facts.undo(routine).is_none());
+        assert!(inv_facts.reads(b[2].id, kws).is_true());
+    }
+}
