@@ -453,10 +453,17 @@ impl<'e> Analyzer<'e> {
                     self.scope(o, "its `else` branch");
                 }
             }
-            StmtKind::While { pre, post, body } => {
+            StmtKind::While {
+                pre,
+                post,
+                body,
+                step,
+                ..
+            } => {
                 self.check_reads(pre);
                 self.check_reads(post);
                 self.scope(body, "the `while` body");
+                self.scope(step, "the `while` step");
             }
             StmtKind::DoLoop {
                 from,

@@ -33,10 +33,18 @@ pub fn invert_stmt(s: &Stmt) -> Stmt {
                 .collect(),
             otherwise: otherwise.as_ref().map(|b| invert_block(b)),
         },
-        StmtKind::While { pre, post, body } => StmtKind::While {
+        StmtKind::While {
+            pre,
+            post,
+            body,
+            step,
+            step_first,
+        } => StmtKind::While {
             pre: post.clone(),
             post: pre.clone(),
             body: invert_block(body),
+            step: invert_block(step),
+            step_first: !step_first,
         },
         StmtKind::For { var, iter, body } => StmtKind::For {
             var: var.clone(),

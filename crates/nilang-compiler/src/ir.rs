@@ -239,10 +239,15 @@ pub enum StmtKind {
         branches: Vec<Branch>,
         otherwise: Option<Vec<Stmt>>,
     },
+    /// `while (pre, post) { body }`, or with a step `while (pre, post, step) { body }`: the
+    /// step runs after the body in every iteration (`step_first` false), and, in the inverse,
+    /// the inverted step before the inverted body (`step_first` true).
     While {
         pre: Expr,
         post: Expr,
         body: Vec<Stmt>,
+        step: Vec<Stmt>,
+        step_first: bool,
     },
     For {
         var: Ident,

@@ -168,12 +168,29 @@ fn stmt(out: &mut String, s: &Stmt, depth: usize, adj: bool) {
             }
             line(out, "}");
         }
-        StmtKind::While { pre, post, body } => block(
-            out,
-            &format!("while ({}, {})", tokens(pre), tokens(post)),
+        StmtKind::While {
+            pre,
+            post,
             body,
-            "",
-        ),
+            step,
+            step_first,
+        } => {
+            let step_text = render(step, 0, adj);
+            let step_text = step_text.trim().trim_end_matches(';');
+            let header = match (step.is_empty(), step_first) {
+                (true, _) => format!("while ({}, {})", tokens(pre), tokens(post)),
+                (false, false) => format!("while ({}, {}, {step_text})", tokens(pre), tokens(post)),
+                // the inverse of a stepped loop: its step runs before its body
+                (false, true) => {
+                    format!(
+                        "while ({}, {}) /* first: {step_text} */",
+                        tokens(pre),
+                        tokens(post)
+                    )
+                }
+            };
+            block(out, &header, body, "")
+        }
         StmtKind::For { var, iter, body } => {
             let it = match iter {
                 ForIter::Range(r) => {

@@ -133,9 +133,15 @@ macro_rules! walkers {
                         v.$block(o);
                     }
                 }
-                StmtKind::While { pre, post, body } => {
+                StmtKind::While { pre, post, body, step, step_first } => {
                     v.$expr(pre);
+                    if *step_first {
+                        v.$block(step);
+                    }
                     v.$block(body);
+                    if !*step_first {
+                        v.$block(step);
+                    }
                     v.$expr(post);
                 }
                 StmtKind::For { iter, body, .. } => {

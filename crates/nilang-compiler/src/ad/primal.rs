@@ -183,7 +183,11 @@ pub fn writes_only_no_adjoint(
                     conds = conds.and(writes_only_no_adjoint(o, &mut d.clone(), inout, is_var));
                 }
             }
-            StmtKind::While { body, .. } | StmtKind::For { body, .. } | StmtKind::Block(body) => {
+            StmtKind::While { body, step, .. } => {
+                conds = conds.and(writes_only_no_adjoint(body, &mut d.clone(), inout, is_var));
+                conds = conds.and(writes_only_no_adjoint(step, &mut d.clone(), inout, is_var));
+            }
+            StmtKind::For { body, .. } | StmtKind::Block(body) => {
                 conds = conds.and(writes_only_no_adjoint(body, &mut d.clone(), inout, is_var))
             }
             StmtKind::DoLoop { first, second, .. } => {
@@ -322,8 +326,10 @@ fn may_write(body: &[Stmt], y: &str, fname: &str, inout: &dyn Fn(&str) -> bool) 
                 }
                 w
             }
-            StmtKind::While { body, .. }
-            | StmtKind::For { body, .. }
+            StmtKind::While { body, step, .. } => {
+                may_write(body, y, fname, inout).or(may_write(step, y, fname, inout))
+            }
+            StmtKind::For { body, .. }
             | StmtKind::Block(body)
             | StmtKind::Seq(body)
             | StmtKind::Routine { body, .. } => may_write(body, y, fname, inout),

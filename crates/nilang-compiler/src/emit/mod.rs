@@ -410,7 +410,7 @@ impl Emitter {
                 branches,
                 otherwise,
             } => self.if_else(branches, otherwise.as_deref(), s),
-            StmtKind::While { pre, post, body } => self.while_loop(pre, post, body, s),
+            StmtKind::While { .. } => self.while_loop(s),
             StmtKind::For { var, iter, body } => self.for_loop(var, iter, body, s),
             StmtKind::DoLoop {
                 from,

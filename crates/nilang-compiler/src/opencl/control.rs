@@ -40,10 +40,22 @@ impl Cx<'_> {
                 }
                 self.line("}");
             }
-            StmtKind::While { pre, body, .. } => {
+            StmtKind::While {
+                pre,
+                body,
+                step,
+                step_first,
+                ..
+            } => {
                 let c = self.cond(pre);
                 self.line(format!("while ({c}) {{"));
+                if *step_first {
+                    self.block(step);
+                }
                 self.block(body);
+                if !*step_first {
+                    self.block(step);
+                }
                 self.line("}");
             }
             StmtKind::DoLoop {

@@ -336,8 +336,11 @@ fn written_roots(stmts: &[Stmt], out: &mut HashSet<String>) {
                     written_roots(o, out);
                 }
             }
-            StmtKind::While { body, .. }
-            | StmtKind::For { body, .. }
+            StmtKind::While { body, step, .. } => {
+                written_roots(body, out);
+                written_roots(step, out);
+            }
+            StmtKind::For { body, .. }
             | StmtKind::Block(body)
             | StmtKind::Seq(body)
             | StmtKind::Routine { body, .. } => written_roots(body, out),

@@ -1,5 +1,7 @@
 //! `while (pre, post) { .. }` (`pre` tested before every iteration, `post` false at entry and
-//! true after every iteration) and `#[from(start)] while pre { .. }` (`post` is `!start`).
+//! true after every iteration), `#[from(start)] while pre { .. }` (`post` is `!start`), and
+//! the stepped `while (pre, post, step) { .. }` (the statement `step`, e.g. `k += 1`, runs after
+//! the body in every iteration, before `post` is checked).
 use super::Parser;
 use crate::ir::*;
 use syn::spanned::Spanned;
@@ -14,6 +16,7 @@ impl Parser<'_> {
         }
         let from = w.attrs.iter().find(|a| a.path().is_ident("from"));
         let body = self.block(&w.body.stmts, check);
+        let mut step = vec![];
         let (pre, post) = match (from, &*w.cond) {
             (Some(a), cond) => match a.parse_args::<Expr>() {
                 Ok(start) => {
@@ -29,16 +32,27 @@ impl Parser<'_> {
             (None, Expr::Tuple(t)) if t.elems.len() == 2 => {
                 (t.elems[0].clone(), t.elems[1].clone())
             }
+            (None, Expr::Tuple(t)) if t.elems.len() == 3 => {
+                let s = syn::Stmt::Expr(t.elems[2].clone(), Some(Default::default()));
+                step = self.block(&[s], check);
+                (t.elems[0].clone(), t.elems[1].clone())
+            }
             (None, c) => {
                 self.errors.push_tokens(
                     c,
                     "a reversible `while` needs a post-condition: `while (pre, post) { \
-                     ... }` (post false at entry, true after every iteration) or \
-                     `#[from(start_condition)] while pre { ... }`",
+                     ... }` (post false at entry, true after every iteration), `while (pre, \
+                     post, step) { ... }` or `#[from(start_condition)] while pre { ... }`",
                 );
                 return None;
             }
         };
-        Some(StmtKind::While { pre, post, body })
+        Some(StmtKind::While {
+            pre,
+            post,
+            body,
+            step,
+            step_first: false,
+        })
     }
 }

@@ -175,10 +175,20 @@ fn children(s: &Stmt) -> Vec<(Option<String>, &[Stmt])> {
             }
             v
         }
-        StmtKind::While { pre, post, body } => vec![(
-            Some(format!("while ({}, {})", tokens(pre), tokens(post))),
-            &body[..],
-        )],
+        StmtKind::While {
+            pre,
+            post,
+            body,
+            step,
+            step_first,
+        } => {
+            let head = Some(format!("while ({}, {})", tokens(pre), tokens(post)));
+            match (step.is_empty(), step_first) {
+                (true, _) => vec![(head, &body[..])],
+                (false, false) => vec![(head, &body[..]), (Some("step".into()), &step[..])],
+                (false, true) => vec![(head, &step[..]), (Some("then".into()), &body[..])],
+            }
+        }
         StmtKind::For { var, iter, body } => {
             let it = match iter {
                 ForIter::Range(r) => format!(

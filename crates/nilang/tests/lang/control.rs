@@ -235,6 +235,46 @@ fn case07_while_loop() {
     assert_eq!(e.kind, ErrorKind::WhileCondition);
 }
 
+// a stepped `while (pre, post, step)`: `k += 1` runs after the body in every iteration, before
+// the post-condition `k > 0` is checked (it is false after the first body, true after its step)
+#[i]
+fn stepped_sum(s: &mut i64, k: &mut i64, n: &i64) {
+    while (k < n, k > 0, k += 1) {
+        s += k;
+    }
+}
+
+#[i]
+fn stepped_squares<T: Scalar>(s: &mut T, x: &mut T, k: &mut i64, n: i64) {
+    while (k < n, k > 0, k += 1) {
+        s += x.powi(2);
+    }
+}
+
+#[test]
+fn stepped_while_runs_its_step_after_the_body_and_first_in_the_inverse() {
+    let (mut s, mut k) = (0, 0);
+    stepped_sum(&mut s, &mut k, &4);
+    assert_eq!((s, k), (0 + 1 + 2 + 3, 4));
+    // the inverse: `k -= 1` before `s -= k`, while `k > 0`
+    stepped_sum_inv(&mut s, &mut k, &4);
+    assert_eq!((s, k), (0, 0));
+    // the post-condition is checked after the step: started at `k = 1`, it holds at entry
+    let (mut s, mut k) = (0, 1);
+    let e = catch(|| stepped_sum(&mut s, &mut k, &4)).unwrap_err();
+    assert_eq!(e.kind, ErrorKind::WhileCondition);
+    // its gradient: `s = n·x²`, `∂s/∂x = 2·n·x`
+    let (mut s, mut x, mut k) = (0.0, 1.5, 0);
+    stepped_squares(&mut s, &mut x, &mut k, 5);
+    assert_eq!((s, k), (5.0 * 2.25, 5));
+    let (_, gx, _, _) = nilang::gradient::<_, _, f64>(
+        &SteppedSquares,
+        (&mut 0.0f64, &mut 1.5f64, &mut 0i64, 5i64),
+        0,
+    );
+    assert_eq!(gx.g, 2.0 * 5.0 * 1.5);
+}
+
 // case 8: `#[from(start)] while pre`
 #[i]
 fn f7d(x: &mut i64, i: &mut i64) {
