@@ -97,7 +97,7 @@ pub struct Facts {
     /// Every name allocated in the body.
     pub locals: HashSet<String>,
     /// The `&mut` parameters `(index, key)` of the adjoint-only variant (those a mask can
-    /// name).
+    /// name; none when collected without `adjoint`).
     pub adjoint_params: Vec<(usize, Key)>,
     value_only: HashMap<StmtId, Cond>,
     undo: HashMap<StmtId, Undo>,
@@ -108,8 +108,9 @@ pub struct Facts {
 }
 
 impl Facts {
-    /// Every analysis of program `body` of the function `sig`, once.
-    pub fn collect(sig: &Signature, body: &[Stmt]) -> Facts {
+    /// Every analysis of program `body` of the function `sig`, once; the liveness of the
+    /// `&mut` parameters (read only by [`crate::emit::Mode::Adjoint`]) when `adjoint`.
+    pub fn collect(sig: &Signature, body: &[Stmt], adjoint: bool) -> Facts {
         let mut locals = HashSet::new();
         collect_locals(body, &mut locals);
         let adjoint_params: Vec<(usize, Key)> = sig
@@ -117,7 +118,7 @@ impl Facts {
             .iter()
             .enumerate()
             .filter_map(|(k, n)| Some((k, Key::of_name(n.as_ref()?))))
-            .filter(|(k, _)| abi::param_bit(*k).is_some())
+            .filter(|(k, _)| adjoint && abi::param_bit(*k).is_some())
             .collect();
         let mut c = Collector {
             sig,
@@ -483,7 +484,7 @@ mod tests {
         };
         let (routine, unroutine) = (b[1].id, b[3].id);
         assert_ne!(routine, unroutine);
-        let facts = Facts::collect(&sig, &b);
+        let facts = Facts::collect(&sig, &b, true);
         // the routine writes only the fresh workspace: value-only, unconditionally
         assert!(facts.value_only(routine).is_some_and(Cond::is_true));
         assert!(facts.value_only(b[2].id).is_none());
@@ -502,7 +503,7 @@ mod tests {
         // `unroutine!()`) runs before `fresh!(ws)`, so nothing is known of `ws`
         let inv = crate::invert::invert_block(&b);
         assert_eq!((inv[0].id, inv[2].id), (unroutine, routine));
-        let inv_facts = Facts::collect(&sig, &inv);
+        let inv_facts = Facts::collect(&sig, &inv, true);
         assert!(inv_facts.value_only(unroutine).is_none());
         assert!(inv_facts.undo(routine).is_none());
         assert!(inv_facts.reads(b[2].id, kws).is_true());

@@ -347,8 +347,10 @@ struct Emitted {
 fn emit_bodies(i: EmitInput) -> Emitted {
     // the facts of the two programs, each collected once
     let inverse = invert_block(i.body);
-    let fwd_facts = Rc::new(Facts::collect(i.sig, i.body));
-    let inv_facts = Rc::new(Facts::collect(i.sig, &inverse));
+    // (no adjoint-only variants where checks are on: callers skip value updates only where
+    // checks are off)
+    let fwd_facts = Rc::new(Facts::collect(i.sig, i.body, !i.checked));
+    let inv_facts = Rc::new(Facts::collect(i.sig, &inverse, !i.checked));
     let emitter =
         |facts: &Rc<Facts>, mode: Mode| Emitter::new(facts.clone(), mode).with_float_data(i.data);
     let mut fwd_emitter = emitter(&fwd_facts, Mode::Ordinary);
