@@ -211,5 +211,6 @@ mod tests {
         assert_eq!(rule("Ln"), (true, "g / x".into()));
         assert_eq!(rule("Ln1p"), (true, "g / (x + (REAL)1)".into()));
         assert_eq!(rule("Asinh"), (true, "g / sqrt(x * x + (REAL)1)".into()));
+        assert_eq!(rule("Atanh"), (true, "g / ((REAL)1 - x * x)".into()));
     }
 }

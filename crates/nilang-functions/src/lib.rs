@@ -66,6 +66,7 @@ macro_rules! elementary_functions {
             Cosh  { names: [cosh],          c: cosh,  domain: "every real x",  d: + * (sinh(x)),               lanes: each },
             Tanh  { names: [tanh],          c: tanh,  domain: "every real x",  d: + * (1 - abs2(r)),           lanes: simd_tanh },
             Asinh { names: [asinh],         c: asinh, domain: "every real x",  d: + / (sqrt(abs2(x) + 1)),     lanes: each },
+            Atanh { names: [atanh],         c: atanh, domain: "−1 < x < 1",    d: + / (1 - abs2(x)),           lanes: each },
             Exp   { names: [exp],           c: exp,   domain: "every real x",  d: + * (r),                     lanes: simd_exp },
             ExpM1 { names: [exp_m1, expm1], c: expm1, domain: "every real x",  d: + * (r + 1),                 lanes: simd_exp_m1 },
             Ln    { names: [ln, log],       c: log,   domain: "x > 0",         d: + / (x),                     lanes: simd_ln },

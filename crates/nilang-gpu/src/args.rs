@@ -1,6 +1,7 @@
 //! Launch arguments: what a caller passes ([`Arg`]) and its check against the kernel's
 //! parameters, down to the values each backend sets ([`Raw`]).
-use crate::buffer::{BufView, MemRef};
+use crate::buffer::BufView;
+use crate::driver::{MemRef, Raw};
 use crate::error::{GpuError, Result};
 use crate::{Buffer, Elem, ElemKind, Precision};
 use nilang::kernel::{KernelParam, ParamKind};
@@ -30,16 +31,6 @@ impl<'a> Arg<'a> {
     pub fn grad<T: Elem>(value: &'a Buffer<T>, adjoint: &'a Buffer<T>) -> Arg<'a> {
         Arg::Grad(value.view(), adjoint.view(), PhantomData)
     }
-}
-
-/// One kernel argument's value.
-#[derive(Clone, Copy, Debug)]
-pub(crate) enum Raw {
-    U64(u64),
-    I64(i64),
-    F64(f64),
-    F32(f32),
-    Mem(MemRef),
 }
 
 /// The values after `offset, n` for `args` of a kernel with parameters `params` (thread index

@@ -1,40 +1,47 @@
-//! Device buffers: typed, with host↔device and device↔device copies, on either backend.
-use crate::device::Ctx;
+//! Device buffers: typed, with host↔device and device↔device copies, on either backend
+//! (through its [`Driver`]).
+use crate::driver::{Driver, MemRef};
 use crate::error::{length_mismatch, Result};
-use crate::{cuda, opencl, Elem, ElemKind};
+use crate::{Elem, ElemKind};
 use std::marker::PhantomData;
-
-/// A backend's device memory (released when dropped).
-pub(crate) enum Mem {
-    Cl(opencl::Mem),
-    Cuda(cuda::Mem),
-}
-
-/// A reference to device memory, as passed to a kernel.
-#[derive(Clone, Copy, Debug)]
-pub(crate) enum MemRef {
-    Cl(opencl::ClHandle),
-    Cuda(u64),
-}
+use std::sync::Arc;
 
 /// A device buffer of `T`.
 pub struct Buffer<T> {
-    mem: Mem,
+    mem: MemRef,
     len: usize,
-    ctx: Ctx,
+    /// The device's driver (kept alive while the buffer is; frees `mem` on drop).
+    driver: Arc<dyn Driver>,
     _t: PhantomData<T>,
 }
-// SAFETY: OpenCL memory objects and CUDA device pointers may be used from any thread (copies
-// and launches wait for completion).
-unsafe impl<T: Send> Send for Buffer<T> {}
-unsafe impl<T: Sync> Sync for Buffer<T> {}
+
+impl<T> Drop for Buffer<T> {
+    fn drop(&mut self) {
+        // SAFETY: `mem` came from this driver's `alloc` (`Buffer::new`) and is freed once.
+        unsafe { self.driver.free(self.mem) }
+    }
+}
+
+/// The bytes of a slice of numbers.
+fn bytes_of<T: Elem>(data: &[T]) -> &[u8] {
+    // SAFETY: `Elem` types are plain numbers (no padding); any `T` is readable as bytes.
+    unsafe { std::slice::from_raw_parts(data.as_ptr().cast(), std::mem::size_of_val(data)) }
+}
+
+/// The bytes of a mutable slice of numbers.
+fn bytes_of_mut<T: Elem>(data: &mut [T]) -> &mut [u8] {
+    let n = std::mem::size_of_val(data);
+    // SAFETY: `Elem` types are plain numbers for which every bit pattern is a value.
+    unsafe { std::slice::from_raw_parts_mut(data.as_mut_ptr().cast(), n) }
+}
 
 impl<T: Elem> Buffer<T> {
-    pub(crate) fn new(mem: Mem, len: usize, ctx: Ctx) -> Buffer<T> {
+    /// A buffer of `len` elements in `mem` (memory of `driver`'s `alloc`, freed on drop).
+    pub(crate) fn new(mem: MemRef, len: usize, driver: Arc<dyn Driver>) -> Buffer<T> {
         Buffer {
             mem,
             len,
-            ctx,
+            driver,
             _t: PhantomData,
         }
     }
@@ -54,13 +61,8 @@ impl<T: Elem> Buffer<T> {
         if self.len == 0 {
             return Ok(());
         }
-        match (&self.ctx, &self.mem) {
-            (Ctx::Cl(c), Mem::Cl(m)) => {
-                c.write(m, data.as_ptr().cast(), std::mem::size_of_val(data))
-            }
-            (Ctx::Cuda(c), Mem::Cuda(m)) => c.write(m, data),
-            _ => unreachable!("a buffer's memory is of its context's backend"),
-        }
+        // SAFETY: the buffer's memory holds `len` elements, as many as `data`.
+        unsafe { self.driver.write(self.mem, bytes_of(data)) }
     }
     /// Copies the buffer to the host.
     pub fn read(&self) -> Result<Vec<T>> {
@@ -76,14 +78,8 @@ impl<T: Elem> Buffer<T> {
         if self.len == 0 {
             return Ok(());
         }
-        match (&self.ctx, &self.mem) {
-            (Ctx::Cl(c), Mem::Cl(m)) => {
-                let bytes = std::mem::size_of_val(out);
-                c.read(m, out.as_mut_ptr().cast(), bytes)
-            }
-            (Ctx::Cuda(c), Mem::Cuda(m)) => c.read(m, out),
-            _ => unreachable!("a buffer's memory is of its context's backend"),
-        }
+        // SAFETY: the buffer's memory holds `len` elements, as many as `out`.
+        unsafe { self.driver.read(self.mem, bytes_of_mut(out)) }
     }
     /// Copies `src` (of the same length, on the same device) into this buffer on the device.
     pub fn copy_from(&self, src: &Buffer<T>) -> Result<()> {
@@ -94,15 +90,15 @@ impl<T: Elem> Buffer<T> {
             return Ok(());
         }
         let bytes = self.len * std::mem::size_of::<T>();
-        match (&self.ctx, &self.mem, &src.mem) {
-            (Ctx::Cl(c), Mem::Cl(d), Mem::Cl(s)) => c.copy(d, s, bytes),
-            (Ctx::Cuda(c), Mem::Cuda(d), Mem::Cuda(s)) => c.copy(d, s, bytes),
-            _ => Err(crate::GpuError::Arg {
+        if src.mem.backend != self.mem.backend {
+            return Err(crate::GpuError::Arg {
                 index: 0,
                 name: "src",
                 message: "a buffer of another backend".into(),
-            }),
+            });
         }
+        // SAFETY: both hold `len` elements, of this backend.
+        unsafe { self.driver.copy(self.mem, src.mem, bytes) }
     }
     /// The buffer as a launch argument.
     pub(crate) fn view(&self) -> BufView {
@@ -113,10 +109,7 @@ impl<T: Elem> Buffer<T> {
         }
     }
     pub(crate) fn mem_ref(&self) -> MemRef {
-        match &self.mem {
-            Mem::Cl(m) => MemRef::Cl(m.mem),
-            Mem::Cuda(m) => MemRef::Cuda(m.ptr),
-        }
+        self.mem
     }
 }
 

@@ -1,7 +1,8 @@
 //! The CUDA runtime, through `cudarc` with the driver and NVRTC loaded at run time (nothing is
 //! linked at build time): devices, memory, NVRTC builds of the emitted source with the CUDA
-//! dialect header ([`nilang::kernel::CUDA_HEADER`]), launches.
-use crate::device::Info;
+//! dialect header ([`nilang::kernel::CUDA_HEADER`]), launches: the [`Driver`] and [`Module`] of
+//! CUDA.
+use crate::driver::{Backend, Driver, Info, MemRef, Module, Raw};
 use crate::error::{GpuError, Result};
 use crate::Precision;
 use cudarc::driver::{result, sys, CudaContext, CudaFunction, CudaModule, CudaStream};
@@ -73,18 +74,10 @@ fn open(ordinal: usize) -> Result<(Arc<Ctx>, Info)> {
     Ok((Arc::new(Ctx { ctx, stream, arch }), info))
 }
 
-/// Device memory of `bytes` bytes.
-pub(crate) struct Mem {
-    pub(crate) ptr: sys::CUdeviceptr,
-    ctx: Arc<Ctx>,
-}
-impl Drop for Mem {
-    fn drop(&mut self) {
-        if self.ctx.ctx.bind_to_thread().is_ok() {
-            // SAFETY: allocated by `Ctx::alloc`, freed once.
-            let _ = unsafe { result::free_sync(self.ptr) };
-        }
-    }
+/// The device pointer of a memory handle.
+fn dev_ptr(m: MemRef) -> sys::CUdeviceptr {
+    debug_assert_eq!(m.backend, Backend::Cuda);
+    m.handle as sys::CUdeviceptr
 }
 
 impl Ctx {
@@ -93,47 +86,64 @@ impl Ctx {
             .bind_to_thread()
             .map_err(cuda_err("cuCtxSetCurrent"))
     }
+}
+
+impl Driver for Ctx {
+    fn backend(&self) -> Backend {
+        Backend::Cuda
+    }
 
     /// Zeroed device memory of `bytes` bytes (one at least).
-    pub(crate) fn alloc(self: &Arc<Self>, bytes: usize) -> Result<Mem> {
+    fn alloc(&self, bytes: usize) -> Result<MemRef> {
         self.bind()?;
         let bytes = bytes.max(1);
-        // SAFETY: a fresh allocation, zeroed before use.
+        // SAFETY: a fresh allocation, zeroed before use (freed on failure).
         unsafe {
             let ptr = result::malloc_sync(bytes).map_err(cuda_err("cuMemAlloc"))?;
-            let mem = Mem {
-                ptr,
-                ctx: self.clone(),
-            };
-            result::memset_d8_sync(ptr, 0, bytes).map_err(cuda_err("cuMemsetD8"))?;
-            Ok(mem)
+            if let Err(e) = result::memset_d8_sync(ptr, 0, bytes) {
+                let _ = result::free_sync(ptr);
+                return Err(cuda_err("cuMemsetD8")(e));
+            }
+            Ok(MemRef {
+                backend: Backend::Cuda,
+                handle: ptr as u64,
+            })
         }
     }
 
-    /// Copies `data` to the start of `mem` (which holds at least as many bytes).
-    pub(crate) fn write<T: Copy>(&self, mem: &Mem, data: &[T]) -> Result<()> {
-        self.bind()?;
-        // SAFETY: the caller checked the lengths.
-        unsafe { result::memcpy_htod_sync(mem.ptr, data) }.map_err(cuda_err("cuMemcpyHtoD"))
+    unsafe fn free(&self, mem: MemRef) {
+        if self.bind().is_ok() {
+            // SAFETY: allocated by `alloc`, freed once (the caller's contract).
+            let _ = unsafe { result::free_sync(dev_ptr(mem)) };
+        }
     }
 
-    /// Copies the start of `mem` into `out`.
-    pub(crate) fn read<T: Copy>(&self, mem: &Mem, out: &mut [T]) -> Result<()> {
+    unsafe fn write(&self, mem: MemRef, src: &[u8]) -> Result<()> {
         self.bind()?;
-        // SAFETY: the caller checked the lengths.
-        unsafe { result::memcpy_dtoh_sync(out, mem.ptr) }.map_err(cuda_err("cuMemcpyDtoH"))
+        // SAFETY: the memory holds at least `src.len()` bytes (the caller's contract).
+        unsafe { result::memcpy_htod_sync(dev_ptr(mem), src) }.map_err(cuda_err("cuMemcpyHtoD"))
     }
 
-    /// A device-side copy of `bytes` bytes.
-    pub(crate) fn copy(&self, dst: &Mem, src: &Mem, bytes: usize) -> Result<()> {
+    unsafe fn read(&self, mem: MemRef, dst: &mut [u8]) -> Result<()> {
         self.bind()?;
-        // SAFETY: both hold at least `bytes` bytes (checked by the caller).
-        unsafe { result::memcpy_dtod_sync(dst.ptr, src.ptr, bytes) }
+        // SAFETY: the memory holds at least `dst.len()` bytes (the caller's contract).
+        unsafe { result::memcpy_dtoh_sync(dst, dev_ptr(mem)) }.map_err(cuda_err("cuMemcpyDtoH"))
+    }
+
+    unsafe fn copy(&self, dst: MemRef, src: MemRef, bytes: usize) -> Result<()> {
+        self.bind()?;
+        // SAFETY: both hold at least `bytes` bytes (the caller's contract).
+        unsafe { result::memcpy_dtod_sync(dev_ptr(dst), dev_ptr(src), bytes) }
             .map_err(cuda_err("cuMemcpyDtoD"))
     }
 
     /// Compiles `source` (the CUDA dialect) with NVRTC for this device and loads it.
-    pub(crate) fn build(&self, source: &str, precision: Precision, rows: bool) -> Result<Built> {
+    fn build(
+        self: Arc<Self>,
+        source: &str,
+        precision: Precision,
+        rows: bool,
+    ) -> Result<Box<dyn Module>> {
         use cudarc::nvrtc;
         // SAFETY: only tries to load the library.
         if !unsafe { nvrtc::sys::is_culib_present() } {
@@ -166,22 +176,41 @@ impl Ctx {
             .ctx
             .load_module(ptx)
             .map_err(cuda_err("cuModuleLoadData"))?;
-        Ok(Built {
+        Ok(Box::new(Built {
             module,
             kernels: vec![],
-        })
+            ctx: self,
+        }))
     }
+}
 
-    /// Runs `kernel` over `global` threads with `args`, waited for.
-    ///
-    /// # Safety
-    /// Each argument matches the kernel's C parameter (device pointers as `u64`).
-    pub(crate) unsafe fn run(
-        &self,
-        kernel: &CudaFunction,
-        args: &[Scalar],
-        global: usize,
-    ) -> Result<()> {
+/// A loaded module, the kernels taken from it so far, and its context (kept alive).
+pub(crate) struct Built {
+    module: Arc<CudaModule>,
+    kernels: Vec<(String, CudaFunction)>,
+    ctx: Arc<Ctx>,
+}
+
+impl Built {
+    /// The kernel `name` (loaded once).
+    fn kernel(&mut self, name: &str) -> Result<CudaFunction> {
+        if let Some((_, k)) = self.kernels.iter().find(|(n, _)| n == name) {
+            return Ok(k.clone());
+        }
+        let k = self
+            .module
+            .load_function(name)
+            .map_err(cuda_err("cuModuleGetFunction"))?;
+        self.kernels.push((name.to_string(), k.clone()));
+        Ok(k)
+    }
+}
+
+impl Module for Built {
+    /// Runs kernel `name` over `global` threads (blocks of [`BLOCK`]) with `args` (device
+    /// pointers as `u64`), waited for.
+    unsafe fn launch(&mut self, name: &str, args: &[Raw], global: usize) -> Result<()> {
+        let kernel = self.kernel(name)?;
         if global == 0 {
             return Ok(());
         }
@@ -196,46 +225,28 @@ impl Ctx {
             block_dim: (BLOCK, 1, 1),
             shared_mem_bytes: 0,
         };
-        let mut b = self.stream.launch_builder(kernel);
-        for a in args {
+        let mems: Vec<u64> = args
+            .iter()
+            .map(|r| match r {
+                Raw::Mem(m) => dev_ptr(*m),
+                _ => 0,
+            })
+            .collect();
+        let stream = &self.ctx.stream;
+        let mut b = stream.launch_builder(&kernel);
+        for (a, m) in args.iter().zip(&mems) {
             match a {
-                Scalar::U64(x) => b.arg(x),
-                Scalar::I64(x) => b.arg(x),
-                Scalar::F64(x) => b.arg(x),
-                Scalar::F32(x) => b.arg(x),
+                Raw::U64(x) => b.arg(x),
+                Raw::I64(x) => b.arg(x),
+                Raw::F64(x) => b.arg(x),
+                Raw::F32(x) => b.arg(x),
+                Raw::Mem(_) => b.arg(m),
             };
         }
-        b.launch(cfg).map_err(cuda_err("cuLaunchKernel"))?;
-        self.stream
+        // SAFETY: each argument matches the kernel's C parameter (the caller's contract).
+        unsafe { b.launch(cfg) }.map_err(cuda_err("cuLaunchKernel"))?;
+        stream
             .synchronize()
             .map_err(cuda_err("cuStreamSynchronize"))
-    }
-}
-
-/// One kernel argument as CUDA takes it (device pointers are `U64`).
-pub(crate) enum Scalar {
-    U64(u64),
-    I64(i64),
-    F64(f64),
-    F32(f32),
-}
-
-/// A loaded module and the kernels taken from it so far.
-pub(crate) struct Built {
-    module: Arc<CudaModule>,
-    kernels: Vec<(String, CudaFunction)>,
-}
-impl Built {
-    /// The kernel `name` (loaded once).
-    pub(crate) fn kernel(&mut self, name: &str) -> Result<CudaFunction> {
-        if let Some((_, k)) = self.kernels.iter().find(|(n, _)| n == name) {
-            return Ok(k.clone());
-        }
-        let k = self
-            .module
-            .load_function(name)
-            .map_err(cuda_err("cuModuleGetFunction"))?;
-        self.kernels.push((name.to_string(), k.clone()));
-        Ok(k)
     }
 }

@@ -1,64 +1,36 @@
 //! Device discovery: CUDA devices where the CUDA driver has one, else OpenCL devices (pocl
 //! on a CPU included), else a typed error; a [`Device`] is the same to use on either.
-use crate::buffer::{Buffer, Mem};
-use crate::error::{GpuError, Result};
-use crate::program::Program;
-use crate::{cuda, opencl, Elem, Precision};
-use nilang::kernel::{DeviceCode, Dialect};
+use crate::buffer::Buffer;
+use crate::driver::{Backend, Driver, Info};
+use crate::error::Result;
+use crate::{cuda, opencl, Elem};
 use std::sync::Arc;
 
-/// The runtime a [`Device`] runs on.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Backend {
-    /// CUDA: the driver API, programs compiled by NVRTC.
-    Cuda,
-    /// OpenCL (a GPU's driver, or pocl on the CPU).
-    OpenCl,
+/// The devices of `backend` with their drivers (the one place that names the backends).
+fn open_all(backend: Backend) -> Result<Vec<Device>> {
+    Ok(match backend {
+        Backend::Cuda => cuda::all()?.into_iter().map(device).collect(),
+        Backend::OpenCl => opencl::all()?.into_iter().map(device).collect(),
+    })
 }
 
-impl Backend {
-    /// The backend `NILANG_GPU_BACKEND` (`cuda` or `opencl`) asks for, if any.
-    fn from_env() -> Option<Backend> {
-        match std::env::var("NILANG_GPU_BACKEND")
-            .ok()?
-            .to_ascii_lowercase()
-            .as_str()
-        {
-            "cuda" => Some(Backend::Cuda),
-            "opencl" => Some(Backend::OpenCl),
-            _ => None,
-        }
-    }
-    pub(crate) fn dialect(self) -> Dialect {
-        match self {
-            Backend::Cuda => Dialect::Cuda,
-            Backend::OpenCl => Dialect::OpenCl,
-        }
+/// The first device of `backend` (OpenCL: the first GPU, else the first device).
+fn open_first(backend: Backend) -> Result<Device> {
+    match backend {
+        Backend::Cuda => cuda::first().map(device),
+        Backend::OpenCl => opencl::first().map(device),
     }
 }
 
-/// What a device says about itself.
-#[derive(Clone, Debug)]
-pub(crate) struct Info {
-    pub(crate) name: String,
-    pub(crate) platform: String,
-    pub(crate) gpu: bool,
-    pub(crate) fp64: bool,
-    pub(crate) units: u32,
-}
-
-/// A backend's context (device, queue or stream).
-#[derive(Clone)]
-pub(crate) enum Ctx {
-    Cl(Arc<opencl::Ctx>),
-    Cuda(Arc<cuda::Ctx>),
+fn device<D: Driver + 'static>((driver, info): (Arc<D>, Info)) -> Device {
+    Device { driver, info }
 }
 
 /// A device with its context and queue (OpenCL) or stream (CUDA).
 #[derive(Clone)]
 pub struct Device {
-    pub(crate) ctx: Ctx,
-    info: Info,
+    pub(crate) driver: Arc<dyn Driver>,
+    pub(crate) info: Info,
 }
 
 impl std::fmt::Debug for Device {
@@ -67,16 +39,10 @@ impl std::fmt::Debug for Device {
     }
 }
 
-fn wrap<C>(f: fn(Arc<C>) -> Ctx) -> impl Fn((Arc<C>, Info)) -> Device {
-    move |(c, info)| Device { ctx: f(c), info }
-}
-
 impl Device {
     /// Every device: CUDA's, then OpenCL's (an error only where neither library loads).
     pub fn all() -> Result<Vec<Device>> {
-        let cuda = cuda::all().map(|v| v.into_iter().map(wrap(Ctx::Cuda)).collect::<Vec<_>>());
-        let cl = opencl::all().map(|v| v.into_iter().map(wrap(Ctx::Cl)).collect::<Vec<_>>());
-        match (cuda, cl) {
+        match (open_all(Backend::Cuda), open_all(Backend::OpenCl)) {
             (Ok(mut a), Ok(b)) => {
                 a.extend(b);
                 Ok(a)
@@ -114,18 +80,12 @@ impl Device {
     /// }
     /// ```
     pub fn first_of(backend: Backend) -> Result<Device> {
-        match backend {
-            Backend::Cuda => cuda::first().map(wrap(Ctx::Cuda)),
-            Backend::OpenCl => opencl::first().map(wrap(Ctx::Cl)),
-        }
+        open_first(backend)
     }
 
     /// The runtime it runs on.
     pub fn backend(&self) -> Backend {
-        match self.ctx {
-            Ctx::Cl(_) => Backend::OpenCl,
-            Ctx::Cuda(_) => Backend::Cuda,
-        }
+        self.driver.backend()
     }
     /// The device's name.
     pub fn name(&self) -> &str {
@@ -164,23 +124,8 @@ impl Device {
     /// A buffer of `n` elements, contents unspecified.
     pub(crate) fn zeros_uninit<T: Elem>(&self, n: usize) -> Result<Buffer<T>> {
         let bytes = n * std::mem::size_of::<T>();
-        let mem = match &self.ctx {
-            Ctx::Cl(c) => Mem::Cl(c.alloc(bytes)?),
-            Ctx::Cuda(c) => Mem::Cuda(c.alloc(bytes)?),
-        };
-        Ok(Buffer::new(mem, n, self.ctx.clone()))
-    }
-
-    /// Builds kernel `K` (an `#[i(kernel)]` function) in `precision`: one emitted source, in
-    /// the device's dialect (OpenCL C, or CUDA C++ for NVRTC).
-    pub fn program<K: DeviceCode>(&self, precision: Precision) -> Result<Program<K>> {
-        if K::PARAMS.is_empty() {
-            return Err(GpuError::NotAKernel(K::NAME));
-        }
-        if precision == Precision::F64 && !self.info.fp64 {
-            return Err(GpuError::NoF64);
-        }
-        Program::new(self.clone(), precision)
+        let mem = self.driver.alloc(bytes)?;
+        Ok(Buffer::new(mem, n, self.driver.clone()))
     }
 }
 

@@ -41,12 +41,14 @@
 //! thread summed afterwards in a fixed order ([`Shared::Rows`]: no atomics, deterministic,
 //! memory `rows × len`).
 //!
-//! Modules: [`device`](Device) discovery, buffers, launch arguments, programs; one module per
-//! backend (`opencl`, `cuda`).
+//! Modules: [`device`](Device) discovery, buffers, launch arguments, programs, written once
+//! against one interface (`driver`: the `Driver` and `Module` traits) that each backend
+//! implements (`opencl`, `cuda`).
 mod args;
 mod buffer;
 mod cuda;
 mod device;
+mod driver;
 mod elem;
 mod error;
 pub mod kernels;
@@ -55,7 +57,8 @@ mod program;
 
 pub use args::Arg;
 pub use buffer::{BufView, Buffer};
-pub use device::{describe, Backend, Device};
+pub use device::{describe, Device};
+pub use driver::Backend;
 pub use elem::{Elem, ElemKind, Precision};
 pub use error::{GpuError, Result};
 pub use program::{Program, Shared};

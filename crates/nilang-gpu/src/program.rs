@@ -1,10 +1,10 @@
 //! Built kernels and their launches: the forward, inverse and gradient programs over thread
 //! indices, and the two ways of accumulating the adjoints of shared slices.
-use crate::args::{marshal, Arg, Raw};
-use crate::buffer::{BufView, MemRef};
-use crate::device::Ctx;
+use crate::args::{marshal, Arg};
+use crate::buffer::BufView;
+use crate::driver::{MemRef, Module, Raw};
 use crate::error::{GpuError, Result};
-use crate::{cuda, opencl, Buffer, Device, Precision};
+use crate::{Buffer, Device, Precision};
 use nilang::kernel::{DeviceCode, ParamKind};
 use std::marker::PhantomData;
 use std::sync::{Mutex, OnceLock};
@@ -20,40 +20,33 @@ pub enum Shared {
     Rows,
 }
 
-/// A built program of either backend.
-enum Built {
-    Cl(opencl::Built),
-    Cuda(cuda::Built),
-}
-
-/// A kernel of a built program.
-enum Kernel {
-    Cl(opencl::ClHandle),
-    Cuda(cudarc::driver::CudaFunction),
-}
-
-impl Built {
-    fn kernel(&mut self, name: &str) -> Result<Kernel> {
-        match self {
-            Built::Cl(b) => b.kernel(name).map(Kernel::Cl),
-            Built::Cuda(b) => b.kernel(name).map(Kernel::Cuda),
-        }
-    }
-}
-
 /// A kernel built for one device and precision.
 pub struct Program<K> {
     dev: Device,
     precision: Precision,
     source: String,
-    atomic: Mutex<Built>,
-    rows: OnceLock<std::result::Result<Mutex<Built>, GpuError>>,
+    atomic: Mutex<Box<dyn Module>>,
+    rows: OnceLock<std::result::Result<Mutex<Box<dyn Module>>, GpuError>>,
     rows_budget: usize,
     _k: PhantomData<K>,
 }
 
-fn lock(m: &Mutex<Built>) -> std::sync::MutexGuard<'_, Built> {
+fn lock(m: &Mutex<Box<dyn Module>>) -> std::sync::MutexGuard<'_, Box<dyn Module>> {
     m.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+impl Device {
+    /// Builds kernel `K` (an `#[i(kernel)]` function) in `precision`: one emitted source, in
+    /// the device's dialect (OpenCL C, or CUDA C++ for NVRTC).
+    pub fn program<K: DeviceCode>(&self, precision: Precision) -> Result<Program<K>> {
+        if K::PARAMS.is_empty() {
+            return Err(GpuError::NotAKernel(K::NAME));
+        }
+        if precision == Precision::F64 && !self.info.fp64 {
+            return Err(GpuError::NoF64);
+        }
+        Program::new(self.clone(), precision)
+    }
 }
 
 impl<K: DeviceCode> Program<K> {
@@ -85,10 +78,10 @@ impl<K: DeviceCode> Program<K> {
 
     fn marshal(&self, args: &[Arg], grad: bool, subst: &[(usize, MemRef)]) -> Result<Vec<Raw>> {
         let raw = marshal(K::NAME, K::PARAMS, args, self.precision, grad, subst)?;
-        let cuda = matches!(self.dev.ctx, Ctx::Cuda(_));
+        let backend = self.dev.backend();
         let foreign = raw
             .iter()
-            .any(|r| matches!(r, Raw::Mem(MemRef::Cuda(_))) != cuda && matches!(r, Raw::Mem(_)));
+            .any(|r| matches!(r, Raw::Mem(m) if m.backend != backend));
         if foreign {
             return Err(GpuError::Arg {
                 index: 0,
@@ -102,8 +95,7 @@ impl<K: DeviceCode> Program<K> {
     /// Runs entry point `K::NAME + suffix` of the atomic build over `0..n`.
     fn entry(&self, suffix: &str, n: usize, args: &[Arg], grad: bool) -> Result<()> {
         let raw = self.marshal(args, grad, &[])?;
-        let k = lock(&self.atomic).kernel(&format!("{}_{suffix}", K::NAME))?;
-        self.launch(&k, 0, n, &raw)
+        launch(&self.atomic, &format!("{}_{suffix}", K::NAME), 0, n, &raw)
     }
 
     /// Runs the forward program for every thread index in `0..n`.
@@ -150,11 +142,7 @@ impl<K: DeviceCode> Program<K> {
                 Ok((self.dev.zeros_uninit::<u8>(reals * real)?, reals))
             })
             .collect::<Result<_>>()?;
-        let (k, reduce, zero) = {
-            let mut b = lock(built);
-            let k = b.kernel(&format!("{}_grad_rows", K::NAME))?;
-            (k, b.kernel("nl_reduce_rows")?, b.kernel("nl_zero")?)
-        };
+        let entry = format!("{}_grad_rows", K::NAME);
         let subst: Vec<(usize, MemRef)> = shared
             .iter()
             .zip(&scratch)
@@ -167,9 +155,10 @@ impl<K: DeviceCode> Program<K> {
             for (s, reals) in &scratch {
                 // only the rows this chunk uses
                 let used = (*reals / rows) * (end - start);
-                self.run(&zero, &[Raw::Mem(s.mem_ref()), Raw::U64(used as u64)], used)?;
+                let zero = [Raw::Mem(s.mem_ref()), Raw::U64(used as u64)];
+                run(built, "nl_zero", &zero, used)?;
             }
-            self.launch(&k, start, end, &raw)?;
+            launch(built, &entry, start, end, &raw)?;
             for ((_, g), (s, _)) in shared.iter().zip(&scratch) {
                 let raw = [
                     Raw::Mem(g.mem),
@@ -177,66 +166,38 @@ impl<K: DeviceCode> Program<K> {
                     Raw::U64((end - start) as u64),
                     Raw::U64(g.len as u64),
                 ];
-                self.run(&reduce, &raw, g.len)?;
+                run(built, "nl_reduce_rows", &raw, g.len)?;
             }
             start = end;
         }
         Ok(())
     }
-
-    /// Runs an entry point over the thread indices `start..end`.
-    fn launch(&self, kernel: &Kernel, start: usize, end: usize, raw: &[Raw]) -> Result<()> {
-        if end <= start {
-            return Ok(());
-        }
-        let mut all = vec![Raw::U64(start as u64), Raw::U64(end as u64)];
-        all.extend_from_slice(raw);
-        self.run(kernel, &all, end - start)
-    }
-
-    fn run(&self, kernel: &Kernel, raw: &[Raw], global: usize) -> Result<()> {
-        // SAFETY (both arms): each argument matches the kernel's C parameter (checked by
-        // `marshal` against the generated parameter list); the launch is waited for.
-        match (&self.dev.ctx, kernel) {
-            (Ctx::Cl(c), Kernel::Cl(k)) => {
-                let args: Vec<(usize, *const std::ffi::c_void)> = raw
-                    .iter()
-                    .map(|r| match r {
-                        Raw::U64(x) => (8, (x as *const u64).cast()),
-                        Raw::I64(x) => (8, (x as *const i64).cast()),
-                        Raw::F64(x) => (8, (x as *const f64).cast()),
-                        Raw::F32(x) => (4, (x as *const f32).cast()),
-                        Raw::Mem(MemRef::Cl(h)) => (
-                            std::mem::size_of_val(h),
-                            (h as *const opencl::ClHandle).cast(),
-                        ),
-                        Raw::Mem(MemRef::Cuda(_)) => (0, std::ptr::null()),
-                    })
-                    .collect();
-                unsafe { c.run(*k, &args, global) }
-            }
-            (Ctx::Cuda(c), Kernel::Cuda(k)) => {
-                let args: Vec<cuda::Scalar> = raw
-                    .iter()
-                    .map(|r| match *r {
-                        Raw::U64(x) => cuda::Scalar::U64(x),
-                        Raw::I64(x) => cuda::Scalar::I64(x),
-                        Raw::F64(x) => cuda::Scalar::F64(x),
-                        Raw::F32(x) => cuda::Scalar::F32(x),
-                        Raw::Mem(MemRef::Cuda(p)) => cuda::Scalar::U64(p),
-                        Raw::Mem(MemRef::Cl(_)) => cuda::Scalar::U64(0),
-                    })
-                    .collect();
-                unsafe { c.run(k, &args, global) }
-            }
-            _ => unreachable!("a program's kernels are of its device's backend"),
-        }
-    }
 }
 
-fn build(dev: &Device, source: &str, precision: Precision, rows: bool) -> Result<Built> {
-    match &dev.ctx {
-        Ctx::Cl(c) => c.build(source, precision, rows).map(Built::Cl),
-        Ctx::Cuda(c) => c.build(source, precision, rows).map(Built::Cuda),
+/// Runs entry point `name` of `module` over the thread indices `start..end` (arguments after
+/// `offset, n`: `raw`).
+fn launch(
+    module: &Mutex<Box<dyn Module>>,
+    name: &str,
+    start: usize,
+    end: usize,
+    raw: &[Raw],
+) -> Result<()> {
+    if end <= start {
+        return Ok(());
     }
+    let mut all = vec![Raw::U64(start as u64), Raw::U64(end as u64)];
+    all.extend_from_slice(raw);
+    run(module, name, &all, end - start)
+}
+
+/// Runs kernel `name` of `module` over `global` work items.
+fn run(module: &Mutex<Box<dyn Module>>, name: &str, raw: &[Raw], global: usize) -> Result<()> {
+    // SAFETY: each argument matches the kernel's C parameter (checked by `marshal` against the
+    // generated parameter list; buffers of the module's backend); the launch is waited for.
+    unsafe { lock(module).launch(name, raw, global) }
+}
+
+fn build(dev: &Device, source: &str, precision: Precision, rows: bool) -> Result<Box<dyn Module>> {
+    dev.driver.clone().build(source, precision, rows)
 }

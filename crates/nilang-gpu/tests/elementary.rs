@@ -26,6 +26,8 @@ fn each_function<T: Ordered>(t: usize, y: &mut [T], u: &mut [T], v: &mut [T]) {
     y[t] += ln(v[t]);
     y[t] += asinh(u[t]);
     y[t] += v[t].asinh();
+    y[t] += atanh(u[t]);
+    y[t] += u[t].atanh();
 }
 
 const N: usize = 29;

@@ -136,7 +136,7 @@ __device__ inline void nl_atomic_add(REAL* p, REAL v) { atomicAdd(p, v); }
 
 /// The helpers every program has after its dialect header ([`OPENCL_HEADER`] or
 /// [`CUDA_HEADER`]): `NL_SHARED_ADD` (atomic unless `NL_SHARED_ROWS` is defined), `powi` as
-/// Rust computes it, and the kernels that zero and reduce the per-thread rows.
+/// Rust computes it, the largest of a slice (`max_of`), and the kernels that zero and reduce the per-thread rows.
 pub const PRELUDE: &str = r#"
 #ifdef NL_SHARED_ROWS
 #define NL_SHARED_ADD(p, v) (*(p) += (v))
@@ -156,6 +156,12 @@ NL_INLINE REAL nl_powi(REAL a, int n) {
     return recip ? 1 / r : r;
 }
 NL_INLINE REAL nl_sqdiff(REAL a, REAL b) { REAL d = a - b; return d * d; }
+/* the largest of n values, -inf for none: `nilang::ad::max_of` */
+NL_INLINE REAL nl_max_of(__global const REAL* p, ulong n) {
+    REAL m = -INFINITY;
+    for (ulong k = 0; k < n; k++) m = (p[k] > m || m != m) ? p[k] : m;
+    return m;
+}
 __kernel void nl_zero(__global REAL* p, ulong n) {
     ulong k = get_global_id(0);
     if (k < n) p[k] = 0;

@@ -70,7 +70,7 @@ pub fn lower_col(d: usize, col: usize) -> usize {
 }
 
 /// Per-component precomputation: `qd[c·d + r] += exp(q_c[r])`, `base[c] += α_c + Σ_r q_c[r]`.
-#[i(nocheck)]
+#[i(device, nocheck)]
 pub fn gmm_prepare<T: Scalar>(
     qd: &mut [T],
     base: &mut [T],
@@ -92,7 +92,7 @@ pub fn gmm_prepare<T: Scalar>(
 /// `c+1..d` (`n + 1` numbers), `l` the packed entries of both columns (`2n + 1`: `L[c+1, c]`,
 /// `L[c+2.., c]`, `L[c+2.., c+1]`) and `xv = xc[c..c+2]`. Two columns per sweep halve the
 /// traffic on `y`, and in the backward pass the two adjoint sums of `xv` are independent.
-#[i(nocheck)]
+#[i(device, nocheck)]
 #[inline]
 pub fn gmm_lcol2<T: Scalar>(y: &mut [T], l: &mut [T], xv: &mut [T]) {
     safe! {
@@ -116,7 +116,7 @@ pub fn gmm_lcol2<T: Scalar>(y: &mut [T], l: &mut [T], xv: &mut [T]) {
 
 /// One component at one point: `xc += x − μ`, `y += Q xc` (`Q = diag(qd) + L`, `L` packed
 /// column by column in `l`), `sq += ‖y‖²`. All slices have length `d` (`l`: `d(d−1)/2`).
-#[i(nocheck)]
+#[i(device, nocheck)]
 #[inline]
 pub fn gmm_comp<T: Scalar, X: Copy>(
     sq: &mut T,
@@ -140,10 +140,12 @@ pub fn gmm_comp<T: Scalar, X: Copy>(
     for r in 0..y.len() {
         y[r] += qd[r] * xc[r];
     }
+    // columns `2cp, 2cp + 1` of `L`: `l[lower_col(d, 2cp)..lower_col(d, 2cp + 2)]`, the
+    // offsets written out (a device function calls no host function)
     for cp in 0..xc.len() / 2 {
         gmm_lcol2(
             &mut y[2 * cp + 1..],
-            &mut l[lower_col(xc.len(), 2 * cp)..lower_col(xc.len(), 2 * cp + 2)],
+            &mut l[cp * (2 * xc.len() - 2 * cp - 1)..(cp + 1) * (2 * xc.len() - 2 * cp - 3)],
             &mut xc[2 * cp..2 * cp + 2],
         );
     }
@@ -157,7 +159,7 @@ pub fn gmm_comp<T: Scalar, X: Copy>(
 /// `xc`, `y` (`nb·d`, point by point). The component's parameters (`qd`, `mu`, `l`: `O(d²)`)
 /// are reused by every point of the block, so they stay in cache: in the backward pass the
 /// block's points are uncomputed component by component as well.
-#[i(nocheck)]
+#[i(device, nocheck)]
 #[allow(clippy::too_many_arguments)]
 pub fn gmm_comp_pts<T: Scalar, X: Copy>(
     sq: &mut [T],
@@ -196,7 +198,7 @@ pub fn gmm_comp_pts<T: Scalar, X: Copy>(
 ///
 /// The logsumexp is shifted by the largest `main` (a constant: the derivative of
 /// `logsumexp` with respect to its shift is zero).
-#[i(nocheck)]
+#[i(device, nocheck)]
 pub fn gmm_lse<T: Scalar>(lse: &mut T, t: &mut [T], s: &mut T, mx: &mut T, main: &mut [T]) {
     mx += cst!(max_of(&main));
     for c in 0..main.len() {
@@ -213,7 +215,7 @@ pub fn gmm_lse<T: Scalar>(lse: &mut T, t: &mut [T], s: &mut T, mx: &mut T, main:
 /// per-point logsumexps ([`gmm_lse`]). Intermediates stay in the workspace slices (`xc`, `y`:
 /// `K·nb·d`, component by component; `sq`, `main`, `t`: `nb·K`, point by point; `s`, `mx`:
 /// `nb`).
-#[i(nocheck)]
+#[i(device, nocheck)]
 #[allow(clippy::too_many_arguments)]
 pub fn gmm_block<T: Scalar, X: Copy>(
     lse: &mut [T],

@@ -1,6 +1,6 @@
 //! Calls of `#[i(device)]` functions from device code, forward or inverse, plain or on
 //! value/adjoint pairs (adjoints of shared slices accumulated after the call).
-use super::emit::{CPlace, Cx};
+use super::emit::{CPlace, Cx, Sharing};
 use super::sig::{Shape, Ty};
 use crate::ir::*;
 use proc_macro2::Span;
@@ -112,18 +112,7 @@ impl Cx<'_> {
                         (&p.path[..], v.shape)
                     {
                         // a sub-slice `s[a..b]`: the pointers moved by `a`, length `b − a`
-                        let start = match &r.start {
-                            Some(e) => format!("({})", self.cexpr(e).0),
-                            None => "0".into(),
-                        };
-                        let end = match &r.end {
-                            Some(e) => format!("({})", self.cexpr(e).0),
-                            None => format!("{}_len", v.c),
-                        };
-                        let end = match r.limits {
-                            syn::RangeLimits::HalfOpen(_) => end,
-                            syn::RangeLimits::Closed(_) => format!("({end} + 1)"),
-                        };
+                        let (start, end) = self.range_bounds(r, &v.c);
                         args.push(format!("({} + {start})", v.c));
                         if self.gvar && mutable && v.ty == Ty::Real {
                             args.push(format!("({}_g + {start})", v.c));
@@ -154,17 +143,25 @@ impl Cx<'_> {
                             post.push(format!("{} = {t};", cp.val));
                             args.push(format!("&{t}"));
                             if self.gvar && cp.ty == Ty::Real {
-                                let g = match &cp.adj {
-                                    Some(g) if !cp.shared => g.clone(),
+                                // a shared element's copy starts from zero and is added back;
+                                // the thread's own is copied and copied back
+                                let g = match (&cp.adj, &cp.shared) {
+                                    (Some(g), Sharing::Own) => g.clone(),
+                                    (Some(g), Sharing::Host(h)) => format!("({h} ? 0 : {g})"),
                                     _ => "0".into(),
                                 };
                                 pre.push(format!("REAL {t}_g = {g};"));
-                                match &cp.adj {
-                                    Some(adj) if cp.shared => {
+                                match (&cp.adj, &cp.shared) {
+                                    (Some(adj), Sharing::Shared) => {
                                         post.push(format!("NL_SHARED_ADD(&{adj}, {t}_g);"))
                                     }
-                                    Some(adj) => post.push(format!("{adj} = {t}_g;")),
-                                    None => {}
+                                    (Some(adj), Sharing::Host(h)) => post.push(format!(
+                                        "if ({h}) NL_SHARED_ADD(&{adj}, {t}_g); else {adj} = {t}_g;"
+                                    )),
+                                    (Some(adj), Sharing::Own) => {
+                                        post.push(format!("{adj} = {t}_g;"))
+                                    }
+                                    (None, _) => {}
                                 }
                                 args.push(format!("&{t}_g"));
                             }
@@ -177,6 +174,23 @@ impl Cx<'_> {
                         syn::Expr::Reference(r) => &*r.expr,
                         e => e,
                     };
+                    // `&xs[a..b]` of a slice: its values from `a`, length `b − a`
+                    if let syn::Expr::Index(ix) = inner {
+                        if let (syn::Expr::Path(pp), syn::Expr::Range(r)) = (&*ix.expr, &*ix.index)
+                        {
+                            let v = pp
+                                .path
+                                .get_ident()
+                                .and_then(|i| self.lookup(&i.to_string()))
+                                .cloned();
+                            if let Some(v) = v.filter(|v| matches!(v.shape, Shape::Slice { .. })) {
+                                let (start, end) = self.range_bounds(r, &v.c);
+                                args.push(format!("({} + {start})", v.c));
+                                args.push(format!("({end} - {start})"));
+                                continue;
+                            }
+                        }
+                    }
                     if let syn::Expr::Path(pp) = inner {
                         if let Some(v) = pp
                             .path
@@ -201,5 +215,25 @@ impl Cx<'_> {
         } else {
             self.line(format!("{{ {} {call} {} }}", pre.join(" "), post.join(" ")));
         }
+    }
+}
+
+impl Cx<'_> {
+    /// The bounds `(start, end)` in C of a range `a..b` (`a..=b`, `a..`, `..b`) over the slice
+    /// whose C name is `slice`.
+    fn range_bounds(&mut self, r: &syn::ExprRange, slice: &str) -> (String, String) {
+        let start = match &r.start {
+            Some(e) => format!("({})", self.cexpr(e).0),
+            None => "0".into(),
+        };
+        let end = match &r.end {
+            Some(e) => format!("({})", self.cexpr(e).0),
+            None => format!("{slice}_len"),
+        };
+        let end = match r.limits {
+            syn::RangeLimits::HalfOpen(_) => end,
+            syn::RangeLimits::Closed(_) => format!("({end} + 1)"),
+        };
+        (start, end)
     }
 }

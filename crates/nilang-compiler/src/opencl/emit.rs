@@ -20,13 +20,26 @@ pub struct Var {
     pub readonly: bool,
 }
 
-/// A number place in C: its value, and its adjoint when it has one (`shared`: accumulated
-/// with `NL_SHARED_ADD`).
+/// Whether a place's adjoint is accumulated across threads (with `NL_SHARED_ADD`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Sharing {
+    /// The thread's own: plain updates.
+    Own,
+    /// Shared: `NL_SHARED_ADD`.
+    Shared,
+    /// Decided when the source is assembled, by a host constant (its C text, `1` for shared):
+    /// a slice parameter of a device function that the function never writes itself is
+    /// shared unless a callee writes it (the function's own `WRITES` analysis).
+    Host(String),
+}
+
+/// A number place in C: its value, and its adjoint when it has one (`shared`: how the
+/// adjoint is accumulated).
 #[derive(Clone, Debug)]
 pub struct CPlace {
     pub val: String,
     pub adj: Option<String>,
-    pub shared: bool,
+    pub shared: Sharing,
     pub ty: Ty,
 }
 
@@ -40,7 +53,7 @@ impl CPlace {
         CPlace {
             val,
             adj: None,
-            shared: false,
+            shared: Sharing::Own,
             ty,
         }
     }
@@ -64,6 +77,9 @@ pub struct Cx<'e> {
     pub deps: Vec<syn::Path>,
     pub counter: usize,
     pub depth: usize,
+    /// The slice parameters whose sharing is decided when the source is assembled (see
+    /// [`Sharing::Host`]): name → the host constant's C text.
+    pub host_shared: Vec<(String, String)>,
 }
 
 impl<'e> Cx<'e> {
@@ -121,17 +137,23 @@ impl<'e> Cx<'e> {
             ([], Shape::Value) => Some(CPlace {
                 val: v.c.clone(),
                 adj: (real && !v.readonly).then(|| format!("{}_g", v.c)),
-                shared: false,
+                shared: Sharing::Own,
                 ty: v.ty,
             }),
             ([], Shape::Ptr) => Some(CPlace {
                 val: format!("(*{})", v.c),
                 adj: real.then(|| format!("(*{}_g)", v.c)),
-                shared: false,
+                shared: Sharing::Own,
                 ty: v.ty,
             }),
             ([Proj::Index(ix)], Shape::Slice { mutable, shared }) => {
                 let (i, _) = self.cexpr(ix);
+                let host = self.host_shared.iter().find(|(n, _)| *n == name);
+                let shared = match (shared, host) {
+                    (false, _) => Sharing::Own,
+                    (true, Some((_, h))) => Sharing::Host(h.clone()),
+                    (true, None) => Sharing::Shared,
+                };
                 Some(CPlace {
                     val: format!("{}[{i}]", v.c),
                     adj: (real && mutable).then(|| format!("{}_g[{i}]", v.c)),
@@ -179,15 +201,19 @@ impl<'e> Cx<'e> {
     /// `a (+|-)= v` on an adjoint.
     pub fn adj_update(&mut self, p: &CPlace, plus: bool, v: &str) {
         let Some(a) = &p.adj else { return };
-        if p.shared {
+        let atomic = || {
             let v = if plus {
                 v.to_string()
             } else {
                 format!("-({v})")
             };
-            self.line(format!("NL_SHARED_ADD(&{a}, {v});"));
-        } else {
-            self.line(format!("{a} {}= {v};", if plus { '+' } else { '-' }));
+            format!("NL_SHARED_ADD(&{a}, {v});")
+        };
+        let plain = || format!("{a} {}= {v};", if plus { '+' } else { '-' });
+        match &p.shared {
+            Sharing::Own => self.line(plain()),
+            Sharing::Shared => self.line(atomic()),
+            Sharing::Host(h) => self.line(format!("if ({h}) {} else {}", atomic(), plain())),
         }
     }
 

@@ -249,6 +249,21 @@ impl Cx<'_> {
             .iter()
             .map(|s| s.ident.to_string())
             .collect();
+        // `max_of(&s)` (`nilang::ad::max_of`) of a slice: its largest value (`nl_max_of`)
+        if segs.last().is_some_and(|l| l == "max_of") && c.args.len() == 1 {
+            let arg = match &c.args[0] {
+                Expr::Reference(r) => &*r.expr,
+                e => e,
+            };
+            if let Expr::Path(a) = arg {
+                let v = a.path.get_ident().and_then(|i| self.lookup(&i.to_string()));
+                if let Some(v) = v.filter(|v| v.ty == Ty::Real) {
+                    if matches!(v.shape, Shape::Slice { .. }) {
+                        return (format!("nl_max_of({0}, {0}_len)", v.c), Et::Num(Ty::Real));
+                    }
+                }
+            }
+        }
         let ty_ok = segs.len() == 2
             && (self.generics.contains(&segs[0]) || segs[0] == "f64" || segs[0] == "f32");
         if ty_ok {
@@ -266,7 +281,8 @@ impl Cx<'_> {
             c.span(),
             format!(
                 "call of `{}` on device values: not supported in a device expression (only \
-                 `T::default()`, `T::zero()`, `T::one()`, `T::lit(x)` and host constants)",
+                 `T::default()`, `T::zero()`, `T::one()`, `T::lit(x)`, `max_of(&slice)` and host \
+                 constants)",
                 segs.join("::")
             ),
         );

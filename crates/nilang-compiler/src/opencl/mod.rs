@@ -90,14 +90,32 @@ pub fn device_items(
     let before = errors.len();
     let mut params = sig::params(sig, target == Target::Kernel, errors);
     sig::mark_shared(&mut params, body);
-    let checks = sig::shared_write_checks(&params, body, &name);
+    let ident = &sig.ident;
+    // a device function's slice that it never writes itself is shared unless a callee writes
+    // it: decided by its own `WRITES` analysis when the source is assembled (a kernel's
+    // sharing is static: its launch takes it from `PARAMS`, and a callee writing a shared
+    // slice is rejected)
+    let mut host: Vec<syn::Expr> = vec![];
+    let mut host_shared = vec![];
+    let checks = match target {
+        Target::Kernel => sig::shared_write_checks(&params, body, &name),
+        Target::Device => {
+            for (j, p) in params.iter().enumerate().take(64) {
+                if let Shape::Slice { shared: true, .. } = p.shape {
+                    let j = j as u32;
+                    host.push(syn::parse_quote!(((#ident::WRITES >> #j) & 1) == 0));
+                    host_shared.push((p.name.clone(), format!("\u{1}{}\u{1}", host.len() - 1)));
+                }
+            }
+            vec![]
+        }
+    };
     let generics: HashSet<String> = sig
         .generics
         .type_params()
         .map(|t| t.ident.to_string())
         .collect();
     let mut text = String::new();
-    let mut host: Vec<syn::Expr> = vec![];
     let mut deps: Vec<syn::Path> = vec![];
     for (k, (dir, prog, gvar)) in [
         ("fwd", body, false),
@@ -119,6 +137,7 @@ pub fn device_items(
             deps: std::mem::take(&mut deps),
             counter: 0,
             depth: 0,
+            host_shared: host_shared.clone(),
         };
         cx.stmts(prog);
         let code = std::mem::take(&mut cx.out);
@@ -150,7 +169,6 @@ pub fn device_items(
             }
         }
     }
-    let ident = &sig.ident;
     let kernel_params: Vec<TokenStream> = if target == Target::Kernel {
         params
             .iter()
@@ -364,6 +382,54 @@ mod tests {
             out.contains("(fabs(v_x[v_t]) > (REAL)(((REAL)0.5)))"),
             "{out}"
         );
+    }
+
+    #[test]
+    fn device_function_reads_a_sub_slice_and_its_largest_value() {
+        let out = compile(
+            quote!(device),
+            quote!(
+                fn g<T: Scalar>(y: &mut T, m: &mut T, x: &[T], xs: &mut [T], d: usize) {
+                    m += cst!(max_of(&xs));
+                    h(y, &x[d..2 * d]);
+                }
+            ),
+        );
+        assert!(!out.contains("compile_error"), "{out}");
+        // the values of `x` from `d`, length `2d − d`; the largest of `xs`
+        assert!(
+            out.contains("(v_x + (v_d)), (((((long)2) * v_d)) - (v_d))"),
+            "{out}"
+        );
+        assert!(out.contains("nl_max_of(v_xs, v_xs_len)"), "{out}");
+    }
+
+    #[test]
+    fn device_function_sharing_is_its_own_writes_analysis() {
+        // `ws` is never written by `g` itself: shared unless the callee writes it, which
+        // `g::WRITES` (bit 1) says when the source is assembled; no compile-time rejection
+        let out = compile(
+            quote!(device),
+            quote!(
+                fn g<T: Scalar>(y: &mut T, ws: &mut [T], k: usize) {
+                    h(&mut ws[k], y);
+                    y += ws[k];
+                }
+            ),
+        );
+        assert!(!out.contains("compile_error"), "{out}");
+        assert!(out.contains("g :: WRITES >> 1u32"), "{out}");
+        assert!(out.contains("NL_SHARED_ADD(&v_ws_g[v_k], v_arg_"), "{out}");
+        // in a kernel the same call on a shared slice stays a compile-time check
+        let out = compile(
+            quote!(kernel),
+            quote!(
+                fn k<T: Scalar>(t: usize, y: &mut [T], ws: &mut [T]) {
+                    h(&mut ws[0], &mut y[t]);
+                }
+            ),
+        );
+        assert!(out.contains("`ws` is shared"), "{out}");
     }
 
     #[test]

@@ -1,10 +1,12 @@
 //! The GMM objective's per-point terms: thread `i` computes point `i`'s
-//! `logsumexp_k(α_k + Σq_k − ½‖Q_k (x_i − μ_k)‖²)` into `out[i]`, compute–copy–uncompute
-//! (the instructions of `nilang_apps::gmm`'s `gmm_comp` and `gmm_lse`, the logsumexp shifted
-//! by the largest term). The parameters `alpha`, `mu`, `icf` are read by every thread and
-//! never written: their adjoints are *shared* (accumulated across threads). The workspaces
-//! (`xc`, `y`: `n·K·d`; `sq`, `main`, `tt`, `mxs`: `n·K`; `s`, `ls`: `n`) are zero on entry and
-//! on exit.
+//! `logsumexp_k(α_k + Σq_k − ½‖Q_k (x_i − μ_k)‖²)` into `out[i]`, compute–copy–uncompute, by
+//! the CPU program's own device functions: `nilang_apps::gmm::gmm_prepare` (`exp q`,
+//! `α + Σq`) and `nilang_apps::gmm::gmm_block` on a block of one point (per component
+//! `gmm_comp_pts` → `gmm_comp` → `gmm_lcol2`, then `gmm_lse`, the logsumexp shifted by the
+//! largest term). The parameters `alpha`, `mu`, `icf` are read by every thread and never
+//! written: their adjoints are *shared* (accumulated across threads). Each thread has its own
+//! segment of every workspace (zero on entry and on exit): `xc`, `y`, `qd`: `n·K·d`; `sq`,
+//! `main`, `tt`, `base`: `n·K`; `mx`, `s`, `ls`: `n` ([`gmm_workspace_sizes`]).
 use nilang::prelude::*;
 
 /// `out[i] += logsumexp_c(main_ic)` for point `i` (see the module docs).
@@ -18,9 +20,11 @@ pub fn gmm_point<T: Ordered>(
     sq: &mut [T],
     main: &mut [T],
     tt: &mut [T],
-    mxs: &mut [T],
+    mx: &mut [T],
     s: &mut [T],
     ls: &mut [T],
+    qd: &mut [T],
+    base: &mut [T],
     alpha: &mut [T],
     mu: &mut [T],
     icf: &mut [T],
@@ -28,55 +32,55 @@ pub fn gmm_point<T: Ordered>(
     d: usize,
     k: usize,
 ) {
-    let tri = d * (d + 1) / 2;
     routine! {
-        for c in 0..k {
-            main[i * k + c] += alpha[c];
-            for r in 0..d {
-                main[i * k + c] += icf[c * tri + r];
-            }
-            for r in 0..d {
-                xc[(i * k + c) * d + r] += x[i * d + r] - mu[c * d + r];
-            }
-            for r in 0..d {
-                let q = T::default();
-                q += exp(icf[c * tri + r]);
-                y[(i * k + c) * d + r] += q * xc[(i * k + c) * d + r];
-                q -= exp(icf[c * tri + r]);
-                dealloc!(q = T::default());
-            }
-            for col in 0..d {
-                for row in col + 1..d {
-                    y[(i * k + c) * d + row] += icf[c * tri + d + col * (2 * d - col - 1) / 2 + row - col - 1]
-                        * xc[(i * k + c) * d + col];
-                }
-            }
-            for r in 0..d {
-                sq[i * k + c] += abs2(y[(i * k + c) * d + r]);
-            }
-            main[i * k + c] -= sq[i * k + c] * 0.5;
-        }
-        // the shift: the largest term (a constant, as in `gmm_lse`)
-        mxs[i * k] += cst!(T::lit(main[i * k].value()));
-        for c in 1..k {
-            mxs[i * k + c] += cst!(T::lit(mxs[i * k + c - 1].value().max(main[i * k + c].value())));
-        }
-        for c in 0..k {
-            tt[i * k + c] += main[i * k + c] - mxs[i * k + k - 1];
-            s[i] += exp(tt[i * k + c]);
-        }
-        ls[i] += ln(s[i]);
-        ls[i] += mxs[i * k + k - 1];
+        nilang_apps::gmm::gmm_prepare(
+            &mut qd[i * k * d..(i + 1) * k * d],
+            &mut base[i * k..(i + 1) * k],
+            alpha,
+            icf,
+            d,
+            k,
+        );
+        nilang_apps::gmm::gmm_block(
+            &mut ls[i..i + 1],
+            &mut xc[i * k * d..(i + 1) * k * d],
+            &mut y[i * k * d..(i + 1) * k * d],
+            &mut sq[i * k..(i + 1) * k],
+            &mut main[i * k..(i + 1) * k],
+            &mut tt[i * k..(i + 1) * k],
+            &mut s[i..i + 1],
+            &mut mx[i..i + 1],
+            &mut qd[i * k * d..(i + 1) * k * d],
+            &mut base[i * k..(i + 1) * k],
+            mu,
+            icf,
+            x,
+            i,
+            d,
+            k,
+            1usize,
+        );
     }
     out[i] += ls[i];
     unroutine!();
-    dealloc!(tri = d * (d + 1) / 2);
 }
 
-/// The workspace lengths of [`gmm_point`] over `n` points: `xc`, `y` (`n·K·d`), `sq`, `main`,
-/// `tt`, `mxs` (`n·K`), `s`, `ls` (`n`).
-pub fn gmm_workspace_sizes(n: usize, d: usize, k: usize) -> [usize; 8] {
-    [n * k * d, n * k * d, n * k, n * k, n * k, n * k, n, n]
+/// The workspace lengths of [`gmm_point`] over `n` points, in its parameter order: `xc`, `y`
+/// (`n·K·d`), `sq`, `main`, `tt` (`n·K`), `mx`, `s`, `ls` (`n`), `qd` (`n·K·d`), `base`
+/// (`n·K`).
+pub fn gmm_workspace_sizes(n: usize, d: usize, k: usize) -> [usize; 10] {
+    [
+        n * k * d,
+        n * k * d,
+        n * k,
+        n * k,
+        n * k,
+        n,
+        n,
+        n,
+        n * k * d,
+        n * k,
+    ]
 }
 
 /// Zeroed workspaces of [`gmm_point`] over `n` points (see [`gmm_workspace_sizes`]).
@@ -119,11 +123,12 @@ impl<T: Ordered> GmmCpu<'_, T> {
         let mut w = workspaces(n, d, k, T::default());
         let (mut al, mut m, mut q) = (self.alpha.to_vec(), self.mu.to_vec(), self.icf.to_vec());
         for i in 0..n {
-            let [xc, y, sq, main, tt, mxs, s, ls] = &mut w[..] else {
-                unreachable!("eight workspaces")
+            let [xc, y, sq, main, tt, mx, s, ls, qd, base] = &mut w[..] else {
+                unreachable!("ten workspaces")
             };
             gmm_point(
-                i, &mut out, xc, y, sq, main, tt, mxs, s, ls, &mut al, &mut m, &mut q, self.x, d, k,
+                i, &mut out, xc, y, sq, main, tt, mx, s, ls, qd, base, &mut al, &mut m, &mut q,
+                self.x, d, k,
             );
         }
         out
@@ -147,11 +152,12 @@ impl<T: Ordered> GmmCpu<'_, T> {
         let (mut ga, mut gm, mut gq) = (gv(self.alpha, 0.0), gv(self.mu, 0.0), gv(self.icf, 0.0));
         let gx = gv(self.x, 0.0);
         for i in (0..n).rev() {
-            let [xc, y, sq, main, tt, mxs, s, ls] = &mut gw[..] else {
-                unreachable!("eight workspaces")
+            let [xc, y, sq, main, tt, mx, s, ls, qd, base] = &mut gw[..] else {
+                unreachable!("ten workspaces")
             };
             gmm_point_inv(
-                i, &mut go, xc, y, sq, main, tt, mxs, s, ls, &mut ga, &mut gm, &mut gq, &gx, d, k,
+                i, &mut go, xc, y, sq, main, tt, mx, s, ls, qd, base, &mut ga, &mut gm, &mut gq,
+                &gx, d, k,
             );
         }
         let adj = |v: &[GVar<T>]| v.iter().map(|g| g.g).collect::<Vec<_>>();

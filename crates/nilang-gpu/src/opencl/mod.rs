@@ -1,15 +1,14 @@
 //! The OpenCL runtime: platforms and devices, contexts and queues, memory objects, program
-//! builds and launches, through the C API loaded at run time ([`ffi`]).
+//! builds and launches, through the C API loaded at run time ([`ffi`]): the [`Driver`] and
+//! [`Module`] of OpenCL.
 mod ffi;
 
-use crate::device::Info;
+use crate::driver::{Backend, Driver, Info, MemRef, Module, Raw};
 use crate::error::{GpuError, Result};
 use crate::Precision;
 use ffi::{cl_int, Handle, CL_SUCCESS};
 use std::ffi::{c_void, CString};
 use std::sync::{Arc, Mutex};
-
-pub(crate) use ffi::Handle as ClHandle;
 
 fn check(call: &'static str, code: cl_int) -> Result<()> {
     if code == CL_SUCCESS {
@@ -149,29 +148,19 @@ pub(crate) fn first() -> Result<(Arc<Ctx>, Info)> {
     }
 }
 
-/// A memory object of `bytes` bytes.
-pub(crate) struct Mem {
-    pub(crate) mem: Handle,
-    /// Kept alive while the buffer is.
-    _ctx: Arc<Ctx>,
-}
-// SAFETY: an OpenCL memory object handle is thread-safe.
-unsafe impl Send for Mem {}
-unsafe impl Sync for Mem {}
-impl Drop for Mem {
-    fn drop(&mut self) {
-        if let Ok(a) = lib() {
-            // SAFETY: released once.
-            unsafe {
-                (a.release_mem_object)(self.mem);
-            }
-        }
-    }
+/// The `cl_mem` of a memory handle.
+fn cl_mem(m: MemRef) -> Handle {
+    debug_assert_eq!(m.backend, Backend::OpenCl);
+    m.handle as usize as Handle
 }
 
-impl Ctx {
+impl Driver for Ctx {
+    fn backend(&self) -> Backend {
+        Backend::OpenCl
+    }
+
     /// A read-write buffer of `bytes` bytes (one at least: zero-sized buffers are invalid).
-    pub(crate) fn alloc(self: &Arc<Self>, bytes: usize) -> Result<Mem> {
+    fn alloc(&self, bytes: usize) -> Result<MemRef> {
         let a = lib()?;
         let mut code = 0;
         // SAFETY: a plain read-write buffer.
@@ -185,14 +174,88 @@ impl Ctx {
             )
         };
         check("clCreateBuffer", code)?;
-        Ok(Mem {
-            mem,
-            _ctx: self.clone(),
+        Ok(MemRef {
+            backend: Backend::OpenCl,
+            handle: mem as usize as u64,
         })
     }
 
-    /// Builds `source` with the definitions of `precision` (and `rows`).
-    pub(crate) fn build(&self, source: &str, precision: Precision, rows: bool) -> Result<Built> {
+    unsafe fn free(&self, mem: MemRef) {
+        if let Ok(a) = lib() {
+            // SAFETY: released once (the caller's contract).
+            unsafe {
+                (a.release_mem_object)(cl_mem(mem));
+            }
+        }
+    }
+
+    unsafe fn write(&self, mem: MemRef, src: &[u8]) -> Result<()> {
+        let a = lib()?;
+        // SAFETY: `src` holds `src.len()` bytes, the buffer at least as many (the caller's
+        // contract).
+        let code = unsafe {
+            (a.enqueue_write_buffer)(
+                self.queue,
+                cl_mem(mem),
+                1,
+                0,
+                src.len(),
+                src.as_ptr().cast(),
+                0,
+                std::ptr::null(),
+                std::ptr::null_mut(),
+            )
+        };
+        check("clEnqueueWriteBuffer", code)
+    }
+
+    unsafe fn read(&self, mem: MemRef, dst: &mut [u8]) -> Result<()> {
+        let a = lib()?;
+        // SAFETY: `dst` has room for `dst.len()` bytes, the buffer holds as many (the caller's
+        // contract).
+        let code = unsafe {
+            (a.enqueue_read_buffer)(
+                self.queue,
+                cl_mem(mem),
+                1,
+                0,
+                dst.len(),
+                dst.as_mut_ptr().cast(),
+                0,
+                std::ptr::null(),
+                std::ptr::null_mut(),
+            )
+        };
+        check("clEnqueueReadBuffer", code)
+    }
+
+    unsafe fn copy(&self, dst: MemRef, src: MemRef, bytes: usize) -> Result<()> {
+        let a = lib()?;
+        // SAFETY: both buffers of this context hold at least `bytes` bytes (the caller's
+        // contract).
+        unsafe {
+            let code = (a.enqueue_copy_buffer)(
+                self.queue,
+                cl_mem(src),
+                cl_mem(dst),
+                0,
+                0,
+                bytes,
+                0,
+                std::ptr::null(),
+                std::ptr::null_mut(),
+            );
+            check("clEnqueueCopyBuffer", code)?;
+            check("clFinish", (a.finish)(self.queue))
+        }
+    }
+
+    fn build(
+        self: Arc<Self>,
+        source: &str,
+        precision: Precision,
+        rows: bool,
+    ) -> Result<Box<dyn Module>> {
         let _g = global_lock();
         let a = lib()?;
         let mut code = 0;
@@ -209,6 +272,7 @@ impl Ctx {
             let built = Built {
                 program,
                 kernels: vec![],
+                ctx: self.clone(),
             };
             let code = (a.build_program)(
                 program,
@@ -224,10 +288,12 @@ impl Ctx {
                     self.build_log(program)
                 )));
             }
-            Ok(built)
+            Ok(Box::new(built))
         }
     }
+}
 
+impl Ctx {
     fn build_log(&self, program: Handle) -> String {
         let Ok(a) = lib() else {
             return String::new();
@@ -245,114 +311,19 @@ impl Ctx {
         let end = buf.iter().position(|&b| b == 0).unwrap_or(buf.len());
         String::from_utf8_lossy(&buf[..end]).into_owned()
     }
-
-    /// A blocking copy of `bytes` bytes from `src` to the buffer.
-    pub(crate) fn write(&self, mem: &Mem, src: *const c_void, bytes: usize) -> Result<()> {
-        let a = lib()?;
-        // SAFETY: `src` holds `bytes` bytes, the buffer at least as many (checked by the caller).
-        let code = unsafe {
-            (a.enqueue_write_buffer)(
-                self.queue,
-                mem.mem,
-                1,
-                0,
-                bytes,
-                src,
-                0,
-                std::ptr::null(),
-                std::ptr::null_mut(),
-            )
-        };
-        check("clEnqueueWriteBuffer", code)
-    }
-
-    /// A blocking copy of `bytes` bytes from the buffer to `dst`.
-    pub(crate) fn read(&self, mem: &Mem, dst: *mut c_void, bytes: usize) -> Result<()> {
-        let a = lib()?;
-        // SAFETY: `dst` has room for `bytes` bytes, the buffer holds as many (checked by the
-        // caller).
-        let code = unsafe {
-            (a.enqueue_read_buffer)(
-                self.queue,
-                mem.mem,
-                1,
-                0,
-                bytes,
-                dst,
-                0,
-                std::ptr::null(),
-                std::ptr::null_mut(),
-            )
-        };
-        check("clEnqueueReadBuffer", code)
-    }
-
-    /// A device-side copy of `bytes` bytes, waited for.
-    pub(crate) fn copy(&self, dst: &Mem, src: &Mem, bytes: usize) -> Result<()> {
-        let a = lib()?;
-        // SAFETY: both buffers of this context hold at least `bytes` bytes.
-        unsafe {
-            let code = (a.enqueue_copy_buffer)(
-                self.queue,
-                src.mem,
-                dst.mem,
-                0,
-                0,
-                bytes,
-                0,
-                std::ptr::null(),
-                std::ptr::null_mut(),
-            );
-            check("clEnqueueCopyBuffer", code)?;
-            check("clFinish", (a.finish)(self.queue))
-        }
-    }
-
-    /// Runs `kernel` over `global` work items with the arguments `args` (size, pointer to the
-    /// bytes), waited for.
-    ///
-    /// # Safety
-    /// Each argument's bytes match the kernel's C parameter.
-    pub(crate) unsafe fn run(
-        &self,
-        kernel: Handle,
-        args: &[(usize, *const c_void)],
-        global: usize,
-    ) -> Result<()> {
-        let a = lib()?;
-        for (i, (size, ptr)) in args.iter().enumerate() {
-            check(
-                "clSetKernelArg",
-                (a.set_kernel_arg)(kernel, i as u32, *size, *ptr),
-            )?;
-        }
-        let g = global;
-        let code = (a.enqueue_nd_range_kernel)(
-            self.queue,
-            kernel,
-            1,
-            std::ptr::null(),
-            &g,
-            std::ptr::null(),
-            0,
-            std::ptr::null(),
-            std::ptr::null_mut(),
-        );
-        check("clEnqueueNDRangeKernel", code)?;
-        check("clFinish", (a.finish)(self.queue))
-    }
 }
 
-/// A built program and the kernels taken from it so far.
+/// A built program, the kernels taken from it so far, and its context (kept alive).
 pub(crate) struct Built {
     program: Handle,
     kernels: Vec<(String, Handle)>,
+    ctx: Arc<Ctx>,
 }
-// SAFETY: handles; kernels are used under the program's mutex.
+// SAFETY: handles; kernels are used under the program's mutex (`&mut self`).
 unsafe impl Send for Built {}
 impl Built {
     /// The kernel `name` (created once).
-    pub(crate) fn kernel(&mut self, name: &str) -> Result<Handle> {
+    fn kernel(&mut self, name: &str) -> Result<Handle> {
         if let Some((_, k)) = self.kernels.iter().find(|(n, _)| n == name) {
             return Ok(*k);
         }
@@ -366,6 +337,52 @@ impl Built {
         Ok(k)
     }
 }
+
+impl Module for Built {
+    unsafe fn launch(&mut self, name: &str, args: &[Raw], global: usize) -> Result<()> {
+        let kernel = self.kernel(name)?;
+        let a = lib()?;
+        // each argument's bytes: scalars as they are, memory as its `cl_mem`
+        let mems: Vec<Handle> = args
+            .iter()
+            .map(|r| match r {
+                Raw::Mem(m) => cl_mem(*m),
+                _ => std::ptr::null_mut(),
+            })
+            .collect();
+        for (i, (r, m)) in args.iter().zip(&mems).enumerate() {
+            let (size, ptr): (usize, *const c_void) = match r {
+                Raw::U64(x) => (8, (x as *const u64).cast()),
+                Raw::I64(x) => (8, (x as *const i64).cast()),
+                Raw::F64(x) => (8, (x as *const f64).cast()),
+                Raw::F32(x) => (4, (x as *const f32).cast()),
+                Raw::Mem(_) => (std::mem::size_of::<Handle>(), (m as *const Handle).cast()),
+            };
+            // SAFETY: the bytes match the kernel's C parameter (the caller's contract).
+            check("clSetKernelArg", unsafe {
+                (a.set_kernel_arg)(kernel, i as u32, size, ptr)
+            })?;
+        }
+        let g = global;
+        // SAFETY: every argument set; waited for.
+        unsafe {
+            let code = (a.enqueue_nd_range_kernel)(
+                self.ctx.queue,
+                kernel,
+                1,
+                std::ptr::null(),
+                &g,
+                std::ptr::null(),
+                0,
+                std::ptr::null(),
+                std::ptr::null_mut(),
+            );
+            check("clEnqueueNDRangeKernel", code)?;
+            check("clFinish", (a.finish)(self.ctx.queue))
+        }
+    }
+}
+
 impl Drop for Built {
     fn drop(&mut self) {
         if let Ok(a) = lib() {

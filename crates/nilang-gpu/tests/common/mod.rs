@@ -86,7 +86,8 @@ pub fn seq(n: usize, seed: u64, lo: f64, hi: f64) -> Vec<f64> {
 
 /// Declarations of the CUDA built-ins the CUDA dialect uses, for a syntax check by clang
 /// without a CUDA installation (`-nocudainc`): qualifiers, thread indices, the math functions
-/// in `double` and `float`, integer `min`/`max`, `atomicAdd`.
+/// in `double` and `float` (those of the table of elementary functions: [`table_decls`]),
+/// integer `min`/`max`, `atomicAdd`.
 const CUDA_DECLS: &str = r#"
 #define __global__ __attribute__((global))
 #define __device__ __attribute__((device))
@@ -103,7 +104,7 @@ __device__ nl_uint3 nl_block_dim();
 NL_MATH1(sin) NL_MATH1(cos) NL_MATH1(tan) NL_MATH1(asin) NL_MATH1(acos) NL_MATH1(atan)
 NL_MATH1(sinh) NL_MATH1(cosh) NL_MATH1(tanh) NL_MATH1(exp) NL_MATH1(sqrt) NL_MATH1(log)
 NL_MATH1(log1p) NL_MATH1(expm1) NL_MATH1(fabs) NL_MATH1(floor) NL_MATH1(ceil)
-NL_MATH1(round) NL_MATH1(trunc) NL_MATH1(asinh)
+NL_MATH1(round) NL_MATH1(trunc)
 NL_MATH2(pow) NL_MATH2(fmin) NL_MATH2(fmax) NL_MATH2(fmod) NL_MATH2(hypot) NL_MATH2(atan2)
 #define NL_INT2(t) __device__ t min(t, t); __device__ t max(t, t);
 NL_INT2(int) NL_INT2(unsigned int) NL_INT2(long) NL_INT2(unsigned long)
@@ -129,6 +130,22 @@ fn clang() -> Option<String> {
     })
 }
 
+/// `NL_MATH1(c)` for the C function of every row of the table of elementary functions (the
+/// ones [`CUDA_DECLS`] does not declare already), so a new row is declared here too.
+fn table_decls() -> String {
+    macro_rules! c_names {
+        ($($F:ident { names: $n:tt, c: $c:ident, $($rest:tt)* },)*) => {
+            [$(stringify!($c)),*]
+        };
+    }
+    nilang_functions::elementary_functions!(c_names! {})
+        .iter()
+        .filter(|c| !CUDA_DECLS.contains(&format!("NL_MATH1({c})")))
+        .map(|c| format!("NL_MATH1({c})"))
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
 /// Syntax-checks the CUDA translation of kernel `K` (its source in the CUDA dialect) with
 /// clang's CUDA front end, for `f64` and `f32`, atomic and per-thread-row builds, against
 /// [`CUDA_DECLS`]; skipped with one printed line where there is no clang.
@@ -139,7 +156,7 @@ pub fn check_cuda_syntax<K: nilang::kernel::DeviceCode>() {
     };
     let src = nilang::kernel::program_source_in::<K>(nilang::kernel::Dialect::Cuda);
     let path = std::env::temp_dir().join(format!("nilang-{}-{}.cu", K::NAME, std::process::id()));
-    std::fs::write(&path, format!("{CUDA_DECLS}\n{src}")).unwrap();
+    std::fs::write(&path, format!("{CUDA_DECLS}\n{}\n{src}", table_decls())).unwrap();
     for (real, bytes) in [("double", 8), ("float", 4)] {
         for rows in [false, true] {
             let mut cmd = std::process::Command::new(&clang);

@@ -2,7 +2,7 @@
 //! against central differences of the AD gradient.
 use super::binary::{PAtan2, PDiv, PHypot, PMul, PPowf};
 use super::instructions::{PHadamard, PInvI, PIrot, PNegI, PRot, PSincos};
-use super::unary::{PAsin, PAsinh, PInv, PLn, PPowi3, PPowim2, PSin, PSqrt, PTan, PTanh};
+use super::unary::{PAsin, PAsinh, PAtanh, PInv, PLn, PPowi3, PPowim2, PSin, PSqrt, PTan, PTanh};
 use super::{ad_grad, close};
 use nilang::ad;
 use nilang::prelude::*;
@@ -53,6 +53,7 @@ fn hessians_of_rules() {
     check_hessian("asin", &PAsin, [0.7, -0.4]);
     check_hessian("tanh", &PTanh, [0.7, -0.4]);
     check_hessian("asinh", &PAsinh, [0.7, -2.4]);
+    check_hessian("atanh", &PAtanh, [0.7, -0.4]);
     check_hessian("sqrt", &PSqrt, [0.7, 1.4]);
     check_hessian("ln", &PLn, [0.7, 1.4]);
     check_hessian("powi 3", &PPowi3, [0.7, -1.4]);

@@ -48,6 +48,8 @@ fn reverse_rules_are_the_hand_written_expressions() {
         assert_eq!(reverse::<Ln1p>(x), want(x.ln_1p(), 0.25 + gy / (x + one)));
         let s = (x * x + one).sqrt();
         assert_eq!(reverse::<Asinh>(x), want(x.asinh(), 0.25 + gy / s));
+        let q = one - x * x;
+        assert_eq!(reverse::<Atanh>(x), want(x.atanh(), 0.25 + gy / q));
         let p = x.abs();
         assert_eq!(reverse::<Ln>(p), want(p.ln(), 0.25 + gy / p));
     }
@@ -79,6 +81,7 @@ fn forward_rules_are_the_hand_written_expressions() {
         is(d.exp_m1(), x.exp_m1(), e * (x.exp_m1() + one));
         is(d.ln_1p(), x.ln_1p(), e / (one + x));
         is(d.asinh(), x.asinh(), e / (x * x + one).sqrt());
+        is(d.atanh(), x.atanh(), e / (one - x * x));
         let p = Dual::new(x.abs(), 0.75);
         is(p.ln(), x.abs().ln(), e / x.abs());
     }
@@ -107,4 +110,47 @@ fn asinh_on_lanes_and_other_numbers() {
     assert_eq!(Real::asinh(0.75_f32), 0.75_f32.asinh());
     let f = Fixed43::from_num(0.75);
     assert_eq!(Real::asinh(f), Fixed43::from_num(0.75_f64.asinh()));
+}
+
+/// `atanh` (added as one row of the table): on four and on eight lanes, lane `k` of the rule on
+/// `GVar<F64x4>` (`GVar<F64x8>`) is the rule on `GVar<f64>` at lane `k`'s input, bit for bit;
+/// the derivative against a central difference; the value in `f32` and fixed point.
+#[test]
+fn atanh_on_lanes_and_other_numbers() {
+    use nilang::numbers::{F64x4, F64x8, Fixed43};
+    use nilang::Real;
+    let xs = [0.3, -0.7, 0.95, -0.05, 0.5, -0.99, 0.0, 0.6];
+    let mut y4 = GVar {
+        x: F64x4::splat(0.5),
+        g: F64x4::splat(1.5),
+    };
+    let mut a4 = GVar {
+        x: F64x4::new([xs[0], xs[1], xs[2], xs[3]]),
+        g: F64x4::splat(0.25),
+    };
+    <GVar<F64x4> as PlusEq1<Atanh, GVar<F64x4>>>::minus_eq(&mut y4, &mut a4);
+    let mut y8 = GVar {
+        x: F64x8::splat(0.5),
+        g: F64x8::splat(1.5),
+    };
+    let mut a8 = GVar {
+        x: F64x8::new(xs),
+        g: F64x8::splat(0.25),
+    };
+    <GVar<F64x8> as PlusEq1<Atanh, GVar<F64x8>>>::minus_eq(&mut y8, &mut a8);
+    for (k, &x) in xs.iter().enumerate() {
+        let want = reverse::<Atanh>(x);
+        if k < 4 {
+            assert_eq!((y4.x.lane(k), a4.g.lane(k)), want, "4 lanes, lane {k}");
+        }
+        assert_eq!((y8.x.lane(k), a8.g.lane(k)), want, "8 lanes, lane {k}");
+        // x̄ = 0.25 + ȳ · atanh'(x), ȳ = 1.5
+        let h = 1e-6;
+        let fd = ((x + h).atanh() - (x - h).atanh()) / (2.0 * h);
+        let d = (want.1 - 0.25) / 1.5;
+        assert!((d - fd).abs() < 1e-6 * fd.abs(), "x = {x}: {d} vs {fd}");
+    }
+    assert_eq!(Real::atanh(0.75_f32), 0.75_f32.atanh());
+    let f = Fixed43::from_num(0.75);
+    assert_eq!(Real::atanh(f), Fixed43::from_num(0.75_f64.atanh()));
 }

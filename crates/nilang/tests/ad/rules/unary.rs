@@ -21,6 +21,7 @@ unary_programs! {
     p_cosh PCosh |y, x| { y += cosh(x[0]); y -= cosh(x[1]); },
     p_tanh PTanh |y, x| { y += tanh(x[0]); y -= tanh(x[1]); },
     p_asinh PAsinh |y, x| { y += asinh(x[0]); y -= x[1].asinh(); },
+    p_atanh PAtanh |y, x| { y += atanh(x[0]); y -= x[1].atanh(); },
     p_exp PExp |y, x| { y += exp(x[0]); y -= exp(x[1]); },
     p_ln PLn |y, x| { y += ln(x[0]); y -= log(x[1]); },
     p_ln1p PLn1p |y, x| { y += ln_1p(x[0]); y -= log1p(x[1]); },
@@ -67,6 +68,7 @@ fn unary_rules() {
     check_program("powi -1", &PPowim1, [pos; 2], 24);
     check_program("powi -2", &PPowim2, [(-2.0, -0.4); 2], 25);
     check_program("asinh", &PAsinh, [(-3.0, 3.0); 2], 26);
+    check_program("atanh", &PAtanh, [(-0.9, 0.9); 2], 27);
 }
 
 #[test]
