@@ -341,7 +341,7 @@ impl<'e> Analyzer<'e> {
         let name = last.ident.to_string();
         // (`i_inv` is the standard library's matrix inverse, with its own `i_inv_inv`)
         let Some(base) = name
-            .strip_suffix("_inv")
+            .strip_suffix(crate::abi::INVERSE_SUFFIX)
             .filter(|b| !b.is_empty() && *b != "i")
         else {
             return;

@@ -17,7 +17,7 @@ impl Cx<'_> {
         };
         let mut name = last.ident.to_string();
         let mut inverse = c.inverse;
-        if let Some(base) = name.strip_suffix("_inv") {
+        if let Some(base) = name.strip_suffix(crate::abi::INVERSE_SUFFIX) {
             name = base.to_string();
             inverse = !inverse;
         }

@@ -100,10 +100,13 @@ pub fn device_items(
     let checks = match target {
         Target::Kernel => sig::shared_write_checks(&params, body, &name),
         Target::Device => {
-            for (j, p) in params.iter().enumerate().take(64) {
+            let writes = crate::abi::item(crate::abi::WRITES);
+            for (j, p) in params.iter().enumerate() {
+                let Some(j) = crate::abi::param_bit(j) else {
+                    break;
+                };
                 if let Shape::Slice { shared: true, .. } = p.shape {
-                    let j = j as u32;
-                    host.push(syn::parse_quote!(((#ident::WRITES >> #j) & 1) == 0));
+                    host.push(syn::parse_quote!(((#ident::#writes >> #j) & 1) == 0));
                     host_shared.push((p.name.clone(), format!("\u{1}{}\u{1}", host.len() - 1)));
                 }
             }

@@ -395,7 +395,10 @@ fn is_writing_instruction(c: &Callee) -> bool {
     match c {
         Callee::Path(p) => p.path.segments.last().is_some_and(|s| {
             let n = s.ident.to_string();
-            matches!(n.trim_end_matches("_inv"), "SWAP" | "NEG")
+            matches!(
+                n.trim_end_matches(crate::abi::INVERSE_SUFFIX),
+                "SWAP" | "NEG"
+            )
         }),
         Callee::Method { .. } => false,
     }

@@ -223,7 +223,7 @@ pub fn vjp_path(func: &syn::Path) -> syn::Path {
 pub fn inv_path(func: &syn::Path) -> syn::Path {
     let mut p = func.clone();
     if let Some(last) = p.segments.last_mut() {
-        last.ident = format_ident!("{}_inv", last.ident);
+        last.ident = crate::abi::inverse_name(&last.ident);
     }
     p
 }
