@@ -1,6 +1,6 @@
 //! The number concept: the traits that say what a number the language runs on is, in one
 //! place, below the instructions ([`crate::instr`]), the number types ([`crate::numbers`]) and
-//! automatic differentiation ([`crate::ad`]), which all build on it and none of which it names.
+//! automatic differentiation ([`crate::ad`](mod@crate::ad)), which all build on it and none of which it names.
 //!
 //! | trait | says | implemented by |
 //! |---|---|---|
@@ -13,7 +13,7 @@
 //! | [`Value`] | its value as `f64` (conditions, printing) | every number but the batches |
 //! | [`Adjoints`] | whether it carries adjoints | every number (`GVar`: yes) |
 //! | [`LaneOrd`] | lane-wise comparisons as 0/1 masks | every number |
-//! | [`AbsAbove`] | `|x| > tol` in any lane (a loop test) | every number |
+//! | [`AbsAbove`] | `abs(x) > tol` in any lane (a loop test) | every number |
 //!
 //! The two bundles that name instructions sit one layer up, in [`crate::instr`]:
 //! [`Scalar`](crate::instr::Scalar) (every instruction runs on it) and
