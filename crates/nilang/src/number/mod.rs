@@ -1,6 +1,7 @@
 //! The number concept: the traits that say what a number the language runs on is, in one
 //! place, below the instructions ([`crate::instr`]), the number types ([`crate::numbers`]) and
-//! automatic differentiation ([`crate::ad`](mod@crate::ad)), which all build on it and none of which it names.
+//! automatic differentiation ([`crate::ad`](mod@crate::ad)), which all build on it and none of
+//! which it names.
 //!
 //! | trait | says | implemented by |
 //! |---|---|---|
