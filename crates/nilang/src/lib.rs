@@ -50,6 +50,7 @@ pub mod ad;
 pub mod check;
 pub mod instr;
 pub mod kernel;
+pub mod number;
 pub mod numbers;
 mod reversible;
 pub mod stdlib;
