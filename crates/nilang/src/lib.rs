@@ -54,6 +54,7 @@ pub use nilang_functions::abi;
 pub mod check;
 pub mod instr;
 pub mod kernel;
+pub mod number;
 pub mod numbers;
 mod reversible;
 pub mod stdlib;

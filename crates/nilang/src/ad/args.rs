@@ -5,29 +5,8 @@
 //! shape for the inverse run, and read back as values and gradients.
 pub use super::fields::{FieldSlots, LiftField};
 use super::GVar;
-use crate::numbers::Real;
-
-/// The plain element type of the gradient API's arguments: every [`Real`] (`f64`, `f32`,
-/// `Dual`, fixed point, ...) and the batches [`F64x4`](crate::numbers::F64x4),
-/// [`F64x8`](crate::numbers::F64x8).
-pub trait Elem:
-    Copy
-    + Default
-    + core::fmt::Debug
-    + core::ops::Add<Output = Self>
-    + core::ops::Sub<Output = Self>
-    + core::ops::AddAssign
-    + 'static
-{
-    /// `1` (in every lane): the seed of a loss's adjoint.
-    fn one() -> Self;
-}
-impl<T: Real> Elem for T {
-    #[inline(always)]
-    fn one() -> Self {
-        <T as Real>::one()
-    }
-}
+pub use crate::number::Elem;
+use crate::numbers::{Dual, Duals, Real, Tangents};
 
 /// A plain element type `E` lifted into the scalar `S` of a gradient computation (`f64` into
 /// `f64`, or into a vector of lanes for one-pass Jacobians).
@@ -45,6 +24,24 @@ impl<E: Elem> Lift<E> for E {
     #[inline(always)]
     fn lower(self) -> E {
         self
+    }
+}
+/// `f64` arguments as dual numbers: lifted as constants, lowered to their values.
+impl<T: Real> Lift<f64> for Dual<T> {
+    fn lift(e: f64) -> Self {
+        Dual::from_f64(e)
+    }
+    fn lower(self) -> f64 {
+        self.to_f64()
+    }
+}
+/// `f64` arguments as multi-tangent dual numbers: lifted as constants, lowered to their values.
+impl<B: Tangents> Lift<f64> for Duals<B> {
+    fn lift(e: f64) -> Self {
+        Duals::constant(e)
+    }
+    fn lower(self) -> f64 {
+        self.x
     }
 }
 

@@ -1,6 +1,8 @@
 //! [`GVar`]: a number carrying its adjoint (gradient) field.
+use crate::check::AlmostSame;
 use crate::instr::basic::{Hadamard, Negate};
 use crate::instr::FromLiteral;
+use crate::number::{Adjoints, Fresh};
 use core::cmp::Ordering;
 
 /// A value `x` with its adjoint `g` (NiLang's `GVar`).
@@ -79,4 +81,23 @@ impl<T: Hadamard> Hadamard for GVar<T> {
         T::hadamard(&mut a.x, &mut b.x);
         T::hadamard(&mut a.g, &mut b.g);
     }
+}
+
+impl<T: Default + AlmostSame + Adjoints> Fresh for GVar<T> {
+    #[inline(always)]
+    fn is_fresh(&self) -> bool {
+        self.almost_same(&Self::default())
+    }
+    #[inline(always)]
+    fn make_fresh(&mut self) {
+        *self = Self::default();
+    }
+    /// The value to zero where adjoint-only instructions skip it (no second-order adjoints).
+    #[inline(always)]
+    fn zero_values(&mut self) {
+        if !T::HAS_ADJOINT {
+            self.x = T::default();
+        }
+    }
+    const VALUES_SKIPPED: bool = !T::HAS_ADJOINT;
 }

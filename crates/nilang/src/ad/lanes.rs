@@ -3,7 +3,7 @@
 use super::args::Lift;
 use crate::check::AlmostSame;
 use crate::instr::{FromLiteral, Plain};
-use crate::numbers::Real;
+use crate::number::Real;
 use core::ops::*;
 
 /// `N` lanes of `f64` with element-wise arithmetic; comparisons look at lane 0.
@@ -130,6 +130,7 @@ impl<const N: usize> Real for Lanes<N> {
     }
 }
 impl<const N: usize> Plain for Lanes<N> {}
+crate::instr::fresh::fresh_scalar!([const N: usize] Lanes<N>);
 impl<const N: usize> crate::instr::basic::Increment for Lanes<N> {
     /// Every lane (the value is broadcast in all lanes).
     #[inline(always)]

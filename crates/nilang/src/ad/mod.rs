@@ -28,6 +28,8 @@ mod scalar;
 pub mod term_sum;
 pub mod time_loop;
 
+pub use crate::instr::{Ordered, Scalar};
+pub use crate::number::{AbsAbove, Adjoints, LaneOrd, Value};
 pub use args::{Elem, FieldSlots, GradArg, GradArgs, Lift, LiftField, Slots, SlotsIterMut};
 pub use complex::{CPromote, ComplexOps};
 pub use grad::{gradient, grads, value_and_gradient, Differentiable, Plan, Store};
@@ -41,5 +43,5 @@ pub use numeric::{check_grad, gradient_numeric, hessian_numeric, loss_value};
 pub use primitive::{Partials1, Partials2, Partials3};
 pub use promote::Promote;
 pub use rules::{Rule1, Rule2, Rule3};
-pub use scalar::{max_of, AbsAbove, Adjoints, LaneOrd, Ordered, Scalar, Value};
+pub use scalar::max_of;
 pub use term_sum::{Shared, SharedArg, TermArgs, TermProgram, TermSum};

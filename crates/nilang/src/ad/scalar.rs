@@ -1,70 +1,26 @@
-//! [`Scalar`]: the numbers that backward rules compute with.
-use crate::check::AlmostSame;
-use crate::instr::basic::{Hadamard, Increment, Negate, Reciprocate, Rotate};
-use crate::instr::fns::*;
-use crate::instr::{FromLiteral, PlusEq1, PlusEq2};
-use core::fmt::Debug;
+//! The number concept's traits on the gradient numbers ([`GVar`]), [`Dual`] and [`Lanes`], and
+//! [`max_of`].
+use crate::ad::{GVar, Lanes};
+use crate::instr::Scalar;
+use crate::number::{AbsAbove, Adjoints, LaneOrd, Value};
+use crate::numbers::{Dual, F64x4, F64x8};
 
-/// The primal value of a number as `f64` (NiLang's `unwrap`), for conditions and printing:
-/// `while (anc.value().abs() > 1e-8, ...)` works the same on plain and gradient numbers.
-///
-/// Batch numbers ([`F64x4`](crate::numbers::F64x4), ...) have no single value: a condition
-/// on one does not compile.
-#[diagnostic::on_unimplemented(
-    message = "`{Self}` has no single value to branch on",
-    label = "no `value()` for `{Self}`",
-    note = "a batch number (`F64x4`, `F64x8`, or a `GVar` of one) holds independent lanes that could take different branches: data-dependent `if`/`while` conditions are rejected on batches",
-    note = "make the condition depend on integers or flags only, write the branch with lane masks (`nilang::ad::LaneOrd`), or run the program on `f64`",
-    note = "in a generic function, `T: nilang::Scalar` does not give `value()`: bound `T: nilang::ad::Ordered` (a `Scalar` with an order and a value)"
-)]
-pub trait Value {
-    /// The value, with every derivative part dropped.
-    fn value(&self) -> f64;
-}
-
-/// Whether a number carries adjoints (a [`GVar`](crate::GVar) at some level): then an
-/// instruction on a gradient number of it moves second-order adjoints even where the
-/// first-order adjoint is zero, and value-only instructions (see
-/// [`PlusEq1::plus_eq_primal`](crate::instr::PlusEq1::plus_eq_primal)) run the full rule.
-///
-/// ```
-/// use nilang::ad::Adjoints;
-/// assert!(!<f64 as Adjoints>::HAS_ADJOINT);
-/// assert!(<nilang::GVar<f64> as Adjoints>::HAS_ADJOINT);
-/// ```
-pub trait Adjoints {
-    /// See the trait.
-    const HAS_ADJOINT: bool = false;
-}
-impl<T: crate::numbers::Real + crate::instr::Plain> Adjoints for T {}
-impl<T> Adjoints for crate::ad::GVar<T> {
+impl<T> Adjoints for GVar<T> {
     const HAS_ADJOINT: bool = true;
 }
-impl Value for f64 {
-    #[inline(always)]
-    fn value(&self) -> f64 {
-        *self
-    }
-}
-impl Value for f32 {
-    #[inline(always)]
-    fn value(&self) -> f64 {
-        *self as f64
-    }
-}
-impl<T: Value> Value for crate::ad::GVar<T> {
+impl<T: Value> Value for GVar<T> {
     #[inline(always)]
     fn value(&self) -> f64 {
         self.x.value()
     }
 }
-impl<T: Value> Value for crate::numbers::Dual<T> {
+impl<T: Value> Value for Dual<T> {
     #[inline(always)]
     fn value(&self) -> f64 {
         self.x.value()
     }
 }
-impl<const N: usize> Value for crate::ad::Lanes<N> {
+impl<const N: usize> Value for Lanes<N> {
     #[inline(always)]
     fn value(&self) -> f64 {
         if N == 0 {
@@ -75,46 +31,7 @@ impl<const N: usize> Value for crate::ad::Lanes<N> {
     }
 }
 
-/// Lane-wise comparisons as numbers: 1 in the lanes where the comparison holds, 0 elsewhere
-/// (values only, no derivative: the masks are constants of the backward rules). For an
-/// ordinary number there is one lane. Backward rules of functions with a kink (`abs`, `min`,
-/// `max`, ...) multiply by these masks instead of branching, so they are exact on batches.
-///
-/// ```
-/// use nilang::ad::LaneOrd;
-/// use nilang::numbers::F64x4;
-/// assert_eq!(1.0_f64.le_mask(&2.0), 1.0);
-/// let m = F64x4::new([1.0, 3.0, 2.0, 0.0]).le_mask(&F64x4::splat(2.0));
-/// assert_eq!(m.to_array(), [1.0, 0.0, 1.0, 1.0]);
-/// ```
-pub trait LaneOrd {
-    /// 1 where `self <= o`, 0 elsewhere (and at NaN).
-    fn le_mask(&self, o: &Self) -> Self;
-    /// 1 where `self < o`, 0 elsewhere (and at NaN).
-    fn lt_mask(&self, o: &Self) -> Self;
-    /// The lane-wise maximum of the values (`f64::max`: a NaN lane is ignored), without
-    /// derivative (a constant, such as the shift of a `logsumexp`).
-    fn lane_max(&self, o: &Self) -> Self;
-}
-impl<T: crate::numbers::Real + crate::instr::Plain> LaneOrd for T {
-    #[inline(always)]
-    fn le_mask(&self, o: &Self) -> Self {
-        T::from_f64(if *self <= *o { 1.0 } else { 0.0 })
-    }
-    #[inline(always)]
-    fn lt_mask(&self, o: &Self) -> Self {
-        T::from_f64(if *self < *o { 1.0 } else { 0.0 })
-    }
-    #[inline(always)]
-    fn lane_max(&self, o: &Self) -> Self {
-        if o > self || self.to_f64().is_nan() {
-            *o
-        } else {
-            *self
-        }
-    }
-}
-impl<T: LaneOrd + Default> LaneOrd for crate::ad::GVar<T> {
+impl<T: LaneOrd + Default> LaneOrd for GVar<T> {
     #[inline(always)]
     fn le_mask(&self, o: &Self) -> Self {
         Self::from(self.x.le_mask(&o.x))
@@ -129,32 +46,6 @@ impl<T: LaneOrd + Default> LaneOrd for crate::ad::GVar<T> {
     }
 }
 
-/// `|x| > tol` as a loop condition that every lane agrees on: for an ordinary number whether
-/// its value's magnitude exceeds `tol`, for a batch ([`F64x4`](crate::numbers::F64x4), ...)
-/// whether any lane's does, so all lanes run the same iterations (a lane that has converged
-/// takes a few more, which for a vanishing series term only adds terms below `tol`). NaN is
-/// above no `tol >= 0`; every number, NaN included, is above a negative `tol` (a loop that
-/// only counts: the test folds away when `tol` is a constant). Unlike [`Value`], it exists on batches: `while t.abs_above(eps)` runs a
-/// truncated series on them.
-///
-/// ```
-/// use nilang::ad::AbsAbove;
-/// use nilang::numbers::F64x4;
-/// assert!((-0.5_f64).abs_above(0.1) && !0.05_f64.abs_above(0.1));
-/// assert!(F64x4::new([0.0, 0.0, -0.2, 0.0]).abs_above(0.1));
-/// assert!(!nilang::GVar::new(0.05_f64, 9.0).abs_above(0.1));
-/// ```
-pub trait AbsAbove {
-    /// `|self| > tol` (by value), in any lane.
-    fn abs_above(&self, tol: f64) -> bool;
-}
-impl<T: Value> AbsAbove for T {
-    #[inline(always)]
-    fn abs_above(&self, tol: f64) -> bool {
-        tol < 0.0 || self.value().abs() > tol
-    }
-}
-
 /// The lane-wise maximum of the values of a slice (a constant, see [`LaneOrd::lane_max`]);
 /// `−∞` for an empty slice.
 ///
@@ -166,74 +57,17 @@ pub fn max_of<T: Scalar>(v: &[T]) -> T {
         .fold(T::lit(f64::NEG_INFINITY), |m, a| m.lane_max(a))
 }
 
-/// A [`Scalar`] with an order and a single value: what a generic program needs for a
-/// data-dependent condition (`if x > y`, `while x.value() > eps`). Every scalar except the
-/// batch numbers.
-///
-/// ```
-/// fn takes<T: nilang::ad::Ordered>(_: T) {}
-/// takes(1.0_f64);
-/// takes(nilang::GVar::from(1.0_f64));
-/// ```
-#[diagnostic::on_unimplemented(
-    message = "`{Self}` has no order: a data-dependent condition cannot be evaluated on it",
-    label = "`{Self}` is not `Ordered`",
-    note = "a batch number (`F64x4`, `F64x8`, or a `GVar` of one) holds independent lanes that could take different branches: programs with data-dependent `if`/`while` conditions do not run on batches",
-    note = "make the condition depend on integers or flags only, or write the branch with lane masks (`nilang::ad::LaneOrd`)"
-)]
-pub trait Ordered: Scalar + PartialOrd + Value {}
-impl<T: Scalar + PartialOrd + Value> Ordered for T {}
-
-macro_rules! scalar_trait {
-    // the markers of the table of elementary functions ([`nilang_functions`]) join the unary ones
-    (@table unary: [$($u:ty),*], binary: [$($b:ty),*]; $($F:ident { $($row:tt)* },)*) => {
-        scalar_trait!(unary: [$($u,)* $($F),*], binary: [$($b),*]);
-    };
-    (unary: [$($u:ty),*], binary: [$($b:ty),*]) => {
-        /// A number on which every accumulating instruction is available with operands of its
-        /// own type, and the instructions `NEG`, `INV`, `INC`/`DEC`, `ROT`/`IROT` (angle of the
-        /// same type), `HADAMARD`: `f32`, `f64`, `Dual<T>`, `Lanes<N>`, the batches `F64x4`,
-        /// `F64x8`, and recursively `GVar<T>` of a `Scalar` (which is what makes gradients of
-        /// gradients work).
-        ///
-        /// A `Scalar` need not be ordered: a batch has no order and no single value, so a
-        /// generic program over `T: Scalar` cannot branch on its numbers (bound
-        /// `T: nilang::ad::Ordered` for that; such a program does not run on batches).
-        ///
-        /// Backward rules are reversible programs over a `Scalar`, so the gradient program is
-        /// itself reversible and differentiable.
-        ///
-        /// ```
-        /// fn takes<T: nilang::ad::Scalar>(_: T) {}
-        /// takes(1.0_f64);
-        /// takes(nilang::GVar::from(1.0_f64));
-        /// takes(nilang::GVar::<nilang::GVar<f64>>::from(nilang::GVar::from(1.0_f64)));
-        /// ```
-        pub trait Scalar:
-            Copy + Debug + Default + FromLiteral + AlmostSame + Negate + LaneOrd + Adjoints + 'static
-            + crate::instr::fresh::Fresh + Reciprocate + Increment + Rotate<Self> + Hadamard
-            $(+ PlusEq1<$u, Self>)*
-            $(+ PlusEq2<$b, Self, Self>)*
-            + PlusEq1<PowiN<2>, Self> + PlusEq1<PowiN<3>, Self> + PlusEq1<PowiN<4>, Self>
-            + PlusEq1<PowiN<-1>, Self> + PlusEq1<PowiN<-2>, Self>
-        {
-            /// A constant of this type.
-            #[inline(always)]
-            fn lit(v: f64) -> Self {
-                Self::from_f64_lit(v)
-            }
-        }
-        impl<T> Scalar for T where
-            T: Copy + Debug + Default + FromLiteral + AlmostSame + Negate + LaneOrd + Adjoints + 'static
-            + crate::instr::fresh::Fresh + Reciprocate + Increment + Rotate<T> + Hadamard
-            $(+ PlusEq1<$u, T>)*
-            $(+ PlusEq2<$b, T, T>)*
-            + PlusEq1<PowiN<2>, T> + PlusEq1<PowiN<3>, T> + PlusEq1<PowiN<4>, T>
-            + PlusEq1<PowiN<-1>, T> + PlusEq1<PowiN<-2>, T>
-        {}
-    };
+/// By value, in any lane.
+impl AbsAbove for GVar<F64x4> {
+    #[inline(always)]
+    fn abs_above(&self, tol: f64) -> bool {
+        self.x.abs_above(tol)
+    }
 }
-nilang_functions::elementary_functions!(scalar_trait! { @table
-    unary: [Identity, Neg, Sqrt, Abs, Abs2, Recip],
-    binary: [Add, Sub, Mul, Div, Atan2, Powf, Hypot, Min, Max, SqDiff];
-});
+/// By value, in any lane.
+impl AbsAbove for GVar<F64x8> {
+    #[inline(always)]
+    fn abs_above(&self, tol: f64) -> bool {
+        self.x.abs_above(tol)
+    }
+}

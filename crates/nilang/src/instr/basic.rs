@@ -7,7 +7,7 @@
 //! their backward rule.
 #![allow(non_snake_case)]
 use crate::instr::{fns::Identity, Plain, PlusEq1};
-use crate::numbers::Real;
+use crate::number::Real;
 use core::ops::Neg;
 
 /// Exchange two values (self-inverse).

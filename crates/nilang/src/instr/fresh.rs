@@ -11,38 +11,7 @@
 use crate::check::{fail, AlmostSame, ErrorKind};
 use core::fmt::Debug;
 
-/// Numbers and containers of numbers that can be checked for zero and zeroed.
-pub trait Fresh {
-    /// Whether every number is zero (up to the float tolerance).
-    fn is_fresh(&self) -> bool;
-    /// Set every number, with every adjoint, to zero.
-    fn make_fresh(&mut self);
-    /// What `fresh!` does without checks: [`Fresh::make_fresh`] (every number set to exact
-    /// zero, so that reusing a workspace is bit-identical to a fresh one).
-    #[inline(always)]
-    fn make_fresh_unchecked(&mut self) {
-        self.make_fresh()
-    }
-    /// Set the value part of every gradient number to zero, its adjoint kept: what the
-    /// uncomputation of a routine computed on a fresh workspace leaves there. The compiler
-    /// emits it after an uncomputation that skipped the (never read) value updates (see
-    /// [`PlusEq1::plus_eq_adjoint`](crate::instr::PlusEq1::plus_eq_adjoint)). Numbers whose
-    /// instructions compute values anyway leave it as it is (the default).
-    #[inline(always)]
-    fn zero_values(&mut self) {}
-    /// Whether the adjoint-only instructions on these numbers skip value work, so that
-    /// uncomputing a routine adjoint-only and then [`Fresh::zero_values`] is cheaper than
-    /// uncomputing it: gradient numbers of plain numbers. On every other number the two
-    /// compute the same, and the compiler emits the ordinary uncomputation (an inverse program
-    /// on `f64` then costs what its forward costs).
-    ///
-    /// ```
-    /// use nilang::instr::fresh::Fresh;
-    /// assert!(!<Vec<f64> as Fresh>::VALUES_SKIPPED);
-    /// assert!(<Vec<nilang::GVar<f64>> as Fresh>::VALUES_SKIPPED);
-    /// ```
-    const VALUES_SKIPPED: bool = false;
-}
+pub use crate::number::Fresh;
 
 /// [`Fresh::VALUES_SKIPPED`] of a place's type (the compiler's choice of how to uncompute a
 /// routine on `fresh!` workspaces: a constant after monomorphisation).
@@ -57,12 +26,13 @@ pub fn values_skipped<W: Fresh + ?Sized>(_: &W) -> bool {
     W::VALUES_SKIPPED
 }
 
+/// `Fresh` for number types whose zero is their `Default`, compared by `AlmostSame`.
 macro_rules! fresh_scalar {
     ($([$($g:tt)*] $t:ty),* $(,)?) => {$(
-        impl<$($g)*> Fresh for $t {
+        impl<$($g)*> $crate::number::Fresh for $t {
             #[inline(always)]
             fn is_fresh(&self) -> bool {
-                self.almost_same(&<$t>::default())
+                $crate::check::AlmostSame::almost_same(self, &<$t>::default())
             }
             #[inline(always)]
             fn make_fresh(&mut self) {
@@ -87,35 +57,13 @@ macro_rules! fresh_float {
         }
     )*};
 }
+pub(crate) use fresh_scalar;
 fresh_float!(f32, f64);
 fresh_scalar!(
     [] i8, [] i16, [] i32, [] i64, [] i128, [] isize, [] u8, [] u16, [] u32,
     [] u64, [] u128, [] usize,
-    [T: Default + AlmostSame] crate::numbers::Dual<T>,
-    [const N: usize] crate::ad::Lanes<N>,
-    [] crate::numbers::F64x4,
-    [] crate::numbers::F64x8,
     [T: Default + AlmostSame + Clone + num_traits::Num] num_complex::Complex<T>,
 );
-
-impl<T: Default + AlmostSame + crate::ad::Adjoints> Fresh for crate::ad::GVar<T> {
-    #[inline(always)]
-    fn is_fresh(&self) -> bool {
-        self.almost_same(&Self::default())
-    }
-    #[inline(always)]
-    fn make_fresh(&mut self) {
-        *self = Self::default();
-    }
-    /// The value to zero where adjoint-only instructions skip it (no second-order adjoints).
-    #[inline(always)]
-    fn zero_values(&mut self) {
-        if !T::HAS_ADJOINT {
-            self.x = T::default();
-        }
-    }
-    const VALUES_SKIPPED: bool = !T::HAS_ADJOINT;
-}
 
 /// Sequences: every element.
 macro_rules! fresh_seq {

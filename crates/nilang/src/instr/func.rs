@@ -4,7 +4,7 @@
 //! `sin(x)`, `x.sin()`, `a * b`, ... to these markers; automatic differentiation attaches a
 //! backward rule to each marker (see `crate::ad::rules`). Users add their own with
 //! `#[nilang::primitive]`.
-use crate::numbers::Real;
+use crate::number::Real;
 
 /// Plain evaluation of a pure function on an argument tuple.
 ///

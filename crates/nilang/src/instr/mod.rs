@@ -6,8 +6,10 @@ pub mod dict;
 pub mod fresh;
 mod func;
 mod int_pow;
+mod scalar;
 pub mod show;
 pub mod stack;
 
 pub use accumulate::*;
 pub use func::{fns, Func};
+pub use scalar::{Ordered, Scalar};

@@ -29,7 +29,9 @@ use core::ops::*;
 /// }
 /// assert_eq!(total::<F64x4>(&[1.0, 2.0, 3.0, 4.0]), 10.0);
 /// ```
-pub trait Batch: crate::ad::Scalar + crate::ad::AbsAbove + crate::ad::Elem + Send + Sync {
+pub trait Batch:
+    crate::instr::Scalar + crate::number::AbsAbove + crate::number::Elem + Send + Sync
+{
     /// The number of lanes.
     const LANES: usize;
     /// Every lane `v`.
@@ -171,18 +173,11 @@ macro_rules! batch_type {
                 self.to_array().iter().fold(0.0, |m, a| m.max(a.magnitude()))
             }
         }
-        impl crate::ad::AbsAbove for $name {
+        impl crate::number::AbsAbove for $name {
             /// In any lane.
             #[inline(always)]
             fn abs_above(&self, tol: f64) -> bool {
                 tol < 0.0 || self.0.abs().simd_gt(<$simd>::splat(tol)).any()
-            }
-        }
-        impl crate::ad::AbsAbove for crate::ad::GVar<$name> {
-            /// By value, in any lane.
-            #[inline(always)]
-            fn abs_above(&self, tol: f64) -> bool {
-                self.x.abs_above(tol)
             }
         }
         impl Increment for $name {
@@ -228,8 +223,9 @@ macro_rules! batch_type {
                 *y = (a - b) * h;
             }
         }
-        impl crate::ad::Adjoints for $name {}
-        impl crate::ad::LaneOrd for $name {
+        impl crate::number::Adjoints for $name {}
+        crate::instr::fresh::fresh_scalar!([] $name);
+        impl crate::number::LaneOrd for $name {
             #[inline(always)]
             fn le_mask(&self, o: &Self) -> Self {
                 self.zip_map(*o, |a, b| if a <= b { 1.0 } else { 0.0 })
@@ -262,7 +258,7 @@ macro_rules! batch_type {
                 $name::sum(self)
             }
         }
-        impl crate::ad::Elem for $name {
+        impl crate::number::Elem for $name {
             #[inline(always)]
             fn one() -> Self {
                 Self::splat(1.0)

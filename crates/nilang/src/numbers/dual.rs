@@ -176,14 +176,7 @@ crate::instr::basic::increment_by_field!(
     /// Value only: adding a constant leaves the derivative alone.
     Dual.x
 );
-impl<T: Real> crate::ad::args::Lift<f64> for Dual<T> {
-    fn lift(e: f64) -> Self {
-        Dual::from_f64(e)
-    }
-    fn lower(self) -> f64 {
-        self.to_f64()
-    }
-}
+crate::instr::fresh::fresh_scalar!([T: Default + crate::check::AlmostSame] Dual<T>);
 
 #[cfg(test)]
 mod tests {

@@ -126,21 +126,13 @@ impl<B: Tangents> Increment for Duals<B> {
         self.x -= 1.0;
     }
 }
-impl<B: Tangents> crate::ad::args::Lift<f64> for Duals<B> {
-    fn lift(e: f64) -> Self {
-        Duals::constant(e)
-    }
-    fn lower(self) -> f64 {
-        self.x
-    }
-}
-impl<B: Tangents> crate::ad::Value for Duals<B> {
+impl<B: Tangents> crate::number::Value for Duals<B> {
     #[inline(always)]
     fn value(&self) -> f64 {
         self.x
     }
 }
-impl<B: Tangents> crate::instr::fresh::Fresh for Duals<B> {
+impl<B: Tangents> crate::number::Fresh for Duals<B> {
     #[inline(always)]
     fn is_fresh(&self) -> bool {
         self.almost_same(&Self::default())
@@ -229,8 +221,8 @@ mod tests {
         let mut c = a;
         c.increment();
         assert_eq!(c, Duals::new(2.0, F64x4::splat(3.0)));
-        assert_eq!(crate::ad::Value::value(&c), 2.0);
-        use crate::instr::fresh::Fresh;
+        assert_eq!(crate::number::Value::value(&c), 2.0);
+        use crate::number::Fresh;
         assert!(!c.is_fresh());
         c.make_fresh();
         assert!(c.is_fresh() && c == Duals::default());

@@ -45,7 +45,7 @@ macro_rules! fixed_number {
                 <$t>::from_num(v)
             }
         }
-        impl crate::instr::fresh::Fresh for $t {
+        impl crate::number::Fresh for $t {
             #[inline(always)]
             fn is_fresh(&self) -> bool {
                 *self == <$t>::ZERO
@@ -62,7 +62,7 @@ macro_rules! fixed_number {
                 self == other
             }
         }
-        impl crate::ad::Value for $t {
+        impl crate::number::Value for $t {
             #[inline(always)]
             fn value(&self) -> f64 {
                 self.to_num::<f64>()
@@ -185,7 +185,7 @@ mod tests {
 
     #[test]
     fn gradient_numbers_on_fixed_point() {
-        use crate::ad::Scalar;
+        use crate::instr::Scalar;
         use crate::GVar;
         fn scalar<T: Scalar>(_: T) {}
         scalar(Fixed43::ZERO);

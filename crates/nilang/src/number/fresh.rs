@@ -1,0 +1,34 @@
+//! [`Fresh`]: numbers and workspaces that can be checked for zero and zeroed (`fresh!`, ancillas).
+
+/// Numbers and containers of numbers that can be checked for zero and zeroed.
+pub trait Fresh {
+    /// Whether every number is zero (up to the float tolerance).
+    fn is_fresh(&self) -> bool;
+    /// Set every number, with every adjoint, to zero.
+    fn make_fresh(&mut self);
+    /// What `fresh!` does without checks: [`Fresh::make_fresh`] (every number set to exact
+    /// zero, so that reusing a workspace is bit-identical to a fresh one).
+    #[inline(always)]
+    fn make_fresh_unchecked(&mut self) {
+        self.make_fresh()
+    }
+    /// Set the value part of every gradient number to zero, its adjoint kept: what the
+    /// uncomputation of a routine computed on a fresh workspace leaves there. The compiler
+    /// emits it after an uncomputation that skipped the (never read) value updates (see
+    /// [`PlusEq1::plus_eq_adjoint`](crate::instr::PlusEq1::plus_eq_adjoint)). Numbers whose
+    /// instructions compute values anyway leave it as it is (the default).
+    #[inline(always)]
+    fn zero_values(&mut self) {}
+    /// Whether the adjoint-only instructions on these numbers skip value work, so that
+    /// uncomputing a routine adjoint-only and then [`Fresh::zero_values`] is cheaper than
+    /// uncomputing it: gradient numbers of plain numbers. On every other number the two
+    /// compute the same, and the compiler emits the ordinary uncomputation (an inverse program
+    /// on `f64` then costs what its forward costs).
+    ///
+    /// ```
+    /// use nilang::instr::fresh::Fresh;
+    /// assert!(!<Vec<f64> as Fresh>::VALUES_SKIPPED);
+    /// assert!(<Vec<nilang::GVar<f64>> as Fresh>::VALUES_SKIPPED);
+    /// ```
+    const VALUES_SKIPPED: bool = false;
+}
