@@ -57,7 +57,12 @@ fn graph() -> BTreeMap<String, BTreeSet<String>> {
 /// Whether `from` reaches `to` through one or more imports.
 fn reaches(g: &BTreeMap<String, BTreeSet<String>>, from: &str, to: &str) -> bool {
     let mut seen = BTreeSet::new();
-    let mut stack: Vec<&str> = g.get(from).into_iter().flatten().map(|s| s.as_str()).collect();
+    let mut stack: Vec<&str> = g
+        .get(from)
+        .into_iter()
+        .flatten()
+        .map(|s| s.as_str())
+        .collect();
     while let Some(m) = stack.pop() {
         if m == to {
             return true;
@@ -72,9 +77,17 @@ fn reaches(g: &BTreeMap<String, BTreeSet<String>>, from: &str, to: &str) -> bool
 #[test]
 fn the_language_stages_the_analyses_and_the_emitter_import_without_a_cycle() {
     let g = graph();
-    assert!(g["facts"].contains("ad") && g["emit"].contains("facts"), "{g:?}");
-    for m in ["analyze", "invert", "ad", "facts", "emit", "abi", "cond", "visit"] {
-        assert!(!reaches(&g, m, m), "an import cycle runs through `{m}`: {g:?}");
+    assert!(
+        g["facts"].contains("ad") && g["emit"].contains("facts"),
+        "{g:?}"
+    );
+    for m in [
+        "analyze", "invert", "ad", "facts", "emit", "abi", "cond", "visit",
+    ] {
+        assert!(
+            !reaches(&g, m, m),
+            "an import cycle runs through `{m}`: {g:?}"
+        );
     }
     for m in ["analyze", "invert"] {
         for other in ["ad", "facts", "emit"] {
@@ -82,6 +95,13 @@ fn the_language_stages_the_analyses_and_the_emitter_import_without_a_cycle() {
         }
     }
     // emission reads the facts; it does not call the analyses
-    assert!(!g["emit"].contains("ad"), "`emit` imports `ad`: {:?}", g["emit"]);
-    assert!(!reaches(&g, "ad", "emit") && !reaches(&g, "ad", "facts"), "{g:?}");
+    assert!(
+        !g["emit"].contains("ad"),
+        "`emit` imports `ad`: {:?}",
+        g["emit"]
+    );
+    assert!(
+        !reaches(&g, "ad", "emit") && !reaches(&g, "ad", "facts"),
+        "{g:?}"
+    );
 }
