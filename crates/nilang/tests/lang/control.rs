@@ -255,7 +255,7 @@ fn stepped_squares<T: Scalar>(s: &mut T, x: &mut T, k: &mut i64, n: i64) {
 fn stepped_while_runs_its_step_after_the_body_and_first_in_the_inverse() {
     let (mut s, mut k) = (0, 0);
     stepped_sum(&mut s, &mut k, &4);
-    assert_eq!((s, k), (0 + 1 + 2 + 3, 4));
+    assert_eq!((s, k), (1 + 2 + 3, 4));
     // the inverse: `k -= 1` before `s -= k`, while `k > 0`
     stepped_sum_inv(&mut s, &mut k, &4);
     assert_eq!((s, k), (0, 0));
