@@ -187,7 +187,13 @@ pub fn last_tape_bytes() -> usize {
 
 /// A number the struct of an `#[ad]` function runs on: `f64` (values only) or
 /// [`GVar<f64>`](crate::GVar) (values and adjoints). One generic implementation of
-/// [`Reversible`](crate::Reversible) serves both, as the gradient API needs.
+/// [`Reversible`](crate::Reversible) serves both, as the gradient API needs; `#[i]` code
+/// calling an `#[ad]` function (`f_add(out, args..)`) bounds its number type by it.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` is not a number an `#[ad]` function runs on",
+    label = "an `#[ad]` function is called on `{Self}`",
+    note = "`#[ad]` functions run on `f64` and on gradient numbers `GVar<f64>`: bound the number type of the `#[i]` function that calls one, `T: Scalar + nilang::ad::ordinary::AdNum`"
+)]
 pub trait AdNum: Copy {
     /// Whether the number carries an adjoint.
     const ADJOINT: bool;
