@@ -197,24 +197,28 @@ pub fn last_tape_bytes() -> usize {
 pub trait AdNum: Copy {
     /// Whether the number carries an adjoint.
     const ADJOINT: bool;
-    /// The value.
+    /// The adjoint lanes it carries: one for `GVar<f64>`, `N` for `GVar<Lanes<N>>` (the
+    /// outputs of a one-pass Jacobian, one pullback each).
+    const LANES: usize;
+    /// The value (lane 0 of a broadcast value).
     fn value(&self) -> f64;
-    /// The adjoint (zero for `f64`).
-    fn adjoint(&self) -> f64;
-    /// Add to the value.
+    /// The adjoint in lane `l` (zero for `f64`).
+    fn lane_adjoint(&self, l: usize) -> f64;
+    /// Add to the value (to every lane of a broadcast value).
     fn add_value(&mut self, v: f64);
-    /// Add to the adjoint (nothing for `f64`).
-    fn add_adjoint(&mut self, g: f64);
+    /// Add to the adjoint in lane `l` (nothing for `f64`).
+    fn add_lane_adjoint(&mut self, l: usize, g: f64);
 }
 
 impl AdNum for f64 {
     const ADJOINT: bool = false;
+    const LANES: usize = 1;
     #[inline(always)]
     fn value(&self) -> f64 {
         *self
     }
     #[inline(always)]
-    fn adjoint(&self) -> f64 {
+    fn lane_adjoint(&self, _: usize) -> f64 {
         0.0
     }
     #[inline(always)]
@@ -222,17 +226,18 @@ impl AdNum for f64 {
         *self += v;
     }
     #[inline(always)]
-    fn add_adjoint(&mut self, _: f64) {}
+    fn add_lane_adjoint(&mut self, _: usize, _: f64) {}
 }
 
 impl AdNum for crate::GVar<f64> {
     const ADJOINT: bool = true;
+    const LANES: usize = 1;
     #[inline(always)]
     fn value(&self) -> f64 {
         self.x
     }
     #[inline(always)]
-    fn adjoint(&self) -> f64 {
+    fn lane_adjoint(&self, _: usize) -> f64 {
         self.g
     }
     #[inline(always)]
@@ -240,7 +245,33 @@ impl AdNum for crate::GVar<f64> {
         self.x += v;
     }
     #[inline(always)]
-    fn add_adjoint(&mut self, g: f64) {
+    fn add_lane_adjoint(&mut self, _: usize, g: f64) {
         self.g += g;
+    }
+}
+
+/// The numbers of a one-pass Jacobian (`nilang::ad::jacobian::<_, _, N>`): the value broadcast
+/// in every lane, lane `l` the adjoint of output `l`. An `#[ad]` function runs one pullback per
+/// lane.
+impl<const N: usize> AdNum for crate::GVar<crate::ad::Lanes<N>> {
+    const ADJOINT: bool = true;
+    const LANES: usize = N;
+    #[inline(always)]
+    fn value(&self) -> f64 {
+        self.x.0[0]
+    }
+    #[inline(always)]
+    fn lane_adjoint(&self, l: usize) -> f64 {
+        self.g.0[l]
+    }
+    #[inline(always)]
+    fn add_value(&mut self, v: f64) {
+        for x in &mut self.x.0 {
+            *x += v;
+        }
+    }
+    #[inline(always)]
+    fn add_lane_adjoint(&mut self, l: usize, g: f64) {
+        self.g.0[l] += g;
     }
 }

@@ -11,6 +11,7 @@ static ALLOC: nilang_testkit::alloc::CountingAlloc = nilang_testkit::alloc::Coun
 
 mod api;
 mod from_i;
+mod outputs;
 mod programs;
 mod random;
 mod tape;
