@@ -177,14 +177,26 @@ impl Emitter<'_> {
                     _ => { #r }
                 })
             }
-            Stmt::For { var, body, .. } => {
+            Stmt::For { var, lo, hi, body } => {
                 let r = self.reverse(body);
                 if r.is_empty() {
                     return r;
                 }
+                let bounds = if self.layout.stable_bounds(s) {
+                    // evaluated again: they read nothing the loop or what follows changes
+                    quote! {
+                        let __ad_lo: i64 = (#lo) as i64;
+                        let __ad_hi: i64 = (#hi) as i64;
+                        let __ad_n: i64 = if __ad_hi > __ad_lo { __ad_hi - __ad_lo } else { 0 };
+                    }
+                } else {
+                    quote! {
+                        let __ad_n: i64 = #tp.pop_int();
+                        let __ad_lo: i64 = #tp.pop_int();
+                    }
+                };
                 quote!({
-                    let __ad_n: i64 = #tp.pop_int();
-                    let __ad_lo: i64 = #tp.pop_int();
+                    #bounds
                     let mut __ad_k: i64 = __ad_n;
                     while __ad_k > 0 {
                         __ad_k -= 1;

@@ -627,7 +627,7 @@ fn tape_text(f: &Func, layout: &tape::Layout) -> String {
     let mut names = std::collections::BTreeSet::new();
     walk(f, layout, &f.body, &mut names);
     let mut names: Vec<String> = names.into_iter().collect();
-    names.push("decisions: one integer per `if` run whose arms have adjoint code; two per `for` run, one per `while` run".into());
+    names.push("decisions: one integer per `if` run whose arms have adjoint code; two per `for` run whose bounds read variables the program changes (none for bounds of parameters and enclosing loop variables), one per `while` run".into());
     names.join("\n")
 }
 
@@ -754,8 +754,13 @@ fn render_block(f: &Func, layout: &tape::Layout, b: &[Stmt], depth: usize, s: &m
                 s.push_str(&format!("{ind}}}\n"));
             }
             Stmt::For { var, lo, hi, body } => {
+                let rec = if layout.stable_bounds(st) {
+                    "[bounds evaluated again]"
+                } else {
+                    "[tape: start, trip count]"
+                };
                 s.push_str(&format!(
-                    "{ind}for {var} in {}..{} {{    [tape: start, trip count]\n",
+                    "{ind}for {var} in {}..{} {{    {rec}\n",
                     tok(lo),
                     tok(hi)
                 ));

@@ -12,6 +12,12 @@ use std::collections::HashSet;
 pub struct Layout {
     /// The statements (by address) that record the old value of what they write.
     pub recording: HashSet<usize>,
+    /// The `for` loops (by address) whose bounds the adjoint evaluates again instead of
+    /// reading them back: they name only parameters (not outputs), loop variables of
+    /// enclosing `for`s (which the adjoint sets before it runs the body) and names that are
+    /// not variables (constants, functions, methods), and the function has no early `return`
+    /// (which could end a loop before its bound).
+    pub stable_loops: HashSet<usize>,
 }
 
 fn addr(s: &Stmt) -> usize {
@@ -28,7 +34,48 @@ impl Layout {
         let mut l = Layout::default();
         let mut pending = HashSet::new();
         l.block(f, &f.body, &mut pending);
+        if !f.vars.iter().any(|v| v.name == super::lower::done()) {
+            l.stable(f, &f.body, &mut vec![]);
+        }
         l
+    }
+
+    /// Whether the adjoint evaluates the bounds of `for` statement `s` again (nothing
+    /// recorded for them).
+    pub fn stable_bounds(&self, s: &Stmt) -> bool {
+        self.stable_loops.contains(&addr(s))
+    }
+
+    fn stable(&mut self, f: &Func, b: &[Stmt], outer: &mut Vec<String>) {
+        for s in b {
+            match s {
+                Stmt::For { var, lo, hi, body } => {
+                    let mut names = HashSet::new();
+                    tokens(lo, &mut names);
+                    tokens(hi, &mut names);
+                    let ok = names.iter().all(|n| {
+                        outer.contains(n)
+                            || f.params.iter().any(|p| p.name == n && !p.output)
+                            || !f.vars.iter().any(|v| v.name == n)
+                                && !f.params.iter().any(|p| p.name == n)
+                    });
+                    if ok {
+                        self.stable_loops.insert(addr(s));
+                    }
+                    outer.push(var.to_string());
+                    self.stable(f, body, outer);
+                    outer.pop();
+                }
+                Stmt::If { arms, otherwise } => {
+                    for (_, body) in arms {
+                        self.stable(f, body, outer);
+                    }
+                    self.stable(f, otherwise, outer);
+                }
+                Stmt::While { body, .. } => self.stable(f, body, outer),
+                _ => {}
+            }
+        }
     }
 
     /// Whether statement `s` records the old value of what it writes.
