@@ -14,7 +14,18 @@ use quote::{format_ident, quote};
 impl Emitter<'_> {
     /// The adjoint code of a block.
     pub fn reverse(&self, body: &[Stmt]) -> TokenStream {
-        body.iter().rev().map(|s| self.reverse_stmt(s)).collect()
+        let r: TokenStream = body.iter().rev().map(|s| self.reverse_stmt(s)).collect();
+        if r.is_empty() {
+            return r;
+        }
+        // the integer assignments executed again (their values for this run of the block)
+        let again = body.iter().filter_map(|s| match s {
+            Stmt::Inactive { target, value } if self.layout.recomputes(s) => {
+                Some(quote!(#target = #value;))
+            }
+            _ => None,
+        });
+        quote!(#(#again)* #r)
     }
 
     /// Whether no arm of an `if` has adjoint code (its decision then is not recorded).

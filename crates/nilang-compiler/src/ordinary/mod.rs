@@ -697,6 +697,8 @@ fn render_block(f: &Func, layout: &tape::Layout, b: &[Stmt], depth: usize, s: &m
             Stmt::Inactive { target, value } => {
                 let rec = if layout.records(f, st, target) {
                     "    [tape: old value]"
+                } else if layout.recomputes(st) {
+                    "    [evaluated again in the adjoint]"
                 } else {
                     ""
                 };

@@ -18,6 +18,11 @@ pub struct Layout {
     /// not variables (constants, functions, methods), and the function has no early `return`
     /// (which could end a loop before its bound).
     pub stable_loops: HashSet<usize>,
+    /// The integer assignments (by address) that the adjoint executes again at the start of
+    /// their block's adjoint instead of recording the value they overwrite: the variable
+    /// has no other assignment and the value reads only what [`Layout::stable_bounds`]
+    /// allows and such variables of enclosing blocks (`let q0 = k + c * tri;` in a loop).
+    pub recomputed: HashSet<usize>,
 }
 
 fn addr(s: &Stmt) -> usize {
@@ -35,9 +40,19 @@ impl Layout {
         let mut pending = HashSet::new();
         l.block(f, &f.body, &mut pending);
         if !f.vars.iter().any(|v| v.name == super::lower::done()) {
-            l.stable(f, &f.body, &mut vec![]);
+            let mut sites = std::collections::HashMap::new();
+            count_sites(&f.body, &mut sites);
+            l.stable(f, &f.body, &sites, &mut vec![]);
+            for a in &l.recomputed {
+                l.recording.remove(a);
+            }
         }
         l
+    }
+
+    /// Whether the adjoint executes the integer assignment `s` again (nothing recorded).
+    pub fn recomputes(&self, s: &Stmt) -> bool {
+        self.recomputed.contains(&addr(s))
     }
 
     /// Whether the adjoint evaluates the bounds of `for` statement `s` again (nothing
@@ -46,36 +61,59 @@ impl Layout {
         self.stable_loops.contains(&addr(s))
     }
 
-    fn stable(&mut self, f: &Func, b: &[Stmt], outer: &mut Vec<String>) {
+    /// `outer`: the loop variables of enclosing `for`s and the recomputed variables of
+    /// enclosing blocks and of this block so far, whose values the adjoint has set when it
+    /// reaches a statement.
+    fn stable(
+        &mut self,
+        f: &Func,
+        b: &[Stmt],
+        sites: &std::collections::HashMap<String, usize>,
+        outer: &mut Vec<String>,
+    ) {
+        let mark = outer.len();
+        let stable_names = |t: &[&TokenStream], outer: &Vec<String>| {
+            let mut names = HashSet::new();
+            for t in t {
+                tokens(t, &mut names);
+            }
+            names.iter().all(|n| {
+                outer.contains(n)
+                    || f.params.iter().any(|p| p.name == n && !p.output)
+                    || !f.vars.iter().any(|v| v.name == n) && !f.params.iter().any(|p| p.name == n)
+            })
+        };
         for s in b {
             match s {
+                Stmt::Inactive { target, value } => {
+                    let n = target.to_string();
+                    if sites.get(&n) == Some(&1)
+                        && f.kind(target) == Some(Kind::Inactive)
+                        && stable_names(&[value], outer)
+                    {
+                        self.recomputed.insert(addr(s));
+                        outer.push(n);
+                    }
+                }
                 Stmt::For { var, lo, hi, body } => {
-                    let mut names = HashSet::new();
-                    tokens(lo, &mut names);
-                    tokens(hi, &mut names);
-                    let ok = names.iter().all(|n| {
-                        outer.contains(n)
-                            || f.params.iter().any(|p| p.name == n && !p.output)
-                            || !f.vars.iter().any(|v| v.name == n)
-                                && !f.params.iter().any(|p| p.name == n)
-                    });
-                    if ok {
+                    if stable_names(&[lo, hi], outer) {
                         self.stable_loops.insert(addr(s));
                     }
                     outer.push(var.to_string());
-                    self.stable(f, body, outer);
+                    self.stable(f, body, sites, outer);
                     outer.pop();
                 }
                 Stmt::If { arms, otherwise } => {
                     for (_, body) in arms {
-                        self.stable(f, body, outer);
+                        self.stable(f, body, sites, outer);
                     }
-                    self.stable(f, otherwise, outer);
+                    self.stable(f, otherwise, sites, outer);
                 }
-                Stmt::While { body, .. } => self.stable(f, body, outer),
+                Stmt::While { body, .. } => self.stable(f, body, sites, outer),
                 _ => {}
             }
         }
+        outer.truncate(mark);
     }
 
     /// Whether statement `s` records the old value of what it writes.
@@ -173,6 +211,27 @@ impl Layout {
                     }
                 },
             }
+        }
+    }
+}
+
+/// How many statements assign each integer variable (loop variables count).
+fn count_sites(b: &[Stmt], sites: &mut std::collections::HashMap<String, usize>) {
+    for s in b {
+        match s {
+            Stmt::Inactive { target, .. } => *sites.entry(target.to_string()).or_default() += 1,
+            Stmt::For { var, body, .. } => {
+                *sites.entry(var.to_string()).or_default() += 1;
+                count_sites(body, sites);
+            }
+            Stmt::If { arms, otherwise } => {
+                for (_, body) in arms {
+                    count_sites(body, sites);
+                }
+                count_sites(otherwise, sites);
+            }
+            Stmt::While { body, .. } => count_sites(body, sites),
+            _ => {}
         }
     }
 }

@@ -74,10 +74,12 @@ fn plan_allocates_nothing_after_the_first_call() {
     assert_eq!(nilang::ad::ordinary::last_tape_bytes(), 8 * 200);
 }
 
-/// A bound read from a local variable: the loop's start and trip count are recorded.
+/// A bound read from a local variable assigned twice: the loop's start and trip count are
+/// recorded.
 #[ad]
 fn local_bound(x: &[f64]) -> f64 {
-    let m = x.len() - 1;
+    let mut m = x.len();
+    m -= 1;
     let mut s = 0.0;
     for i in 0..m {
         s += x[i] * x[i + 1];
