@@ -36,7 +36,8 @@ pub fn besselj(nu: usize, z: f64) -> f64 {
 /// the flat parameters `p = [α (K) | μ (K·d) | icf (K·d(d+1)/2)]` and the points `x` (`n·d`),
 /// differentiated by `#[ad]`; `constant` is
 /// [`gmm_constant`](crate::adbench::gmm::gmm_constant). [`gmm_value_grad`] calls it from a
-/// [`GmmInput`](crate::adbench::gmm::GmmInput).
+/// [`GmmInput`](crate::adbench::gmm::GmmInput). Written as ADBench's reference objective is:
+/// `exp` of each component's diagonal and `α + Σ q` once per component, then the points.
 #[ad]
 #[allow(clippy::too_many_arguments)]
 pub fn gmm(
@@ -50,27 +51,37 @@ pub fn gmm(
     constant: f64,
 ) -> f64 {
     let tri = d * (d + 1) / 2;
+    let mut qdiag = vec![0.0; k * d];
+    let mut base = vec![0.0; k];
     let mut main = vec![0.0; k];
     let mut xc = vec![0.0; d];
+    // per component, as ADBench's reference does: exp of Q's diagonal, α + Σ q
+    for c in 0..k {
+        let q0 = k + k * d + c * tri;
+        let mut sum_q = 0.0;
+        for r in 0..d {
+            qdiag[c * d + r] = p[q0 + r].exp();
+            sum_q += p[q0 + r];
+        }
+        base[c] = p[c] + sum_q;
+    }
     let mut slse = 0.0;
     for i in 0..n {
         for c in 0..k {
             let mu0 = k + c * d;
-            let q0 = k + k * d + c * tri;
+            let l0 = k + k * d + c * tri + d;
             for r in 0..d {
                 xc[r] = x[i * d + r] - p[mu0 + r];
             }
             let mut sq = 0.0;
-            let mut sum_q = 0.0;
             for r in 0..d {
-                let mut y = p[q0 + r].exp() * xc[r];
+                let mut y = qdiag[c * d + r] * xc[r];
                 for col in 0..r {
-                    y += p[q0 + d + crate::gmm::lower_index(d, r, col)] * xc[col];
+                    y += p[l0 + crate::gmm::lower_index(d, r, col)] * xc[col];
                 }
                 sq += y * y;
-                sum_q += p[q0 + r];
             }
-            main[c] = p[c] + sum_q - 0.5 * sq;
+            main[c] = base[c] - 0.5 * sq;
         }
         let mut mx = main[0];
         for c in 1..k {

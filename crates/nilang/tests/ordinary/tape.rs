@@ -144,12 +144,20 @@ fn integer_variables_assigned_once_are_evaluated_again() {
     blocks__ad_vjp(&x, n, k, &mut tape, 1.0, &mut g);
     // one `t` per block
     assert_eq!(tape.peak_bytes(), 8 * n);
-    assert!(Blocks::SSA.contains("o = c * k    [evaluated again in the adjoint]"), "{}", Blocks::SSA);
+    assert!(
+        Blocks::SSA.contains("o = c * k    [evaluated again in the adjoint]"),
+        "{}",
+        Blocks::SSA
+    );
     for c in 0..n {
         let t: f64 = (0..k).map(|j| x[c * k + j] * x[c * k + j]).sum();
         for j in 0..k {
             let want = 2.0 * x[c * k + j] / (t + 6.0);
-            assert!((g[c * k + j] - want).abs() < 1e-15, "{} vs {want}", g[c * k + j]);
+            assert!(
+                (g[c * k + j] - want).abs() < 1e-15,
+                "{} vs {want}",
+                g[c * k + j]
+            );
         }
     }
 }
