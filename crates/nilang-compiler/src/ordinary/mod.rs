@@ -187,6 +187,7 @@ fn vjp_fn(f: &Func, layout: &tape::Layout, krate: &TokenStream) -> TokenStream {
             #(#decls)*
             #(#scalar_bars)*
             #fwd
+            #tp.note_peak();
             let __ad_value: f64 = #ret;
             #ret_bar = __ad_dy;
             #rev

@@ -29,6 +29,7 @@ use core::cell::RefCell;
 /// let mut t = nilang::ad::ordinary::ValueTape::new();
 /// t.push(1.5);
 /// t.push_int(3);
+/// t.note_peak();
 /// assert_eq!(t.bytes(), 16);
 /// assert_eq!((t.pop_int(), t.pop()), (3, 1.5));
 /// assert_eq!((t.len(), t.peak_bytes()), (0, 16));
@@ -50,8 +51,12 @@ impl ValueTape {
         }
     }
 
+    /// Count the bytes held now towards [`ValueTape::peak_bytes`]. The generated code calls
+    /// it at the end of each forward run, where the tape is at its fullest (the adjoint only
+    /// takes back, apart from the forward runs of the callees it differentiates, which note
+    /// theirs), so a push needs no bookkeeping.
     #[inline(always)]
-    fn note_peak(&mut self) {
+    pub fn note_peak(&mut self) {
         let b = self.bytes();
         if b > self.peak {
             self.peak = b;
@@ -62,7 +67,6 @@ impl ValueTape {
     #[inline(always)]
     pub fn push(&mut self, v: f64) {
         self.floats.push(v);
-        self.note_peak();
     }
 
     /// Take back the last value recorded.
@@ -78,7 +82,6 @@ impl ValueTape {
     #[inline(always)]
     pub fn push_int(&mut self, v: i64) {
         self.ints.push(v);
-        self.note_peak();
     }
 
     /// Take back the last integer recorded.
