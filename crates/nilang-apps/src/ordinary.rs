@@ -255,12 +255,12 @@ pub fn embedding(x: &[f64], k: usize) -> f64 {
     for e in 0..15 {
         me += d[e];
     }
-    me = me / 15.0;
+    me /= 15.0;
     let mut mn = 0.0;
     for e in 15..45 {
         mn += d[e];
     }
-    mn = mn / 30.0;
+    mn /= 30.0;
     let mut ve = 0.0;
     for e in 0..15 {
         ve += (d[e] - me) * (d[e] - me);

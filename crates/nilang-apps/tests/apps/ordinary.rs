@@ -60,7 +60,9 @@ fn gmm_gradient_equals_the_reversible_one() {
 fn ba_jacobian_equals_the_reversible_one() {
     use nilang_apps::adbench::{ba::BaInput, oracle::data_dir};
     let b = BaInput::from_file(data_dir().join("adbench/ba/test.txt")).unwrap();
-    let mut cases: Vec<([f64; 11], [f64; 3], f64, [f64; 2])> = b
+    // camera, point, weight, feature
+    type Obs = ([f64; 11], [f64; 3], f64, [f64; 2]);
+    let mut cases: Vec<Obs> = b
         .obs
         .iter()
         .enumerate()
