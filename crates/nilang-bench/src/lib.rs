@@ -4,6 +4,7 @@
 //!
 //! Each suite is one folder under [`suites`] (its cases, its baselines, our cells in
 //! `nilang.rs`); the [`harness`] runs any [`harness::Suite`] and knows none of them.
+#![warn(missing_docs)]
 
 // Index loops read like the formulas in numerical kernels.
 #![allow(clippy::needless_range_loop)]
@@ -27,6 +28,7 @@ use report::Cell;
 
 /// What a run produced.
 pub struct RunResult {
+    /// The measured (and skipped) cells, in the order they ran.
     pub cells: Vec<Cell>,
     /// Failed correctness checks (non-empty: exit status 1).
     pub failures: Vec<String>,
