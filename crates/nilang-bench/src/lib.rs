@@ -4,10 +4,10 @@
 //!
 //! Each suite is one folder under [`suites`] (its cases, its baselines, our cells in
 //! `nilang.rs`); the [`harness`] runs any [`harness::Suite`] and knows none of them.
-#![warn(missing_docs)]
 
 // Index loops read like the formulas in numerical kernels.
 #![allow(clippy::needless_range_loop)]
+#![warn(missing_docs)]
 
 pub mod ad;
 pub mod cli;
