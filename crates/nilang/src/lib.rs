@@ -41,6 +41,8 @@
 //! The default build is lean; the integrations are features: `sprs`, `nalgebra`, `ndarray`,
 //! `argmin` (and `release-checks`, the runtime checks in release builds).
 #![warn(missing_docs)]
+// `unsafe` only in the two modules that allow it below (each block with its SAFETY line)
+#![deny(unsafe_code)]
 extern crate self as nilang;
 
 /// Invokes `$mac!` once for each tuple arity from 1 to 32, with the fields as
@@ -90,6 +92,7 @@ pub mod kernel;
 pub mod numbers;
 mod reversible;
 pub mod stdlib;
+#[allow(unsafe_code)] // the typed byte arena: raw reads of the bytes it wrote, the current tape
 pub mod tape;
 
 pub use ad::{gradient, GVar, Scalar};
