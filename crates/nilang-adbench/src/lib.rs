@@ -8,6 +8,8 @@
 //! let expected = oracle::load_expected().unwrap();
 //! assert!(oracle::adbench_close(gmm::gmm_objective(&g), expected.gmm_test.objective));
 //! ```
+#![forbid(unsafe_code)]
+#![warn(missing_docs)]
 
 pub mod ba;
 pub mod error;

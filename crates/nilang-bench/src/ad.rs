@@ -11,6 +11,7 @@ use std::time::{Duration, Instant};
 pub trait Objective {
     /// Number of inputs.
     fn dim(&self) -> usize;
+    /// The objective at `x` (`dim()` inputs).
     fn eval<T: Real>(&self, x: &[T]) -> T;
 }
 

@@ -28,9 +28,13 @@ pub enum Mode {
 }
 
 #[derive(Clone, Debug, PartialEq)]
+/// The parsed command line of `nilang-bench`.
 pub struct Options {
+    /// Quick (default), full (`--full`) or smoke (`--smoke`) sizes.
     pub mode: Mode,
+    /// `--json FILE`: one JSON record per cell is written there.
     pub json: Option<PathBuf>,
+    /// `--plot DIR`: two SVG charts per suite are written there.
     pub plot: Option<PathBuf>,
     /// Selected suites (all when none was named), in the order of [`SUITES`].
     pub suites: Vec<String>,
@@ -48,6 +52,7 @@ pub struct Options {
     pub peers: bool,
     /// Which device runs the `gpu-*` cells (`--gpu`, `--no-gpu`; default: a GPU if present).
     pub gpu: GpuChoice,
+    /// `-h`, `--help`: print [`USAGE`] and run nothing.
     pub help: bool,
 }
 
@@ -62,6 +67,7 @@ pub enum GpuChoice {
     Off,
 }
 
+/// The text of `--help`: the options, the environment and the exit statuses.
 pub const USAGE: &str = "\
 nilang-bench: the NiLang paper's benchmark tables (2-6), with plain Rust, hand-written,
 num-dual (forward) and echidna (tape reverse) baselines.

@@ -7,6 +7,7 @@
 
 // Index loops read like the formulas in numerical kernels.
 #![allow(clippy::needless_range_loop)]
+#![warn(missing_docs)]
 
 pub mod ad;
 pub mod cli;
@@ -27,6 +28,7 @@ use report::Cell;
 
 /// What a run produced.
 pub struct RunResult {
+    /// The measured (and skipped) cells, in the order they ran.
     pub cells: Vec<Cell>,
     /// Failed correctness checks (non-empty: exit status 1).
     pub failures: Vec<String>,

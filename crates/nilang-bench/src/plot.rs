@@ -35,13 +35,21 @@ pub enum Family {
 /// A marker shape.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Shape {
+    /// A circle.
     Circle,
+    /// A square.
     Square,
+    /// A diamond.
     Diamond,
+    /// A triangle pointing up.
     TriangleUp,
+    /// A triangle pointing down.
     TriangleDown,
+    /// A cross.
     Cross,
+    /// A hexagon.
     Hexagon,
+    /// A star.
     Star,
 }
 
@@ -154,8 +162,11 @@ fn other_style(j: usize) -> ((u8, u8, u8), Shape) {
 /// How one series (a tool and a measure) is drawn.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Style {
+    /// The tool family (one colour and one marker per family).
     pub family: Family,
+    /// The colour, as red, green and blue.
     pub rgb: (u8, u8, u8),
+    /// The marker.
     pub shape: Shape,
     /// Objective-type measures (O, U) are hollow markers, derivatives filled.
     pub filled: bool,

@@ -10,16 +10,23 @@ pub trait Real: nilang::numbers::Arithmetic {
     fn cst(x: f64) -> Self;
     /// The primal value.
     fn val(&self) -> f64;
+    /// The square root.
     fn sqrt(self) -> Self;
+    /// The exponential.
     fn exp(self) -> Self;
+    /// The natural logarithm.
     fn ln(self) -> Self;
+    /// The sine.
     fn sin(self) -> Self;
+    /// The cosine.
     fn cos(self) -> Self;
     #[inline]
+    /// The constant `0`.
     fn zero() -> Self {
         Self::cst(0.0)
     }
     #[inline]
+    /// `self²`.
     fn sq(self) -> Self {
         self * self
     }

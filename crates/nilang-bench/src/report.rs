@@ -22,6 +22,7 @@ pub enum Measure {
 }
 
 impl Measure {
+    /// The measure's letter, as in the tables and the JSON (`"O"`, `"G"`, ...).
     pub fn as_str(self) -> &'static str {
         match self {
             Measure::O => "O",
@@ -38,12 +39,19 @@ impl Measure {
 /// the time budget (printed as "-").
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Cell {
+    /// The suite (`gmm`, `ba`, ...).
     pub suite: String,
+    /// The case (`1k d=2 K=5`, `ba1 p=31843`, ...).
     pub case: String,
+    /// The tool (`rust`, `nilang`, `nilang-x8`, `jax`, `enzyme`, ...).
     pub tool: String,
+    /// What was timed.
     pub measure: Measure,
+    /// The median sample's time per call in seconds.
     pub median_s: Option<f64>,
+    /// The fastest sample's time per call in seconds.
     pub min_s: Option<f64>,
+    /// The slowest sample's time per call in seconds.
     pub max_s: Option<f64>,
     /// The minimum time per call of the case's plain-Rust objective (`rust-O`) timed in turns
     /// with this cell ([`Harness::in_turns`](crate::harness::Harness::in_turns)); `None` when
@@ -58,7 +66,9 @@ pub struct Cell {
     /// How far the median lies above the minimum, relative to the minimum:
     /// `(median − min) / min` (0.03: the median sample is 3 % slower than the fastest).
     pub spread: Option<f64>,
+    /// Heap allocations during one call (`None`: not measured, e.g. a peer's cell).
     pub heap_allocs: Option<usize>,
+    /// Peak heap bytes during one call (`None`: not measured).
     pub peak_heap_bytes: Option<usize>,
     /// Problem size (x axis of the plots); not part of the JSON record.
     #[serde(skip)]

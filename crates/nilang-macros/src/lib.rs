@@ -1,4 +1,6 @@
 //! Procedural-macro shim of NiLang.rs: every macro forwards to [`nilang_compiler`].
+#![forbid(unsafe_code)]
+#![warn(missing_docs)]
 use proc_macro::TokenStream;
 
 /// Compile a reversible function: `#[i] fn f(...) { ... }` generates `f`, its inverse `f_inv`

@@ -13,6 +13,7 @@
 //! assert!(x.iter().all(|v| (-1.0..1.0).contains(v)));
 //! assert!(close(&x, &x, 0.0));
 //! ```
+#![warn(missing_docs)]
 
 pub mod alloc;
 

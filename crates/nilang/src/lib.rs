@@ -4,6 +4,45 @@
 //! differentiation without a tape. Write a function with `#[i]`; the compiler checks it is
 //! reversible and generates its exact inverse; running the inverse on gradient numbers
 //! ([`GVar`]) computes the gradient.
+//!
+//! ```
+//! use nilang::prelude::*;
+//!
+//! /// `res += ‖x‖`, with `y += Σ xᵢ²` kept as a second output (so the program is reversible).
+//! #[i]
+//! fn norm<T: Scalar>(res: &mut T, y: &mut T, x: &mut [T]) {
+//!     for i in 0..x.len() {
+//!         y += x[i].powi(2);
+//!     }
+//!     res += y.sqrt();
+//! }
+//!
+//! let (mut res, mut y, mut x) = (0.0, 0.0, vec![3.0, 4.0]);
+//! norm(&mut res, &mut y, &mut x);
+//! assert_eq!(res, 5.0);
+//! norm_inv(&mut res, &mut y, &mut x); // the generated inverse restores the outputs
+//! assert_eq!((res, y), (0.0, 0.0));
+//!
+//! // the gradient of argument 0 (the loss) with respect to every argument: ∂‖x‖/∂x = x / ‖x‖
+//! let (_, _, gx) = nilang::gradient(&Norm, (&mut res, &mut y, &mut x[..]), 0);
+//! assert!((gx[0].g - 0.6).abs() < 1e-12 && (gx[1].g - 0.8).abs() < 1e-12);
+//! ```
+//!
+//! Where to read on:
+//! - the [`guide`]: the language (statements, ancillas, control flow, static and runtime
+//!   checks), automatic differentiation (gradients, Jacobians, Hessians, batches in SIMD lanes,
+//!   time loops, the parallel gradient of sums), kernels on GPUs, and a look inside;
+//! - [`guide::ordinary`]: gradients of ordinary Rust functions with `#[ad]`;
+//! - the modules: [`ad`](mod@ad) (the gradient API: [`gradient`], [`ad::value_and_gradient`],
+//!   [`ad::Plan`], Jacobians and Hessians), [`numbers`] (the number types), [`instr`] (the
+//!   instructions), [`stdlib`] (the reversible standard library), [`check`] (runtime checks),
+//!   [`kernel`] (device code), [`tape`] (the split reversal's store).
+//!
+//! The default build is lean; the integrations are features: `sprs`, `nalgebra`, `ndarray`,
+//! `argmin` (and `release-checks`, the runtime checks in release builds).
+#![warn(missing_docs)]
+// `unsafe` only in the two modules that allow it below (each block with its SAFETY line)
+#![deny(unsafe_code)]
 extern crate self as nilang;
 
 /// Invokes `$mac!` once for each tuple arity from 1 to 32, with the fields as
@@ -58,6 +97,7 @@ pub mod number;
 pub mod numbers;
 mod reversible;
 pub mod stdlib;
+#[allow(unsafe_code)] // the typed byte arena: raw reads of the bytes it wrote, the current tape
 pub mod tape;
 
 pub use ad::{gradient, GVar, Scalar};
@@ -80,6 +120,16 @@ pub mod prelude {
     pub use crate::instr::basic::*;
     pub use crate::numbers::{arg, complex, conj, Dual, Fixed32, Fixed43, Real, Tropical, ULog};
     pub use crate::{ad, i, primitive, AlmostSame, Reversible};
+}
+
+/// The user guide (`docs/guide.md` of the repository), with its examples run as doctests.
+pub mod guide {
+    #![doc = include_str!("../docs/guide.md")]
+
+    /// Gradients of ordinary Rust functions (`docs/ordinary.md` of the repository).
+    pub mod ordinary {
+        #![doc = include_str!("../docs/ordinary.md")]
+    }
 }
 
 /// The crate README's example, compiled and run as a doctest (it is what a new user copies).

@@ -55,3 +55,58 @@ fn gmm_gradient_equals_the_reversible_one() {
         assert!(bytes > 0);
     }
 }
+
+#[test]
+fn ba_jacobian_equals_the_reversible_one() {
+    use nilang_apps::adbench::{ba::BaInput, oracle::data_dir};
+    let b = BaInput::from_file(data_dir().join("adbench/ba/test.txt")).unwrap();
+    // camera, point, weight, feature
+    type Obs = ([f64; 11], [f64; 3], f64, [f64; 2]);
+    let mut cases: Vec<Obs> = b
+        .obs
+        .iter()
+        .enumerate()
+        .take(40)
+        .map(|(i, &(c, q))| (*b.cam(c), *b.point(q), b.w[i], *b.feat(i)))
+        .collect();
+    // the first-order branch at θ = 0
+    let mut c0 = cases[0].0;
+    c0[..3].copy_from_slice(&[0.0; 3]);
+    cases.push((c0, cases[0].1, cases[0].2, cases[0].3));
+    for (cam, x, w, feat) in &cases {
+        let (j, bytes) = nilang_apps::ordinary::ba_block(cam, x, *w, feat);
+        let r = nilang_apps::ba::ba_block(cam, x, *w, feat);
+        for row in 0..2 {
+            let scale = r[row].iter().fold(0.0f64, |m, v| m.max(v.abs()));
+            for k in 0..15 {
+                assert!(
+                    (j[row][k] - r[row][k]).abs() <= 1e-12 * scale,
+                    "J[{row}][{k}]: {} vs {}",
+                    j[row][k],
+                    r[row][k]
+                );
+            }
+        }
+        assert!(bytes > 0);
+    }
+}
+
+#[test]
+fn embedding_gradient_equals_the_reversible_one() {
+    use nilang_apps::ordinary::{embedding, Embedding};
+    for k in [2, 5] {
+        let x: Vec<f64> = (0..10 * k)
+            .map(|i| (i as f64 * 0.37).sin() + 0.1 * i as f64)
+            .collect();
+        let (v, g) = nilang_apps::embedding::gradient(&x, k);
+        let mut xs = x.clone();
+        let (vo, (_, go, _)) =
+            nilang::ad::value_and_gradient(&Embedding, (&mut 0.0, &mut xs[..], k), 0);
+        assert!((vo - v).abs() <= 1e-12 * v.abs(), "{vo} vs {v}");
+        assert!((embedding(&x, k) - v).abs() <= 1e-12 * v.abs());
+        let scale = g.iter().fold(0.0f64, |m, v| m.max(v.abs()));
+        for (j, (a, b)) in go.iter().zip(&g).enumerate() {
+            assert!((a.g - b).abs() <= 1e-12 * scale, "d/dx{j}: {} vs {b}", a.g);
+        }
+    }
+}

@@ -79,6 +79,7 @@ pub fn zeros<T: Elem>(dev: &Device, n: usize) -> Buffer<T> {
 /// device from a zero twin. The adjoints of a workspace are zero after a gradient launch only
 /// up to rounding, so they are reset too: every call then computes the same result.
 pub struct Zeroed {
+    /// The buffer the kernels read and write.
     pub buf: Buffer<f64>,
     zero: Buffer<f64>,
 }

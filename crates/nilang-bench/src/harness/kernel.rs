@@ -24,6 +24,7 @@ use crate::report::Measure;
 
 /// One timed operation of one of our cells.
 pub struct Kernel<'a> {
+    /// What the operation measures (O, U, G, J, H or B).
     pub measure: Measure,
     inner: Box<dyn Run + 'a>,
 }

@@ -49,11 +49,16 @@ pub trait Suite {
     fn run_case(h: &mut Harness, case: &Self::Case);
 }
 
+/// Runs the suites' cells: times them within the budget, checks them, records them, and
+/// holds the peers (JAX, Enzyme) and the device of the run.
 pub struct Harness {
+    /// The sizes of the run (quick, full, smoke).
     pub mode: Mode,
+    /// How long each cell is timed.
     pub budget: Budget,
     /// The data folder (`adbench/`, `oracle-reference/`).
     pub data: PathBuf,
+    /// The cells recorded so far.
     pub cells: Vec<Cell>,
     /// Failed correctness checks (the run exits with status 1 if any).
     pub failures: Vec<String>,
@@ -120,6 +125,8 @@ pub fn data_hint(data: &std::path::Path) -> String {
 }
 
 impl Harness {
+    /// A harness for the options `opts`, with a progress bar of `total_steps` steps; starts the
+    /// peers and the device that the options ask for.
     pub fn new(opts: &Options, total_steps: u64) -> Harness {
         Harness::build(opts, total_steps, false)
     }
@@ -227,12 +234,15 @@ impl Harness {
         }
     }
 
+    /// Shows `msg` beside the progress bar.
     pub fn status(&self, msg: impl Into<String>) {
         self.progress.set_message(msg.into());
     }
+    /// Advances the progress bar by one step.
     pub fn step(&self) {
         self.progress.inc(1);
     }
+    /// Removes the progress bar (before the tables are printed).
     pub fn finish_progress(&self) {
         self.progress.finish_and_clear();
     }

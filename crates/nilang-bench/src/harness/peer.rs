@@ -71,7 +71,9 @@ impl Default for Limits {
 /// A request or reply: the JSON head and the arrays it announced, in order.
 #[derive(Debug, PartialEq)]
 pub struct Msg {
+    /// The JSON head (its `"arrays"` field announces the arrays: names and lengths).
     pub head: Value,
+    /// The announced arrays, by name, in the order of the head.
     pub arrays: Vec<(String, Vec<f64>)>,
 }
 

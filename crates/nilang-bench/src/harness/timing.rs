@@ -157,8 +157,11 @@ fn process_cpu_time() -> Option<Duration> {
 /// Summary of the samples, in seconds per call.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Stats {
+    /// The median sample's time per call.
     pub median: f64,
+    /// The fastest sample's time per call.
     pub min: f64,
+    /// The slowest sample's time per call.
     pub max: f64,
     /// Number of samples.
     pub samples: usize,

@@ -21,6 +21,7 @@ use rand::SeedableRng;
 /// The fixed seed of every generated input.
 pub const SEED: u64 = 0x5eed_2020;
 
+/// A random-number generator seeded by [`SEED`] and `salt` (one stream per input).
 pub fn rng(salt: u64) -> StdRng {
     StdRng::seed_from_u64(SEED ^ salt)
 }

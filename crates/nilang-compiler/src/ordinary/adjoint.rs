@@ -14,7 +14,18 @@ use quote::{format_ident, quote};
 impl Emitter<'_> {
     /// The adjoint code of a block.
     pub fn reverse(&self, body: &[Stmt]) -> TokenStream {
-        body.iter().rev().map(|s| self.reverse_stmt(s)).collect()
+        let r: TokenStream = body.iter().rev().map(|s| self.reverse_stmt(s)).collect();
+        if r.is_empty() {
+            return r;
+        }
+        // the integer assignments executed again (their values for this run of the block)
+        let again = body.iter().filter_map(|s| match s {
+            Stmt::Inactive { target, value } if self.layout.recomputes(s) => {
+                Some(quote!(#target = #value;))
+            }
+            _ => None,
+        });
+        quote!(#(#again)* #r)
     }
 
     /// Whether no arm of an `if` has adjoint code (its decision then is not recorded).
@@ -177,14 +188,26 @@ impl Emitter<'_> {
                     _ => { #r }
                 })
             }
-            Stmt::For { var, body, .. } => {
+            Stmt::For { var, lo, hi, body } => {
                 let r = self.reverse(body);
                 if r.is_empty() {
                     return r;
                 }
+                let bounds = if self.layout.stable_bounds(s) {
+                    // evaluated again: they read nothing the loop or what follows changes
+                    quote! {
+                        let __ad_lo: i64 = (#lo) as i64;
+                        let __ad_hi: i64 = (#hi) as i64;
+                        let __ad_n: i64 = if __ad_hi > __ad_lo { __ad_hi - __ad_lo } else { 0 };
+                    }
+                } else {
+                    quote! {
+                        let __ad_n: i64 = #tp.pop_int();
+                        let __ad_lo: i64 = #tp.pop_int();
+                    }
+                };
                 quote!({
-                    let __ad_n: i64 = #tp.pop_int();
-                    let __ad_lo: i64 = #tp.pop_int();
+                    #bounds
                     let mut __ad_k: i64 = __ad_n;
                     while __ad_k > 0 {
                         __ad_k -= 1;

@@ -91,7 +91,7 @@ impl Emitter<'_> {
                 out
             }
             Stmt::For { var, lo, hi, body } => {
-                let record = !self.reverse(body).is_empty();
+                let record = !self.reverse(body).is_empty() && !self.layout.stable_bounds(s);
                 let b = self.forward(body);
                 let (lo_v, n, it) = (
                     format_ident!("__ad_lo"),

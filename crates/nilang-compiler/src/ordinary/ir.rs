@@ -23,6 +23,9 @@ pub struct Param {
     pub kind: Kind,
     /// Its type as written.
     pub ty: syn::Type,
+    /// An output (`&mut [f64]`, `&mut [f64; N]`): an array the function writes, whose
+    /// adjoint the caller seeds.
+    pub output: bool,
 }
 
 /// A function-wide variable (a `let` hoisted out of its block, a loop variable, or a
@@ -223,6 +226,10 @@ impl Func {
     /// Whether `name` is a parameter.
     pub fn is_param(&self, name: &Ident) -> bool {
         self.params.iter().any(|p| &p.name == name)
+    }
+    /// Whether the function returns its value (`-> f64`); without, it has outputs only.
+    pub fn returns_value(&self) -> bool {
+        matches!(self.item.sig.output, syn::ReturnType::Type(..))
     }
 }
 

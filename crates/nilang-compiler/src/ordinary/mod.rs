@@ -116,7 +116,8 @@ pub fn compile(attr: TokenStream, item: TokenStream) -> TokenStream {
     let vjp = vjp_fn(&f, &layout, &krate);
     let forward = forward_fn(&f, &krate);
     let value = value_struct(&f, &layout, &krate, &vjp);
-    let out = quote!(#item #vjp #forward #value);
+    let pairs = additive_pairs(&f, &krate);
+    let out = quote!(#item #vjp #forward #value #pairs);
     crate::krate::rewrite(out, &krate)
 }
 
@@ -186,6 +187,7 @@ fn vjp_fn(f: &Func, layout: &tape::Layout, krate: &TokenStream) -> TokenStream {
             #(#decls)*
             #(#scalar_bars)*
             #fwd
+            #tp.note_peak();
             let __ad_value: f64 = #ret;
             #ret_bar = __ad_dy;
             #rev
@@ -222,9 +224,18 @@ fn forward_fn(f: &Func, krate: &TokenStream) -> TokenStream {
     let mut makes = vec![];
     let mut grads = vec![];
     let mut outs = vec![];
+    let mut seeds = vec![];
     for p in &f.params {
         let (n, b) = (&p.name, bar_of(&p.name));
         match p.kind {
+            Kind::Array if p.output => {
+                let sd = format_ident!("{}__seed", n);
+                seeds.push(quote!(#sd: &[f64]));
+                makes.push(quote!(let mut #b = #sd.to_vec();));
+                grads.push(quote!(&mut #b[..]));
+                tys.push(quote!(()));
+                outs.push(quote!(()));
+            }
             Kind::Active => {
                 tys.push(quote!(f64));
                 makes.push(quote!(let mut #b: f64 = 0.0;));
@@ -243,15 +254,21 @@ fn forward_fn(f: &Func, krate: &TokenStream) -> TokenStream {
             }
         }
     }
+    let seed_tys: Vec<_> = seeds.iter().map(|_| quote!(&[f64])).collect();
+    let value = if f.returns_value() {
+        quote!(#fname(#(#names),*))
+    } else {
+        quote!({ #fname(#(#names),*); 0.0 })
+    };
     let doc = format!(
-        "The value of [`{fname}`] and its pullback: `let (y, back) = {fname}_forward(..); let grads = back(dy);` gives the adjoint `dy · ∂y/∂p` of every parameter `p` (`()` for parameters without derivative). The pullback runs the forward code of `{fname}` (recording its value tape) and then its adjoint code."
+        "The value of [`{fname}`] and its pullback (with outputs `&mut [f64]`, the pullback takes each output's adjoint after `dy`): `let (y, back) = {fname}_forward(..); let grads = back(dy);` gives the adjoint `dy · ∂y/∂p` of every parameter `p` (`()` for parameters without derivative). The pullback runs the forward code of `{fname}` (recording its value tape) and then its adjoint code."
     );
     quote! {
         #[doc = #doc]
         #[allow(non_snake_case, clippy::type_complexity, clippy::too_many_arguments)]
-        #vis fn #name<'ad>(#(#params),*) -> (f64, impl FnOnce(f64) -> (#(#tys,)*) + 'ad) {
-            let __ad_y = #fname(#(#names),*);
-            (__ad_y, move |__ad_dy: f64| {
+        #vis fn #name<'ad>(#(#params),*) -> (f64, impl FnOnce(f64, #(#seed_tys),*) -> (#(#tys,)*) + 'ad) {
+            let __ad_y = #value;
+            (__ad_y, move |__ad_dy: f64, #(#seeds),*| {
                 let mut __ad_tape = #krate::ad::ordinary::ValueTape::new();
                 #(#makes)*
                 #vjp(#(#names,)* &mut __ad_tape, __ad_dy, #(#grads),*);
@@ -283,47 +300,59 @@ fn value_struct(
         .map(|k| syn::Lifetime::new(&format!("'a{k}"), proc_macro2::Span::call_site()))
         .collect();
     let num = quote!(__AdT);
-    let elems = f.params.iter().enumerate().map(|(k, p)| {
-        let lt = &lts[k + 1];
-        match p.kind {
-            Kind::Active => quote!(&#lt mut #num),
-            Kind::Array => match &p.ty {
-                syn::Type::Reference(r) => match &*r.elem {
-                    syn::Type::Slice(_) => quote!(&#lt mut [#num]),
-                    syn::Type::Array(a) => {
-                        let len = &a.len;
-                        quote!(&#lt mut [#num; #len])
-                    }
-                    _ => quote!(&#lt mut ::std::vec::Vec<#num>),
-                },
-                _ => quote!(&#lt mut [#num]),
-            },
-            Kind::Inactive => with_lifetime_named(&p.ty, lt),
-        }
-    });
+    let elems = arg_types(f, &lts, &num);
     let l0 = &lts[0];
     let tuple = quote!((&#l0 mut #num, #(#elems,)*));
     let names: Vec<_> = f.params.iter().map(|p| &p.name).collect();
-    // values copied into workspace buffers (arrays) or read (scalars)
+    // values copied into workspace buffers (arrays) or read (scalars); per adjoint lane, the
+    // adjoints zeroed (outputs: seeded), the pullback run and its adjoints added in that lane
+    let ad = quote!(#krate::ad::ordinary::AdNum);
     let mut gv_in = quote!();
     let mut gv_args = vec![];
     let mut gv_grads = vec![];
-    let mut gv_out = quote!();
+    let mut lane_in = quote!();
+    let mut lane_out = quote!();
+    let mut outs = quote!();
     let mut gv_free = quote!();
     for (k, p) in f.params.iter().enumerate() {
         let n = &p.name;
         let (v, g) = (format_ident!("__ad_v{}", k), format_ident!("__ad_g{}", k));
         match p.kind {
             Kind::Active => {
-                gv_in.extend(quote!(let mut #g: f64 = 0.0;));
-                gv_args.push(quote!(#krate::ad::ordinary::AdNum::value(&*#n)));
+                gv_args.push(quote!(#ad::value(&*#n)));
+                lane_in.extend(quote!(let mut #g: f64 = 0.0;));
                 gv_grads.push(quote!(&mut #g));
-                gv_out.extend(quote!(#krate::ad::ordinary::AdNum::add_adjoint(&mut *#n, #g);));
+                lane_out.extend(quote!(#ad::add_lane_adjoint(&mut *#n, __ad_l, #g);));
+            }
+            Kind::Array if p.output => {
+                gv_in.extend(quote! {
+                    let mut #v = __ad_ws.take();
+                    #v.resize(#n.len(), 0.0);
+                });
+                let fixed = matches!(&p.ty, syn::Type::Reference(r) if matches!(&*r.elem, syn::Type::Array(_)));
+                if fixed {
+                    gv_args.push(quote!(::core::convert::TryInto::try_into(&mut #v[..]).expect("nilang: an array argument has its declared length")));
+                } else {
+                    gv_args.push(quote!(&mut #v[..]));
+                }
+                // the seed: the output's adjoint in this lane
+                lane_in.extend(quote! {
+                    #v.fill(0.0);
+                    #g.clear();
+                    #g.extend(#n.iter().map(|z| -sign * #ad::lane_adjoint(z, __ad_l)));
+                });
+                gv_grads.push(quote!(&mut #g[..]));
+                outs.extend(quote! {
+                    for (z, y) in #n.iter_mut().zip(#v.iter()) {
+                        #ad::add_value(z, sign * *y);
+                    }
+                });
+                gv_free.extend(quote!(__ad_ws.put(#v);));
             }
             Kind::Array => {
                 gv_in.extend(quote! {
                     let mut #v = __ad_ws.take();
-                    #v.extend(#n.iter().map(#krate::ad::ordinary::AdNum::value));
+                    #v.extend(#n.iter().map(#ad::value));
                 });
                 let is_vec = matches!(&p.ty, syn::Type::Reference(r) if matches!(&*r.elem, syn::Type::Path(_)));
                 if is_vec {
@@ -331,28 +360,41 @@ fn value_struct(
                 } else {
                     gv_args.push(quote!(::core::convert::TryInto::try_into(&#v[..]).expect("nilang: an array argument has its declared length")));
                 }
+                lane_in.extend(quote!(#g.fill(0.0);));
                 gv_grads.push(quote!(&mut #g[..]));
                 gv_free.extend(quote!(__ad_ws.put(#v);));
-                gv_out.extend(quote! {
+                lane_out.extend(quote! {
                     for (e, d) in #n.iter_mut().zip(#g.iter()) {
-                        #krate::ad::ordinary::AdNum::add_adjoint(e, *d);
+                        #ad::add_lane_adjoint(e, __ad_l, *d);
                     }
-                    __ad_ws.put(#g);
                 });
             }
             Kind::Inactive => gv_args.push(quote!(#n)),
         }
     }
-    let grad_bufs = f
+    let arrays: Vec<_> = f
         .params
         .iter()
         .enumerate()
         .filter(|(_, p)| p.kind == Kind::Array)
-        .map(|(k, p)| {
-            let (n, g) = (&p.name, format_ident!("__ad_g{}", k));
-            quote!(let mut #g = __ad_ws.take(); #g.resize(#n.len(), 0.0);)
-        });
+        .map(|(k, p)| (format_ident!("__ad_g{}", k), &p.name))
+        .collect();
+    let grad_bufs = arrays
+        .iter()
+        .map(|(g, n)| quote!(let mut #g = __ad_ws.take(); #g.resize(#n.len(), 0.0);));
+    let grad_free = arrays.iter().map(|(g, _)| quote!(__ad_ws.put(#g);));
     let gv_args2 = gv_args.clone();
+    let gv_args3 = gv_args.clone();
+    let value_call = |args: &[TokenStream]| {
+        if f.returns_value() {
+            quote!(#fname(#(#args),*))
+        } else {
+            quote!({ #fname(#(#args),*); 0.0 })
+        }
+    };
+    let mask = additive_mask(f);
+    let call2 = value_call(&gv_args2);
+    let call3 = value_call(&gv_args3);
     let doc = format!(
         "`out += {fname}(args)` as a reversible function of `(&mut out, args..)`, for the gradient API: `nilang::gradient(&{sname}, (&mut out, ..), 0)` (arrays passed `&mut`). Generated by `#[ad]`; `{sname}::SSA`, `{sname}::TAPE` and `{sname}::VJP` show what was generated."
     );
@@ -381,7 +423,11 @@ fn value_struct(
                 self.uncall_signed(-1.0, args)
             }
             fn additive(&self) -> u64 {
-                1
+                #mask
+            }
+            #[inline]
+            fn call_primal(&self, args: #tuple) -> #tuple {
+                self.value_signed(1.0, args)
             }
         }
 
@@ -394,22 +440,141 @@ fn value_struct(
             pub fn uncall_signed<#(#lts,)* __AdT: #krate::ad::ordinary::AdNum>(&self, sign: f64, (out, #(#names,)*): #tuple) -> #tuple {
                 #krate::ad::ordinary::with_workspace(|__ad_ws| {
                     #gv_in
-                    if <__AdT as #krate::ad::ordinary::AdNum>::ADJOINT {
+                    if <__AdT as #ad>::ADJOINT {
                         #(#grad_bufs)*
-                        let __ad_dy = -sign * #krate::ad::ordinary::AdNum::adjoint(&*out);
-                        let __ad_y = #vjp(#(#gv_args,)* &mut __ad_ws.tape, __ad_dy, #(#gv_grads),*);
-                        #krate::ad::ordinary::AdNum::add_value(&mut *out, sign * __ad_y);
-                        #gv_out
+                        let mut __ad_y = 0.0;
+                        for __ad_l in 0..<__AdT as #ad>::LANES {
+                            #lane_in
+                            let __ad_dy = -sign * #ad::lane_adjoint(&*out, __ad_l);
+                            __ad_y = #vjp(#(#gv_args,)* &mut __ad_ws.tape, __ad_dy, #(#gv_grads),*);
+                            #lane_out
+                        }
+                        #ad::add_value(&mut *out, sign * __ad_y);
+                        #outs
+                        #(#grad_free)*
                     } else {
-                        let __ad_y = #fname(#(#gv_args2),*);
-                        #krate::ad::ordinary::AdNum::add_value(&mut *out, sign * __ad_y);
+                        let __ad_y = #call2;
+                        #ad::add_value(&mut *out, sign * __ad_y);
+                        #outs
                     }
+                    #gv_free
+                });
+                (out, #(#names,)*)
+            }
+
+            /// `out += sign · f(values)` alone, on any number (no adjoint moves).
+            #[doc(hidden)]
+            #[inline]
+            pub fn value_signed<#(#lts,)* __AdT: #krate::ad::ordinary::AdNum>(&self, sign: f64, (out, #(#names,)*): #tuple) -> #tuple {
+                #krate::ad::ordinary::with_workspace(|__ad_ws| {
+                    #gv_in
+                    let __ad_y = #call3;
+                    #ad::add_value(&mut *out, sign * __ad_y);
+                    #outs
                     #gv_free
                 });
                 (out, #(#names,)*)
             }
         }
     }
+}
+
+/// The bits of the arguments of `F`'s tuple that it is compute–copy–uncompute in: `out`
+/// (bit 0) and each output parameter (bit `k + 1` for parameter `k`).
+fn additive_mask(f: &Func) -> u64 {
+    f.params
+        .iter()
+        .enumerate()
+        .filter(|(_, p)| p.output)
+        .fold(1u64, |m, (k, _)| m | (1u64 << (k + 1).min(63)))
+}
+
+/// The argument types of `F`'s tuple after `out`, over the number `num`: `&mut num` for a
+/// scalar, `&mut [num]` (or the array, the `Vec`) for an array, an inactive parameter as
+/// written; `lts[k + 1]` the lifetime of parameter `k`.
+fn arg_types(f: &Func, lts: &[syn::Lifetime], num: &TokenStream) -> Vec<TokenStream> {
+    f.params
+        .iter()
+        .enumerate()
+        .map(|(k, p)| {
+            let lt = &lts[k + 1];
+            match p.kind {
+                Kind::Active => quote!(&#lt mut #num),
+                Kind::Array => match &p.ty {
+                    syn::Type::Reference(r) => match &*r.elem {
+                        syn::Type::Slice(_) => quote!(&#lt mut [#num]),
+                        syn::Type::Array(a) => {
+                            let len = &a.len;
+                            quote!(&#lt mut [#num; #len])
+                        }
+                        _ => quote!(&#lt mut ::std::vec::Vec<#num>),
+                    },
+                    _ => quote!(&#lt mut [#num]),
+                },
+                Kind::Inactive => with_lifetime_named(&p.ty, lt),
+            }
+        })
+        .collect()
+}
+
+/// The additive pairs `#[i]` code calls: `f_add(out, args..)` is `out += f(args)` and
+/// `f_sub(out, args..)` is `out -= f(args)`, each with its inverse (`f_add_inv`, `f_sub_inv`)
+/// and the markers a hand-written pair declares through `nilang::additive!` (compute–copy–
+/// uncompute in `out`, which is the only argument whose value is written; the value-only
+/// variant `__primal` adds the value alone). On gradient numbers the inverse also applies
+/// `f`'s pullback: `x.g += out.g · ∂f/∂x`.
+fn additive_pairs(f: &Func, krate: &TokenStream) -> TokenStream {
+    let fname = &f.item.sig.ident;
+    let sname = format_ident!("{}", camel(&fname.to_string()));
+    let vis = &f.item.vis;
+    let lts: Vec<_> = (0..=f.params.len())
+        .map(|k| syn::Lifetime::new(&format!("'a{k}"), proc_macro2::Span::call_site()))
+        .collect();
+    let num = quote!(__AdT);
+    let tys = arg_types(f, &lts, &num);
+    let names: Vec<_> = f.params.iter().map(|p| &p.name).collect();
+    let l0 = &lts[0];
+    let bound = quote!(#krate::ad::ordinary::AdNum);
+    let mask = additive_mask(f);
+    let mut out = quote!();
+    for (op, sign) in [("add", 1.0f64), ("sub", -1.0f64)] {
+        let name = format_ident!("{}_{}", fname, op);
+        let inv = format_ident!("{}_{}_inv", fname, op);
+        let what = if sign > 0.0 { "+=" } else { "-=" };
+        let undo = if sign > 0.0 { "-=" } else { "+=" };
+        let doc = format!(
+            "`out {what} {fname}(args)`, callable from `#[i]` code (`{name}(out, args..)`; its inverse is [`{inv}`](fn@{inv})). Generated by `#[ad]`: on gradient numbers (`GVar<f64>`) the inverse also adds `out.g · ∂{fname}/∂x` to each argument's adjoint."
+        );
+        let doc_inv = format!(
+            "`out {undo} {fname}(args)`: the inverse of [`{name}`](fn@{name}); on gradient numbers also the pullback of [`{fname}`](fn@{fname}) into the arguments' adjoints."
+        );
+        let neg = -sign;
+        out.extend(quote! {
+            #[doc = #doc]
+            #[allow(non_snake_case, clippy::too_many_arguments)]
+            #[inline]
+            #vis fn #name<#(#lts,)* __AdT: #bound>(out: &#l0 mut __AdT, #(#names: #tys),*) {
+                #sname.uncall_signed(#sign, (out, #(#names,)*));
+            }
+            #[doc = #doc_inv]
+            #[allow(non_snake_case, clippy::too_many_arguments)]
+            #[inline]
+            #vis fn #inv<#(#lts,)* __AdT: #bound>(out: &#l0 mut __AdT, #(#names: #tys),*) {
+                #sname.uncall_signed(#neg, (out, #(#names,)*));
+            }
+            #krate::additive!(@marker #name, #mask, #mask, {
+                /// Values only (`out` carries no adjoint).
+                #[doc(hidden)]
+                #[inline]
+                #[allow(clippy::too_many_arguments)]
+                pub fn __primal<#(#lts,)* __AdF: Fn(&#l0 mut __AdT, #(#tys,)*), __AdT: #bound>(_f: __AdF, (out, #(#names,)*): (&#l0 mut __AdT, #(#tys,)*)) {
+                    #sname.value_signed(#sign, (out, #(#names,)*));
+                }
+            });
+            #krate::additive!(@marker #inv, #mask, #mask, {});
+        });
+    }
+    out
 }
 
 fn with_lifetime_named(t: &syn::Type, lt: &syn::Lifetime) -> TokenStream {
@@ -463,7 +628,7 @@ fn tape_text(f: &Func, layout: &tape::Layout) -> String {
     let mut names = std::collections::BTreeSet::new();
     walk(f, layout, &f.body, &mut names);
     let mut names: Vec<String> = names.into_iter().collect();
-    names.push("decisions: one integer per `if` run whose arms have adjoint code; two per `for` run, one per `while` run".into());
+    names.push("decisions: one integer per `if` run whose arms have adjoint code; two per `for` run whose bounds read variables the program changes (none for bounds of parameters and enclosing loop variables), one per `while` run".into());
     names.join("\n")
 }
 
@@ -533,6 +698,8 @@ fn render_block(f: &Func, layout: &tape::Layout, b: &[Stmt], depth: usize, s: &m
             Stmt::Inactive { target, value } => {
                 let rec = if layout.records(f, st, target) {
                     "    [tape: old value]"
+                } else if layout.recomputes(st) {
+                    "    [evaluated again in the adjoint]"
                 } else {
                     ""
                 };
@@ -590,8 +757,13 @@ fn render_block(f: &Func, layout: &tape::Layout, b: &[Stmt], depth: usize, s: &m
                 s.push_str(&format!("{ind}}}\n"));
             }
             Stmt::For { var, lo, hi, body } => {
+                let rec = if layout.stable_bounds(st) {
+                    "[bounds evaluated again]"
+                } else {
+                    "[tape: start, trip count]"
+                };
                 s.push_str(&format!(
-                    "{ind}for {var} in {}..{} {{    [tape: start, trip count]\n",
+                    "{ind}for {var} in {}..{} {{    {rec}\n",
                     tok(lo),
                     tok(hi)
                 ));

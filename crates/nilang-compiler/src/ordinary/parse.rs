@@ -92,13 +92,6 @@ impl Parser {
                 "`#[ad]` functions are plain `fn`s: remove `async`, `unsafe` or `const`",
             );
         }
-        match &sig.output {
-            syn::ReturnType::Type(_, t) if is_f64(t) => {}
-            out => self.errors.push_tokens(
-                out,
-                "an `#[ad]` function returns the `f64` it differentiates: write `-> f64`",
-            ),
-        }
         for input in &sig.inputs {
             let syn::FnArg::Typed(pt) = input else {
                 self.errors
@@ -120,10 +113,24 @@ impl Parser {
             let ty = (*pt.ty).clone();
             let kind = match &ty {
                 t if is_f64(t) => Kind::Active,
+                syn::Type::Reference(r)
+                    if r.mutability.is_some()
+                        && matches!(&*r.elem, syn::Type::Slice(_) | syn::Type::Array(_))
+                        && is_f64_array(&r.elem) =>
+                {
+                    self.scopes[0].insert(name.to_string());
+                    self.params.push(Param {
+                        name,
+                        kind: Kind::Array,
+                        ty,
+                        output: true,
+                    });
+                    continue;
+                }
                 syn::Type::Reference(r) if r.mutability.is_some() => {
                     self.errors.push_tokens(
                         &ty,
-                        "`&mut` parameters are not supported by `#[ad]`: return the value (an `#[i]` function takes `&mut` outputs)",
+                        "this `&mut` parameter is not supported by `#[ad]`: outputs are `&mut [f64]` or `&mut [f64; N]` (written element by element); return a scalar result",
                     );
                     continue;
                 }
@@ -138,7 +145,21 @@ impl Parser {
                 _ => Kind::Inactive,
             };
             self.scopes[0].insert(name.to_string());
-            self.params.push(Param { name, kind, ty });
+            self.params.push(Param {
+                name,
+                kind,
+                ty,
+                output: false,
+            });
+        }
+        let outputs = self.params.iter().any(|p| p.output);
+        match &sig.output {
+            syn::ReturnType::Type(_, t) if is_f64(t) => {}
+            syn::ReturnType::Default if outputs => {}
+            out => self.errors.push_tokens(
+                out,
+                "an `#[ad]` function returns the `f64` it differentiates (`-> f64`), or writes `&mut [f64]` outputs",
+            ),
         }
     }
 
@@ -595,6 +616,9 @@ impl Parser {
                     _ => None,
                 };
                 match id {
+                    Some(id) if self.params.iter().any(|q| q.name == id && q.output) => {
+                        (Place::Elem(id, i.index.to_token_stream()), Kind::Array)
+                    }
                     Some(id) if self.params.iter().any(|q| q.name == id) => {
                         self.errors.push_tokens(
                             left,

@@ -12,6 +12,17 @@ use std::collections::HashSet;
 pub struct Layout {
     /// The statements (by address) that record the old value of what they write.
     pub recording: HashSet<usize>,
+    /// The `for` loops (by address) whose bounds the adjoint evaluates again instead of
+    /// reading them back: they name only parameters (not outputs), loop variables of
+    /// enclosing `for`s (which the adjoint sets before it runs the body) and names that are
+    /// not variables (constants, functions, methods), and the function has no early `return`
+    /// (which could end a loop before its bound).
+    pub stable_loops: HashSet<usize>,
+    /// The integer assignments (by address) that the adjoint executes again at the start of
+    /// their block's adjoint instead of recording the value they overwrite: the variable
+    /// has no other assignment and the value reads only what [`Layout::stable_bounds`]
+    /// allows and such variables of enclosing blocks (`let q0 = k + c * tri;` in a loop).
+    pub recomputed: HashSet<usize>,
 }
 
 fn addr(s: &Stmt) -> usize {
@@ -28,7 +39,81 @@ impl Layout {
         let mut l = Layout::default();
         let mut pending = HashSet::new();
         l.block(f, &f.body, &mut pending);
+        if !f.vars.iter().any(|v| v.name == super::lower::done()) {
+            let mut sites = std::collections::HashMap::new();
+            count_sites(&f.body, &mut sites);
+            l.stable(f, &f.body, &sites, &mut vec![]);
+            for a in &l.recomputed {
+                l.recording.remove(a);
+            }
+        }
         l
+    }
+
+    /// Whether the adjoint executes the integer assignment `s` again (nothing recorded).
+    pub fn recomputes(&self, s: &Stmt) -> bool {
+        self.recomputed.contains(&addr(s))
+    }
+
+    /// Whether the adjoint evaluates the bounds of `for` statement `s` again (nothing
+    /// recorded for them).
+    pub fn stable_bounds(&self, s: &Stmt) -> bool {
+        self.stable_loops.contains(&addr(s))
+    }
+
+    /// `outer`: the loop variables of enclosing `for`s and the recomputed variables of
+    /// enclosing blocks and of this block so far, whose values the adjoint has set when it
+    /// reaches a statement.
+    fn stable(
+        &mut self,
+        f: &Func,
+        b: &[Stmt],
+        sites: &std::collections::HashMap<String, usize>,
+        outer: &mut Vec<String>,
+    ) {
+        let mark = outer.len();
+        let stable_names = |t: &[&TokenStream], outer: &Vec<String>| {
+            let mut names = HashSet::new();
+            for t in t {
+                tokens(t, &mut names);
+            }
+            names.iter().all(|n| {
+                outer.contains(n)
+                    || f.params.iter().any(|p| p.name == n && !p.output)
+                    || !f.vars.iter().any(|v| v.name == n) && !f.params.iter().any(|p| p.name == n)
+            })
+        };
+        for s in b {
+            match s {
+                Stmt::Inactive { target, value } => {
+                    let n = target.to_string();
+                    if sites.get(&n) == Some(&1)
+                        && f.kind(target) == Some(Kind::Inactive)
+                        && stable_names(&[value], outer)
+                    {
+                        self.recomputed.insert(addr(s));
+                        outer.push(n);
+                    }
+                }
+                Stmt::For { var, lo, hi, body } => {
+                    if stable_names(&[lo, hi], outer) {
+                        self.stable_loops.insert(addr(s));
+                    }
+                    outer.push(var.to_string());
+                    self.stable(f, body, sites, outer);
+                    outer.pop();
+                }
+                Stmt::If { arms, otherwise } => {
+                    for (_, body) in arms {
+                        self.stable(f, body, sites, outer);
+                    }
+                    self.stable(f, otherwise, sites, outer);
+                }
+                Stmt::While { body, .. } => self.stable(f, body, sites, outer),
+                _ => {}
+            }
+        }
+        outer.truncate(mark);
     }
 
     /// Whether statement `s` records the old value of what it writes.
@@ -126,6 +211,27 @@ impl Layout {
                     }
                 },
             }
+        }
+    }
+}
+
+/// How many statements assign each integer variable (loop variables count).
+fn count_sites(b: &[Stmt], sites: &mut std::collections::HashMap<String, usize>) {
+    for s in b {
+        match s {
+            Stmt::Inactive { target, .. } => *sites.entry(target.to_string()).or_default() += 1,
+            Stmt::For { var, body, .. } => {
+                *sites.entry(var.to_string()).or_default() += 1;
+                count_sites(body, sites);
+            }
+            Stmt::If { arms, otherwise } => {
+                for (_, body) in arms {
+                    count_sites(body, sites);
+                }
+                count_sites(otherwise, sites);
+            }
+            Stmt::While { body, .. } => count_sites(body, sites),
+            _ => {}
         }
     }
 }

@@ -29,6 +29,7 @@ use core::cell::RefCell;
 /// let mut t = nilang::ad::ordinary::ValueTape::new();
 /// t.push(1.5);
 /// t.push_int(3);
+/// t.note_peak();
 /// assert_eq!(t.bytes(), 16);
 /// assert_eq!((t.pop_int(), t.pop()), (3, 1.5));
 /// assert_eq!((t.len(), t.peak_bytes()), (0, 16));
@@ -50,8 +51,12 @@ impl ValueTape {
         }
     }
 
+    /// Count the bytes held now towards [`ValueTape::peak_bytes`]. The generated code calls
+    /// it at the end of each forward run, where the tape is at its fullest (the adjoint only
+    /// takes back, apart from the forward runs of the callees it differentiates, which note
+    /// theirs), so a push needs no bookkeeping.
     #[inline(always)]
-    fn note_peak(&mut self) {
+    pub fn note_peak(&mut self) {
         let b = self.bytes();
         if b > self.peak {
             self.peak = b;
@@ -62,7 +67,6 @@ impl ValueTape {
     #[inline(always)]
     pub fn push(&mut self, v: f64) {
         self.floats.push(v);
-        self.note_peak();
     }
 
     /// Take back the last value recorded.
@@ -78,7 +82,6 @@ impl ValueTape {
     #[inline(always)]
     pub fn push_int(&mut self, v: i64) {
         self.ints.push(v);
-        self.note_peak();
     }
 
     /// Take back the last integer recorded.
@@ -178,8 +181,8 @@ pub fn with_workspace<R>(f: impl FnOnce(&mut Workspace) -> R) -> R {
 /// }
 /// let mut x = vec![2.0; 10];
 /// nilang::gradient(&Prod, (&mut 0.0, &mut x[..]), 0);
-/// // ten overwrites of `p`, recorded, and the loop's start and trip count
-/// assert_eq!(nilang::ad::ordinary::last_tape_bytes(), 8 * (10 + 2));
+/// // ten overwrites of `p`, recorded (the loop's bounds are evaluated again)
+/// assert_eq!(nilang::ad::ordinary::last_tape_bytes(), 8 * 10);
 /// ```
 pub fn last_tape_bytes() -> usize {
     WORKSPACE.with(|c| c.borrow().last_peak)
@@ -187,28 +190,38 @@ pub fn last_tape_bytes() -> usize {
 
 /// A number the struct of an `#[ad]` function runs on: `f64` (values only) or
 /// [`GVar<f64>`](crate::GVar) (values and adjoints). One generic implementation of
-/// [`Reversible`](crate::Reversible) serves both, as the gradient API needs.
+/// [`Reversible`](crate::Reversible) serves both, as the gradient API needs; `#[i]` code
+/// calling an `#[ad]` function (`f_add(out, args..)`) bounds its number type by it.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` is not a number an `#[ad]` function runs on",
+    label = "an `#[ad]` function is called on `{Self}`",
+    note = "`#[ad]` functions run on `f64` and on gradient numbers `GVar<f64>`: bound the number type of the `#[i]` function that calls one, `T: Scalar + nilang::ad::ordinary::AdNum`"
+)]
 pub trait AdNum: Copy {
     /// Whether the number carries an adjoint.
     const ADJOINT: bool;
-    /// The value.
+    /// The adjoint lanes it carries: one for `GVar<f64>`, `N` for `GVar<Lanes<N>>` (the
+    /// outputs of a one-pass Jacobian, one pullback each).
+    const LANES: usize;
+    /// The value (lane 0 of a broadcast value).
     fn value(&self) -> f64;
-    /// The adjoint (zero for `f64`).
-    fn adjoint(&self) -> f64;
-    /// Add to the value.
+    /// The adjoint in lane `l` (zero for `f64`).
+    fn lane_adjoint(&self, l: usize) -> f64;
+    /// Add to the value (to every lane of a broadcast value).
     fn add_value(&mut self, v: f64);
-    /// Add to the adjoint (nothing for `f64`).
-    fn add_adjoint(&mut self, g: f64);
+    /// Add to the adjoint in lane `l` (nothing for `f64`).
+    fn add_lane_adjoint(&mut self, l: usize, g: f64);
 }
 
 impl AdNum for f64 {
     const ADJOINT: bool = false;
+    const LANES: usize = 1;
     #[inline(always)]
     fn value(&self) -> f64 {
         *self
     }
     #[inline(always)]
-    fn adjoint(&self) -> f64 {
+    fn lane_adjoint(&self, _: usize) -> f64 {
         0.0
     }
     #[inline(always)]
@@ -216,17 +229,18 @@ impl AdNum for f64 {
         *self += v;
     }
     #[inline(always)]
-    fn add_adjoint(&mut self, _: f64) {}
+    fn add_lane_adjoint(&mut self, _: usize, _: f64) {}
 }
 
 impl AdNum for crate::GVar<f64> {
     const ADJOINT: bool = true;
+    const LANES: usize = 1;
     #[inline(always)]
     fn value(&self) -> f64 {
         self.x
     }
     #[inline(always)]
-    fn adjoint(&self) -> f64 {
+    fn lane_adjoint(&self, _: usize) -> f64 {
         self.g
     }
     #[inline(always)]
@@ -234,7 +248,33 @@ impl AdNum for crate::GVar<f64> {
         self.x += v;
     }
     #[inline(always)]
-    fn add_adjoint(&mut self, g: f64) {
+    fn add_lane_adjoint(&mut self, _: usize, g: f64) {
         self.g += g;
+    }
+}
+
+/// The numbers of a one-pass Jacobian (`nilang::ad::jacobian::<_, _, N>`): the value broadcast
+/// in every lane, lane `l` the adjoint of output `l`. An `#[ad]` function runs one pullback per
+/// lane.
+impl<const N: usize> AdNum for crate::GVar<crate::ad::Lanes<N>> {
+    const ADJOINT: bool = true;
+    const LANES: usize = N;
+    #[inline(always)]
+    fn value(&self) -> f64 {
+        self.x.0[0]
+    }
+    #[inline(always)]
+    fn lane_adjoint(&self, l: usize) -> f64 {
+        self.g.0[l]
+    }
+    #[inline(always)]
+    fn add_value(&mut self, v: f64) {
+        for x in &mut self.x.0 {
+            *x += v;
+        }
+    }
+    #[inline(always)]
+    fn add_lane_adjoint(&mut self, l: usize, g: f64) {
+        self.g.0[l] += g;
     }
 }

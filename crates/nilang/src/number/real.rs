@@ -73,15 +73,23 @@ pub trait Real:
         Self::from_f64(1.0)
     }
     nilang_functions::elementary_functions!(real_methods! {});
+    /// The angle of the point `(x, self)` in `[−π, π]` (four-quadrant arctangent of `self / x`).
     fn atan2(self, x: Self) -> Self;
+    /// The square root.
     fn sqrt(self) -> Self;
+    /// The absolute value.
     fn abs(self) -> Self;
+    /// `self` raised to the power `e`.
     fn powf(self, e: Self) -> Self;
+    /// `self` raised to the integer power `n`.
     fn powi(self, n: i32) -> Self;
+    /// `√(self² + y²)`.
     fn hypot(self, y: Self) -> Self;
+    /// `1 / self`.
     fn recip(self) -> Self {
         Self::one() / self
     }
+    /// The smaller of `self` and `o` (`self` when they are equal or unordered).
     fn min(self, o: Self) -> Self {
         if o < self {
             o
@@ -89,6 +97,7 @@ pub trait Real:
             self
         }
     }
+    /// The larger of `self` and `o` (`self` when they are equal or unordered).
     fn max(self, o: Self) -> Self {
         if o > self {
             o

@@ -17,6 +17,7 @@ pub mod base;
 pub mod bennett;
 pub mod blas;
 pub mod linalg;
+#[allow(unsafe_code)] // strided matrices handed to matrixmultiply as raw pointers
 mod matmul;
 pub mod nnlib;
 pub mod sparse;

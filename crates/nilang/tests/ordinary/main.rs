@@ -10,6 +10,8 @@
 static ALLOC: nilang_testkit::alloc::CountingAlloc = nilang_testkit::alloc::CountingAlloc;
 
 mod api;
+mod from_i;
+mod outputs;
 mod programs;
 mod random;
 mod tape;

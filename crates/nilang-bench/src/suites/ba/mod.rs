@@ -20,6 +20,7 @@ use nilang_adbench::ba::{BaInput, BLOCK_LEN};
 use nilang_adbench::oracle;
 use std::path::PathBuf;
 
+/// The suite's name (`--suite ba`, the `suite` of its cells).
 pub const SUITE: &str = "ba";
 
 /// The BA suite (Table 6).
@@ -27,7 +28,9 @@ pub struct BaSuite;
 
 /// One instance file of the run; the label (`test`, `ba1`, ...) is what `--case` selects.
 pub struct BaFile {
+    /// The label (`test`, `ba1`, ...).
     pub label: String,
+    /// The instance file.
     pub path: PathBuf,
 }
 
@@ -68,7 +71,9 @@ impl Suite for BaSuite {
 /// One BA case. Result layouts for the checks: O: `[reprojection errors (2p) | weight errors (p)]`;
 /// J: the CSR values (`31 p`, in the order of [`nilang_adbench::SparseJacobian::with_layout`]).
 pub struct BaCase {
+    /// The case's name (`ba1 p=31843`, ...).
     pub name: String,
+    /// The instance.
     pub inst: BaInput,
 }
 

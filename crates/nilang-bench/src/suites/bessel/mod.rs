@@ -14,6 +14,7 @@ use num_dual::Dual64;
 use rand::Rng;
 use serde_json::json;
 
+/// The suite's name (`--suite bessel`, the `suite` of its cells).
 pub const SUITE: &str = "bessel";
 /// Series truncation, as the paper's `besselj(ν, z; atol=1e-8)`.
 pub const ATOL: f64 = 1e-8;
@@ -42,14 +43,18 @@ impl Suite for BesselSuite {
 /// One Bessel case. Result layouts for the checks: O: `[J_nu(z)]` (batch: one per input),
 /// G: `[dJ/dz]` (batch: one per input), U: the inputs (`[z]`, or the batch) restored.
 pub struct BesselCase {
+    /// The case's name.
     pub name: String,
+    /// The order `ν`.
     pub nu: u32,
+    /// The argument `z` (the single-input case).
     pub z: f64,
     /// `Some(zs)`: the throughput case; the times are per evaluation.
     pub batch: Option<Vec<f64>>,
 }
 
 impl BesselCase {
+    /// The inputs: the batch, or `[z]`.
     pub fn inputs(&self) -> Vec<f64> {
         self.batch.clone().unwrap_or_else(|| vec![self.z])
     }
@@ -108,11 +113,13 @@ pub fn besselj_prime(nu: u32, z: f64) -> f64 {
 }
 
 #[inline]
+/// `dJ_ν/dz` by num-dual's forward mode (a dual number through the plain series).
 pub fn grad_num_dual(nu: u32, z: f64) -> f64 {
     besselj(nu, Dual64::new(z, 1.0)).eps
 }
 
 #[inline]
+/// `dJ_ν/dz` by echidna's tape (reverse mode through the plain series).
 pub fn grad_echidna(nu: u32, z: f64) -> f64 {
     echidna::grad(|x: &[Reverse<f64>]| besselj(nu, x[0]), &[z])[0]
 }

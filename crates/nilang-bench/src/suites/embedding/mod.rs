@@ -21,6 +21,7 @@ pub use nilang_apps::embedding::{EDGES, NON_EDGES};
 use rand_distr::{Distribution, StandardNormal};
 use serde_json::json;
 
+/// The suite's name (`--suite embedding`, the `suite` of its cells).
 pub const SUITE: &str = "embedding";
 
 /// The embedding suite (Table 4).
@@ -52,10 +53,12 @@ impl Suite for EmbeddingSuite {
 
 /// The Petersen embedding loss for dimension `k`.
 pub struct Petersen {
+    /// The embedding dimension.
     pub k: usize,
 }
 
 impl Petersen {
+    /// The loss for dimension `k`.
     pub fn new(k: usize) -> Self {
         Petersen { k }
     }
@@ -109,8 +112,11 @@ impl Objective for Petersen {
 /// One embedding case. Result layouts for the checks (vec order, index = vertex·k + coordinate):
 /// O: `[loss]`; G: the gradient (10k); H: the Hessian, row-major (10k × 10k); U: `x` restored.
 pub struct EmbeddingCase {
+    /// The case's name (`k=2`, ...).
     pub name: String,
+    /// The embedding dimension.
     pub k: usize,
+    /// The positions (10 vertices × `k` coordinates).
     pub x: Vec<f64>,
 }
 

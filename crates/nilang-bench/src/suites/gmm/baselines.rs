@@ -12,11 +12,13 @@ use super::GmmCase;
 
 /// The objective, generic over the scalar (f64: the plain objective).
 pub struct Gmm<'a> {
+    /// The instance.
     pub inst: &'a GmmInput,
     constant: f64,
 }
 
 impl<'a> Gmm<'a> {
+    /// The objective of `inst`.
     pub fn new(inst: &'a GmmInput) -> Self {
         Gmm {
             inst,
@@ -118,6 +120,8 @@ pub fn constant(g: &GmmInput) -> f64 {
 /// echidna's tape needs ~32 bytes per recorded operation; give up above this many.
 pub const ECHIDNA_MAX_OPS: f64 = 6e7;
 
+/// The number of operations echidna's tape records for one gradient of `g` (estimated from
+/// n, K and d; compared with [`ECHIDNA_MAX_OPS`]).
 pub fn tape_ops(g: &GmmInput) -> f64 {
     let (d, k, n) = (g.d as f64, g.k as f64, g.n as f64);
     n * k * (d * (d - 1.0) + 5.0 * d + 6.0)

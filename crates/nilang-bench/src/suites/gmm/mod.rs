@@ -20,6 +20,7 @@ use nilang_adbench::gmm::GmmInput;
 use nilang_adbench::oracle;
 use rand::Rng;
 
+/// The suite's name (`--suite gmm`, the `suite` of its cells).
 pub const SUITE: &str = "gmm";
 
 /// The GMM suite (Table 5).
@@ -199,7 +200,9 @@ pub fn work(g: &GmmInput) -> f64 {
 /// One GMM case. Result layouts for the checks: O: `[f]`; G: the gradient in ADBench's layout
 /// `[alpha | mu | icf]`; U: the parameters restored.
 pub struct GmmCase {
+    /// The case's name (`1k d=2 K=5`, ...).
     pub name: String,
+    /// The instance.
     pub inst: GmmInput,
     /// Reference objective and gradient (oracle or ADBench golden values), if any.
     pub oracle: Option<(f64, Vec<f64>)>,

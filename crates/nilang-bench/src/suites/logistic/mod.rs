@@ -18,6 +18,7 @@ use crate::report::Measure;
 use rand::Rng;
 use serde_json::json;
 
+/// The suite's name (`--suite logistic`, the `suite` of its cells).
 pub const SUITE: &str = "logistic";
 
 /// Features per sample.
@@ -60,10 +61,15 @@ fn sizes(mode: Mode) -> &'static [usize] {
 
 /// One case: `n` samples (`x`: `n × D`, `y`) and the parameters `w` (`D` weights, the bias).
 pub struct LogisticCase {
+    /// The case's name (`n=1000`, ...).
     pub name: String,
+    /// The number of samples.
     pub n: usize,
+    /// The samples, `n × D`, row-major.
     pub x: Vec<f64>,
+    /// The labels, one per sample.
     pub y: Vec<f64>,
+    /// The parameters: `D` weights, then the bias.
     pub w: Vec<f64>,
 }
 

@@ -25,6 +25,7 @@ use ::nilang::numbers::F64x4;
 use rand::Rng;
 use serde_json::json;
 
+/// The suite's name (`--suite mlp`, the `suite` of its cells).
 pub const SUITE: &str = "mlp";
 /// Inputs per sample.
 pub const N_IN: usize = 16;
@@ -63,14 +64,20 @@ impl Suite for MlpSuite {
 
 /// One batch: the parameters `p`, the samples `x` (B×16, row-major) and targets `t`.
 pub struct MlpCase {
+    /// The case's name (`B=256`, ...).
     pub name: String,
+    /// The batch size B.
     pub batch: usize,
+    /// The parameters.
     pub p: Vec<f64>,
+    /// The samples (B×16, row-major).
     pub x: Vec<f64>,
+    /// The targets, one per sample.
     pub t: Vec<f64>,
     /// `x` and `t` in batches of four samples (B a multiple of 4): sample `4r + l` in lane `l`
     /// of row `r`.
     pub x4: Vec<F64x4>,
+    /// `t` in batches of four samples, like `x4`.
     pub t4: Vec<F64x4>,
 }
 
@@ -149,6 +156,7 @@ pub struct PlainWs {
 }
 
 impl PlainWs {
+    /// Workspaces for a batch of `batch` samples.
     pub fn new(batch: usize) -> Self {
         PlainWs {
             h: vec![0.0; batch * N_HIDDEN],

@@ -17,6 +17,7 @@ use crate::report::Measure;
 use rand::Rng;
 use serde_json::json;
 
+/// The suite's name (`--suite pairwise`, the `suite` of its cells).
 pub const SUITE: &str = "pairwise";
 
 /// The pairwise-potential suite.
@@ -56,8 +57,11 @@ fn sizes(mode: Mode) -> &'static [usize] {
 
 /// One case: `n` points at positions `x` (`3n` numbers).
 pub struct PairwiseCase {
+    /// The case's name (`N=64`, ...).
     pub name: String,
+    /// The number of points.
     pub n: usize,
+    /// The positions (`3n` numbers, point by point).
     pub x: Vec<f64>,
 }
 

@@ -26,6 +26,7 @@ use nilang::stdlib::bennett::{bennett, bennett_inv, Bennett, BennettLog, Directi
 use nilang::stdlib::treeverse::optimal_steps;
 use nilang_apps::lorenz::{gradient, gradient_store_all, integrate, LorenzRk4, State, START};
 
+/// The suite's name (`--suite schedules`, the `suite` of its cells).
 pub const SUITE: &str = "schedules";
 
 /// The reversal-schedules suite; a case is a number of steps `T`.
@@ -34,9 +35,13 @@ pub struct SchedulesSuite;
 /// One size: `T` steps, and whether recompute-all (quadratic) runs; `pde`: the PDE stepper
 /// (else Lorenz).
 pub struct Size {
+    /// The case's name (`T=1000`, ...).
     pub name: String,
+    /// The number of time steps T.
     pub n: usize,
+    /// Whether recompute-all (quadratic in T) runs.
     pub quadratic: bool,
+    /// Whether this is the PDE stepper (else Lorenz).
     pub pde: bool,
 }
 

@@ -11,6 +11,7 @@ use echidna::Reverse;
 use num_complex::Complex64;
 use rand::Rng;
 
+/// The suite's name (`--suite sparse`, the `suite` of its cells).
 pub const SUITE: &str = "sparse";
 
 /// The sparse suite (Table 2).
@@ -40,14 +41,20 @@ impl Suite for SparseSuite {
 /// A compressed-sparse-column matrix (0-based, sorted row indices), like Julia's `SparseMatrixCSC`.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Csc<T> {
+    /// Rows.
     pub m: usize,
+    /// Columns.
     pub n: usize,
+    /// Where each column starts in `rowval` and `nzval` (`n + 1` offsets).
     pub colptr: Vec<usize>,
+    /// The row of each stored entry.
     pub rowval: Vec<usize>,
+    /// The value of each stored entry.
     pub nzval: Vec<T>,
 }
 
 impl<T> Csc<T> {
+    /// The number of stored entries.
     pub fn nnz(&self) -> usize {
         self.nzval.len()
     }
@@ -255,12 +262,19 @@ pub enum SparseKind {
 ///   (gradients of a real loss: ∂L/∂Re + i ∂L/∂Im).
 /// * U: the inputs restored: `Dot`: `[A values | B values]`; `MatVec`: `[A (re, im) | x (re, im)]`.
 pub struct SparseCase {
+    /// The case's name.
     pub name: String,
+    /// Which operation: the Frobenius dot or the complex mat-vec.
     pub kind: SparseKind,
+    /// `A` of the dot.
     pub a: Csc<f64>,
+    /// `B` of the dot.
     pub b: Csc<f64>,
+    /// `A` of the mat-vec.
     pub ca: Csc<Complex64>,
+    /// `x` of the mat-vec.
     pub x: Vec<Complex64>,
+    /// The output adjoint `ȳ` of the mat-vec's backward pass.
     pub ybar: Vec<Complex64>,
 }
 

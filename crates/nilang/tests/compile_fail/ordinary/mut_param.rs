@@ -1,7 +1,8 @@
 use nilang::prelude::*;
 
+// outputs are arrays (`&mut [f64]`); a scalar is returned
 #[ad]
-fn f(x: &mut [f64]) -> f64 {
+fn f(x: &[f64], y: &mut f64) -> f64 {
     x[0]
 }
 
