@@ -392,7 +392,7 @@ fn value_struct(
             quote!({ #fname(#(#args),*); 0.0 })
         }
     };
-    let mask = additive_mask(f);
+    let (mask, mask_ty) = (additive_mask(f), crate::abi::mask_type());
     let call2 = value_call(&gv_args2);
     let call3 = value_call(&gv_args3);
     let doc = format!(
@@ -422,7 +422,7 @@ fn value_struct(
             fn uncall(&self, args: #tuple) -> #tuple {
                 self.uncall_signed(-1.0, args)
             }
-            fn additive(&self) -> u64 {
+            fn additive(&self) -> #mask_ty {
                 #mask
             }
             #[inline]
@@ -481,12 +481,13 @@ fn value_struct(
 
 /// The bits of the arguments of `F`'s tuple that it is compute–copy–uncompute in: `out`
 /// (bit 0) and each output parameter (bit `k + 1` for parameter `k`).
-fn additive_mask(f: &Func) -> u64 {
+fn additive_mask(f: &Func) -> crate::abi::ParamMask {
+    let last = crate::abi::MASK_BITS - 1;
     f.params
         .iter()
         .enumerate()
         .filter(|(_, p)| p.output)
-        .fold(1u64, |m, (k, _)| m | (1u64 << (k + 1).min(63)))
+        .fold(1, |m, (k, _)| m | (1 << (k + 1).min(last)))
 }
 
 /// The argument types of `F`'s tuple after `out`, over the number `num`: `&mut num` for a
@@ -535,11 +536,11 @@ fn additive_pairs(f: &Func, krate: &TokenStream) -> TokenStream {
     let names: Vec<_> = f.params.iter().map(|p| &p.name).collect();
     let l0 = &lts[0];
     let bound = quote!(#krate::ad::ordinary::AdNum);
-    let mask = additive_mask(f);
+    let (mask, primal) = (additive_mask(f), crate::abi::item(crate::abi::PRIMAL));
     let mut out = quote!();
     for (op, sign) in [("add", 1.0f64), ("sub", -1.0f64)] {
         let name = format_ident!("{}_{}", fname, op);
-        let inv = format_ident!("{}_{}_inv", fname, op);
+        let inv = crate::abi::inverse_name(&name);
         let what = if sign > 0.0 { "+=" } else { "-=" };
         let undo = if sign > 0.0 { "-=" } else { "+=" };
         let doc = format!(
@@ -567,7 +568,7 @@ fn additive_pairs(f: &Func, krate: &TokenStream) -> TokenStream {
                 #[doc(hidden)]
                 #[inline]
                 #[allow(clippy::too_many_arguments)]
-                pub fn __primal<#(#lts,)* __AdF: Fn(&#l0 mut __AdT, #(#tys,)*), __AdT: #bound>(_f: __AdF, (out, #(#names,)*): (&#l0 mut __AdT, #(#tys,)*)) {
+                pub fn #primal<#(#lts,)* __AdF: Fn(&#l0 mut __AdT, #(#tys,)*), __AdT: #bound>(_f: __AdF, (out, #(#names,)*): (&#l0 mut __AdT, #(#tys,)*)) {
                     #sname.value_signed(#sign, (out, #(#names,)*));
                 }
             });
