@@ -4,18 +4,20 @@
 //!
 //! On `f64` and `GVar<f64>` slices, the functions of the table of elementary functions that
 //! have a vector implementation (`exp`, `exp_m1`, `ln`, `ln_1p`, `tanh`, `sin`, `cos`: their
-//! row's `lanes` slot, see [`nilang_functions`]) run four elements at a time on
-//! [`F64x4`](crate::numbers::F64x4): the values by the lane implementation, and on gradient
-//! numbers the function's backward rule on `GVar<F64x4>` (the same rule the scalar
-//! instruction runs, written once). The last `len mod 4` elements run in a vector padded
-//! with zeros, so every element gets the same function whatever its position. Where the
-//! adjoints of four targets are exactly zero (the forward pass of a gradient, a recomputed
-//! routine) only the values move. Every other function and number type (`Dual`, batches,
-//! `GVar<GVar<f64>>`, a `#[primitive]` of your own) runs the instruction `y[i] += f(x[i])`
-//! one element at a time.
-use crate::ad::{GVar, Rule1, Scalar};
+//! row's `lanes` slot, see [`nilang_functions`]) run eight elements at a time, by the same lane
+//! code as [`F64x4`](crate::numbers::F64x4) and [`F64x8`](crate::numbers::F64x8) batches
+//! (each value within two ulps of `f64`'s function), compiled for the running CPU's widest
+//! vectors (AVX-512 or AVX2 on x86-64, chosen at run time; SSE2 or NEON otherwise) with the
+//! same bits on every path. On gradient numbers the backward rule runs in the same lanes
+//! (`x̄ ∓= ȳ·f'(x)` from the row's derivative, as the scalar rule computes it); where the
+//! adjoints of eight targets are exactly zero (the forward pass of a gradient, a recomputed
+//! routine) only the values move. The last `len mod 8` elements run in a vector padded with
+//! zeros, so every element gets the same function whatever its position. Every other function
+//! and number type (`Dual`, batches, `GVar<GVar<f64>>`, a `#[primitive]` of your own) runs the
+//! instruction `y[i] += f(x[i])` one element at a time.
+use crate::ad::{GVar, Scalar};
 use crate::instr::{fns, PlusEq1};
-use crate::numbers::F64x4;
+use crate::numbers::lane_array::{ArrayLanes, F8};
 use crate::stdlib::matmul;
 use core::any::TypeId;
 
@@ -124,7 +126,7 @@ macro_rules! table_lanes {
         fn table_lanes<T: 'static, F: 'static>(step: Step, y: &mut [T], x: &mut [T]) -> bool {
             $(
                 if table_lanes!(@vector $l) && TypeId::of::<F>() == TypeId::of::<fns::$F>() {
-                    return by_lanes::<fns::$F, T>(step, y, x);
+                    return table_lanes!(@call $l $F, step, y, x);
                 }
             )*
             false
@@ -132,28 +134,71 @@ macro_rules! table_lanes {
     };
     (@vector each) => { false };
     (@vector $l:ident) => { true };
+    (@call each $F:ident, $step:ident, $y:ident, $x:ident) => { false };
+    (@call $l:ident $F:ident, $step:ident, $y:ident, $x:ident) => { by_lanes::<fns::$F, T>($step, $y, $x) };
 }
 nilang_functions::elementary_functions!(table_lanes! {});
 
-/// `y ±= f(x)` in lanes of four when `T` is `f64` or `GVar<f64>` (returns `false` otherwise).
+/// `y ±= f(x)` in lanes when `T` is `f64` or `GVar<f64>` (returns `false` otherwise).
 #[inline(always)]
-fn by_lanes<F: Rule1<F64x4>, T: 'static>(step: Step, y: &mut [T], x: &mut [T]) -> bool
-where
-    F64x4: PlusEq1<F, F64x4>,
-{
+fn by_lanes<F: ArrayLanes, T: 'static>(step: Step, y: &mut [T], x: &mut [T]) -> bool {
     if TypeId::of::<T>() == TypeId::of::<f64>() {
         // SAFETY: `T` is `f64`
         let (y, x) = unsafe { (cast::<T, f64>(y), cast::<T, f64>(x)) };
-        values::<F>(step, y, x);
+        dispatch::<F, f64>(step, y, x);
         return true;
     }
     if TypeId::of::<T>() == TypeId::of::<GVar<f64>>() {
         // SAFETY: `T` is `GVar<f64>`
         let (y, x) = unsafe { (cast::<T, GVar<f64>>(y), cast::<T, GVar<f64>>(x)) };
-        gradients::<F>(step, y, x);
+        dispatch::<F, GVar<f64>>(step, y, x);
         return true;
     }
     false
+}
+
+/// Runs [`kernel`] compiled for the widest vectors the CPU has: on x86-64 AVX-512 or AVX2
+/// (detected at run time; the answer is cached), else the default build's (SSE2 on x86-64,
+/// NEON on aarch64). The kernel computes lane by lane with the same IEEE operations whatever
+/// the instructions, so every path gives the same bits.
+#[inline]
+fn dispatch<F: ArrayLanes, L: Lane>(step: Step, y: &mut [L], x: &mut [L]) {
+    #[cfg(target_arch = "x86_64")]
+    {
+        #[target_feature(enable = "avx512f")]
+        fn avx512<F: ArrayLanes, L: Lane>(step: Step, y: &mut [L], x: &mut [L]) {
+            kernel::<F, L>(step, y, x)
+        }
+        #[target_feature(enable = "avx2")]
+        fn avx2<F: ArrayLanes, L: Lane>(step: Step, y: &mut [L], x: &mut [L]) {
+            kernel::<F, L>(step, y, x)
+        }
+        if std::arch::is_x86_feature_detected!("avx512f") {
+            // SAFETY: the CPU has AVX-512F
+            return unsafe { avx512::<F, L>(step, y, x) };
+        }
+        if std::arch::is_x86_feature_detected!("avx2") {
+            // SAFETY: the CPU has AVX2
+            return unsafe { avx2::<F, L>(step, y, x) };
+        }
+    }
+    kernel::<F, L>(step, y, x)
+}
+
+/// `y ±= f(x)` over the slices (of one length), eight elements at a time, the tail in one
+/// vector padded with zeros (so an element's result does not depend on its position).
+#[inline(always)]
+fn kernel<F: ArrayLanes, L: Lane>(step: Step, y: &mut [L], x: &mut [L]) {
+    let n = y.len();
+    for i in (0..n).step_by(8) {
+        L::step::<F>(step, &mut y[i..(i + 8).min(n)], &mut x[i..(i + 8).min(n)]);
+    }
+}
+
+/// A number the kernel runs on: `f64` (values) or `GVar<f64>` (values and adjoints).
+trait Lane: Copy {
+    /// `y ±= f(x)` on at most eight elements (the lanes past them are zero in, dropped out).
+    fn step<F: ArrayLanes>(step: Step, y: &mut [Self], x: &mut [Self]);
 }
 
 /// `v` as a slice of `U`.
@@ -166,71 +211,97 @@ unsafe fn cast<T, U>(v: &mut [T]) -> &mut [U] {
     unsafe { core::slice::from_raw_parts_mut(v.as_mut_ptr().cast::<U>(), v.len()) }
 }
 
-/// Four elements of `v` from `i` (zeros past its end).
+/// `part(v[0]), part(v[1]), ..` in eight lanes (zeros past `v`'s end).
 #[inline(always)]
-fn load(v: impl Fn(usize) -> f64, i: usize, n: usize) -> F64x4 {
-    F64x4::from_fn(|l| if i + l < n { v(i + l) } else { 0.0 })
-}
-
-/// `y ±= f(x)` on values, four at a time.
-#[inline(always)]
-fn values<F>(step: Step, y: &mut [f64], x: &[f64])
-where
-    F64x4: PlusEq1<F, F64x4>,
-{
-    let mut chunks = y.chunks_exact_mut(4).zip(x.chunks_exact(4));
-    for (y, x) in &mut chunks {
-        let mut xv = F64x4::new([x[0], x[1], x[2], x[3]]);
-        let mut yv = F64x4::new([y[0], y[1], y[2], y[3]]);
-        values_step::<F>(step, &mut yv, &mut xv);
-        y.copy_from_slice(&yv.to_array());
-    }
-    let (n, i) = (y.len(), y.len() - y.len() % 4);
-    if i < n {
-        let mut xv = load(|k| x[k], i, n);
-        let mut yv = load(|k| y[k], i, n);
-        values_step::<F>(step, &mut yv, &mut xv);
-        y[i..].copy_from_slice(&yv.to_array()[..n - i]);
-    }
-}
-
-#[inline(always)]
-fn values_step<F>(step: Step, y: &mut F64x4, x: &mut F64x4)
-where
-    F64x4: PlusEq1<F, F64x4>,
-{
-    match step {
-        Step::Plus | Step::PlusValues => <F64x4 as PlusEq1<F, F64x4>>::plus_eq(y, x),
-        Step::Minus => <F64x4 as PlusEq1<F, F64x4>>::minus_eq(y, x),
-    }
-}
-
-/// `y ±= f(x)` on gradient numbers, four at a time: the backward rule on `GVar<F64x4>`, or
-/// the values alone where the four `ȳ` are zero.
-#[inline(always)]
-fn gradients<F: Rule1<F64x4>>(step: Step, y: &mut [GVar<f64>], x: &mut [GVar<f64>]) {
-    let n = y.len();
-    for i in (0..n).step_by(4) {
-        let m = (n - i).min(4);
-        let mut yv = GVar {
-            x: load(|k| y[k].x, i, n),
-            g: load(|k| y[k].g, i, n),
-        };
-        let mut xv = GVar {
-            x: load(|k| x[k].x, i, n),
-            g: load(|k| x[k].g, i, n),
-        };
-        let values_only = step == Step::PlusValues || yv.g.to_array() == [0.0; 4];
-        match (step, values_only) {
-            (Step::Minus, true) => F::minus_value(&mut yv.x, &mut xv.x),
-            (_, true) => F::plus_value(&mut yv.x, &mut xv.x),
-            (Step::Minus, false) => F::minus(&mut yv, &mut xv),
-            (_, false) => F::plus(&mut yv, &mut xv),
+fn load<L: Copy>(v: &[L], part: impl Fn(L) -> f64) -> F8 {
+    let mut a = [0.0; 8];
+    if v.len() == 8 {
+        // the full vector: a loop of a known length (unrolled, vectorised)
+        for (a, &v) in a.iter_mut().zip(v) {
+            *a = part(v);
         }
-        let (yx, xg) = (yv.x.to_array(), xv.g.to_array());
-        for l in 0..m {
-            y[i + l].x = yx[l];
-            x[i + l].g = xg[l];
+    } else {
+        for (a, &v) in a.iter_mut().zip(v) {
+            *a = part(v);
         }
+    }
+    F8(a)
+}
+
+impl Lane for f64 {
+    #[inline(always)]
+    fn step<F: ArrayLanes>(step: Step, y: &mut [f64], x: &mut [f64]) {
+        let r = F::value(load(x, |v| v));
+        let yv = load(y, |v| v);
+        let out = if step == Step::Minus { yv - r } else { yv + r };
+        y.copy_from_slice(&out.0[..y.len()]);
+    }
+}
+
+impl Lane for GVar<f64> {
+    /// The backward rule on eight lanes, or the values alone where the eight `ȳ` are zero.
+    #[inline(always)]
+    fn step<F: ArrayLanes>(step: Step, y: &mut [Self], x: &mut [Self]) {
+        let xv = load(x, |v| v.x);
+        let (yx, yg) = (load(y, |v| v.x), load(y, |v| v.g));
+        let r = F::value(xv);
+        let minus = step == Step::Minus;
+        let out = if minus { yx - r } else { yx + r };
+        for (y, o) in y.iter_mut().zip(out.0) {
+            y.x = o;
+        }
+        if step == Step::PlusValues || yg.0 == [0.0; 8] {
+            return;
+        }
+        let s = F::adjoint_step(yg, xv, r);
+        let xg = load(x, |v| v.g);
+        let g = if minus { xg + s } else { xg - s };
+        for (x, g) in x.iter_mut().zip(g.0) {
+            x.g = g;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The kernel as this CPU runs it (AVX-512 or AVX2 where present) and as the default build
+    /// compiles it: the same bits, values and adjoints, for every vector function.
+    #[test]
+    fn every_dispatch_path_gives_the_same_bits() {
+        fn check<F: ArrayLanes>() {
+            let n = 203;
+            let x: Vec<f64> = (0..n)
+                .map(|i| ((i * 7919) % n) as f64 / n as f64 * 8.0 - 3.9)
+                .collect();
+            let g: Vec<GVar<f64>> = (0..n)
+                .map(|i| GVar::new(0.5 - i as f64 / n as f64, 0.1 * i as f64))
+                .collect();
+            let mut gx: Vec<GVar<f64>> = x.iter().map(|&v| GVar::new(v, 1.0)).collect();
+            let (mut a, mut b) = (vec![0.25; n], vec![0.25; n]);
+            let (mut ga, mut gb) = (g.clone(), g.clone());
+            let (mut xa, mut gxa) = (x.clone(), gx.clone());
+            dispatch::<F, f64>(Step::Plus, &mut a, &mut xa);
+            kernel::<F, f64>(Step::Plus, &mut b, &mut xa);
+            dispatch::<F, GVar<f64>>(Step::Minus, &mut ga, &mut gxa);
+            kernel::<F, GVar<f64>>(Step::Minus, &mut gb, &mut gx);
+            let bits = |v: &[f64]| v.iter().map(|v| v.to_bits()).collect::<Vec<_>>();
+            assert_eq!(bits(&a), bits(&b));
+            let gbits = |v: &[GVar<f64>]| {
+                v.iter()
+                    .flat_map(|v| [v.x.to_bits(), v.g.to_bits()])
+                    .collect::<Vec<_>>()
+            };
+            assert_eq!(gbits(&ga), gbits(&gb));
+            assert_eq!(gbits(&gxa), gbits(&gx));
+            assert!(a.iter().any(|&v| v != 0.25) && gxa.iter().any(|v| v.g != 1.0));
+        }
+        check::<fns::Tanh>();
+        check::<fns::Exp>();
+        check::<fns::ExpM1>();
+        check::<fns::Ln1p>();
+        check::<fns::Sin>();
+        check::<fns::Cos>();
     }
 }

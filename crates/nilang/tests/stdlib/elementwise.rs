@@ -205,3 +205,92 @@ fn wrong_lengths_are_a_typed_error_before_anything_changes() {
     assert_eq!(e.detail, "lengths differ: y.len() = 4, x.len() = 3");
     assert_eq!(y, [0.0; 4]);
 }
+
+/// Inputs over the domain of every lane function, and its special values.
+fn inputs(n: usize) -> Vec<f64> {
+    let mut v: Vec<f64> = rnd(n, 11)
+        .iter()
+        .zip(rnd(n, 12))
+        .map(|(m, e)| m * 10f64.powf(3.0 * e))
+        .collect();
+    v.extend([
+        0.0,
+        -0.0,
+        f64::INFINITY,
+        f64::NEG_INFINITY,
+        f64::NAN,
+        f64::MIN_POSITIVE / 8.0,
+        -f64::MIN_POSITIVE / 8.0,
+        709.9,
+        -745.0,
+        -1.0,
+        -0.999,
+        22.5,
+        1e300,
+    ]);
+    v
+}
+
+/// `i_map` of `F` on `f64` and on `GVar<f64>` against the batch instruction `y ± f(x)` on
+/// `F64x4` and `GVar<F64x4>` (the same lane code and rule): the same bits.
+fn same_bits_as_batches<F: Copy + Default + 'static>(f: F)
+where
+    f64: PlusEq1<F, f64>,
+    F64x4: PlusEq1<F, F64x4>,
+    GVar<f64>: PlusEq1<F, GVar<f64>>,
+    GVar<F64x4>: PlusEq1<F, GVar<F64x4>>,
+{
+    let xs = inputs(4000);
+    let n = xs.len() - xs.len() % 4;
+    let (xs, y0, gy) = (&xs[..n], rnd(n, 13), rnd(n, 14));
+    let gx0 = rnd(n, 15);
+    let (mut x, mut y) = (xs.to_vec(), y0.clone());
+    i_map(&mut y, f, &mut x);
+    let mut gxs: Vec<GVar<f64>> = (0..n).map(|i| GVar::new(xs[i], gx0[i])).collect();
+    let mut gys: Vec<GVar<f64>> = (0..n).map(|i| GVar::new(y0[i], gy[i])).collect();
+    i_map_inv(&mut gys, f, &mut gxs); // the backward direction: x̄ += ȳ f'(x)
+    for c in 0..n / 4 {
+        let q = |v: &[f64]| F64x4::from_fn(|l| v[4 * c + l]);
+        let mut want = q(&y0);
+        <F64x4 as PlusEq1<F, F64x4>>::plus_eq(&mut want, &mut q(xs));
+        let mut gyb = GVar::new(q(&y0), q(&gy));
+        let mut gxb = GVar::new(q(xs), q(&gx0));
+        <GVar<F64x4> as PlusEq1<F, GVar<F64x4>>>::minus_eq(&mut gyb, &mut gxb);
+        for l in 0..4 {
+            let i = 4 * c + l;
+            let same = |a: f64, b: f64| a.to_bits() == b.to_bits() || (a.is_nan() && b.is_nan());
+            assert!(
+                same(y[i], want.lane(l)),
+                "{}: {} vs {}",
+                xs[i],
+                y[i],
+                want.lane(l)
+            );
+            assert!(
+                same(gys[i].x, gyb.x.lane(l)),
+                "{}: {} vs {}",
+                xs[i],
+                gys[i].x,
+                gyb.x.lane(l)
+            );
+            assert!(
+                same(gxs[i].g, gxb.g.lane(l)),
+                "{}: {} vs {}",
+                xs[i],
+                gxs[i].g,
+                gxb.g.lane(l)
+            );
+        }
+    }
+}
+
+#[test]
+fn the_same_bits_as_the_batch_instructions_and_their_rules() {
+    same_bits_as_batches(Tanh);
+    same_bits_as_batches(Exp);
+    same_bits_as_batches(ExpM1);
+    same_bits_as_batches(Ln);
+    same_bits_as_batches(Ln1p);
+    same_bits_as_batches(Sin);
+    same_bits_as_batches(nilang::instr::fns::Cos);
+}
