@@ -189,16 +189,30 @@ fn dispatch<F: ArrayLanes, L: Lane>(step: Step, y: &mut [L], x: &mut [L]) {
 /// vector padded with zeros (so an element's result does not depend on its position).
 #[inline(always)]
 fn kernel<F: ArrayLanes, L: Lane>(step: Step, y: &mut [L], x: &mut [L]) {
-    let n = y.len();
-    for i in (0..n).step_by(8) {
-        L::step::<F>(step, &mut y[i..(i + 8).min(n)], &mut x[i..(i + 8).min(n)]);
+    let (n, full) = (y.len(), y.len() - y.len() % 8);
+    for (y, x) in y[..full]
+        .chunks_exact_mut(8)
+        .zip(x[..full].chunks_exact_mut(8))
+    {
+        // one chunk an iteration: vectorised across its eight lanes (SLP), not across chunks
+        // (the loop vectoriser would gather lane `l` of eight chunks into one register)
+        let (y, x) = core::hint::black_box((y, x));
+        L::step::<F>(step, y.try_into().unwrap(), x.try_into().unwrap());
+    }
+    if full < n {
+        let (mut yt, mut xt) = ([L::default(); 8], [L::default(); 8]);
+        yt[..n - full].copy_from_slice(&y[full..]);
+        xt[..n - full].copy_from_slice(&x[full..]);
+        L::step::<F>(step, &mut yt, &mut xt);
+        y[full..].copy_from_slice(&yt[..n - full]);
+        x[full..].copy_from_slice(&xt[..n - full]);
     }
 }
 
 /// A number the kernel runs on: `f64` (values) or `GVar<f64>` (values and adjoints).
-trait Lane: Copy {
-    /// `y ±= f(x)` on at most eight elements (the lanes past them are zero in, dropped out).
-    fn step<F: ArrayLanes>(step: Step, y: &mut [Self], x: &mut [Self]);
+trait Lane: Copy + Default {
+    /// `y ±= f(x)` on eight elements.
+    fn step<F: ArrayLanes>(step: Step, y: &mut [Self; 8], x: &mut [Self; 8]);
 }
 
 /// `v` as a slice of `U`.
@@ -211,37 +225,25 @@ unsafe fn cast<T, U>(v: &mut [T]) -> &mut [U] {
     unsafe { core::slice::from_raw_parts_mut(v.as_mut_ptr().cast::<U>(), v.len()) }
 }
 
-/// `part(v[0]), part(v[1]), ..` in eight lanes (zeros past `v`'s end).
+/// `part(v[0]), .., part(v[7])` as lanes.
 #[inline(always)]
-fn load<L: Copy>(v: &[L], part: impl Fn(L) -> f64) -> F8 {
-    let mut a = [0.0; 8];
-    if v.len() == 8 {
-        // the full vector: a loop of a known length (unrolled, vectorised)
-        for (a, &v) in a.iter_mut().zip(v) {
-            *a = part(v);
-        }
-    } else {
-        for (a, &v) in a.iter_mut().zip(v) {
-            *a = part(v);
-        }
-    }
-    F8(a)
+fn load<L: Copy>(v: &[L; 8], part: impl Fn(L) -> f64) -> F8 {
+    F8(v.map(part))
 }
 
 impl Lane for f64 {
     #[inline(always)]
-    fn step<F: ArrayLanes>(step: Step, y: &mut [f64], x: &mut [f64]) {
-        let r = F::value(load(x, |v| v));
-        let yv = load(y, |v| v);
-        let out = if step == Step::Minus { yv - r } else { yv + r };
-        y.copy_from_slice(&out.0[..y.len()]);
+    fn step<F: ArrayLanes>(step: Step, y: &mut [f64; 8], x: &mut [f64; 8]) {
+        let r = F::value(F8(*x));
+        let yv = F8(*y);
+        *y = if step == Step::Minus { yv - r } else { yv + r }.0;
     }
 }
 
 impl Lane for GVar<f64> {
     /// The backward rule on eight lanes, or the values alone where the eight `ȳ` are zero.
     #[inline(always)]
-    fn step<F: ArrayLanes>(step: Step, y: &mut [Self], x: &mut [Self]) {
+    fn step<F: ArrayLanes>(step: Step, y: &mut [Self; 8], x: &mut [Self; 8]) {
         let xv = load(x, |v| v.x);
         let (yx, yg) = (load(y, |v| v.x), load(y, |v| v.g));
         let r = F::value(xv);

@@ -65,6 +65,8 @@ pub struct LogisticCase {
     pub x: Vec<f64>,
     pub y: Vec<f64>,
     pub w: Vec<f64>,
+    /// `n` zeros: the workspaces of the NiLang.rs program (`nilang`).
+    pub zeros: Vec<f64>,
 }
 
 impl LogisticCase {
@@ -87,6 +89,7 @@ impl LogisticCase {
             x,
             y,
             w,
+            zeros: vec![0.0; n],
         }
     }
 }
