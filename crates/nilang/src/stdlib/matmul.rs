@@ -254,8 +254,8 @@ unsafe fn dots<R: GemmReal, const BS: usize>(
                 *s = s.add(row[l + q] * b(l + q));
             }
         }
-        for l in k4..k {
-            s[0] = s[0].add(row[l] * b(l));
+        for (l, &v) in row.iter().enumerate().skip(k4) {
+            s[0] = s[0].add(v * b(l));
         }
         let s = s[0].add(s[1]).add(s[2].add(s[3]));
         // SAFETY: inside the caller's view of `c`
