@@ -17,6 +17,7 @@ mod dual;
 mod duals;
 mod fixed;
 mod forward;
+pub(crate) mod lane_array;
 mod lane_math;
 mod tropical;
 mod ulog;
