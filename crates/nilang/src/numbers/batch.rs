@@ -69,6 +69,7 @@ macro_rules! lanes {
         super::lane_math::$m::cos($x)
     };
 }
+pub(super) use lanes;
 
 macro_rules! batch_type {
     ($name:ident, $simd:ty, $m:ident, $n:literal, $doc:literal) => {

@@ -503,3 +503,15 @@ macro_rules! lane_math {
 
 lane_math!(x4, wide::f64x4, wide::u64x4, 4);
 lane_math!(x8, wide::f64x8, wide::u64x8, 8);
+// the same functions on plain arrays of eight lanes, for code compiled for the running CPU's
+// vector width (`lane_array`); only the functions of the table are called there
+#[allow(dead_code)]
+mod arrays {
+    lane_math!(
+        a8,
+        crate::numbers::lane_array::F8,
+        crate::numbers::lane_array::U8,
+        8
+    );
+}
+pub(crate) use arrays::a8;

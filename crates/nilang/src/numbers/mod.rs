@@ -17,6 +17,8 @@ mod dual;
 mod duals;
 mod fixed;
 mod forward;
+#[allow(unsafe_code)] // bytemuck's Pod/Zeroable for plain lane arrays
+pub(crate) mod lane_array;
 mod lane_math;
 mod tropical;
 mod ulog;

@@ -57,7 +57,7 @@ macro_rules! gemm_real {
                 // SAFETY: forwarded from the caller
                 unsafe {
                     if n == 1 || k == 1 {
-                        vector_product(m, k, n, alpha, a, b, c)
+                        vector_product_dispatch(m, k, n, alpha, a, b, c)
                     } else {
                         $f(
                             m, k, n, alpha, a.0, a.1, a.2, b.0, b.1, b.2, 1.0, c.0, c.1, c.2,
@@ -76,13 +76,72 @@ macro_rules! gemm_real {
         }
     };
 }
+/// [`vector_product`] compiled for the widest vectors the CPU has (AVX-512 or AVX2 on
+/// x86-64, detected at run time): the same operations in the same order on every path, so the
+/// same bits.
+///
+/// # Safety
+/// As [`GemmReal::gemm`].
+#[inline]
+unsafe fn vector_product_dispatch<R: GemmReal>(
+    m: usize,
+    k: usize,
+    n: usize,
+    alpha: R,
+    a: (*const R, isize, isize),
+    b: (*const R, isize, isize),
+    c: (*mut R, isize, isize),
+) {
+    #[cfg(target_arch = "x86_64")]
+    {
+        #[target_feature(enable = "avx512f")]
+        #[allow(clippy::too_many_arguments)]
+        unsafe fn avx512<R: GemmReal>(
+            m: usize,
+            k: usize,
+            n: usize,
+            alpha: R,
+            a: (*const R, isize, isize),
+            b: (*const R, isize, isize),
+            c: (*mut R, isize, isize),
+        ) {
+            // SAFETY: forwarded
+            unsafe { vector_product(m, k, n, alpha, a, b, c) }
+        }
+        #[target_feature(enable = "avx2")]
+        #[allow(clippy::too_many_arguments)]
+        unsafe fn avx2<R: GemmReal>(
+            m: usize,
+            k: usize,
+            n: usize,
+            alpha: R,
+            a: (*const R, isize, isize),
+            b: (*const R, isize, isize),
+            c: (*mut R, isize, isize),
+        ) {
+            // SAFETY: forwarded
+            unsafe { vector_product(m, k, n, alpha, a, b, c) }
+        }
+        if std::arch::is_x86_feature_detected!("avx512f") {
+            // SAFETY: the CPU has AVX-512F; the views as the caller's
+            return unsafe { avx512(m, k, n, alpha, a, b, c) };
+        }
+        if std::arch::is_x86_feature_detected!("avx2") {
+            // SAFETY: the CPU has AVX2; the views as the caller's
+            return unsafe { avx2(m, k, n, alpha, a, b, c) };
+        }
+    }
+    // SAFETY: forwarded from the caller
+    unsafe { vector_product(m, k, n, alpha, a, b, c) }
+}
+
 /// `c += alpha · a · b` when `n` or `k` is 1 (a matrix-vector product, an outer product):
 /// `matrixmultiply` packs its operands into tiles of 8×4 or 4×8 (a 4096 × 32 GEMV took 72 µs
 /// through it, 10 µs as dot products here).
 ///
 /// # Safety
 /// As [`GemmReal::gemm`].
-#[inline]
+#[inline(always)]
 unsafe fn vector_product<R: GemmReal>(
     m: usize,
     k: usize,
@@ -98,18 +157,53 @@ unsafe fn vector_product<R: GemmReal>(
     };
     if n == 1 && a.1.abs() < a.2.abs() {
         // `a` is a transposed view (its rows are far apart): `c += alpha a b` as `k` passes
-        // of `c += (alpha b_l) a_{:,l}`, each reading a row of the stored matrix in order
-        for l in 0..k {
-            let bl = alpha * at(l, 0, b);
-            for i in 0..m {
+        // of `c += (alpha b_l) a_{:,l}`, each reading a row of the stored matrix in order;
+        // eight elements of `c` at a time held in registers over the passes (each still
+        // accumulates in the order of `l`)
+        for i0 in (0..m).step_by(8) {
+            let w = (m - i0).min(8);
+            let ci = |j: usize| c.0.wrapping_offset((i0 + j) as isize * c.1);
+            let mut acc = [R::ZERO; 8];
+            for (j, acc) in acc.iter_mut().enumerate().take(w) {
                 // SAFETY: inside the caller's view of `c`
-                unsafe {
-                    let ci = c.0.offset(i as isize * c.1);
-                    *ci = (*ci).add(at(i, l, a) * bl);
+                *acc = unsafe { *ci(j) };
+            }
+            for l in 0..k {
+                let bl = alpha * at(l, 0, b);
+                if w == 8 && a.1 == 1 {
+                    // SAFETY: eight values in order in the caller's view of `a`
+                    let col =
+                        unsafe { &*a.0.offset(i0 as isize + l as isize * a.2).cast::<[R; 8]>() };
+                    for (acc, &v) in acc.iter_mut().zip(col) {
+                        *acc = acc.add(v * bl);
+                    }
+                } else if w == 8 {
+                    for (j, acc) in acc.iter_mut().enumerate() {
+                        *acc = acc.add(at(i0 + j, l, a) * bl);
+                    }
+                } else {
+                    for (j, acc) in acc.iter_mut().enumerate().take(w) {
+                        *acc = acc.add(at(i0 + j, l, a) * bl);
+                    }
                 }
+            }
+            for (j, &acc) in acc.iter().enumerate().take(w) {
+                // SAFETY: inside the caller's view of `c`
+                unsafe { *ci(j) = acc };
             }
         }
         return;
+    }
+    if n == 1 && a.2 == 1 {
+        // rows of `a` in order, `b` at the stride of `f64` or `GVar<f64>` values: the loop
+        // below with the strides known (vectorised), the same operations
+        match b.1 {
+            // SAFETY: forwarded from the caller
+            1 => return unsafe { dots::<R, 1>(m, k, alpha, a, b.0, c) },
+            // SAFETY: forwarded from the caller
+            2 => return unsafe { dots::<R, 2>(m, k, alpha, a, b.0, c) },
+            _ => {}
+        }
     }
     for i in 0..m {
         for j in 0..n {
@@ -130,6 +224,44 @@ unsafe fn vector_product<R: GemmReal>(
                 let cij = c.0.offset(i as isize * c.1 + j as isize * c.2);
                 *cij = (*cij).add(alpha * s);
             }
+        }
+    }
+}
+
+/// `c_i += alpha · Σ_l a[i, l] b_l` for rows of `a` stored in order (column stride 1) and `b`
+/// at stride `BS`: [`vector_product`]'s loop for `n = 1` (four partial sums, the same order).
+///
+/// # Safety
+/// As [`GemmReal::gemm`].
+#[inline(always)]
+unsafe fn dots<R: GemmReal, const BS: usize>(
+    m: usize,
+    k: usize,
+    alpha: R,
+    a: (*const R, isize, isize),
+    b: *const R,
+    c: (*mut R, isize, isize),
+) {
+    // SAFETY: `b` holds `k` values at stride `BS` (the caller's view)
+    let b = |l: usize| unsafe { *b.add(l * BS) };
+    let k4 = k - k % 4;
+    for i in 0..m {
+        // SAFETY: row `i` of the caller's view of `a`: `k` values in order
+        let row = unsafe { core::slice::from_raw_parts(a.0.offset(i as isize * a.1), k) };
+        let mut s = [R::ZERO; 4];
+        for l in (0..k4).step_by(4) {
+            for (q, s) in s.iter_mut().enumerate() {
+                *s = s.add(row[l + q] * b(l + q));
+            }
+        }
+        for (l, &v) in row.iter().enumerate().skip(k4) {
+            s[0] = s[0].add(v * b(l));
+        }
+        let s = s[0].add(s[1]).add(s[2].add(s[3]));
+        // SAFETY: inside the caller's view of `c`
+        unsafe {
+            let ci = c.0.offset(i as isize * c.1);
+            *ci = (*ci).add(alpha * s);
         }
     }
 }
@@ -211,8 +343,37 @@ fn strides(s: isize, cols: usize, transpose: bool) -> (isize, isize) {
 /// # Safety
 /// The view must lie in its allocation.
 unsafe fn all_zero<R: GemmReal>(p: *const R, len: usize, s: isize) -> bool {
-    // SAFETY: forwarded from the caller
-    (0..len).all(|i| unsafe { *p.offset(i as isize * s) } == R::ZERO)
+    match s {
+        // SAFETY: forwarded from the caller
+        1 => unsafe { all_zero_at::<R, 1>(p, len) },
+        // SAFETY: forwarded from the caller
+        2 => unsafe { all_zero_at::<R, 2>(p, len) },
+        // SAFETY: forwarded from the caller
+        _ => (0..len).all(|i| unsafe { *p.offset(i as isize * s) } == R::ZERO),
+    }
+}
+
+/// [`all_zero`] at a stride known at compile time: 64 values at a time without a branch
+/// (vectorised), the answer after each block.
+///
+/// # Safety
+/// As [`all_zero`].
+#[inline]
+unsafe fn all_zero_at<R: GemmReal, const S: usize>(p: *const R, len: usize) -> bool {
+    let mut i = 0;
+    while i < len {
+        let end = (i + 64).min(len);
+        let mut nonzero = false;
+        for j in i..end {
+            // SAFETY: inside the caller's view
+            nonzero |= unsafe { *p.add(j * S) } != R::ZERO;
+        }
+        if nonzero {
+            return false;
+        }
+        i = end;
+    }
+    true
 }
 
 /// Which direction of `C += A·B` runs, and what it moves.
@@ -328,15 +489,22 @@ fn add_rows_in<R: GemmReal, T: 'static>(
     let inverse = step == Step::Inverse;
     // SAFETY: `y` has `rows · n` elements and `b` has `n` (checked by the callers)
     unsafe {
-        for r in 0..rows {
-            let row = y.x.offset(r as isize * n as isize * y.s);
-            for j in 0..n {
-                let (yj, bj) = (row.offset(j as isize * y.s), *b.x.offset(j as isize * b.s));
-                *yj = if inverse {
-                    (*yj).add(bj.neg())
-                } else {
-                    (*yj).add(bj)
-                };
+        match (y.s, b.s) {
+            (1, 1) => add_rows_values::<R, 1, 1>(inverse, y.x, b.x, rows, n),
+            (2, 2) => add_rows_values::<R, 2, 2>(inverse, y.x, b.x, rows, n),
+            _ => {
+                for r in 0..rows {
+                    let row = y.x.offset(r as isize * n as isize * y.s);
+                    for j in 0..n {
+                        let (yj, bj) =
+                            (row.offset(j as isize * y.s), *b.x.offset(j as isize * b.s));
+                        *yj = if inverse {
+                            (*yj).add(bj.neg())
+                        } else {
+                            (*yj).add(bj)
+                        };
+                    }
+                }
             }
         }
         if let (Some(yg), Some(bg), false) = (y.g, b.g, step == Step::ForwardValues) {
@@ -355,6 +523,35 @@ fn add_rows_in<R: GemmReal, T: 'static>(
         }
     }
     true
+}
+
+/// The values of [`add_rows`] at strides known at compile time (`YS` of `y`, `BS` of `b`):
+/// the same operations, vectorised.
+///
+/// # Safety
+/// As [`add_rows`]' views.
+#[inline]
+unsafe fn add_rows_values<R: GemmReal, const YS: usize, const BS: usize>(
+    inverse: bool,
+    y: *mut R,
+    b: *const R,
+    rows: usize,
+    n: usize,
+) {
+    for r in 0..rows {
+        // SAFETY: row `r` of `y`, `n` elements at stride `YS`; `b` has `n` at stride `BS`
+        unsafe {
+            let row = y.add(r * n * YS);
+            for j in 0..n {
+                let (yj, bj) = (row.add(j * YS), *b.add(j * BS));
+                *yj = if inverse {
+                    (*yj).add(bj.neg())
+                } else {
+                    (*yj).add(bj)
+                };
+            }
+        }
+    }
 }
 
 /// The analyses `#[i]` code reads from a dense primitive `f`/`f_inv` (see

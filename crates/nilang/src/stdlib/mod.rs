@@ -6,6 +6,7 @@
 //! | module | contents |
 //! |---|---|
 //! | [`blas`] | `i_sum`, `i_sum_map`, `i_dot`, `i_dot_complex`, `i_norm2`, `i_norm2_complex`, `i_axpy`, `i_gemv`, `i_gemm` (primitives on a GEMM), `i_umm` |
+//! | [`elementwise`] | `i_map` (`y[i] += f(x[i])`; `tanh`, `exp`, `ln_1p`, .. in SIMD lanes on `f64` and `GVar<f64>`) |
 //! | [`linalg`] | `i_affine`, the matrix primitives `i_inv`, `i_det`, `i_logdet` ([`linalg::MatrixPrimitive`]) |
 //! | [`statistics`] | `i_mean_sum`, `i_var_mean_sum`, `i_cor_cov`, `i_normal_logpdf` |
 //! | [`nnlib`] | `i_relu`, `i_softmax_crossentropy`, `i_ascending`, `i_logsumexp`, `i_filter`, `i_mapfoldl`, the dense layers `i_dense`, `i_dense_data` (on a GEMM) |
@@ -16,6 +17,8 @@
 pub mod base;
 pub mod bennett;
 pub mod blas;
+#[allow(unsafe_code)] // run-time CPU dispatch (#[target_feature] kernels) and a TypeId-checked slice cast
+pub mod elementwise;
 pub mod linalg;
 #[allow(unsafe_code)] // strided matrices handed to matrixmultiply as raw pointers
 mod matmul;

@@ -329,3 +329,30 @@ fn value_only_variant_moves_values_only() {
     assert_eq!(adjoints(&ga), vec![0.5; m * k], "no adjoint moved");
     assert_eq!(adjoints(&gb), vec![0.0; k * n]);
 }
+
+#[test]
+fn matrix_vector_backward_rules_past_a_block_of_eight() {
+    // x̄ += Aᵀ ȳ with 13 columns (a block of eight and a tail), and ȳ·xᵀ into Ā; values
+    // through the dot products at stride 1 (f64) and 2 (GVar)
+    let (m, n) = (21, 13);
+    let (a, x, y0, ybar) = (rnd(m * n, 30), rnd(n, 31), rnd(m, 32), rnd(m, 33));
+    let (mut gy, mut ga, mut gx) = (
+        gvars(&y0, &ybar),
+        gvars(&a, &vec![0.0; m * n]),
+        gvars(&x, &vec![0.0; n]),
+    );
+    i_gemv_inv(&mut gy, &mut ga, &mut gx, m, n);
+    let ax = matmul(&a, &x, m, n, 1);
+    let want_y: Vec<f64> = y0.iter().zip(&ax).map(|(y, v)| y - v).collect();
+    assert!(close(&values(&gy), &want_y, 1e-14));
+    assert!(close(
+        &adjoints(&gx),
+        &matmul(&transpose(&a, m, n), &ybar, n, m, 1),
+        1e-14
+    ));
+    assert!(close(&adjoints(&ga), &matmul(&ybar, &x, m, 1, n), 1e-14));
+    let (mut yf, mut af, mut xf) = (y0.clone(), a.clone(), x.clone());
+    i_gemv(&mut yf, &mut af, &mut xf, m, n);
+    let want: Vec<f64> = y0.iter().zip(&ax).map(|(y, v)| y + v).collect();
+    assert!(close(&yf, &want, 1e-14));
+}

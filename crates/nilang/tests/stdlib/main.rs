@@ -10,6 +10,7 @@ mod arguments;
 mod bennett;
 mod blas;
 mod dense;
+mod elementwise;
 mod gemm;
 #[cfg(feature = "sprs")]
 mod nn_sparse;

@@ -71,6 +71,8 @@ pub struct LogisticCase {
     pub y: Vec<f64>,
     /// The parameters: `D` weights, then the bias.
     pub w: Vec<f64>,
+    /// `n` zeros: the workspaces of the NiLang.rs program (`nilang`).
+    pub zeros: Vec<f64>,
 }
 
 impl LogisticCase {
@@ -93,6 +95,7 @@ impl LogisticCase {
             x,
             y,
             w,
+            zeros: vec![0.0; n],
         }
     }
 }

@@ -1,89 +1,132 @@
 //! `logistic` suite, NiLang.rs from the guide only: the negative log-likelihood as an `#[i]`
-//! program over the samples `lo..hi`, its gradient by `nilang::ad::Plan` over all samples
-//! (`nilang-G`), and by the data-parallel `nilang::ad::TermSum` (the samples are the terms,
-//! the weights the shared parameter) on a pool of 1 and of N threads (`nilang-t1`,
-//! `nilang-tN`): the same bits for any N.
+//! program over a block of samples, written as a JAX user writes it: the margins `z = X·w + b`
+//! by the dense layer on read-only data (`nilang::stdlib::nnlib::i_dense_data`, one output: a
+//! matrix-vector product), `exp` and `ln_1p` over the vectors by
+//! `nilang::stdlib::elementwise::i_map` (SIMD lanes), the sum copied out, the rest undone. Its
+//! gradient by `nilang::ad::Plan` over all samples (`nilang-G`), and by the data-parallel
+//! `nilang::ad::TermSum` (the samples are the terms, `w` and `b` the shared parameters, the
+//! vectors `z`, `e`, `s` zero workspaces of each chunk) on a pool of 1 and of N threads
+//! (`nilang-t1`, `nilang-tN`): the same bits for any N.
 use super::{LogisticCase, D};
 use crate::harness::{Kernel, Pool};
 use crate::report::Measure;
 use nilang::ad::{Plan, Shared, Store, TermSum};
+use nilang::instr::fns::{Exp, Ln1p, Mul};
+use nilang::instr::PlusEq2;
 use nilang::prelude::*;
+use nilang::stdlib::elementwise::{i_map, i_map_inv};
+use nilang::stdlib::nnlib::{i_dense_data, i_dense_data_inv};
 
-/// `out += Σ_{lo ≤ s < hi} ln(1 + exp(z_s)) − y_s z_s`, `z_s = w[..d]·x_s + w[d]`,
-/// `d = w.len() − 1` features per sample (`x` row-major).
+/// `out += Σ_s ln(1 + exp(z_s)) − y_s z_s`, `z = x·w + b` over the samples of `x` (row-major,
+/// `w.len()` features each) and `y`; `z`, `e`, `s` are zero workspaces of one number per
+/// sample, zero again afterwards.
 #[i]
-pub fn logistic_nll<T: Scalar>(
+#[allow(clippy::too_many_arguments)]
+pub fn logistic_nll<T: Scalar + PlusEq2<Mul, f64, T> + PlusEq2<Mul, T, f64>>(
     out: &mut T,
     w: &mut [T],
+    b: &mut [T],
+    z: &mut [T],
+    e: &mut [T],
+    s: &mut [T],
     x: &[f64],
     y: &[f64],
-    lo: usize,
-    hi: usize,
 ) {
-    for s in lo..hi {
-        routine! {
-            let (z, ez) = (T::default(), T::default());
-            for k in 0..w.len() - 1 {
-                z += w[k] * x[s * (w.len() - 1) + k];
-            }
-            z += w[w.len() - 1];
-            ez += exp(z);
-        }
-        out += ln_1p(ez);
-        out -= z * y[s];
-        unroutine!();
+    routine! {
+        i_dense_data(z, x, w, b, y.len(), w.len(), 1);
+        i_map(e, Exp, z);
+        i_map(s, Ln1p, e);
     }
+    for k in 0..y.len() {
+        out += s[k];
+        out -= z[k] * y[k];
+    }
+    unroutine!();
 }
 
-/// The arguments of [`logistic_nll`] for a chunk of samples: the loss and the weights shared
-/// by every chunk, the data, the chunk's samples.
+/// The arguments of [`logistic_nll`] for a chunk of samples: the loss, the weights and the
+/// bias shared by every chunk, the chunk's workspaces (zeros), its data.
 type SampleArgs<'a> = (
     Shared<'a, f64>,
     Shared<'a, [f64]>,
+    Shared<'a, [f64]>,
+    Shared<'a, [f64]>,
+    Shared<'a, [f64]>,
+    Shared<'a, [f64]>,
     &'a [f64],
     &'a [f64],
-    usize,
-    usize,
 );
 
 /// The arguments of [`logistic_nll`] for the samples `r` of case `c`.
 fn sample_args(c: &LogisticCase, r: core::ops::Range<usize>) -> SampleArgs<'_> {
-    (Shared(&0.0), Shared(&c.w), &c.x, &c.y, r.start, r.end)
+    let zeros = &c.zeros[..r.len()];
+    (
+        Shared(&0.0),
+        Shared(&c.w[..D]),
+        Shared(&c.w[D..]),
+        Shared(zeros),
+        Shared(zeros),
+        Shared(zeros),
+        &c.x[r.start * D..r.end * D],
+        &c.y[r],
+    )
 }
 
 /// The storage of a gradient of [`logistic_nll`] (serial or per chunk).
 pub type NllStore<'a> = Store<(
     &'a mut f64,
     &'a mut [f64],
+    &'a mut [f64],
+    &'a mut [f64],
+    &'a mut [f64],
+    &'a mut [f64],
     &'a [f64],
     &'a [f64],
-    usize,
-    usize,
 )>;
+
+/// The state of the serial kernels: the parameters `w`, `b`, the workspaces `z`, `e`, `s`.
+type Serial = (Vec<f64>, Vec<f64>, [Vec<f64>; 3]);
+
+fn serial(c: &LogisticCase) -> Serial {
+    (
+        c.w[..D].to_vec(),
+        c.w[D..].to_vec(),
+        std::array::from_fn(|_| vec![0.0; c.n]),
+    )
+}
 
 /// Our tools and their kernels for one case: `nilang` (O, G), then the data-parallel gradient
 /// on each pool (`nilang-t1`, `nilang-tN`).
 pub fn cells<'a>(c: &'a LogisticCase, pools: &'a [Pool]) -> Vec<(String, Vec<Kernel<'a>>)> {
-    let (x, y, n) = (&c.x[..], &c.y[..], c.n);
+    let (x, y) = (&c.x[..], &c.y[..]);
     let mut out = vec![(
         "nilang".to_string(),
         vec![
             Kernel::with_state(
                 Measure::O,
-                (0.0, c.w.clone()),
-                move |s: &mut (f64, Vec<f64>)| {
-                    s.0 = 0.0;
-                    logistic_nll(&mut s.0, &mut s.1, x, y, 0, n);
+                (0.0, serial(c)),
+                move |(l, (w, b, [z, e, s])): &mut (f64, Serial)| {
+                    *l = 0.0;
+                    logistic_nll(l, w, b, z, e, s, x, y);
                 },
                 |s| vec![s.0],
             ),
             Kernel::with_state(
                 Measure::G,
-                (Plan::<NllStore<'a>>::new(), vec![0.0; D + 1], c.w.clone()),
-                move |s: &mut (Plan<NllStore<'a>>, Vec<f64>, Vec<f64>)| {
-                    let args = (&mut 0.0, &mut s.2[..], x, y, 0, n);
-                    let (_, st) = s.0.value_and_gradient(&LogisticNll, args, 0);
-                    for (o, v) in s.1.iter_mut().zip(&st.1) {
+                (Plan::<NllStore<'a>>::new(), vec![0.0; D + 1], serial(c)),
+                move |(plan, g, (w, b, [z, e, s])): &mut (Plan<NllStore<'a>>, Vec<f64>, Serial)| {
+                    let args = (
+                        &mut 0.0,
+                        &mut w[..],
+                        &mut b[..],
+                        &mut z[..],
+                        &mut e[..],
+                        &mut s[..],
+                        x,
+                        y,
+                    );
+                    let (_, st) = plan.value_and_gradient(&LogisticNll, args, 0);
+                    for (o, v) in g.iter_mut().zip(st.1.iter().chain(st.2.iter())) {
                         *o = v.g;
                     }
                 },
@@ -102,8 +145,12 @@ fn parallel<'a>(c: &'a LogisticCase, pool: &'a Pool) -> Kernel<'a> {
         (TermSum::<NllStore<'a>>::new(c.n), vec![0.0; D + 1]),
         move |s: &mut (TermSum<NllStore<'a>>, Vec<f64>)| {
             pool.install(|| {
-                s.0.args(|r| sample_args(c, r))
-                    .value_and_gradient(&LogisticNll, 0, &[1], &mut s.1)
+                s.0.args(|r| sample_args(c, r)).value_and_gradient(
+                    &LogisticNll,
+                    0,
+                    &[1, 2],
+                    &mut s.1,
+                )
             });
         },
         |s| s.1.clone(),
@@ -124,8 +171,12 @@ mod tests {
         for threads in [1, 2, 3] {
             let mut g = vec![0.0; D + 1];
             let v = Pool::new(threads).install(|| {
-                sum.args(|r| sample_args(&c, r))
-                    .value_and_gradient(&LogisticNll, 0, &[1], &mut g)
+                sum.args(|r| sample_args(&c, r)).value_and_gradient(
+                    &LogisticNll,
+                    0,
+                    &[1, 2],
+                    &mut g,
+                )
             });
             assert!((v - l).abs() <= 1e-12 * l.abs(), "{v} vs {l}");
             for (a, b) in g.iter().zip(&want) {

@@ -1,6 +1,7 @@
 //! `mlp` suite: the network as a user writes it from the guide, an `#[i]` program generic
 //! over its numbers with the dense layers of `nilang::stdlib::nnlib` (`i_dense_data` for the
-//! data layer, `i_dense` for the hidden one) and a `tanh` loop inside a routine, the squared
+//! data layer, `i_dense` for the hidden one) and `tanh` by `nilang::stdlib::elementwise::i_map` (SIMD lanes)
+//! inside a routine, the squared
 //! error copied out, and the routine undone. Its gradient is `nilang::ad::Plan`'s (one reverse
 //! pass: the program is compute–copy–uncompute in the loss); the objective runs it on `f64`.
 //!
@@ -12,10 +13,11 @@ use super::{split, MlpCase, N_HIDDEN, N_IN};
 use crate::harness::Kernel;
 use crate::report::Measure;
 use nilang::ad::Plan;
-use nilang::instr::fns::{Mul, SqDiff};
+use nilang::instr::fns::{Mul, SqDiff, Tanh};
 use nilang::instr::PlusEq2;
 use nilang::numbers::F64x4;
 use nilang::prelude::*;
+use nilang::stdlib::elementwise::{i_map, i_map_inv};
 use nilang::stdlib::nnlib::{i_dense, i_dense_data, i_dense_data_inv, i_dense_inv};
 
 /// `loss += Σ_b (tanh(x_b W₁ + b₁) W₂ + b₂ − t_b)²`; `z1`, `h` (B×32) and `z2` (B) are
@@ -36,9 +38,7 @@ pub fn mlp_loss<T: Scalar + PlusEq2<Mul, X, T> + PlusEq2<SqDiff, T, X>, X: Copy 
 ) {
     routine! {
         i_dense_data(z1, x, w1, b1, t.len(), 16, 32);
-        for i in 0..h.len() {
-            h[i] += tanh(z1[i]);
-        }
+        i_map(h, Tanh, z1);
         i_dense(z2, h, w2, b2, t.len(), 32, 1);
     }
     for b in 0..t.len() {

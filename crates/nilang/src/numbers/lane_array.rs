@@ -1,0 +1,275 @@
+//! Eight `f64` lanes as a plain array ([`F8`], with its `u64` twin [`U8`]): the vector type of
+//! the lane functions ([`lane_math`](super::lane_math), the same code as on `F64x4`/`F64x8`)
+//! when they are compiled for the running CPU's vector width. `wide`'s vectors are fixed when
+//! `wide` is compiled (SSE2 in a default x86-64 build); every operation here is an ordinary
+//! loop over the eight lanes, so a caller compiled with `#[target_feature(enable = "avx512f")]`
+//! (or `avx2`) gets the wide instructions and a default build gets SSE2, with the same bits on
+//! every path: each operation is one IEEE operation per lane (no contraction into FMA), and
+//! the comparisons, selects, min/max and bit operations are defined lane by lane as `wide`'s
+//! (masks of all ones or all zeros; `fast_min(a, b)` is `a` where `a < b`, else `b`, as
+//! `minpd`).
+//!
+//! [`ArrayLanes`] gives each function of the table of elementary functions that has a vector
+//! implementation its value and derivative on these lanes (used by
+//! [`crate::stdlib::elementwise`]).
+use super::batch::lanes;
+use crate::instr::fns;
+use core::ops::{Add, BitAnd, BitOr, BitXor, Div, Mul, Neg, Not, Shl, Shr, Sub};
+
+/// Eight `f64` lanes.
+#[derive(Clone, Copy, Debug, PartialEq)]
+#[repr(C, align(64))]
+pub(crate) struct F8(pub(crate) [f64; 8]);
+
+/// Eight `u64` lanes (the bits of an [`F8`]).
+#[derive(Clone, Copy, Debug, PartialEq)]
+#[repr(C, align(64))]
+pub(crate) struct U8(pub(crate) [u64; 8]);
+
+// SAFETY: plain arrays of numbers (every bit pattern valid), no padding (64 bytes, align 64)
+unsafe impl wide::bytemuck::Zeroable for F8 {}
+// SAFETY: as above
+unsafe impl wide::bytemuck::Pod for F8 {}
+// SAFETY: as above
+unsafe impl wide::bytemuck::Zeroable for U8 {}
+// SAFETY: as above
+unsafe impl wide::bytemuck::Pod for U8 {}
+
+/// `[f(a[0]), .., f(a[7])]`.
+#[inline(always)]
+fn map<A: Copy, R: Copy + Default>(a: [A; 8], f: impl Fn(A) -> R) -> [R; 8] {
+    let mut r = [R::default(); 8];
+    for i in 0..8 {
+        r[i] = f(a[i]);
+    }
+    r
+}
+/// `[f(a[0], b[0]), .., f(a[7], b[7])]`.
+#[inline(always)]
+fn zip<A: Copy, B: Copy, R: Copy + Default>(a: [A; 8], b: [B; 8], f: impl Fn(A, B) -> R) -> [R; 8] {
+    let mut r = [R::default(); 8];
+    for i in 0..8 {
+        r[i] = f(a[i], b[i]);
+    }
+    r
+}
+/// A mask lane: all ones or all zeros.
+#[inline(always)]
+fn mask(b: bool) -> f64 {
+    f64::from_bits(if b { u64::MAX } else { 0 })
+}
+
+macro_rules! binary {
+    ($T:ident, $e:ty: $($tr:ident $m:ident $op:tt),*) => {$(
+        impl $tr for $T {
+            type Output = $T;
+            #[inline(always)]
+            fn $m(self, o: $T) -> $T {
+                $T(zip(self.0, o.0, |a: $e, b: $e| a $op b))
+            }
+        }
+    )*};
+}
+binary!(F8, f64: Add add +, Sub sub -, Mul mul *, Div div /);
+binary!(U8, u64: BitAnd bitand &, BitOr bitor |);
+// integer lanes wrap (as `wide`'s and the machine's)
+impl Add for U8 {
+    type Output = U8;
+    #[inline(always)]
+    fn add(self, o: U8) -> U8 {
+        U8(zip(self.0, o.0, u64::wrapping_add))
+    }
+}
+impl Sub for U8 {
+    type Output = U8;
+    #[inline(always)]
+    fn sub(self, o: U8) -> U8 {
+        U8(zip(self.0, o.0, u64::wrapping_sub))
+    }
+}
+
+macro_rules! bits_binary {
+    ($($tr:ident $m:ident $op:tt),*) => {$(
+        impl $tr for F8 {
+            type Output = F8;
+            #[inline(always)]
+            fn $m(self, o: F8) -> F8 {
+                F8(zip(self.0, o.0, |a: f64, b: f64| f64::from_bits(a.to_bits() $op b.to_bits())))
+            }
+        }
+    )*};
+}
+bits_binary!(BitAnd bitand &, BitOr bitor |, BitXor bitxor ^);
+
+impl Neg for F8 {
+    type Output = F8;
+    #[inline(always)]
+    fn neg(self) -> F8 {
+        F8(map(self.0, |a| -a))
+    }
+}
+impl Not for F8 {
+    type Output = F8;
+    #[inline(always)]
+    fn not(self) -> F8 {
+        F8(map(self.0, |a| f64::from_bits(!a.to_bits())))
+    }
+}
+impl Shl<u32> for U8 {
+    type Output = U8;
+    #[inline(always)]
+    fn shl(self, s: u32) -> U8 {
+        U8(map(self.0, |a| a << s))
+    }
+}
+impl Shr<u32> for U8 {
+    type Output = U8;
+    #[inline(always)]
+    fn shr(self, s: u32) -> U8 {
+        U8(map(self.0, |a| a >> s))
+    }
+}
+
+macro_rules! compare {
+    ($($m:ident $op:tt),*) => {$(
+        /// A lane mask: all ones where the comparison holds.
+        #[inline(always)]
+        pub(crate) fn $m(self, o: F8) -> F8 {
+            F8(zip(self.0, o.0, |a: f64, b: f64| mask(a $op b)))
+        }
+    )*};
+}
+
+#[allow(dead_code)] // the methods the lane functions use, not every one in every build
+impl F8 {
+    /// Every lane `v`.
+    #[inline(always)]
+    pub(crate) fn splat(v: f64) -> F8 {
+        F8([v; 8])
+    }
+    /// The lanes `a`.
+    #[inline(always)]
+    pub(crate) fn new(a: [f64; 8]) -> F8 {
+        F8(a)
+    }
+    /// The lanes.
+    #[inline(always)]
+    pub(crate) fn to_array(self) -> [f64; 8] {
+        self.0
+    }
+    /// `|x|` (the sign bit cleared).
+    #[inline(always)]
+    pub(crate) fn abs(self) -> F8 {
+        F8(map(self.0, |a| f64::from_bits(a.to_bits() & !(1 << 63))))
+    }
+    /// Rounded to the nearest integer, half away from zero (`f64::round`, as `wide`'s).
+    #[inline(always)]
+    pub(crate) fn round(self) -> F8 {
+        F8(map(self.0, f64::round))
+    }
+    /// `self` where `self < o`, else `o` (`minpd`).
+    #[inline(always)]
+    pub(crate) fn fast_min(self, o: F8) -> F8 {
+        F8(zip(self.0, o.0, |a: f64, b: f64| if a < b { a } else { b }))
+    }
+    /// `self` where `self > o`, else `o` (`maxpd`).
+    #[inline(always)]
+    pub(crate) fn fast_max(self, o: F8) -> F8 {
+        F8(zip(self.0, o.0, |a: f64, b: f64| if a > b { a } else { b }))
+    }
+    /// `t` where the mask `self` is set, else `f` (bitwise).
+    #[inline(always)]
+    pub(crate) fn select(self, t: F8, f: F8) -> F8 {
+        (self & t) | (!self & f)
+    }
+    /// Whether every lane of the mask is set (its sign bit, as `movmskpd`).
+    #[inline(always)]
+    pub(crate) fn all(self) -> bool {
+        self.0
+            .iter()
+            .fold(true, |all, a| all & a.is_sign_negative())
+    }
+    compare!(simd_eq ==, simd_ne !=, simd_lt <, simd_le <=, simd_gt >, simd_ge >=);
+}
+
+impl U8 {
+    /// Every lane `v`.
+    #[inline(always)]
+    pub(crate) fn splat(v: u64) -> U8 {
+        U8([v; 8])
+    }
+}
+
+/// A function of the table of elementary functions with a vector implementation, on
+/// [`F8`] lanes: its value and the factor of its backward rule, computed as the rule on
+/// `GVar<F64x4>` computes them (the same operations in the same order, so the same bits).
+pub(crate) trait ArrayLanes {
+    /// `f(x)`.
+    fn value(x: F8) -> F8;
+    /// `x̄ += ȳ ∘ d` is the rule of `y -= f(x)` (`x̄ −= ȳ ∘ d` that of `y += f(x)`) with
+    /// `∘` `*` or `/` and `d` this (`r = f(x)`), negated where the row's sign is `−`.
+    fn adjoint_step(ybar: F8, x: F8, r: F8) -> F8;
+}
+
+/// The derivative expression of a row (`1`, `x`, `r`, `g(arg)` terms, `±` between them) as
+/// the rules evaluate it: each term added to `−0` in turn, a function's sum argument first.
+macro_rules! derivative {
+    (@sum ($acc:expr) [$x:ident $r:ident]) => { $acc };
+    (@sum ($acc:expr) [$x:ident $r:ident] + $($rest:tt)*) => { derivative!(@term ($acc) [+] [$x $r] $($rest)*) };
+    (@sum ($acc:expr) [$x:ident $r:ident] - $($rest:tt)*) => { derivative!(@term ($acc) [-] [$x $r] $($rest)*) };
+    (@term ($acc:expr) [$o:tt] [$x:ident $r:ident] 1 $($rest:tt)*) => {
+        derivative!(@sum ($acc $o F8::splat(1.0)) [$x $r] $($rest)*)
+    };
+    (@term ($acc:expr) [$o:tt] [$x:ident $r:ident] x $($rest:tt)*) => {
+        derivative!(@sum ($acc $o $x) [$x $r] $($rest)*)
+    };
+    (@term ($acc:expr) [$o:tt] [$x:ident $r:ident] r $($rest:tt)*) => {
+        derivative!(@sum ($acc $o $r) [$x $r] $($rest)*)
+    };
+    (@term ($acc:expr) [$o:tt] [$x:ident $r:ident] $g:ident ($($arg:tt)*) $($rest:tt)*) => {
+        derivative!(@sum ($acc $o derivative!(@fn $g derivative!(@arg [$x $r] $($arg)*))) [$x $r] $($rest)*)
+    };
+    (@arg [$x:ident $r:ident] x) => { $x };
+    (@arg [$x:ident $r:ident] r) => { $r };
+    (@arg [$x:ident $r:ident] $($sum:tt)*) => { derivative!(@sum (F8::splat(-0.0)) [$x $r] + $($sum)*) };
+    (@fn abs2 $v:expr) => {{ let v = $v; v * v }};
+    (@fn $g:ident $v:expr) => { super::lane_math::a8::$g($v) };
+}
+
+/// `ȳ ∘ d`, negated for a `−` row.
+macro_rules! adjoint_step {
+    (+ *, $yb:expr, $d:expr) => {
+        $yb * $d
+    };
+    (+ /, $yb:expr, $d:expr) => {
+        $yb / $d
+    };
+    (- *, $yb:expr, $d:expr) => {
+        -($yb * $d)
+    };
+    (- /, $yb:expr, $d:expr) => {
+        -($yb / $d)
+    };
+}
+
+macro_rules! array_lanes {
+    ($($F:ident { names: [$f:ident $(, $alias:ident)*], c: $c:ident, domain: $dom:literal, d: $s:tt $op:tt ($($d:tt)*), lanes: $l:ident },)*) => {$(
+        array_lanes!(@row $F $s $op ($($d)*) $l);
+    )*};
+    (@row $F:ident $s:tt $op:tt $d:tt each) => {};
+    (@row $F:ident $s:tt $op:tt ($($d:tt)*) $l:ident) => {
+        impl ArrayLanes for fns::$F {
+            #[inline(always)]
+            fn value(x: F8) -> F8 {
+                lanes!($l, a8, x)
+            }
+            #[inline(always)]
+            fn adjoint_step(ybar: F8, x: F8, r: F8) -> F8 {
+                let _ = (x, r); // a row's derivative reads one or both
+                let d = derivative!(@sum (F8::splat(-0.0)) [x r] + $($d)*);
+                adjoint_step!($s $op, ybar, d)
+            }
+        }
+    };
+}
+nilang_functions::elementary_functions!(array_lanes! {});

@@ -1,0 +1,309 @@
+//! Elementwise functions over slices, computed in SIMD lanes: `y[i] += f(x[i])` for every `i`
+//! ([`i_map`]) and its inverse `y[i] -= f(x[i])` ([`i_map_inv`]), like `jax.numpy`'s
+//! elementwise functions.
+//!
+//! On `f64` and `GVar<f64>` slices, the functions of the table of elementary functions that
+//! have a vector implementation (`exp`, `exp_m1`, `ln`, `ln_1p`, `tanh`, `sin`, `cos`: their
+//! row's `lanes` slot, see [`nilang_functions`]) run eight elements at a time, by the same lane
+//! code as [`F64x4`](crate::numbers::F64x4) and [`F64x8`](crate::numbers::F64x8) batches
+//! (each value within two ulps of `f64`'s function), compiled for the running CPU's widest
+//! vectors (AVX-512 or AVX2 on x86-64, chosen at run time; SSE2 or NEON otherwise) with the
+//! same bits on every path. On gradient numbers the backward rule runs in the same lanes
+//! (`x̄ ∓= ȳ·f'(x)` from the row's derivative, as the scalar rule computes it); where the
+//! adjoints of eight targets are exactly zero (the forward pass of a gradient, a recomputed
+//! routine) only the values move. The last `len mod 8` elements run in a vector padded with
+//! zeros, so every element gets the same function whatever its position. Every other function
+//! and number type (`Dual`, batches, `GVar<GVar<f64>>`, a `#[primitive]` of your own) runs the
+//! instruction `y[i] += f(x[i])` one element at a time.
+use crate::ad::{GVar, Scalar};
+use crate::instr::{fns, PlusEq1};
+use crate::numbers::lane_array::{ArrayLanes, F8};
+use crate::stdlib::matmul;
+use core::any::TypeId;
+
+/// `y[i] += f(x[i])` for every `i` (`f` a function marker of [`crate::instr::fns`], e.g.
+/// `Tanh`, `Exp`, `Ln1p`); its inverse [`i_map_inv`] is `y[i] -= f(x[i])`.
+///
+/// A primitive: on `f64` and `GVar<f64>` slices the table's functions with a vector
+/// implementation run in SIMD lanes, values and backward rule (each value within two ulps
+/// of `f64`'s function, as the lane versions of the table are, so it may differ in the last
+/// bits from the scalar loop `y[i] += tanh(x[i])`); other functions and numbers run that loop.
+/// `y` and `x` must have one length (a typed [`ErrorKind::Length`](crate::ErrorKind) error
+/// otherwise, before anything changes). Called from `#[i]` code like any reversible function;
+/// additive in `y` (compute–copy–uncompute).
+///
+/// ```
+/// use nilang::instr::fns::Tanh;
+/// use nilang::prelude::*;
+/// use nilang::stdlib::elementwise::{i_map, i_map_inv};
+///
+/// let (mut h, mut z) = (vec![0.0; 5], vec![-2.0, -0.5, 0.0, 0.5, 2.0]);
+/// i_map(&mut h, Tanh, &mut z);
+/// assert!((h[4] - 2.0_f64.tanh()).abs() <= 2.0 * f64::EPSILON);
+/// i_map_inv(&mut h, Tanh, &mut z);
+/// assert_eq!(h, [0.0; 5]);
+///
+/// // in a program, and under the gradient API: Σ tanh(zᵢ), ∂/∂zᵢ = 1 − tanh²(zᵢ)
+/// #[i]
+/// fn act<T: Scalar>(loss: &mut T, h: &mut [T], z: &mut [T]) {
+///     routine! {
+///         i_map(h, Tanh, z);
+///     }
+///     for i in 0..h.len() {
+///         loss += h[i];
+///     }
+///     unroutine!();
+/// }
+/// let (mut l, mut h) = (0.0, vec![0.0; 5]);
+/// let (_, _, gz) = nilang::gradient(&Act, (&mut l, &mut h[..], &mut z[..]), 0);
+/// assert!((gz[1].g - (1.0 - 0.5_f64.tanh().powi(2))).abs() < 1e-15);
+/// ```
+#[inline]
+pub fn i_map<T: Scalar + PlusEq1<F, T>, F: Copy + 'static>(y: &mut [T], f: F, x: &mut [T]) {
+    map(Step::Plus, y, f, x)
+}
+
+/// The inverse of [`i_map`]: `y[i] -= f(x[i])`.
+#[inline]
+pub fn i_map_inv<T: Scalar + PlusEq1<F, T>, F: Copy + 'static>(y: &mut [T], f: F, x: &mut [T]) {
+    map(Step::Minus, y, f, x)
+}
+
+matmul::dense_markers!(
+    i_map,
+    i_map_inv,
+    /// Values only (`y` carries no adjoint).
+    #[doc(hidden)]
+    #[inline]
+    pub fn __primal<
+        Fun: Fn(&mut [T], F, &mut [T]),
+        T: Scalar + PlusEq1<F, T>,
+        F: Copy + 'static,
+    >(
+        _f: Fun,
+        (y, f, x): (&mut [T], F, &mut [T]),
+    ) {
+        map(Step::PlusValues, y, f, x)
+    }
+);
+
+/// Which direction runs, and whether adjoints move.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Step {
+    /// `y += f(x)`.
+    Plus,
+    /// `y -= f(x)`.
+    Minus,
+    /// `y += f(x)` on the values only (`ȳ` is known to be zero).
+    PlusValues,
+}
+
+#[inline]
+fn map<T: Scalar + PlusEq1<F, T>, F: Copy + 'static>(step: Step, y: &mut [T], _f: F, x: &mut [T]) {
+    crate::check::equal_lengths(
+        "nilang::stdlib::elementwise::i_map",
+        "i_map(y, f, x)",
+        &[("y", y.len()), ("x", x.len())],
+    );
+    if table_lanes::<T, F>(step, y, x) {
+        return;
+    }
+    for (y, x) in y.iter_mut().zip(x.iter_mut()) {
+        match step {
+            Step::Plus => <T as PlusEq1<F, T>>::plus_eq(y, x),
+            Step::Minus => <T as PlusEq1<F, T>>::minus_eq(y, x),
+            Step::PlusValues => <T as PlusEq1<F, T>>::plus_eq_primal(y, x),
+        }
+    }
+}
+
+/// The rows of the table of elementary functions with a vector implementation: `F` one of
+/// them and `T` `f64` or `GVar<f64>` runs [`by_lanes`] and returns `true`; otherwise `false`
+/// (nothing done). The conditions are on types only: rustc folds them.
+macro_rules! table_lanes {
+    ($($F:ident { names: [$f:ident $(, $alias:ident)*], c: $c:ident, domain: $dom:literal, d: $s:tt $op:tt $d:tt, lanes: $l:ident },)*) => {
+        #[inline(always)]
+        fn table_lanes<T: 'static, F: 'static>(step: Step, y: &mut [T], x: &mut [T]) -> bool {
+            $(
+                if table_lanes!(@vector $l) && TypeId::of::<F>() == TypeId::of::<fns::$F>() {
+                    return table_lanes!(@call $l $F, step, y, x);
+                }
+            )*
+            false
+        }
+    };
+    (@vector each) => { false };
+    (@vector $l:ident) => { true };
+    (@call each $F:ident, $step:ident, $y:ident, $x:ident) => { false };
+    (@call $l:ident $F:ident, $step:ident, $y:ident, $x:ident) => { by_lanes::<fns::$F, T>($step, $y, $x) };
+}
+nilang_functions::elementary_functions!(table_lanes! {});
+
+/// `y ±= f(x)` in lanes when `T` is `f64` or `GVar<f64>` (returns `false` otherwise).
+#[inline(always)]
+fn by_lanes<F: ArrayLanes, T: 'static>(step: Step, y: &mut [T], x: &mut [T]) -> bool {
+    if TypeId::of::<T>() == TypeId::of::<f64>() {
+        // SAFETY: `T` is `f64`
+        let (y, x) = unsafe { (cast::<T, f64>(y), cast::<T, f64>(x)) };
+        dispatch::<F, f64>(step, y, x);
+        return true;
+    }
+    if TypeId::of::<T>() == TypeId::of::<GVar<f64>>() {
+        // SAFETY: `T` is `GVar<f64>`
+        let (y, x) = unsafe { (cast::<T, GVar<f64>>(y), cast::<T, GVar<f64>>(x)) };
+        dispatch::<F, GVar<f64>>(step, y, x);
+        return true;
+    }
+    false
+}
+
+/// Runs [`kernel`] compiled for the widest vectors the CPU has: on x86-64 AVX-512 or AVX2
+/// (detected at run time; the answer is cached), else the default build's (SSE2 on x86-64,
+/// NEON on aarch64). The kernel computes lane by lane with the same IEEE operations whatever
+/// the instructions, so every path gives the same bits.
+#[inline]
+fn dispatch<F: ArrayLanes, L: Lane>(step: Step, y: &mut [L], x: &mut [L]) {
+    #[cfg(target_arch = "x86_64")]
+    {
+        #[target_feature(enable = "avx512f")]
+        fn avx512<F: ArrayLanes, L: Lane>(step: Step, y: &mut [L], x: &mut [L]) {
+            kernel::<F, L>(step, y, x)
+        }
+        #[target_feature(enable = "avx2")]
+        fn avx2<F: ArrayLanes, L: Lane>(step: Step, y: &mut [L], x: &mut [L]) {
+            kernel::<F, L>(step, y, x)
+        }
+        if std::arch::is_x86_feature_detected!("avx512f") {
+            // SAFETY: the CPU has AVX-512F
+            return unsafe { avx512::<F, L>(step, y, x) };
+        }
+        if std::arch::is_x86_feature_detected!("avx2") {
+            // SAFETY: the CPU has AVX2
+            return unsafe { avx2::<F, L>(step, y, x) };
+        }
+    }
+    kernel::<F, L>(step, y, x)
+}
+
+/// `y ±= f(x)` over the slices (of one length), eight elements at a time, the tail in one
+/// vector padded with zeros (so an element's result does not depend on its position).
+#[inline(always)]
+fn kernel<F: ArrayLanes, L: Lane>(step: Step, y: &mut [L], x: &mut [L]) {
+    let (n, full) = (y.len(), y.len() - y.len() % 8);
+    for (y, x) in y[..full]
+        .chunks_exact_mut(8)
+        .zip(x[..full].chunks_exact_mut(8))
+    {
+        // one chunk an iteration: vectorised across its eight lanes (SLP), not across chunks
+        // (the loop vectoriser would gather lane `l` of eight chunks into one register)
+        let (y, x) = core::hint::black_box((y, x));
+        L::step::<F>(step, y.try_into().unwrap(), x.try_into().unwrap());
+    }
+    if full < n {
+        let (mut yt, mut xt) = ([L::default(); 8], [L::default(); 8]);
+        yt[..n - full].copy_from_slice(&y[full..]);
+        xt[..n - full].copy_from_slice(&x[full..]);
+        L::step::<F>(step, &mut yt, &mut xt);
+        y[full..].copy_from_slice(&yt[..n - full]);
+        x[full..].copy_from_slice(&xt[..n - full]);
+    }
+}
+
+/// A number the kernel runs on: `f64` (values) or `GVar<f64>` (values and adjoints).
+trait Lane: Copy + Default {
+    /// `y ±= f(x)` on eight elements.
+    fn step<F: ArrayLanes>(step: Step, y: &mut [Self; 8], x: &mut [Self; 8]);
+}
+
+/// `v` as a slice of `U`.
+///
+/// # Safety
+/// `T` and `U` must be the same type.
+#[inline(always)]
+unsafe fn cast<T, U>(v: &mut [T]) -> &mut [U] {
+    // SAFETY: the same type (the caller's promise): same layout and length
+    unsafe { core::slice::from_raw_parts_mut(v.as_mut_ptr().cast::<U>(), v.len()) }
+}
+
+/// `part(v[0]), .., part(v[7])` as lanes.
+#[inline(always)]
+fn load<L: Copy>(v: &[L; 8], part: impl Fn(L) -> f64) -> F8 {
+    F8(v.map(part))
+}
+
+impl Lane for f64 {
+    #[inline(always)]
+    fn step<F: ArrayLanes>(step: Step, y: &mut [f64; 8], x: &mut [f64; 8]) {
+        let r = F::value(F8(*x));
+        let yv = F8(*y);
+        *y = if step == Step::Minus { yv - r } else { yv + r }.0;
+    }
+}
+
+impl Lane for GVar<f64> {
+    /// The backward rule on eight lanes, or the values alone where the eight `ȳ` are zero.
+    #[inline(always)]
+    fn step<F: ArrayLanes>(step: Step, y: &mut [Self; 8], x: &mut [Self; 8]) {
+        let xv = load(x, |v| v.x);
+        let (yx, yg) = (load(y, |v| v.x), load(y, |v| v.g));
+        let r = F::value(xv);
+        let minus = step == Step::Minus;
+        let out = if minus { yx - r } else { yx + r };
+        for (y, o) in y.iter_mut().zip(out.0) {
+            y.x = o;
+        }
+        if step == Step::PlusValues || yg.0 == [0.0; 8] {
+            return;
+        }
+        let s = F::adjoint_step(yg, xv, r);
+        let xg = load(x, |v| v.g);
+        let g = if minus { xg + s } else { xg - s };
+        for (x, g) in x.iter_mut().zip(g.0) {
+            x.g = g;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The kernel as this CPU runs it (AVX-512 or AVX2 where present) and as the default build
+    /// compiles it: the same bits, values and adjoints, for every vector function.
+    #[test]
+    fn every_dispatch_path_gives_the_same_bits() {
+        fn check<F: ArrayLanes>() {
+            let n = 203;
+            let x: Vec<f64> = (0..n)
+                .map(|i| ((i * 7919) % n) as f64 / n as f64 * 8.0 - 3.9)
+                .collect();
+            let g: Vec<GVar<f64>> = (0..n)
+                .map(|i| GVar::new(0.5 - i as f64 / n as f64, 0.1 * i as f64))
+                .collect();
+            let mut gx: Vec<GVar<f64>> = x.iter().map(|&v| GVar::new(v, 1.0)).collect();
+            let (mut a, mut b) = (vec![0.25; n], vec![0.25; n]);
+            let (mut ga, mut gb) = (g.clone(), g.clone());
+            let (mut xa, mut gxa) = (x.clone(), gx.clone());
+            dispatch::<F, f64>(Step::Plus, &mut a, &mut xa);
+            kernel::<F, f64>(Step::Plus, &mut b, &mut xa);
+            dispatch::<F, GVar<f64>>(Step::Minus, &mut ga, &mut gxa);
+            kernel::<F, GVar<f64>>(Step::Minus, &mut gb, &mut gx);
+            let bits = |v: &[f64]| v.iter().map(|v| v.to_bits()).collect::<Vec<_>>();
+            assert_eq!(bits(&a), bits(&b));
+            let gbits = |v: &[GVar<f64>]| {
+                v.iter()
+                    .flat_map(|v| [v.x.to_bits(), v.g.to_bits()])
+                    .collect::<Vec<_>>()
+            };
+            assert_eq!(gbits(&ga), gbits(&gb));
+            assert_eq!(gbits(&gxa), gbits(&gx));
+            assert!(a.iter().any(|&v| v != 0.25) && gxa.iter().any(|v| v.g != 1.0));
+        }
+        check::<fns::Tanh>();
+        check::<fns::Exp>();
+        check::<fns::ExpM1>();
+        check::<fns::Ln1p>();
+        check::<fns::Sin>();
+        check::<fns::Cos>();
+    }
+}
