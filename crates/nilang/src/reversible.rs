@@ -46,17 +46,17 @@ pub trait Reversible<Args> {
     /// ```
     /// use nilang::prelude::*;
     /// #[i(nocheck)]
-    /// fn scale<T: Scalar>(y: &mut [T], ix: &[usize], x: &mut [T]) {
+    /// fn add_squares<T: Scalar>(y: &mut [T], ix: &[usize], x: &mut [T]) {
     ///     for k in 0..ix.len() {
-    ///         y[ix[k]] += x[k] * x[k];
+    ///         y[ix[k]] += abs2(x[k]);
     ///     }
     /// }
     /// let mut y = [GVar { x: 5.0, g: 1.0 }];
     /// let mut x = [GVar { x: 3.0, g: 0.0 }];
     /// // y's value is left as it is (not restored to 5 - 3²); x̄ = ȳ·2x
-    /// Scale.uncall_dead((&mut y[..], &[0][..], &mut x[..]), 1 << 0);
+    /// AddSquares.uncall_dead((&mut y[..], &[0][..], &mut x[..]), 1 << 0);
     /// assert_eq!((y[0].x, x[0].g), (5.0, 6.0));
-    /// Scale.uncall_dead((&mut y[..], &[0][..], &mut x[..]), 0);
+    /// AddSquares.uncall_dead((&mut y[..], &[0][..], &mut x[..]), 0);
     /// assert_eq!((y[0].x, x[0].g), (-4.0, 12.0));
     /// ```
     fn uncall_dead(&self, args: Args, dead: u64) -> Args {
