@@ -323,14 +323,16 @@ impl<S: StateBytes> StateBytes for Pooled<'_, S> {
 /// so stored results would be taken back out of order: forward steps push nothing
 /// ([`discarding`]), and each inverse of a split step first runs the step forward storing its
 /// results (the same as in Treeverse's reversals).
-struct Bound<'s, 'p, F, P: ?Sized> {
+struct Bound<'s, 'p, F, P: ?Sized, S> {
     step: &'s F,
     params: RefCell<&'p mut P>,
     /// Whether the step stores anything (found out at its first inverse).
     split: core::cell::Cell<Option<bool>>,
+    /// The two states of the storing forward run of a split step, reused at every inverse.
+    scratch: RefCell<Option<(S, S)>>,
 }
 
-impl<'x, 'y, F, S, P: ?Sized> Reversible<(&'x mut S, &'y mut S)> for Bound<'_, '_, F, P>
+impl<'x, 'y, F, S, P: ?Sized> Reversible<(&'x mut S, &'y mut S)> for Bound<'_, '_, F, P, S>
 where
     S: Clone + ZeroLike,
     F: for<'a, 'b, 'z> Reversible<(&'a mut S, &'b mut S, &'z mut P)>,
@@ -344,8 +346,19 @@ where
         let mut p = self.params.borrow_mut();
         if self.split.get() != Some(false) {
             let pushed = crate::tape::stats().pushes;
-            let (mut next, mut prev) = (s.zero_like(), s.clone());
-            self.step.call_primal((&mut next, &mut prev, &mut **p));
+            let mut scratch = self.scratch.borrow_mut();
+            let (next, prev) = match &mut *scratch {
+                Some((next, prev)) => {
+                    next.set_zero_like(s);
+                    prev.clone_from(s);
+                    (next, prev)
+                }
+                none => {
+                    let (next, prev) = none.insert((s.zero_like(), s.clone()));
+                    (next, prev)
+                }
+            };
+            self.step.call_primal((next, prev, &mut **p));
             self.split.set(Some(crate::tape::stats().pushes > pushed));
         }
         let (d, s, _) = self.step.uncall((d, s, &mut **p));
@@ -504,6 +517,7 @@ impl<F, L> TimeLoop<F, L> {
                         step: &self.step,
                         params: RefCell::new(&mut *p),
                         split: Default::default(),
+                        scratch: RefCell::new(None),
                     },
                     k,
                     n,
