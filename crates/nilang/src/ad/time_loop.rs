@@ -251,7 +251,9 @@ impl StatePool {
 /// A state of a checkpointing schedule whose buffer goes back to `spares` when it is dropped:
 /// the states a schedule makes and drops over a run reuse a few allocations.
 struct Pooled<'p, S> {
-    s: Option<S>,
+    /// The state; mutable behind `&` so that a step can run on a checkpoint in place (a step
+    /// gives its `prev` back unchanged) instead of on a copy.
+    s: RefCell<Option<S>>,
     spares: &'p RefCell<Vec<S>>,
 }
 
@@ -265,7 +267,10 @@ impl<'p, S: Clone + ZeroLike> Pooled<'p, S> {
             }
             None => x.clone(),
         };
-        Pooled { s: Some(s), spares }
+        Pooled {
+            s: RefCell::new(Some(s)),
+            spares,
+        }
     }
 
     /// A zero of `x`'s shape.
@@ -277,27 +282,40 @@ impl<'p, S: Clone + ZeroLike> Pooled<'p, S> {
             }
             None => x.zero_like(),
         };
-        Pooled { s: Some(s), spares }
+        Pooled {
+            s: RefCell::new(Some(s)),
+            spares,
+        }
     }
 }
 
 impl<S> Pooled<'_, S> {
-    fn get(&self) -> &S {
-        self.s
-            .as_ref()
-            .expect("a pooled state is only emptied when dropped")
+    fn get(&self) -> core::cell::Ref<'_, S> {
+        core::cell::Ref::map(self.s.borrow(), |s| {
+            s.as_ref()
+                .expect("a pooled state is only emptied when dropped")
+        })
     }
 
     fn get_mut(&mut self) -> &mut S {
         self.s
+            .get_mut()
             .as_mut()
             .expect("a pooled state is only emptied when dropped")
+    }
+
+    /// The state, mutably, behind `&` (for a step run on it in place).
+    fn borrow_mut(&self) -> core::cell::RefMut<'_, S> {
+        core::cell::RefMut::map(self.s.borrow_mut(), |s| {
+            s.as_mut()
+                .expect("a pooled state is only emptied when dropped")
+        })
     }
 }
 
 impl<S> Drop for Pooled<'_, S> {
     fn drop(&mut self) {
-        if let (Some(s), Ok(mut spares)) = (self.s.take(), self.spares.try_borrow_mut()) {
+        if let (Some(s), Ok(mut spares)) = (self.s.get_mut().take(), self.spares.try_borrow_mut()) {
             spares.push(s);
         }
     }
@@ -305,7 +323,7 @@ impl<S> Drop for Pooled<'_, S> {
 
 impl<S: Clone + ZeroLike> Clone for Pooled<'_, S> {
     fn clone(&self) -> Self {
-        Pooled::copy_of(self.get(), self.spares)
+        Pooled::copy_of(&*self.get(), self.spares)
     }
 }
 
@@ -457,16 +475,17 @@ impl<F, L> TimeLoop<F, L> {
                 let mut split: Option<bool> = None;
                 let mut tl = TreeverseLog::default();
                 // `x ↦ step(x)`, the step's stored results pushed (or, inside `discarding`, not)
-                let advance = |x: &S, p: &mut P| {
-                    let mut prev = Pooled::copy_of(x, &spares);
-                    let mut next = Pooled::zero_of(x, &spares);
+                // (on the state itself: a step gives its `prev` back unchanged, as the states
+                // of store-all rely on too)
+                let advance = |x: &Pooled<S>, p: &mut P| {
+                    let mut next = Pooled::zero_of(&*x.get(), &spares);
                     self.step
-                        .call_primal((next.get_mut(), prev.get_mut(), &mut *p));
+                        .call_primal((next.get_mut(), &mut *x.borrow_mut(), &mut *p));
                     next
                 };
                 let step = |x: &Pooled<S>| {
                     let mut c = ctx.borrow_mut();
-                    discarding(|| advance(x.get(), &mut *c.1))
+                    discarding(|| advance(x, &mut *c.1))
                 };
                 let vjp = |x: &Pooled<S>, mut carry: Pooled<S>| {
                     let mut c = ctx.borrow_mut();
@@ -475,15 +494,15 @@ impl<F, L> TimeLoop<F, L> {
                         // run the step forward storing its routines' results, to be taken
                         // back by its inverse just below (its result equals `carry`'s values)
                         let pushed = crate::tape::stats().pushes;
-                        drop(advance(x.get(), p));
+                        drop(advance(x, p));
                         split = Some(crate::tape::stats().pushes > pushed);
                     }
-                    let mut src = Pooled::copy_of(x.get(), &spares);
+                    let mut src = Pooled::copy_of(&*x.get(), &spares);
                     self.step.uncall((carry.get_mut(), src.get_mut(), &mut **p));
                     src
                 };
                 let seed = |x: &Pooled<S>| {
-                    let mut carry = Pooled::copy_of(x.get(), &spares);
+                    let mut carry = Pooled::copy_of(&*x.get(), &spares);
                     let mut c = ctx.borrow_mut();
                     self.loss.uncall((&mut *c.0, carry.get_mut()));
                     carry
