@@ -9,8 +9,8 @@
 //! hand-derived adjoint of RK4 over the stored states), NiLang.rs from the guide only
 //! ([`nilang`]: the whole trajectory as one `#[i]` program, `nilang-G` by `Plan`), and JAX
 //! (`peers/jax/peer.py`, jitted float64, `lax.scan` over the observations of `fori_loop`s over
-//! the steps). Every gradient is checked against the plain one (1e-10) before it is timed, the
-//! peer's too.
+//! the steps) and C++ by Enzyme on the whole loss (`enzyme`, `peers/enzyme/odefit.cpp`). Every
+//! gradient is checked against the plain one (1e-10) before it is timed, the peers' too.
 
 pub mod nilang;
 
