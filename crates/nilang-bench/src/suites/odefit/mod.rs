@@ -85,7 +85,7 @@ impl OdefitCase {
     /// `n` steps (a multiple of [`OBS`]); observations from [`TRUE_P`], [`TRUE_U0`].
     pub fn new(n: usize) -> Self {
         assert!(
-            n % OBS == 0 && n > 0,
+            n.is_multiple_of(OBS) && n > 0,
             "n = {n} must be a positive multiple of {OBS}"
         );
         let (dt, every) = (T_END / n as f64, n / OBS);
