@@ -19,6 +19,7 @@ use crate::harness::{jax, Harness, Suite};
 use crate::report::Measure;
 use serde_json::json;
 
+/// The suite's `--suite` name.
 pub const SUITE: &str = "odefit";
 
 /// The end of the integration interval.
@@ -29,10 +30,12 @@ pub const OBS: usize = 20;
 
 /// The parameters the observations were generated with, and their initial state.
 pub const TRUE_P: [f64; 4] = [1.5, 1.0, 1.0, 3.0];
+/// The initial state the observations were generated from.
 pub const TRUE_U0: [f64; 2] = [1.0, 1.0];
 
 /// The parameters and the initial state the gradient is taken at.
 pub const FIT_P: [f64; 4] = [1.3, 0.9, 1.1, 2.8];
+/// The initial state the gradient is taken at.
 pub const FIT_U0: [f64; 2] = [1.2, 0.8];
 
 /// The ODE fit suite.
@@ -71,9 +74,13 @@ fn sizes(mode: Mode) -> &'static [usize] {
 
 /// One case: `n` steps of `dt = T_END / n`, observed every `every = n / OBS` steps.
 pub struct OdefitCase {
+    /// The case's name (`n=200`, ..).
     pub name: String,
+    /// RK4 steps.
     pub n: usize,
+    /// The step, `T_END / n`.
     pub dt: f64,
+    /// Steps between two observations, `n / OBS`.
     pub every: usize,
     /// `OBS` observations `(x, y)`, interleaved.
     pub obs: Vec<f64>,
