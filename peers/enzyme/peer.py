@@ -190,6 +190,11 @@ def logistic(s, a):
     }
 
 
+def odefit(s, a):
+    args = (a["theta"], a["obs"], np.array([float(s["dt"]), float(s["every"])]))
+    return {"O": entry("odefit", "objective", 1, args), "G": entry("odefit", "gradient", 6, args)}
+
+
 SUITES = {
     "gmm": gmm,
     "ba": ba,
@@ -200,6 +205,7 @@ SUITES = {
     "mlp": mlp,
     "pairwise": pairwise,
     "logistic": logistic,
+    "odefit": odefit,
 }
 
 # ----------------------------------------------------------------------------------------------

@@ -365,6 +365,41 @@ def logistic_functions(s, a):
 SUITES["logistic"] = logistic_functions
 
 # ----------------------------------------------------------------------------------------------
+# ODE parameter fit (nilang_bench::suites::odefit): Lotka-Volterra x' = a x - b x y,
+# y' = c x y - d y, classical RK4 with step dt; theta = (a, b, c, d, x0, y0); obs (x, y) pairs
+# every `every` steps; L = sum_j |u(t_j) - o_j|^2; G = dL/dtheta.
+
+
+def odefit_functions(s, a):
+    dt, every = float(s["dt"]), int(s["every"])
+    obs, theta0 = jnp.asarray(a["obs"]).reshape(-1, 2), jnp.asarray(a["theta"])
+
+    def rhs(u, p):
+        xy = u[0] * u[1]
+        return jnp.stack([p[0] * u[0] - p[1] * xy, p[2] * xy - p[3] * u[1]])
+
+    def rk4(u, p):
+        k1 = rhs(u, p)
+        k2 = rhs(u + 0.5 * dt * k1, p)
+        k3 = rhs(u + 0.5 * dt * k2, p)
+        k4 = rhs(u + dt * k3, p)
+        return u + dt / 6.0 * k1 + dt / 3.0 * k2 + dt / 3.0 * k3 + dt / 6.0 * k4
+
+    def loss(theta):
+        p = theta[:4]
+
+        def segment(u, o):
+            u = jax.lax.fori_loop(0, every, lambda _, u: rk4(u, p), u)
+            return u, jnp.sum((u - o) ** 2)
+
+        return jnp.sum(jax.lax.scan(segment, theta[4:], obs)[1])
+
+    return {"O": (jax.jit(loss), (theta0,)), "G": (jax.jit(jax.grad(loss)), (theta0,))}
+
+
+SUITES["odefit"] = odefit_functions
+
+# ----------------------------------------------------------------------------------------------
 # Timing: the harness's adaptive repetition (crates/nilang-bench/src/timing.rs).
 
 

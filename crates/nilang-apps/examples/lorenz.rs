@@ -126,7 +126,8 @@ fn main() {
     // split vs joint reversal of the RK4 step's routine (the stages), on a tape of states
     let m = n.min(100_000);
     let (gj, tj, _) = measure(|| gradient_store_all(&START, m));
-    let ((gs, tape_peak), ts, _) = measure(|| gradient_store_all_split(&START, m));
+    let ((gs, tape), ts, _) = measure(|| gradient_store_all_split(&START, m));
+    let tape_peak = tape.peak_bytes;
     assert_eq!(gj, gs, "split and joint reversal give the same gradient");
     println!(
         "per-step reversal, store-all over {m} steps: joint (recompute the stages) {tj:.3} s, split (#[store]: keep the stages) {ts:.3} s; identical gradients; split-mode tape peak {tape_peak} B"

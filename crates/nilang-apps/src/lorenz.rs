@@ -9,7 +9,7 @@
 //! (ρ = 28), long enough for the sensitivities to grow by ~10³ but not to overflow.
 use nilang::prelude::*;
 use nilang::stdlib::treeverse::{
-    apply_step, step_vjp, store_all, treeverse_reversible, TreeverseLog,
+    apply_step, step_vjp, step_vjp_on, store_all, treeverse_reversible, TreeverseLog,
 };
 
 /// `σ` of the Lorenz system.
@@ -142,24 +142,25 @@ rk4_step!(
 );
 
 /// The gradient of `z_n` through a tape of all states (as [`gradient_store_all`]) with each
-/// step's vjp in split mode ([`LorenzRk4Split`]), and the store tape's peak bytes during it.
+/// step's vjp in split mode ([`LorenzRk4Split`]), and what the store tape of the run (one for
+/// all vjps) did.
 ///
 /// ```
 /// use nilang_apps::lorenz::*;
-/// let (g, bytes) = gradient_store_all_split(&START, 100);
+/// let (g, tape) = gradient_store_all_split(&START, 100);
 /// assert_eq!(g, gradient_store_all(&START, 100));
-/// assert!(bytes > 0);
+/// assert!(tape.peak_bytes > 0 && tape.len == 0);
 /// ```
-pub fn gradient_store_all_split(x0: &State, n: usize) -> (State, usize) {
-    nilang::tape::reset_peak();
+pub fn gradient_store_all_split(x0: &State, n: usize) -> (State, nilang::tape::TapeStats) {
+    let mut tape = nilang::tape::Tape::new();
     let g = store_all(
         x0,
         n,
         |x| apply_step(&LorenzRk4, x),
-        |x, g| step_vjp(&LorenzRk4Split, x, g),
+        |x, g| step_vjp_on(&mut tape, &LorenzRk4Split, x, g),
         seed,
     );
-    (g, nilang::tape::stats().peak_bytes)
+    (g, tape.stats())
 }
 
 /// `n` RK4 steps from `x0` (one forward run, keeping only the latest state).

@@ -495,3 +495,35 @@ fn value_only_variant_takes_its_parameters_as_parameters() {
     assert!(primal.contains("__nilang_body :: < T , N > ("), "{primal}");
     assert!(primal.contains("plus_eq_primal"), "{primal}");
 }
+
+#[test]
+fn adjoint_only_variant_takes_its_parameters_as_parameters() {
+    // `f::__adj` (and `f_inv::__adj`) receive the arguments as one tuple; a body that reads
+    // the dead mask is a function of its own with the declared parameters (as `__primal`:
+    // their `&mut` stay `noalias`), called with the function, the mask and the tuple's fields
+    let out = expand_nocheck(
+        "fn f<T: Scalar, const N: i32>(y: &mut [T], a: &View<'_>, x: &mut [T]) {
+            for j in 0..a.n {
+                for p in a.ptr[j]..a.ptr[j + 1] { y[a.ix[p]] += x[p] * x[j]; }
+            }
+        }",
+    );
+    let with_mask: Vec<&str> = out
+        .split("fn __adj")
+        .skip(1)
+        .map(|adj| adj.split("# [doc").next().unwrap_or_default())
+        .filter(|adj| adj.contains("__nilang_dead"))
+        .collect();
+    // the function's and its inverse's (`y`'s value is read by nothing in the program)
+    assert_eq!(with_mask.len(), 2, "{out}");
+    for adj in with_mask {
+        assert!(
+            adj.contains("fn __nilang_body < '__nilang_l0 , '__nilang_l1 , '__nilang_l2 , '__nilang_l3 , T : Scalar , const N : i32 , __NilangF > (__nilang_f : __NilangF , __nilang_dead : u64 , y : & '__nilang_l0 mut [T] , a : & '__nilang_l1 View < '__nilang_l2 > , x : & '__nilang_l3 mut [T])"),
+            "{adj}"
+        );
+        assert!(
+            adj.contains("__nilang_body :: < T , N , __NilangF > (__nilang_f , __nilang_dead ,"),
+            "{adj}"
+        );
+    }
+}

@@ -37,6 +37,32 @@ pub trait Reversible<Args> {
     fn call_primal(&self, args: Args) -> Args {
         self.call(args)
     }
+    /// Run the inverse when the values of the arguments in `dead` (bit `k`: argument `k`) are
+    /// never read afterwards (the outputs at the end of a backward pass): `#[i]` runs its
+    /// adjoint-only variant, in which, on gradient numbers, instructions targeting those
+    /// arguments move adjoints only (their values are then left as they were, not restored).
+    /// The default is [`Reversible::uncall`].
+    ///
+    /// ```
+    /// use nilang::prelude::*;
+    /// #[i(nocheck)]
+    /// fn add_squares<T: Scalar>(y: &mut [T], ix: &[usize], x: &mut [T]) {
+    ///     for k in 0..ix.len() {
+    ///         y[ix[k]] += abs2(x[k]);
+    ///     }
+    /// }
+    /// let mut y = [GVar { x: 5.0, g: 1.0 }];
+    /// let mut x = [GVar { x: 3.0, g: 0.0 }];
+    /// // y's value is left as it is (not restored to 5 - 3²); x̄ = ȳ·2x
+    /// AddSquares.uncall_dead((&mut y[..], &[0][..], &mut x[..]), 1 << 0);
+    /// assert_eq!((y[0].x, x[0].g), (5.0, 6.0));
+    /// AddSquares.uncall_dead((&mut y[..], &[0][..], &mut x[..]), 0);
+    /// assert_eq!((y[0].x, x[0].g), (-4.0, 12.0));
+    /// ```
+    fn uncall_dead(&self, args: Args, dead: u64) -> Args {
+        let _ = dead;
+        self.uncall(args)
+    }
 }
 
 /// A function called with its arguments as one tuple: how the value-only variant of a

@@ -47,12 +47,14 @@ fn gradient_matches_finite_differences() {
 #[test]
 fn split_mode_steps_give_the_joint_gradient() {
     nilang::tape::clear();
-    let (g, peak) = gradient_store_all_split(&START, 2_000);
+    let (g, s) = gradient_store_all_split(&START, 2_000);
     assert_eq!(g, gradient_store_all(&START, 2_000));
     // one step's stages at a time: 24 numbers, none left behind. The typed tape keeps them
     // as 24 f64 (8 bytes each) in one run of the routine (one header, at most 64 bytes)
-    let s = nilang::tape::stats();
     assert_eq!(s.len, 0);
     assert_eq!(s.pushes, 2_000 * 24);
+    let peak = s.peak_bytes;
     assert!((24 * 8 + 8..=24 * 8 + 64).contains(&peak), "{peak}");
+    // all on the run's own tape: the thread's was not touched
+    assert_eq!(nilang::tape::stats(), nilang::tape::TapeStats::default());
 }

@@ -9,6 +9,7 @@ pub mod embedding;
 pub mod gmm;
 pub mod logistic;
 pub mod mlp;
+pub mod odefit;
 pub mod pairwise;
 pub mod schedules;
 pub mod sparse;
@@ -39,6 +40,7 @@ macro_rules! dispatch {
             mlp::MlpSuite::NAME => $f::<mlp::MlpSuite>($($arg),*),
             pairwise::PairwiseSuite::NAME => $f::<pairwise::PairwiseSuite>($($arg),*),
             logistic::LogisticSuite::NAME => $f::<logistic::LogisticSuite>($($arg),*),
+            odefit::OdefitSuite::NAME => $f::<odefit::OdefitSuite>($($arg),*),
             other => unreachable!("unknown suite {other}"),
         }
     };

@@ -89,6 +89,7 @@ fn enzyme_cells_are_checked_timed_and_recorded() {
             "mlp",
             "pairwise",
             "logistic",
+            "odefit",
             "--json",
             json_s,
         ],
@@ -116,6 +117,7 @@ fn enzyme_cells_are_checked_timed_and_recorded() {
             ("mlp", &["O", "G"]),
             ("pairwise", &["O", "G"]),
             ("logistic", &["O", "G"]),
+            ("odefit", &["O", "G"]),
         ],
     );
 }

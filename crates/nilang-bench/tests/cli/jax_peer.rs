@@ -47,6 +47,7 @@ fn jax_cells_are_checked_timed_and_recorded() {
             "ba",
             "mlp",
             "pairwise",
+            "odefit",
             "--json",
             json_s,
         ],
@@ -72,6 +73,7 @@ fn jax_cells_are_checked_timed_and_recorded() {
                 ("ba", &["O", "J"]),
                 ("mlp", &["O", "G"]),
                 ("pairwise", &["O", "G"]),
+                ("odefit", &["O", "G"]),
             ],
         );
     }

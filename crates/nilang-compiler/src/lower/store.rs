@@ -189,29 +189,50 @@ pub fn recorded_body(body: &[Stmt], span: Span, errors: &mut Errors) -> Option<V
     // stored by another routine)
     let site: Expr = syn::parse_quote_spanned!(span=>
         ::core::concat!(::core::file!(), ":", ::core::line!(), ":", ::core::column!()));
-    // the recorded body: the allocations, then the pops (inverse stores), in order
+    // the recorded body: the allocations, then the pops (inverse stores), in order, two
+    // ancillas per call (`store2`: one push for both when they are stored as `f64`)
     let mut recorded: Vec<Stmt> = allocs.iter().map(|(_, s)| (*s).clone()).collect();
-    for (n, init) in names {
-        let place = Place {
-            root: n.clone(),
-            path: Vec::new(),
-            neg: false,
-            span: n.span(),
-            end: n.span(),
+    for pair in names.chunks(2) {
+        let place = |n: &syn::Ident| {
+            CallArg::InOut(Place {
+                root: n.clone(),
+                path: Vec::new(),
+                neg: false,
+                span: n.span(),
+                end: n.span(),
+            })
         };
+        let (callee, args): (syn::ExprPath, Vec<CallArg>) = match pair {
+            [(a, ia), (b, ib)] => (
+                syn::parse_quote!(::nilang::tape::store2),
+                vec![
+                    place(a),
+                    place(b),
+                    CallArg::Read(ia.clone()),
+                    CallArg::Read(ib.clone()),
+                ],
+            ),
+            [(a, ia)] => (
+                syn::parse_quote!(::nilang::tape::store),
+                vec![place(a), CallArg::Read(ia.clone())],
+            ),
+            _ => unreachable!("chunks of two"),
+        };
+        let kept: Vec<String> = pair.iter().map(|(n, _)| format!("`{n}`")).collect();
+        let mut args = args;
+        args.push(CallArg::Read(site.clone()));
         recorded.push(Stmt {
             id: StmtId::UNNUMBERED,
             kind: StmtKind::Call(Call {
-                callee: Callee::Path(syn::parse_quote!(::nilang::tape::store)),
-                args: vec![
-                    CallArg::InOut(place),
-                    CallArg::Read(init),
-                    CallArg::Read(site.clone()),
-                ],
+                callee: Callee::Path(callee),
+                args,
                 inverse: true,
             }),
             span,
-            text: format!("#[store] routine: keep `{n}` for the backward pass"),
+            text: format!(
+                "#[store] routine: keep {} for the backward pass",
+                kept.join(" and ")
+            ),
             check: true,
         });
     }
@@ -246,6 +267,44 @@ mod tests {
             out.contains(":: nilang :: tape :: store_inv (& mut a"),
             "{out}"
         );
+    }
+
+    #[test]
+    fn a_store_routine_keeps_its_ancillas_two_per_call() {
+        let out = compile(quote!(
+            fn f(y: &mut f64, x: &f64) {
+                #[store]
+                routine! {
+                    let (a, b, c) = (0.0, 0.0, 0.0);
+                    a += x * 2.0;
+                    b += x * 3.0;
+                    c += x * 4.0;
+                }
+                y += a * b;
+                y += c;
+                unroutine!();
+            }
+        ));
+        assert!(!out.contains("compile_error"), "{out}");
+        // forward: c alone, then a and b in one push; inverse: the pair, then c
+        assert!(
+            out.contains(":: nilang :: tape :: store2 (& mut a , & mut b"),
+            "{out}"
+        );
+        assert!(out.contains(":: nilang :: tape :: store (& mut c"), "{out}");
+        assert!(
+            out.contains(":: nilang :: tape :: store2_inv (& mut a , & mut b"),
+            "{out}"
+        );
+        assert!(
+            out.contains(":: nilang :: tape :: store_inv (& mut c"),
+            "{out}"
+        );
+        let (pair_at, c_at) = (
+            out.find("store2 (& mut a").unwrap(),
+            out.find("store (& mut c").unwrap(),
+        );
+        assert!(c_at < pair_at, "c is pushed before the pair: {out}");
     }
 
     #[test]

@@ -369,7 +369,7 @@ impl<St> Plan<St> {
             for (s, &v) in outs.iter_mut().zip(seed) {
                 s.g += v;
             }
-            f.uncall(A::borrow(st));
+            uncall_outputs_dead(f, A::borrow(st), one, out);
         });
         (E::default(), st)
     }
@@ -395,9 +395,23 @@ impl<St> Plan<St> {
                 f.call_primal(A::borrow(st));
             }
             seed_lanes::<A, N>(st, iout);
-            f.uncall(A::borrow(st));
+            uncall_outputs_dead(f, A::borrow(st), one, iout);
         });
         st
+    }
+}
+
+/// The backward pass's uncall when only adjoints are returned: in a one-pass backward pass
+/// the values of the outputs (argument `out`) are read by nothing afterwards (the pass
+/// started from the inputs, so restoring them would give no meaningful value), and `f` runs
+/// its adjoint-only inverse ([`Reversible::uncall_dead`]); otherwise the whole inverse
+/// restores them.
+#[inline]
+fn uncall_outputs_dead<F: Reversible<B>, B>(f: &F, args: B, one: bool, out: usize) {
+    if one {
+        f.uncall_dead(args, 1u64.checked_shl(out as u32).unwrap_or(0));
+    } else {
+        f.uncall(args);
     }
 }
 

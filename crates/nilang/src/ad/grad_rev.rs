@@ -97,15 +97,21 @@ macro_rules! seed_tuple {
 
 for_tuples!(seed_tuple);
 
+/// `f`, a seed and `f⁻¹`, on a store tape of their own (what `f`'s `#[store]` routines keep
+/// between the two runs; nothing of it outlives the call).
 impl<F: Reversible<B>, B: SeedArgs> Reversible<B> for Grad<F> {
     fn call(&self, args: B) -> B {
-        let mut args = self.f.call(args);
-        args.seed(self.loss, 1.0);
-        self.f.uncall(args)
+        crate::tape::Tape::new().scope(|| {
+            let mut args = self.f.call(args);
+            args.seed(self.loss, 1.0);
+            self.f.uncall(args)
+        })
     }
     fn uncall(&self, args: B) -> B {
-        let mut args = self.f.call(args);
-        args.seed(self.loss, -1.0);
-        self.f.uncall(args)
+        crate::tape::Tape::new().scope(|| {
+            let mut args = self.f.call(args);
+            args.seed(self.loss, -1.0);
+            self.f.uncall(args)
+        })
     }
 }

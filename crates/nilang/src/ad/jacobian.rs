@@ -61,12 +61,16 @@ where
     check_index::<A, _>(iout, "output");
     let one = one_pass::<F, A, Lanes<N>, _>(f, iout);
     let mut st = args.store::<Lanes<N>>();
-    if !one {
-        f.call_primal(A::borrow(&mut st));
-    }
-    seed_lanes::<A, N>(&mut st, iout);
-    let m = A::slots::<Lanes<N>>(&mut st, iout).len();
-    f.uncall(A::borrow(&mut st));
+    // the forward and backward passes on a store tape of their own (`#[store]` routines)
+    let m = crate::tape::Tape::new().scope(|| {
+        if !one {
+            f.call_primal(A::borrow(&mut st));
+        }
+        seed_lanes::<A, N>(&mut st, iout);
+        let m = A::slots::<Lanes<N>>(&mut st, iout).len();
+        f.uncall(A::borrow(&mut st));
+        m
+    });
     let ins = A::slots::<Lanes<N>>(&mut st, iin);
     (0..m)
         .map(|j| ins.iter().map(|v| v.g.0[j]).collect())
@@ -190,18 +194,22 @@ where
     check_index::<A, _>(iin, "input");
     let base = args.store::<GVar<f64>>();
     let n = A::slots::<GVar<f64>>(&mut base.clone(), iin).len();
+    let mut tape = crate::tape::Tape::new();
     (0..n)
         .map(|k| {
             let mut st = base.clone();
-            // Grad(f)
-            f.call(A::borrow(&mut st));
-            slot::<GVar<f64>, A, _>(&mut st, loss).g.x += 1.0;
-            f.uncall(A::borrow(&mut st));
-            // seed the adjoint of gradient k, then ~Grad(f)
-            A::slots::<GVar<f64>>(&mut st, iin)[k].g.g += 1.0;
-            f.call(A::borrow(&mut st));
-            slot::<GVar<f64>, A, _>(&mut st, loss).g.x -= 1.0;
-            f.uncall(A::borrow(&mut st));
+            // on a store tape of its own (one for all columns: each leaves it empty)
+            tape.scope(|| {
+                // Grad(f)
+                f.call(A::borrow(&mut st));
+                slot::<GVar<f64>, A, _>(&mut st, loss).g.x += 1.0;
+                f.uncall(A::borrow(&mut st));
+                // seed the adjoint of gradient k, then ~Grad(f)
+                A::slots::<GVar<f64>>(&mut st, iin)[k].g.g += 1.0;
+                f.call(A::borrow(&mut st));
+                slot::<GVar<f64>, A, _>(&mut st, loss).g.x -= 1.0;
+                f.uncall(A::borrow(&mut st));
+            });
             A::slots::<GVar<f64>>(&mut st, iin)
                 .iter()
                 .map(|v| v.x.g)

@@ -251,7 +251,9 @@ impl StatePool {
 /// A state of a checkpointing schedule whose buffer goes back to `spares` when it is dropped:
 /// the states a schedule makes and drops over a run reuse a few allocations.
 struct Pooled<'p, S> {
-    s: Option<S>,
+    /// The state; mutable behind `&` so that a step can run on a checkpoint in place (a step
+    /// gives its `prev` back unchanged) instead of on a copy.
+    s: RefCell<Option<S>>,
     spares: &'p RefCell<Vec<S>>,
 }
 
@@ -265,7 +267,10 @@ impl<'p, S: Clone + ZeroLike> Pooled<'p, S> {
             }
             None => x.clone(),
         };
-        Pooled { s: Some(s), spares }
+        Pooled {
+            s: RefCell::new(Some(s)),
+            spares,
+        }
     }
 
     /// A zero of `x`'s shape.
@@ -277,27 +282,40 @@ impl<'p, S: Clone + ZeroLike> Pooled<'p, S> {
             }
             None => x.zero_like(),
         };
-        Pooled { s: Some(s), spares }
+        Pooled {
+            s: RefCell::new(Some(s)),
+            spares,
+        }
     }
 }
 
 impl<S> Pooled<'_, S> {
-    fn get(&self) -> &S {
-        self.s
-            .as_ref()
-            .expect("a pooled state is only emptied when dropped")
+    fn get(&self) -> core::cell::Ref<'_, S> {
+        core::cell::Ref::map(self.s.borrow(), |s| {
+            s.as_ref()
+                .expect("a pooled state is only emptied when dropped")
+        })
     }
 
     fn get_mut(&mut self) -> &mut S {
         self.s
+            .get_mut()
             .as_mut()
             .expect("a pooled state is only emptied when dropped")
+    }
+
+    /// The state, mutably, behind `&` (for a step run on it in place).
+    fn borrow_mut(&self) -> core::cell::RefMut<'_, S> {
+        core::cell::RefMut::map(self.s.borrow_mut(), |s| {
+            s.as_mut()
+                .expect("a pooled state is only emptied when dropped")
+        })
     }
 }
 
 impl<S> Drop for Pooled<'_, S> {
     fn drop(&mut self) {
-        if let (Some(s), Ok(mut spares)) = (self.s.take(), self.spares.try_borrow_mut()) {
+        if let (Some(s), Ok(mut spares)) = (self.s.get_mut().take(), self.spares.try_borrow_mut()) {
             spares.push(s);
         }
     }
@@ -305,7 +323,7 @@ impl<S> Drop for Pooled<'_, S> {
 
 impl<S: Clone + ZeroLike> Clone for Pooled<'_, S> {
     fn clone(&self) -> Self {
-        Pooled::copy_of(self.get(), self.spares)
+        Pooled::copy_of(&*self.get(), self.spares)
     }
 }
 
@@ -323,14 +341,16 @@ impl<S: StateBytes> StateBytes for Pooled<'_, S> {
 /// so stored results would be taken back out of order: forward steps push nothing
 /// ([`discarding`]), and each inverse of a split step first runs the step forward storing its
 /// results (the same as in Treeverse's reversals).
-struct Bound<'s, 'p, F, P: ?Sized> {
+struct Bound<'s, 'p, F, P: ?Sized, S> {
     step: &'s F,
     params: RefCell<&'p mut P>,
     /// Whether the step stores anything (found out at its first inverse).
     split: core::cell::Cell<Option<bool>>,
+    /// The two states of the storing forward run of a split step, reused at every inverse.
+    scratch: RefCell<Option<(S, S)>>,
 }
 
-impl<'x, 'y, F, S, P: ?Sized> Reversible<(&'x mut S, &'y mut S)> for Bound<'_, '_, F, P>
+impl<'x, 'y, F, S, P: ?Sized> Reversible<(&'x mut S, &'y mut S)> for Bound<'_, '_, F, P, S>
 where
     S: Clone + ZeroLike,
     F: for<'a, 'b, 'z> Reversible<(&'a mut S, &'b mut S, &'z mut P)>,
@@ -344,8 +364,19 @@ where
         let mut p = self.params.borrow_mut();
         if self.split.get() != Some(false) {
             let pushed = crate::tape::stats().pushes;
-            let (mut next, mut prev) = (s.zero_like(), s.clone());
-            self.step.call_primal((&mut next, &mut prev, &mut **p));
+            let mut scratch = self.scratch.borrow_mut();
+            let (next, prev) = match &mut *scratch {
+                Some((next, prev)) => {
+                    next.set_zero_like(s);
+                    prev.clone_from(s);
+                    (next, prev)
+                }
+                none => {
+                    let (next, prev) = none.insert((s.zero_like(), s.clone()));
+                    (next, prev)
+                }
+            };
+            self.step.call_primal((next, prev, &mut **p));
             self.split.set(Some(crate::tape::stats().pushes > pushed));
         }
         let (d, s, _) = self.step.uncall((d, s, &mut **p));
@@ -444,16 +475,17 @@ impl<F, L> TimeLoop<F, L> {
                 let mut split: Option<bool> = None;
                 let mut tl = TreeverseLog::default();
                 // `x ↦ step(x)`, the step's stored results pushed (or, inside `discarding`, not)
-                let advance = |x: &S, p: &mut P| {
-                    let mut prev = Pooled::copy_of(x, &spares);
-                    let mut next = Pooled::zero_of(x, &spares);
+                // (on the state itself: a step gives its `prev` back unchanged, as the states
+                // of store-all rely on too)
+                let advance = |x: &Pooled<S>, p: &mut P| {
+                    let mut next = Pooled::zero_of(&*x.get(), &spares);
                     self.step
-                        .call_primal((next.get_mut(), prev.get_mut(), &mut *p));
+                        .call_primal((next.get_mut(), &mut *x.borrow_mut(), &mut *p));
                     next
                 };
                 let step = |x: &Pooled<S>| {
                     let mut c = ctx.borrow_mut();
-                    discarding(|| advance(x.get(), &mut *c.1))
+                    discarding(|| advance(x, &mut *c.1))
                 };
                 let vjp = |x: &Pooled<S>, mut carry: Pooled<S>| {
                     let mut c = ctx.borrow_mut();
@@ -462,15 +494,15 @@ impl<F, L> TimeLoop<F, L> {
                         // run the step forward storing its routines' results, to be taken
                         // back by its inverse just below (its result equals `carry`'s values)
                         let pushed = crate::tape::stats().pushes;
-                        drop(advance(x.get(), p));
+                        drop(advance(x, p));
                         split = Some(crate::tape::stats().pushes > pushed);
                     }
-                    let mut src = Pooled::copy_of(x.get(), &spares);
+                    let mut src = Pooled::copy_of(&*x.get(), &spares);
                     self.step.uncall((carry.get_mut(), src.get_mut(), &mut **p));
                     src
                 };
                 let seed = |x: &Pooled<S>| {
-                    let mut carry = Pooled::copy_of(x.get(), &spares);
+                    let mut carry = Pooled::copy_of(&*x.get(), &spares);
                     let mut c = ctx.borrow_mut();
                     self.loss.uncall((&mut *c.0, carry.get_mut()));
                     carry
@@ -504,6 +536,7 @@ impl<F, L> TimeLoop<F, L> {
                         step: &self.step,
                         params: RefCell::new(&mut *p),
                         split: Default::default(),
+                        scratch: RefCell::new(None),
                     },
                     k,
                     n,

@@ -124,6 +124,10 @@ struct Run<'a, S, F> {
     states: Vec<Option<S>>,
     alive: usize,
     log: Option<&'a mut BennettLog>,
+    /// Uncomputed states, reused for the next computed ones (no allocation per step).
+    spares: Vec<S>,
+    /// A zero of a state's shape, for checking that an uncomputed state is zero.
+    zero: Option<S>,
 }
 
 impl<S, F> Run<'_, S, F>
@@ -154,7 +158,13 @@ where
             .expect("nilang bennett: source state missing");
         match dir {
             Direction::Forward => {
-                let mut dest = src.zero_like();
+                let mut dest = match self.spares.pop() {
+                    Some(mut d) => {
+                        d.set_zero_like(src);
+                        d
+                    }
+                    None => src.zero_like(),
+                };
                 self.step.call((&mut dest, src));
                 hi[0] = Some(dest);
                 self.alive += 1;
@@ -164,12 +174,20 @@ where
                     .take()
                     .expect("nilang bennett: state to uncompute missing");
                 self.step.uncall((&mut dest, src));
+                let zero = match &mut self.zero {
+                    Some(z) => {
+                        z.set_zero_like(&dest);
+                        z
+                    }
+                    none => none.insert(dest.zero_like()),
+                };
                 crate::check::dealloc(
                     &dest,
-                    &dest.zero_like(),
+                    zero,
                     concat!(file!(), ":", line!()),
                     "bennett: uncomputed state -> 0",
                 );
+                self.spares.push(dest);
                 self.alive -= 1;
             }
         }
@@ -251,6 +269,8 @@ fn run<S, F>(
         states,
         alive: 1,
         log,
+        spares: Vec::new(),
+        zero: None,
     };
     if let Some(l) = r.log.as_deref_mut() {
         l.peak_states = l.peak_states.max(1);

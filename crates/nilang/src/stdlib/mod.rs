@@ -17,7 +17,8 @@
 pub mod base;
 pub mod bennett;
 pub mod blas;
-#[allow(unsafe_code)] // run-time CPU dispatch (#[target_feature] kernels) and a TypeId-checked slice cast
+#[allow(unsafe_code)]
+// run-time CPU dispatch (#[target_feature] kernels) and a TypeId-checked slice cast
 pub mod elementwise;
 pub mod linalg;
 #[allow(unsafe_code)] // strided matrices handed to matrixmultiply as raw pointers

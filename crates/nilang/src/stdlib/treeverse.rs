@@ -21,6 +21,7 @@
 //! continues with the left part. The recursion is kept on an explicit stack, so `δ` may be as
 //! large as `n + 1` (store-all) without deep native recursion.
 use super::bennett::ZeroLike;
+use crate::tape::Tape;
 use crate::{GVar, Reversible};
 
 /// What a Treeverse run did.
@@ -451,11 +452,46 @@ where
 /// assert_eq!(step_vjp(&Cube, &2.0, 1.0), 12.0);
 /// ```
 pub fn step_vjp<S: GradState, F: ReversibleStep<S>>(step: &F, x: &S, g: S) -> S {
-    let y = apply_step(step, x);
-    let mut dy = y.lift(&g);
-    let mut dx = x.lift(&x.zero_like());
-    step.uncall((&mut dy, &mut dx));
-    S::grad_of(&dx)
+    step_vjp_on(&mut Tape::new(), step, x, g)
+}
+
+/// [`step_vjp`] with the step's forward and inverse run on `tape` (a [`Tape::scope`]): what a
+/// split-mode step (`#[store]` routines) stores between the two runs goes there, not on the
+/// thread's tape, and reusing one tape for every vjp of a schedule allocates only once.
+///
+/// ```
+/// use nilang::prelude::*;
+/// use nilang::stdlib::treeverse::step_vjp_on;
+/// use nilang::tape::Tape;
+/// #[i]
+/// fn cube<T: Scalar>(dest: &mut T, src: &mut T) {
+///     #[store]
+///     routine! {
+///         let c = T::default();
+///         c += src.powi(3);
+///     }
+///     dest += c;
+///     unroutine!();
+/// }
+/// let mut tape = Tape::new();
+/// assert_eq!(step_vjp_on(&mut tape, &Cube, &2.0, 1.0), 12.0);
+/// let s = tape.stats();
+/// assert_eq!((s.pushes, s.len), (1, 0));
+/// assert_eq!(nilang::tape::stats().pushes, 0); // the thread's tape was not touched
+/// ```
+pub fn step_vjp_on<S: GradState, F: ReversibleStep<S>>(
+    tape: &mut Tape,
+    step: &F,
+    x: &S,
+    g: S,
+) -> S {
+    tape.scope(|| {
+        let y = apply_step(step, x);
+        let mut dy = y.lift(&g);
+        let mut dx = x.lift(&x.zero_like());
+        step.uncall((&mut dy, &mut dx));
+        S::grad_of(&dx)
+    })
 }
 
 /// [`treeverse`] for a reversible step `step(dest, src)` (an `#[i]` function, any
@@ -486,12 +522,14 @@ pub fn treeverse_reversible<S: GradState, F: ReversibleStep<S>>(
     seed: impl FnOnce(&S) -> S,
     log: Option<&mut TreeverseLog>,
 ) -> S {
+    // advancing steps store nothing; each vjp's stored results live on one tape of the run
+    let mut tape = Tape::new();
     treeverse(
         x0,
         n,
         delta,
-        |x| apply_step(step, x),
-        |x, g| step_vjp(step, x, g),
+        |x| crate::tape::discarding(|| apply_step(step, x)),
+        |x, g| step_vjp_on(&mut tape, step, x, g),
         seed,
         log,
     )

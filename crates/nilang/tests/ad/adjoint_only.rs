@@ -198,3 +198,79 @@ fn the_inverse_on_plain_numbers_is_unchanged() {
         .chain(&qs)
         .all(|v| v.abs() < 1e-12));
 }
+
+/// `y[2·ix] += a·x_j` over the nonzeros of a pattern: `y` is a target only.
+#[i(nocheck)]
+fn scatter<T: Scalar>(
+    y: &mut [T],
+    pat: &nilang::stdlib::sparse::SparseView<'_>,
+    a: &mut [T],
+    x: &mut [T],
+) {
+    for j in 0..pat.ncols {
+        for p in pat.indptr[j]..pat.indptr[j + 1] {
+            y[pat.indices[p]] += a[p] * x[j];
+        }
+    }
+}
+
+#[test]
+fn one_pass_vjp_and_jacobian_run_the_adjoint_only_inverse() {
+    // compute–copy–uncompute in `y`: the backward pass starts from the inputs and runs
+    // `Reversible::uncall_dead` with `y` dead, so `y`'s values stay as given (the whole
+    // inverse would leave `y − A x`); the adjoints are those of the whole inverse
+    let (indptr, indices) = ([0, 2, 3], [0, 1, 1]);
+    let pat = nilang::stdlib::sparse::SparseView {
+        nrows: 2,
+        ncols: 2,
+        indptr: &indptr,
+        indices: &indices,
+    };
+    let (mut y, mut a, mut x) = (vec![0.5, -1.0], vec![1.0, 2.0, 3.0], vec![4.0, 5.0]);
+    let mut plan = ad::Plan::new();
+    let (gy, _, ga, gx) = plan.vjp(
+        &Scatter,
+        (&mut y[..], &pat, &mut a[..], &mut x[..]),
+        0,
+        &[10.0, 100.0],
+    );
+    assert_eq!(gy.iter().map(|v| v.x).collect::<Vec<_>>(), [0.5, -1.0]);
+    assert_eq!(gy.iter().map(|v| v.g).collect::<Vec<_>>(), [10.0, 100.0]);
+    // ā_p = ȳ_ix · x_j; x̄_j = Σ ȳ_ix · a_p
+    assert_eq!(
+        ga.iter().map(|v| v.g).collect::<Vec<_>>(),
+        [40.0, 400.0, 500.0]
+    );
+    assert_eq!(gx.iter().map(|v| v.g).collect::<Vec<_>>(), [210.0, 300.0]);
+    // the same through the whole inverse
+    let lift = |v: &[f64], g: &[f64]| -> Vec<GVar<f64>> {
+        v.iter().zip(g).map(|(&x, &g)| GVar { x, g }).collect()
+    };
+    let mut gv = lift(&y, &[10.0, 100.0]);
+    let (mut gav, mut gxv) = (lift(&a, &[0.0; 3]), lift(&x, &[0.0; 2]));
+    Scatter.uncall((&mut gv[..], &pat, &mut gav[..], &mut gxv[..]));
+    assert_eq!(
+        gav.iter().map(|v| v.g).collect::<Vec<_>>(),
+        [40.0, 400.0, 500.0]
+    );
+    assert_eq!(gxv.iter().map(|v| v.g).collect::<Vec<_>>(), [210.0, 300.0]);
+    assert_eq!(
+        gv.iter().map(|v| v.x).collect::<Vec<_>>(),
+        [0.5 - 4.0, -1.0 - 8.0 - 15.0]
+    );
+    // the Jacobian's lanes: rows of ∂y/∂(a, x), y's values as given
+    let st = plan_jacobian(&pat, &mut y, &mut a, &mut x);
+    assert_eq!(st, ([0.5, -1.0], [4.0, 0.0], [0.0, 4.0]));
+}
+
+/// The Jacobian of `scatter` by the plan: `y`'s values after it, and the lanes of `ā_0`, `ā_1`.
+fn plan_jacobian(
+    pat: &nilang::stdlib::sparse::SparseView<'_>,
+    y: &mut [f64],
+    a: &mut [f64],
+    x: &mut [f64],
+) -> ([f64; 2], [f64; 2], [f64; 2]) {
+    let mut plan = ad::Plan::new();
+    let (gy, _, ga, _) = plan.jacobian::<_, _, 2>(&Scatter, (y, pat, a, x), 0);
+    ([gy[0].x.0[0], gy[1].x.0[0]], ga[0].g.0, ga[1].g.0)
+}

@@ -335,6 +335,42 @@ fn store_all_allocates_its_states_once() {
     }
 }
 
+/// Bennett's schedule reuses the buffers of the states it uncomputes for the ones it computes
+/// next (and the split step's storing runs reuse two scratch states): a gradient's allocations
+/// grow with the peak stored states, not with the step calls.
+#[test]
+fn bennett_reuses_its_state_buffers() {
+    let n = 200;
+    for split in [false, true] {
+        let k = 4;
+        // the second call (the loop's store tape has its capacity from the first)
+        let measured = |tl: &dyn Fn() -> (f64, Vec<f64>, [f64; 2])| {
+            let first = tl();
+            let (again, heap) = measure(tl);
+            assert_eq!(again, first);
+            heap
+        };
+        let (heap, log) = if split {
+            let tl = TimeLoop::new(HeatSplit, Sumsq, n, Schedule::Bennett { k });
+            (measured(&|| grad!(&tl)), tl.log())
+        } else {
+            let tl = TimeLoop::new(Heat, Sumsq, n, Schedule::Bennett { k });
+            (measured(&|| grad!(&tl)), tl.log())
+        };
+        // the gradient's arguments and result; per run of the schedule (forward, then
+        // backward) its table of slots, one buffer per state alive at its peak, the zero it
+        // checks against and the states handed in and out; the split step's two scratch states
+        let most = 8 + 2 * (log.peak_states + 4) + 2;
+        assert!(
+            heap.allocs <= most && 10 * heap.allocs < log.steps,
+            "split {split}: {} allocations for {} step calls, peak {} states",
+            heap.allocs,
+            log.steps,
+            log.peak_states
+        );
+    }
+}
+
 /// A forward call of a split-mode loop (never inverted) leaves nothing on any tape: its
 /// steps run inside `discarding`.
 #[test]

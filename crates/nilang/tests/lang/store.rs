@@ -252,3 +252,37 @@ fn two_threads_running_split_gradients_do_not_share_a_tape() {
         }
     });
 }
+
+/// `Grad(f)` and the reverse-over-reverse Hessian run a split-mode function's forward and
+/// inverse on a store tape of their own: the thread's tape (here holding a stale entry of a
+/// forward run never inverted) is neither used nor changed, and the results are those of
+/// joint mode.
+#[test]
+fn grad_and_hessian_use_a_tape_of_their_own() {
+    use nilang::ad::Grad;
+    nilang::tape::clear();
+    let (mut b, mut x2) = ([0.0; N], input());
+    SmoothSplit.call((&mut b, &mut x2));
+    let before = nilang::tape::stats();
+    assert_eq!(before.len, 2 * N);
+    // Grad(f) and ~Grad(f)
+    let (mut o, mut x) = (GVar::from(0.0), input().map(GVar::from));
+    Grad::new(LossSplit, 0).call((&mut o, &mut x));
+    let g: Vec<f64> = x.iter().map(|v| v.g).collect();
+    let reference = nilang::gradient(&LossJoint, (&mut 0.0, &mut input()), 0).1;
+    assert_eq!(g, reference.iter().map(|v| v.g).collect::<Vec<f64>>());
+    Grad::new(LossSplit, 0).uncall((&mut o, &mut x));
+    // the gradients erased (up to the roundoff of adding them back in another order)
+    assert!(x.iter().all(|v| v.g.abs() < 1e-12) && o.g == 0.0, "{x:?}");
+    assert_eq!(nilang::tape::stats(), before);
+    // the Hessian of sin(x eˣ) by reverse over reverse, against forward over reverse
+    let h = nilang::ad::hessian_rev_rev(&NestedSplit, (&mut 0.0, &mut 0.3), 0, 1);
+    let want = nilang::ad::hessian_fwd_rev(&NestedSplit, (&mut 0.0, &mut 0.3), 0, 1);
+    assert!(
+        (h[0][0] - want[0][0]).abs() < 1e-12 * want[0][0].abs(),
+        "{h:?} {want:?}"
+    );
+    assert!(want[0][0].abs() > 0.1);
+    assert_eq!(nilang::tape::stats(), before);
+    nilang::tape::clear();
+}

@@ -375,6 +375,27 @@ where
         a.g += y.g * a.x;
     } else if N == 1 {
         a.g += y.g;
+    } else if N == 3 || N == 4 {
+        // N a^(N-1) by products (no division on the hot path: a cubic term's adjoint is
+        // three multiplications)
+        routine! {
+            let sq = T::lit(-0.0);
+            sq += abs2(a.x);
+            let pw = T::lit(-0.0);
+            if N == 3 {
+                pw += sq * cst!(T::lit(N as f64));
+            } else {
+                pw += sq * a.x;
+            }
+            let s = T::lit(-0.0);
+            if N == 3 {
+                s += pw;
+            } else {
+                s += pw * cst!(T::lit(N as f64));
+            }
+        }
+        a.g += y.g * s;
+        unroutine!();
     } else {
         // lane masks: `z = [a = 0]`, `q = a^N / (a + z)` (0 where a = 0: the derivative there)
         routine! {
