@@ -1,13 +1,13 @@
 //! Bundle adjustment: the residual block of every observation, and its 2×15 Jacobian block by
 //! the gradient program, by the CPU program's own device functions:
 //! compute–copy–uncompute of `nilang_apps::ba::ba_routine` (the projection, every
-//! intermediate in the thread's segment of the ancilla workspace `ws`), the copy
-//! `nilang_apps::ba::ba_copy` (`e += w · (proj − m)`), and the weight error
+//! intermediate in the thread's private ancilla array `a`, and its adjoints in the gradient),
+//! the copy `nilang_apps::ba::ba_copy` (`e += w · (proj − m)`), and the weight error
 //! `nilang_apps::ba::ba_w_err_i` (`1 − w²`).
 //!
 //! Thread `t` is observation `t`: camera `obs_cam[t]` (11 parameters in `cams`), point
 //! `obs_pt[t]` (3 in `pts`), weight `w[t]`, feature `feats[2t..2t+2]`, ancillas
-//! `ws[t·ANC..(t+1)·ANC]` (zero on entry and on exit); it accumulates the weighted residual
+//! `[T; ANC]` (private, zero on entry and on exit); it accumulates the weighted residual
 //! into `e[2t..2t+2]` and the weight error `1 − w²` into `werr[t]`. Cameras and points are read
 //! by many threads and never written: their adjoints are *shared* (accumulated across
 //! threads). For the Jacobian blocks, gather each observation's camera and point
@@ -32,7 +32,6 @@ pub fn ba_residual<T: Ordered>(
     t: usize,
     e: &mut [T],
     werr: &mut [T],
-    ws: &mut [T],
     cams: &mut [T],
     pts: &mut [T],
     w: &mut [T],
@@ -45,9 +44,10 @@ pub fn ba_residual<T: Ordered>(
     let c = obs_cam[t] as usize * CAM;
     let q = obs_pt[t] as usize * 3;
     let z = T::default();
+    let a = [T::default(); ANC];
     routine! {
         nilang_apps::ba::ba_routine(
-            &mut ws[t * ANC..(t + 1) * ANC],
+            &mut a,
             &mut cams[c..c + CAM],
             &mut pts[q..q + 3],
             &feats[2 * t..2 * t + 2],
@@ -56,12 +56,13 @@ pub fn ba_residual<T: Ordered>(
     nilang_apps::ba::ba_copy(
         &mut e[2 * t..2 * t + 2],
         &mut w[t],
-        &mut ws[t * ANC + anc::PR..t * ANC + anc::PR + 2],
+        &mut a[anc::PR..anc::PR + 2],
     );
     unroutine!();
     SWAP(&mut z, &mut werr[t]);
     nilang_apps::ba::ba_w_err_i(&mut z, &mut w[t]);
     SWAP(&mut z, &mut werr[t]);
+    dealloc!(a = [T::default(); ANC]);
     dealloc!(z = T::default());
     dealloc!(q = obs_pt[t] as usize * 3);
     dealloc!(c = obs_cam[t] as usize * CAM);
@@ -90,8 +91,6 @@ pub fn ba_residual<T: Ordered>(
 pub struct BaBuffers<T> {
     pub e: Buffer<T>,
     pub werr: Buffer<T>,
-    /// The ancillas, [`ANC`] per observation (zero when made, and after every launch).
-    pub ws: Buffer<T>,
     pub cams: Buffer<T>,
     pub pts: Buffer<T>,
     pub w: Buffer<T>,
@@ -116,7 +115,6 @@ impl<T: Elem> BaBuffers<T> {
         Ok(BaBuffers {
             e: dev.zeros(2 * obs.len())?,
             werr: dev.zeros(obs.len())?,
-            ws: dev.zeros(ANC * obs.len())?,
             cams: dev.buffer(cams)?,
             pts: dev.buffer(pts)?,
             w: dev.buffer(w)?,
@@ -127,11 +125,10 @@ impl<T: Elem> BaBuffers<T> {
     }
 
     /// The arguments of a forward or inverse launch.
-    pub fn args(&self) -> [Arg<'_>; 9] {
+    pub fn args(&self) -> [Arg<'_>; 8] {
         [
             Arg::from(&self.e),
             Arg::from(&self.werr),
-            Arg::from(&self.ws),
             Arg::from(&self.cams),
             Arg::from(&self.pts),
             Arg::from(&self.w),
@@ -142,11 +139,10 @@ impl<T: Elem> BaBuffers<T> {
     }
 
     /// The arguments of a gradient launch with the adjoints `a`.
-    pub fn grad_args<'a>(&'a self, a: &'a BaAdjoints<T>) -> [Arg<'a>; 9] {
+    pub fn grad_args<'a>(&'a self, a: &'a BaAdjoints<T>) -> [Arg<'a>; 8] {
         [
             Arg::grad(&self.e, &a.e),
             Arg::grad(&self.werr, &a.werr),
-            Arg::grad(&self.ws, &a.ws),
             Arg::grad(&self.cams, &a.cams),
             Arg::grad(&self.pts, &a.pts),
             Arg::grad(&self.w, &a.w),
@@ -162,8 +158,6 @@ impl<T: Elem> BaBuffers<T> {
 pub struct BaAdjoints<T> {
     pub e: Buffer<T>,
     pub werr: Buffer<T>,
-    /// The ancillas' adjoints (zero when made, and after every launch).
-    pub ws: Buffer<T>,
     pub cams: Buffer<T>,
     pub pts: Buffer<T>,
     pub w: Buffer<T>,
@@ -175,7 +169,6 @@ impl<T: Elem> BaAdjoints<T> {
         Ok(BaAdjoints {
             e: dev.buffer(se)?,
             werr: dev.buffer(sw)?,
-            ws: dev.zeros(b.ws.len())?,
             cams: dev.zeros(b.cams.len())?,
             pts: dev.zeros(b.pts.len())?,
             w: dev.zeros(b.w.len())?,
