@@ -8,7 +8,7 @@
 //! weighted residual `e = w (proj − m)`; and the weight error `z = 1 − w²`.
 //!
 //! [`ba_routine`] computes everything up to `proj − m` into the ancillas of a [`BaAnc`]
-//! (a fixed-size struct: no heap); [`ba_reproj_i`] is compute–copy–uncompute:
+//! (a fixed-size array: no heap); [`ba_reproj_i`] is compute–copy–uncompute:
 //! `routine { ba_routine }; e += w · (proj − m); unroutine`.
 //!
 //! **Jacobian** ([`ba_block`]): the 2×15 block of one observation by reverse mode in one
@@ -22,119 +22,136 @@ use nilang::instr::fns::SinCos;
 use nilang::instr::PlusEq1;
 use nilang::prelude::*;
 
-/// The ancillas of one observation (all zero before [`ba_routine`] and after its inverse).
-#[derive(Clone, Copy, Debug, Default, PartialEq)]
-pub struct BaAnc<T> {
-    /// `P = X − C`.
-    pub p: [T; 3],
+/// The ancillas of one observation: one flat workspace (all zero before [`ba_routine`] and
+/// after its inverse), the same on the CPU (an array: no heap) and on the device (each
+/// thread's segment of a buffer). The fields are at the offsets of [`anc`].
+pub type BaAnc<T> = [T; anc::LEN];
+
+/// The offsets of the ancillas in a [`BaAnc`] (a vector field takes its length in places).
+pub mod anc {
+    /// `P = X − C` (3).
+    pub const P: usize = 0;
     /// `θ² = ‖r‖²`.
-    pub sq: T,
+    pub const SQ: usize = 3;
     /// `θ`.
-    pub theta: T,
+    pub const THETA: usize = 4;
     /// `sin θ`.
-    pub st: T,
+    pub const ST: usize = 5;
     /// `cos θ`.
-    pub ct: T,
+    pub const CT: usize = 6;
     /// `1/θ`.
-    pub inv: T,
-    /// `v = r/θ`.
-    pub v: [T; 3],
-    /// `v × P`.
-    pub vxp: [T; 3],
+    pub const INV: usize = 7;
+    /// `v = r/θ` (3).
+    pub const V: usize = 8;
+    /// `v × P` (3).
+    pub const VXP: usize = 11;
     /// `v · P`.
-    pub vdp: T,
+    pub const VDP: usize = 14;
     /// `1 − cos θ`.
-    pub omc: T,
+    pub const OMC: usize = 15;
     /// `(v · P)(1 − cos θ)`.
-    pub tmp: T,
-    /// `Y = R(r) P`.
-    pub y: [T; 3],
+    pub const TMP: usize = 16;
+    /// `Y = R(r) P` (3).
+    pub const Y: usize = 17;
     /// `1/Y₃`.
-    pub iz: T,
-    /// `u = (Y₁, Y₂)/Y₃`.
-    pub u: [T; 2],
+    pub const IZ: usize = 20;
+    /// `u = (Y₁, Y₂)/Y₃` (2).
+    pub const U: usize = 21;
     /// `|u|²`.
-    pub rsq: T,
+    pub const RSQ: usize = 23;
     /// `|u|⁴`.
-    pub r4: T,
+    pub const R4: usize = 24;
     /// `1 + k₁|u|² + k₂|u|⁴`.
-    pub lk: T,
-    /// `u · lk`.
-    pub ul: [T; 2],
-    /// `f u' + (u₀, v₀) − m`.
-    pub pr: [T; 2],
+    pub const LK: usize = 25;
+    /// `u · lk` (2).
+    pub const UL: usize = 26;
+    /// `f u' + (u₀, v₀) − m` (2).
+    pub const PR: usize = 28;
+    /// The number of ancillas.
+    pub const LEN: usize = 30;
 }
 
-/// The routine of one observation: `a.pr = proj(cam, x) − feat` and every intermediate in
-/// `a` (zero on entry). `cam = [r (3) | C (3) | f | u₀ v₀ | k₁ k₂]`.
-#[i(nocheck)]
+/// The routine of one observation: `a[PR..PR + 2] = proj(cam, x) − feat` and every
+/// intermediate in `a` ([`BaAnc`], offsets [`anc`]; zero on entry).
+/// `cam = [r (3) | C (3) | f | u₀ v₀ | k₁ k₂]` (11), `x` (3), `feat` (2). One program for the
+/// CPU and the device (`nilang_gpu::kernels::ba` runs it per observation).
+///
+/// ```
+/// use nilang_apps::ba::{anc, ba_routine, BaAnc};
+/// let mut a: BaAnc<f64> = [0.0; anc::LEN];
+/// let mut cam = [0.0; 11];
+/// cam[6] = 1.0; // focal length; no rotation, camera at the origin
+/// ba_routine(&mut a, &mut cam, &mut [0.5, 0.25, 2.0], &[0.0, 0.0]);
+/// assert_eq!(a[anc::PR..anc::PR + 2], [0.25, 0.125]); // x/z, y/z
+/// ```
+#[i(device, nocheck)]
 #[inline]
-pub fn ba_routine<T: Ordered>(a: &mut BaAnc<T>, cam: &mut [T; 11], x: &mut [T; 3], feat: &[f64; 2])
+pub fn ba_routine<T: Ordered>(a: &mut [T], cam: &mut [T], x: &mut [T], feat: &[f64])
 where
     (T, T): PlusEq1<SinCos, T>,
 {
     for j in 0..3 {
-        a.p[j] += x[j] - cam[3 + j];
+        a[anc::P + j] += x[j] - cam[3 + j];
     }
     for j in 0..3 {
-        a.sq += abs2(cam[j]);
+        a[anc::SQ] += abs2(cam[j]);
     }
-    if (a.sq.value() != 0.0, a.sq.value() != 0.0) {
-        a.theta += sqrt(a.sq);
-        (a.st, a.ct) += sincos(a.theta);
-        a.inv += recip(a.theta);
+    if (a[anc::SQ].value() != 0.0, a[anc::SQ].value() != 0.0) {
+        a[anc::THETA] += sqrt(a[anc::SQ]);
+        (a[anc::ST], a[anc::CT]) += sincos(a[anc::THETA]);
+        a[anc::INV] += recip(a[anc::THETA]);
         for j in 0..3 {
-            a.v[j] += cam[j] * a.inv;
+            a[anc::V + j] += cam[j] * a[anc::INV];
         }
-        a.vxp[0] += a.v[1] * a.p[2];
-        a.vxp[0] -= a.v[2] * a.p[1];
-        a.vxp[1] += a.v[2] * a.p[0];
-        a.vxp[1] -= a.v[0] * a.p[2];
-        a.vxp[2] += a.v[0] * a.p[1];
-        a.vxp[2] -= a.v[1] * a.p[0];
+        a[anc::VXP] += a[anc::V + 1] * a[anc::P + 2];
+        a[anc::VXP] -= a[anc::V + 2] * a[anc::P + 1];
+        a[anc::VXP + 1] += a[anc::V + 2] * a[anc::P];
+        a[anc::VXP + 1] -= a[anc::V] * a[anc::P + 2];
+        a[anc::VXP + 2] += a[anc::V] * a[anc::P + 1];
+        a[anc::VXP + 2] -= a[anc::V + 1] * a[anc::P];
         for j in 0..3 {
-            a.vdp += a.v[j] * a.p[j];
+            a[anc::VDP] += a[anc::V + j] * a[anc::P + j];
         }
-        a.omc += 1.0;
-        a.omc -= a.ct;
-        a.tmp += a.vdp * a.omc;
+        a[anc::OMC] += 1.0;
+        a[anc::OMC] -= a[anc::CT];
+        a[anc::TMP] += a[anc::VDP] * a[anc::OMC];
         for j in 0..3 {
-            a.y[j] += a.p[j] * a.ct;
-            a.y[j] += a.vxp[j] * a.st;
-            a.y[j] += a.v[j] * a.tmp;
+            a[anc::Y + j] += a[anc::P + j] * a[anc::CT];
+            a[anc::Y + j] += a[anc::VXP + j] * a[anc::ST];
+            a[anc::Y + j] += a[anc::V + j] * a[anc::TMP];
         }
     } else {
         for j in 0..3 {
-            a.y[j] += a.p[j];
+            a[anc::Y + j] += a[anc::P + j];
         }
-        a.y[0] += cam[1] * a.p[2];
-        a.y[0] -= cam[2] * a.p[1];
-        a.y[1] += cam[2] * a.p[0];
-        a.y[1] -= cam[0] * a.p[2];
-        a.y[2] += cam[0] * a.p[1];
-        a.y[2] -= cam[1] * a.p[0];
+        a[anc::Y] += cam[1] * a[anc::P + 2];
+        a[anc::Y] -= cam[2] * a[anc::P + 1];
+        a[anc::Y + 1] += cam[2] * a[anc::P];
+        a[anc::Y + 1] -= cam[0] * a[anc::P + 2];
+        a[anc::Y + 2] += cam[0] * a[anc::P + 1];
+        a[anc::Y + 2] -= cam[1] * a[anc::P];
     }
-    a.iz += recip(a.y[2]);
-    a.u[0] += a.y[0] * a.iz;
-    a.u[1] += a.y[1] * a.iz;
-    a.rsq += abs2(a.u[0]);
-    a.rsq += abs2(a.u[1]);
-    a.r4 += abs2(a.rsq);
-    a.lk += 1.0;
-    a.lk += cam[9] * a.rsq;
-    a.lk += cam[10] * a.r4;
+    a[anc::IZ] += recip(a[anc::Y + 2]);
+    a[anc::U] += a[anc::Y] * a[anc::IZ];
+    a[anc::U + 1] += a[anc::Y + 1] * a[anc::IZ];
+    a[anc::RSQ] += abs2(a[anc::U]);
+    a[anc::RSQ] += abs2(a[anc::U + 1]);
+    a[anc::R4] += abs2(a[anc::RSQ]);
+    a[anc::LK] += 1.0;
+    a[anc::LK] += cam[9] * a[anc::RSQ];
+    a[anc::LK] += cam[10] * a[anc::R4];
     for j in 0..2 {
-        a.ul[j] += a.u[j] * a.lk;
-        a.pr[j] += cam[6] * a.ul[j];
-        a.pr[j] += cam[7 + j];
-        a.pr[j] -= cst!(T::lit(feat[j]));
+        a[anc::UL + j] += a[anc::U + j] * a[anc::LK];
+        a[anc::PR + j] += cam[6] * a[anc::UL + j];
+        a[anc::PR + j] += cam[7 + j];
+        a[anc::PR + j] -= cst!(T::lit(feat[j]));
     }
 }
 
-/// The copy step: `e += w · pr`.
-#[i(nocheck)]
+/// The copy step: `e += w · pr` (`e`, `pr`: 2 numbers; CPU and device).
+#[i(device, nocheck)]
 #[inline]
-pub fn ba_copy<T: Ordered>(e: &mut [T; 2], w: &mut T, pr: &mut [T; 2]) {
+pub fn ba_copy<T: Ordered>(e: &mut [T], w: &mut T, pr: &mut [T]) {
     e[0] += w * pr[0];
     e[1] += w * pr[1];
 }
@@ -158,13 +175,13 @@ pub fn ba_reproj_i<T: Ordered>(
     routine! {
         ba_routine(a, cam, x, &feat);
     }
-    ba_copy(e, w, &mut a.pr);
+    ba_copy(e, w, &mut a[anc::PR..anc::PR + 2]);
     unroutine!();
     fresh!(a);
 }
 
-/// The weight error `z += 1 − w²`.
-#[i(nocheck)]
+/// The weight error `z += 1 − w²` (CPU and device).
+#[i(device, nocheck)]
 #[inline]
 pub fn ba_w_err_i<T: Ordered>(z: &mut T, w: &mut T) {
     z += 1.0;
@@ -200,28 +217,6 @@ pub fn ba_objective_into(b: &BaInput, reproj: &mut [f64], w_err: &mut [f64]) {
         ba_w_err_i(&mut w_err[i], &mut w);
     }
 }
-
-nilang::grad_struct!(BaAnc {
-    p,
-    sq,
-    theta,
-    st,
-    ct,
-    inv,
-    v,
-    vxp,
-    vdp,
-    omc,
-    tmp,
-    y,
-    iz,
-    u,
-    rsq,
-    r4,
-    lk,
-    ul,
-    pr
-});
 
 /// The 2×15 Jacobian block of one observation (rows: the two residuals; columns: the 11
 /// camera parameters, the 3 point coordinates, the weight) by the gradient API: one backward

@@ -53,7 +53,7 @@ use nilang::GVar;
 use nilang_apps::adbench::ba::{BaInput, BLOCK_LEN, CAM_LEN};
 use nilang_apps::adbench::oracle::{data_dir, max_rel_err};
 use nilang_apps::adbench::sparse::SparseJacobian;
-use nilang_apps::ba::{self, ba_copy_inv, ba_routine, ba_routine_inv, ba_w_err_i_inv, BaAnc};
+use nilang_apps::ba::{self, anc, ba_copy_inv, ba_routine, ba_routine_inv, ba_w_err_i_inv, BaAnc};
 use nilang_apps::bessel::{self, ibesselj_n_inv};
 use nilang_apps::embedding::{self, embedding_loss_inv, NV};
 use nilang_bench::harness::timing::interleaved_min;
@@ -109,34 +109,6 @@ fn lift2(v: f64) -> G2 {
     GVar::new(Lanes([v; 2]), Lanes([0.0; 2]))
 }
 
-/// The ancillas of one observation, lifted to two-lane gradient numbers (zero adjoints).
-#[inline(always)]
-fn lift_anc(a: &BaAnc<f64>) -> BaAnc<G2> {
-    let l3 = |v: [f64; 3]| v.map(lift2);
-    let l2 = |v: [f64; 2]| v.map(lift2);
-    BaAnc {
-        p: l3(a.p),
-        sq: lift2(a.sq),
-        theta: lift2(a.theta),
-        st: lift2(a.st),
-        ct: lift2(a.ct),
-        inv: lift2(a.inv),
-        v: l3(a.v),
-        vxp: l3(a.vxp),
-        vdp: lift2(a.vdp),
-        omc: lift2(a.omc),
-        tmp: lift2(a.tmp),
-        y: l3(a.y),
-        iz: lift2(a.iz),
-        u: l2(a.u),
-        rsq: lift2(a.rsq),
-        r4: lift2(a.r4),
-        lk: lift2(a.lk),
-        ul: l2(a.ul),
-        pr: l2(a.pr),
-    }
-}
-
 /// The 2×15 block of one observation by hand: [`ba_routine`] forward on `f64`, its ancillas
 /// lifted to `GVar<Lanes<2>>`, the adjoints of the two residuals seeded (lane `j` = residual
 /// `j`), the inverses of the copy and of the routine run once.
@@ -152,7 +124,7 @@ fn ba_block_hand(
     let (mut camf, mut xf) = (*cam, *x);
     ba_routine(&mut af, &mut camf, &mut xf, feat);
     // lift, seed the adjoints of e (the inverse of the copy does not read e's value)
-    let mut a = lift_anc(&af);
+    let mut a: BaAnc<G2> = af.map(lift2);
     let mut camg: [G2; CAM_LEN] = cam.map(lift2);
     let mut xg: [G2; 3] = x.map(lift2);
     let mut wg = lift2(w);
@@ -160,7 +132,7 @@ fn ba_block_hand(
         GVar::new(Lanes([0.0; 2]), Lanes([1.0, 0.0])),
         GVar::new(Lanes([0.0; 2]), Lanes([0.0, 1.0])),
     ];
-    ba_copy_inv(&mut e, &mut wg, &mut a.pr);
+    ba_copy_inv(&mut e, &mut wg, &mut a[anc::PR..anc::PR + 2]);
     ba_routine_inv(&mut a, &mut camg, &mut xg, feat);
     let mut out = [[0.0; BLOCK_LEN]; 2];
     for (r, row) in out.iter_mut().enumerate() {

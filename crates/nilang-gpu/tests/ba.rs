@@ -197,10 +197,10 @@ fn cpu_forward_f32(b: &BaInput) -> (Vec<f32>, Vec<f32>) {
     let (mut cams, mut pts, mut w) = (to32(&b.cams), to32(&b.x), to32(&b.w));
     let ids =
         |f: fn(&(usize, usize)) -> usize| b.obs.iter().map(|o| f(o) as u64).collect::<Vec<_>>();
-    let (oc, op, feats) = (ids(|o| o.0), ids(|o| o.1), to32(&b.feats));
+    let (oc, op) = (ids(|o| o.0), ids(|o| o.1));
     for t in 0..b.p {
         ba_residual(
-            t, &mut e, &mut werr, &mut cams, &mut pts, &mut w, &feats, &oc, &op,
+            t, &mut e, &mut werr, &mut cams, &mut pts, &mut w, &b.feats, &oc, &op,
         );
     }
     (e, werr)
@@ -225,10 +225,10 @@ fn cpu_gradient_f32(
     let (mut cams, mut pts, mut w) = (zero(&b.cams), zero(&b.x), zero(&b.w));
     let ids =
         |f: fn(&(usize, usize)) -> usize| b.obs.iter().map(|o| f(o) as u64).collect::<Vec<_>>();
-    let (oc, op, feats) = (ids(|o| o.0), ids(|o| o.1), zero(&b.feats));
+    let (oc, op) = (ids(|o| o.0), ids(|o| o.1));
     for t in (0..b.p).rev() {
         ba_residual_inv(
-            t, &mut e, &mut werr, &mut cams, &mut pts, &mut w, &feats, &oc, &op,
+            t, &mut e, &mut werr, &mut cams, &mut pts, &mut w, &b.feats, &oc, &op,
         );
     }
     let adj = |v: &[GVar<f32>]| v.iter().map(|g| f64::from(g.g)).collect::<Vec<_>>();
@@ -309,4 +309,18 @@ fn ba_matches_cpu_f32() {
 #[test]
 fn cuda_source_compiles() {
     common::check_cuda_syntax::<ba_residual>();
+}
+
+/// The ancillas are a private array of each thread: `ba_routine` and `ba_copy` run in the
+/// versions whose ancilla slice is private (`__private`), next to their all-global versions.
+#[test]
+fn ancillas_are_private() {
+    let src = nilang::kernel::program_source::<ba_residual>();
+    assert!(src.contains("REAL v_a_"), "{src}");
+    assert!(src.contains("NL_FN_PRIVATE void nl_ba_routine_p1_ginv(__private REAL* v_a, __private REAL* v_a_g, ulong v_a_len, __global REAL* v_cam"), "{src}");
+    assert!(
+        src.contains("NL_FN void nl_ba_routine_ginv(__global REAL* v_a"),
+        "{src}"
+    );
+    assert!(src.contains("nl_ba_copy_p4_ginv("), "{src}");
 }

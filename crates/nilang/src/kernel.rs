@@ -87,6 +87,7 @@ pub const OPENCL_HEADER: &str = r#"
 /* no fused multiply-adds: every operation rounds as on the CPU */
 #pragma OPENCL FP_CONTRACT OFF
 #define NL_FN
+#define NL_FN_PRIVATE __attribute__((always_inline))
 #define NL_INLINE inline
 typedef NL_REAL REAL;
 /* the atomic add on reals: a compare-and-swap loop on the real's bits */
@@ -107,7 +108,7 @@ inline void nl_atomic_add(volatile __global REAL* p, REAL v) {
 "#;
 
 /// The CUDA C++ dialect header (for NVRTC): the OpenCL C spellings of the emitted source
-/// mapped onto CUDA (`__kernel` → `extern "C" __global__`, `__global` → nothing, `NL_FN` →
+/// mapped onto CUDA (`__kernel` → `extern "C" __global__`, `__global` and `__private` → nothing, `NL_FN` →
 /// `__device__`, `get_global_id(0)` → `blockIdx.x·blockDim.x + threadIdx.x`, `ulong` & co. as
 /// typedefs), and the atomic add on reals as `atomicAdd` (`double`: compute capability 6.0 and
 /// up). Contraction is turned off by compiling with `--fmad=false`.
@@ -117,7 +118,9 @@ pub const CUDA_HEADER: &str = r#"
 #endif
 #define __kernel extern "C" __global__
 #define __global
+#define __private
 #define NL_FN __device__
+#define NL_FN_PRIVATE __device__ inline __attribute__((always_inline))
 #define NL_INLINE __device__ inline
 typedef unsigned char uchar;
 typedef unsigned short ushort;
@@ -143,6 +146,8 @@ pub const PRELUDE: &str = r#"
 #else
 #define NL_SHARED_ADD(p, v) nl_atomic_add((p), (v))
 #endif
+/* the add on a "shared" adjoint that is a private array's (the thread's own) */
+#define NL_OWN_ADD(p, v) (*(p) += (v))
 /* x^n by repeated squaring, as Rust's `powi` (LLVM's powi / compiler-rt's __powidf2) */
 NL_INLINE REAL nl_powi(REAL a, int n) {
     int recip = n < 0;
@@ -207,8 +212,96 @@ pub fn program_source_in<K: DeviceCode>(dialect: Dialect) -> String {
         Dialect::Cuda => CUDA_HEADER,
     });
     s.push_str(PRELUDE);
-    for (_, code) in parts {
-        s.push_str(&code);
+    s.push_str(&versions(&parts));
+    s
+}
+
+/// The suffix of a device function's version whose slice parameters in `mask` (bit `j`:
+/// parameter `j`) are private arrays: none for the all-global one.
+fn version_suffix(mask: u64) -> String {
+    if mask == 0 {
+        String::new()
+    } else {
+        format!("_p{mask}")
+    }
+}
+
+/// `code` (a function's emitted text) as its version `mask`: the address-space holes of its
+/// slice parameters (`\u{2}A<j>\u{2}`), of its name (`\u{2}S\u{2}`) and qualifier
+/// (`\u{2}F\u{2}`: `NL_FN`, or `NL_FN_PRIVATE`, inlined, where it takes private arrays), of
+/// its shared adds
+/// (`\u{2}X<space>\u{2}`) and of its calls (`\u{2}C<callee>:<space>,..\u{2}`, a space being
+/// `g`, `p` or a parameter's index) filled in; the versions of callees it calls are pushed to
+/// `calls`.
+fn version(code: &str, mask: u64, calls: &mut Vec<(String, u64)>) -> String {
+    let private = |t: &str| match t {
+        "p" => true,
+        "g" => false,
+        j => j
+            .parse::<u32>()
+            .is_ok_and(|j| j < 64 && (mask >> j) & 1 == 1),
+    };
+    let mut out = String::with_capacity(code.len());
+    for (k, piece) in code.split('\u{2}').enumerate() {
+        if k % 2 == 0 {
+            out.push_str(piece);
+            continue;
+        }
+        let (tag, rest) = piece.split_at(piece.len().min(1));
+        match tag {
+            "A" => out.push_str(if private(rest) {
+                "__private"
+            } else {
+                "__global"
+            }),
+            "X" => out.push_str(if private(rest) {
+                "NL_OWN_ADD"
+            } else {
+                "NL_SHARED_ADD"
+            }),
+            "S" => out.push_str(&version_suffix(mask)),
+            // a version taking private arrays is inlined, so that they can stay in registers
+            "F" => out.push_str(if mask == 0 { "NL_FN" } else { "NL_FN_PRIVATE" }),
+            _ => {
+                let (callee, spaces) = rest.split_once(':').unwrap_or((rest, ""));
+                let m = (spaces.split(',').enumerate())
+                    .filter(|(i, t)| *i < 64 && private(t))
+                    .fold(0u64, |m, (i, _)| m | 1 << i);
+                out.push_str(&version_suffix(m));
+                calls.push((callee.to_string(), m));
+            }
+        }
+    }
+    out
+}
+
+/// The program text of `parts` (callees first): every function in its all-global version,
+/// and each device function also in the versions its callers need (those passing private
+/// arrays), a function's versions next to one another.
+fn versions(parts: &[(&'static str, String)]) -> String {
+    let mut wanted: Vec<Vec<u64>> = vec![vec![0]; parts.len()];
+    let mut todo: Vec<(usize, u64)> = (0..parts.len()).map(|i| (i, 0)).collect();
+    let mut text: Vec<Vec<(u64, String)>> = vec![vec![]; parts.len()];
+    while let Some((i, mask)) = todo.pop() {
+        let mut calls = vec![];
+        let v = version(&parts[i].1, mask, &mut calls);
+        text[i].push((mask, v));
+        for (callee, m) in calls {
+            let Some(c) = parts.iter().position(|(n, _)| *n == callee) else {
+                continue;
+            };
+            if !wanted[c].contains(&m) {
+                wanted[c].push(m);
+                todo.push((c, m));
+            }
+        }
+    }
+    let mut s = String::new();
+    for t in &mut text {
+        t.sort_by_key(|(m, _)| *m);
+        for (_, v) in t.iter() {
+            s.push_str(v);
+        }
     }
     s
 }
@@ -278,5 +371,41 @@ int_lit!(i8, i16, i32, i64, isize, u8, u16, u32, u64, usize);
 impl CLit for bool {
     fn c_lit(&self) -> String {
         (if *self { "1" } else { "0" }).into()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn versions_follow_the_private_arguments_through_calls() {
+        // k passes a private array to g's parameter 0; g passes its parameter 0 on to h's
+        // parameter 1 and its global parameter 1 to h's parameter 0
+        let h = "\u{2}F\u{2} void nl_h\u{2}S\u{2}_fwd(\u{2}A0\u{2} REAL* y, \u{2}A1\u{2} REAL* a) \
+                 { \u{2}X1\u{2}(&a[0], y[0]); }\n";
+        let g = "\u{2}F\u{2} void nl_g\u{2}S\u{2}_fwd(\u{2}A0\u{2} REAL* a, \u{2}A1\u{2} REAL* y) \
+                 { nl_h\u{2}Ch:1,0\u{2}_fwd(y, a); }\n";
+        let k = "void nl_k_fwd(__global REAL* y) { REAL a[2]; nl_g\u{2}Cg:p,g\u{2}_fwd(a, y); }\n";
+        let parts = vec![
+            ("h", h.to_string()),
+            ("g", g.to_string()),
+            ("k", k.to_string()),
+        ];
+        let s = versions(&parts);
+        assert!(!s.contains('\u{2}'), "{s}");
+        assert!(s.contains("nl_k_fwd(__global REAL* y) { REAL a[2]; nl_g_p1_fwd(a, y); }"));
+        assert!(s.contains("nl_g_fwd(__global REAL* a, __global REAL* y) { nl_h_fwd(y, a); }"));
+        assert!(
+            s.contains("nl_g_p1_fwd(__private REAL* a, __global REAL* y) { nl_h_p2_fwd(y, a); }")
+        );
+        assert!(s.contains("nl_h_p2_fwd(__global REAL* y, __private REAL* a) { NL_OWN_ADD(&a[0]"));
+        assert!(s.contains("nl_h_fwd(__global REAL* y, __global REAL* a) { NL_SHARED_ADD(&a[0]"));
+        // callees first, each function's versions together, the all-global one first
+        let at = |n: &str| s.find(n).unwrap();
+        assert!(at("nl_h_fwd(") < at("nl_h_p2_fwd(") && at("nl_h_p2_fwd(") < at("nl_g_fwd("));
+        assert!(at("nl_g_p1_fwd(__private") < at("nl_k_fwd("));
+        assert_eq!(s.matches("NL_FN void").count(), 2);
+        assert_eq!(s.matches("NL_FN_PRIVATE void").count(), 2);
     }
 }

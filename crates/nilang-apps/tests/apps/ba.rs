@@ -103,8 +103,7 @@ fn inverse_restores_inputs() {
         ba_reproj_i_inv(&mut e, &mut c, &mut xx, &mut ww, &feat, &mut a);
         assert_eq!((c, xx, ww), (cam, x, w));
         assert!((e[0] - 0.25).abs() < 1e-12 && (e[1] + 1.0).abs() < 1e-12);
-        let z = a.p.iter().chain(&a.y).chain(&a.v).chain(&a.u).chain(&a.pr);
-        assert!(z.into_iter().all(|v| v.abs() < 1e-12), "{a:?}");
+        assert!(a.iter().all(|v| v.abs() < 1e-12), "{a:?}");
     }
 }
 
@@ -131,4 +130,37 @@ fn lanes_block_equals_two_reverse_passes() {
             .collect();
         assert_all_close(&format!("row {r}"), &got, &j[r]);
     }
+}
+
+/// The named ancilla offsets tile `BaAnc` in order, without gaps or overlaps.
+#[test]
+fn ancilla_offsets_tile_the_workspace() {
+    use nilang_apps::ba::anc::*;
+    let fields = [
+        (P, 3),
+        (SQ, 1),
+        (THETA, 1),
+        (ST, 1),
+        (CT, 1),
+        (INV, 1),
+        (V, 3),
+        (VXP, 3),
+        (VDP, 1),
+        (OMC, 1),
+        (TMP, 1),
+        (Y, 3),
+        (IZ, 1),
+        (U, 2),
+        (RSQ, 1),
+        (R4, 1),
+        (LK, 1),
+        (UL, 2),
+        (PR, 2),
+    ];
+    let mut next = 0;
+    for (off, len) in fields {
+        assert_eq!(off, next);
+        next += len;
+    }
+    assert_eq!(next, LEN);
 }

@@ -95,7 +95,11 @@ impl Cx<'_> {
         let mut pre = vec![];
         let mut post = vec![];
         let mut args = vec![];
+        // the address space of each argument (`g` unless a slice that is private or a
+        // parameter's): the callee's version
+        let mut spaces = vec![];
         for a in &c.args {
+            spaces.push(self.arg_space(a));
             match a {
                 CallArg::InOut(p) | CallArg::Name(p) => {
                     let Some(v) = self.lookup(&p.root.to_string()).cloned() else {
@@ -147,7 +151,7 @@ impl Cx<'_> {
                                 // the thread's own is copied and copied back
                                 let g = match (&cp.adj, &cp.shared) {
                                     (Some(g), Sharing::Own) => g.clone(),
-                                    (Some(g), Sharing::Host(h)) => format!("({h} ? 0 : {g})"),
+                                    (Some(g), Sharing::Host(h, _)) => format!("({h} ? 0 : {g})"),
                                     _ => "0".into(),
                                 };
                                 pre.push(format!("REAL {t}_g = {g};"));
@@ -155,8 +159,8 @@ impl Cx<'_> {
                                     (Some(adj), Sharing::Shared) => {
                                         post.push(format!("NL_SHARED_ADD(&{adj}, {t}_g);"))
                                     }
-                                    (Some(adj), Sharing::Host(h)) => post.push(format!(
-                                        "if ({h}) NL_SHARED_ADD(&{adj}, {t}_g); else {adj} = {t}_g;"
+                                    (Some(adj), Sharing::Host(h, add)) => post.push(format!(
+                                        "if ({h}) {add}(&{adj}, {t}_g); else {adj} = {t}_g;"
                                     )),
                                     (Some(adj), Sharing::Own) => {
                                         post.push(format!("{adj} = {t}_g;"))
@@ -209,7 +213,11 @@ impl Cx<'_> {
                 }
             }
         }
-        let call = format!("nl_{name}_{dir}({});", args.join(", "));
+        let call = format!(
+            "nl_{name}\u{2}C{name}:{}\u{2}_{dir}({});",
+            spaces.join(","),
+            args.join(", ")
+        );
         if pre.is_empty() {
             self.line(call);
         } else {
@@ -219,6 +227,36 @@ impl Cx<'_> {
 }
 
 impl Cx<'_> {
+    /// The address-space token of a call argument (see [`Cx::spaces`]): that of the slice it
+    /// passes (whole or a range), `g` for anything else.
+    fn arg_space(&self, a: &CallArg) -> String {
+        let root = match a {
+            CallArg::InOut(p) | CallArg::Name(p) => match &p.path[..] {
+                [] | [Proj::Index(syn::Expr::Range(_))] => Some(p.root.to_string()),
+                _ => None,
+            },
+            CallArg::Read(e) => {
+                let inner = match e {
+                    syn::Expr::Reference(r) => &*r.expr,
+                    e => e,
+                };
+                match inner {
+                    syn::Expr::Index(ix) if matches!(&*ix.index, syn::Expr::Range(_)) => {
+                        match &*ix.expr {
+                            syn::Expr::Path(pp) => pp.path.get_ident().map(|i| i.to_string()),
+                            _ => None,
+                        }
+                    }
+                    syn::Expr::Path(pp) => pp.path.get_ident().map(|i| i.to_string()),
+                    _ => None,
+                }
+            }
+        };
+        root.and_then(|r| self.lookup(&r))
+            .filter(|v| matches!(v.shape, Shape::Slice { .. }))
+            .map_or("g".into(), |v| self.space(&v.c).to_string())
+    }
+
     /// The bounds `(start, end)` in C of a range `a..b` (`a..=b`, `a..`, `..b`) over the slice
     /// whose C name is `slice`.
     fn range_bounds(&mut self, r: &syn::ExprRange, slice: &str) -> (String, String) {

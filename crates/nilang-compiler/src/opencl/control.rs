@@ -115,6 +115,23 @@ impl Cx<'_> {
         let scope = self.scopes.len();
         let c = self.fresh(&var.to_string());
         let (s, e, st) = (self.fresh("s"), self.fresh("e"), self.fresh("st"));
+        // a loop over a few literal indices (`for j in 0..3`) is unrolled: pocl compiles
+        // without unrolling, and indices known at compile time keep a private array indexed
+        // by the loop variable in registers
+        let unroll = match iter {
+            ForIter::Range(r) if r.step.is_none() => {
+                let lit = |e: &syn::Expr| match e {
+                    syn::Expr::Lit(syn::ExprLit {
+                        lit: syn::Lit::Int(i),
+                        ..
+                    }) => i.base10_parse::<u64>().ok(),
+                    _ => None,
+                };
+                let n = |a: u64, b: u64| b.saturating_sub(a) + u64::from(r.inclusive);
+                matches!((lit(&r.start), lit(&r.end)), (Some(a), Some(b)) if n(a, b) <= 16)
+            }
+            _ => false,
+        };
         let (start, end, inclusive, step, rev) = match iter {
             ForIter::Range(r) => {
                 let start = self.cexpr(&r.start).0;
@@ -150,7 +167,13 @@ impl Cx<'_> {
             step.as_deref().unwrap_or("1")
         ));
         if rev {
-            self.line(format!("if ({s} < {e}) for (long {c} = {s} + (({e} - 1 - {s}) / {st}) * {st}; {c} >= {s}; {c} -= {st}) {{"));
+            self.line(format!("if ({s} < {e}) {{"));
+        }
+        if unroll {
+            self.line("#pragma unroll");
+        }
+        if rev {
+            self.line(format!("for (long {c} = {s} + (({e} - 1 - {s}) / {st}) * {st}; {c} >= {s}; {c} -= {st}) {{"));
         } else {
             self.line(format!("for (long {c} = {s}; {c} < {e}; {c} += {st}) {{"));
         }
@@ -167,7 +190,7 @@ impl Cx<'_> {
             },
         ));
         self.block(body);
-        self.line("}");
+        self.line(if rev { "}}" } else { "}" });
         self.depth -= 1;
         self.line("}");
         self.scopes.truncate(scope);

@@ -29,8 +29,10 @@ pub enum Sharing {
     Shared,
     /// Decided when the source is assembled, by a host constant (its C text, `1` for shared):
     /// a slice parameter of a device function that the function never writes itself is
-    /// shared unless a callee writes it (the function's own `WRITES` analysis).
-    Host(String),
+    /// shared unless a callee writes it (the function's own `WRITES` analysis). The second
+    /// string is the add to use when shared (`NL_SHARED_ADD`, or a plain add in the version
+    /// of the function where the slice is a private array; see [`Cx::spaces`]).
+    Host(String, String),
 }
 
 /// A number place in C: its value, and its adjoint when it has one (`shared`: how the
@@ -80,6 +82,12 @@ pub struct Cx<'e> {
     /// The slice parameters whose sharing is decided when the source is assembled (see
     /// [`Sharing::Host`]): name → the host constant's C text.
     pub host_shared: Vec<(String, String)>,
+    /// The address space of slices passed to callees, by C name: `p` for a private array of
+    /// the function, the parameter's index for a slice parameter of a device function (its
+    /// address space is that of the function's version); others are global. Calls name
+    /// the callee's version through a `\u{2}C<callee>:<spaces>\u{2}` hole resolved when the
+    /// source is assembled (`nilang::kernel::program_source_in`).
+    pub spaces: Vec<(String, String)>,
 }
 
 impl<'e> Cx<'e> {
@@ -151,7 +159,7 @@ impl<'e> Cx<'e> {
                 let host = self.host_shared.iter().find(|(n, _)| *n == name);
                 let shared = match (shared, host) {
                     (false, _) => Sharing::Own,
-                    (true, Some((_, h))) => Sharing::Host(h.clone()),
+                    (true, Some((_, h))) => Sharing::Host(h.clone(), self.shared_add(&v.c)),
                     (true, None) => Sharing::Shared,
                 };
                 Some(CPlace {
@@ -201,20 +209,36 @@ impl<'e> Cx<'e> {
     /// `a (+|-)= v` on an adjoint.
     pub fn adj_update(&mut self, p: &CPlace, plus: bool, v: &str) {
         let Some(a) = &p.adj else { return };
-        let atomic = || {
+        let atomic = |add: &str| {
             let v = if plus {
                 v.to_string()
             } else {
                 format!("-({v})")
             };
-            format!("NL_SHARED_ADD(&{a}, {v});")
+            format!("{add}(&{a}, {v});")
         };
         let plain = || format!("{a} {}= {v};", if plus { '+' } else { '-' });
         match &p.shared {
             Sharing::Own => self.line(plain()),
-            Sharing::Shared => self.line(atomic()),
-            Sharing::Host(h) => self.line(format!("if ({h}) {} else {}", atomic(), plain())),
+            Sharing::Shared => self.line(atomic("NL_SHARED_ADD")),
+            Sharing::Host(h, add) => {
+                self.line(format!("if ({h}) {} else {}", atomic(add), plain()))
+            }
         }
+    }
+
+    /// The address-space token of the slice whose C name is `c` (see [`Cx::spaces`]).
+    pub fn space(&self, c: &str) -> &str {
+        self.spaces
+            .iter()
+            .find(|(n, _)| n == c)
+            .map_or("g", |(_, s)| s.as_str())
+    }
+
+    /// The add on a shared adjoint of the slice parameter whose C name is `c`: a hole that
+    /// becomes `NL_SHARED_ADD`, or `NL_OWN_ADD` in a version where the slice is private.
+    pub fn shared_add(&self, c: &str) -> String {
+        format!("\u{2}X{}\u{2}", self.space(c))
     }
 
     pub fn block(&mut self, stmts: &[Stmt]) {

@@ -8,12 +8,56 @@ use proc_macro2::Span;
 use syn::spanned::Spanned;
 
 impl Cx<'_> {
+    /// `let a = [x; N]`: a private array of `N` reals (and its adjoints, zero), each `x`; a
+    /// slice of the thread's own, passed to device functions as private memory.
+    fn alloc_array(&mut self, name: &str, r: &syn::ExprRepeat) {
+        let (v, t) = self.cexpr(&r.expr);
+        if !matches!(t, Et::Num(Ty::Real)) {
+            self.err(
+                r.expr.span(),
+                format!("array ancilla `{name}`: its elements must be reals (`T::default()`)"),
+            );
+            return;
+        }
+        let (n, _) = self.cexpr(&r.len);
+        let c = self.fresh(name);
+        // zeros by the initializer (no loop over the array, which would keep it out of
+        // registers), other values by a loop the device compiler drops when `v` is zero
+        let fill = |a: &str, v: &str| {
+            format!(
+                "REAL {a}[{n}] = {{0}}; if ({v} != 0) for (ulong nl_k = 0; nl_k < {n}; nl_k++) \
+                 {a}[nl_k] = {v};"
+            )
+        };
+        self.line(fill(&c, &v));
+        if self.gvar {
+            self.line(format!("REAL {c}_g[{n}] = {{0}};"));
+        }
+        self.line(format!("ulong {c}_len = {n};"));
+        self.spaces.push((c.clone(), "p".into()));
+        self.scopes.push((
+            name.to_string(),
+            Var {
+                c,
+                ty: Ty::Real,
+                shape: Shape::Slice {
+                    mutable: true,
+                    shared: false,
+                },
+                readonly: false,
+            },
+        ));
+    }
+
     pub(super) fn alloc(&mut self, a: &Anc, span: Span) {
         if a.tuple || a.names.len() != 1 {
             self.err(span, "tuple ancillas are not supported on the device");
             return;
         }
         let name = a.names[0].to_string();
+        if let syn::Expr::Repeat(r) = &a.value {
+            return self.alloc_array(&name, r);
+        }
         let (v, t) = self.cexpr(&a.value);
         let ty = match &a.ty {
             Some(t) => match super::sig::number_type(t, &self.generics) {

@@ -34,10 +34,17 @@ pub enum Target {
     Device,
 }
 
-/// The C parameter list of a device function.
-fn c_params(params: &[Param], gvar: bool) -> Vec<String> {
+/// The C parameter list of a device function. `versions`: the slices' address space is a
+/// hole `\u{2}A<index>\u{2}` (global or private: the function's versions, see
+/// `nilang::kernel::program_source_in`) instead of `__global`.
+fn c_params(params: &[Param], gvar: bool, versions: bool) -> Vec<String> {
     let mut out = vec![];
-    for p in params {
+    for (j, p) in params.iter().enumerate() {
+        let space = if versions {
+            format!("\u{2}A{j}\u{2}")
+        } else {
+            "__global".to_string()
+        };
         let n = format!("v_{}", p.name);
         match p.shape {
             Shape::Value => out.push(format!("{} {n}", p.ty.c_scalar())),
@@ -49,9 +56,9 @@ fn c_params(params: &[Param], gvar: bool) -> Vec<String> {
             }
             Shape::Slice { mutable, .. } => {
                 let cst = if mutable { "" } else { "const " };
-                out.push(format!("__global {cst}{}* {n}", p.ty.c_elem()));
+                out.push(format!("{space} {cst}{}* {n}", p.ty.c_elem()));
                 if gvar && mutable && p.ty == Ty::Real {
-                    out.push(format!("__global REAL* {n}_g"));
+                    out.push(format!("{space} REAL* {n}_g"));
                 }
                 out.push(format!("ulong {n}_len"));
             }
@@ -141,6 +148,13 @@ pub fn device_items(
             counter: 0,
             depth: 0,
             host_shared: host_shared.clone(),
+            spaces: match target {
+                Target::Device => (params.iter().enumerate())
+                    .filter(|(_, p)| matches!(p.shape, Shape::Slice { .. }))
+                    .map(|(j, p)| (format!("v_{}", p.name), j.to_string()))
+                    .collect(),
+                Target::Kernel => vec![],
+            },
         };
         cx.stmts(prog);
         let code = std::mem::take(&mut cx.out);
@@ -149,8 +163,18 @@ pub fn device_items(
         emit::w(
             &mut text,
             format_args!(
-                "NL_FN void nl_{name}_{dir}({}) {{\n{code}}}\n",
-                c_params(&params, gvar).join(", ")
+                "{} void nl_{name}{}_{dir}({}) {{\n{code}}}\n",
+                if target == Target::Device {
+                    "\u{2}F\u{2}"
+                } else {
+                    "NL_FN"
+                },
+                if target == Target::Device {
+                    "\u{2}S\u{2}"
+                } else {
+                    ""
+                },
+                c_params(&params, gvar, target == Target::Device).join(", ")
             ),
         );
     }
@@ -226,7 +250,7 @@ fn entries(text: &mut String, name: &str, params: &[Param]) {
         ("grad", "ginv", true, false),
         ("grad_rows", "ginv", true, true),
     ] {
-        let cps = c_params(rest, gvar);
+        let cps = c_params(rest, gvar, false);
         let mut args = vec!["nl_tid".to_string()];
         for p in rest {
             let n = format!("v_{}", p.name);
@@ -350,7 +374,10 @@ mod tests {
         );
         // the segment moves the pointers (values and adjoints) and passes its length; the
         // constant `M` is passed by value
-        assert!(out.contains("nl_g_ginv((v_ws + ((v_t * "), "{out}");
+        assert!(
+            out.contains(r"nl_g\u{2}Cg:g,g,g\u{2}_ginv((v_ws + ((v_t * "),
+            "{out}"
+        );
         assert!(out.contains("(v_ws_g + ((v_t * "), "{out}");
         assert!(out.contains(")) - ((v_t * "), "{out}");
         // `ws` (a segment per thread) is written, so not shared; `p` (the same range in every
@@ -422,7 +449,7 @@ mod tests {
         );
         assert!(!out.contains("compile_error"), "{out}");
         assert!(out.contains("g :: WRITES >> 1u32"), "{out}");
-        assert!(out.contains("NL_SHARED_ADD(&v_ws_g[v_k], v_arg_"), "{out}");
+        assert!(out.contains(r"\u{2}X1\u{2}(&v_ws_g[v_k], v_arg_"), "{out}");
         // in a kernel the same call on a shared slice stays a compile-time check
         let out = compile(
             quote!(kernel),
@@ -436,6 +463,85 @@ mod tests {
     }
 
     #[test]
+    fn private_array_is_passed_to_the_private_version_of_a_callee() {
+        let out = compile(
+            quote!(kernel),
+            quote!(
+                fn k<T: Scalar>(t: usize, y: &mut [T], x: &[T]) {
+                    let a = [T::default(); N];
+                    g(&mut a, &mut y[t..t + 1], &x[0..2], 3);
+                    dealloc!(a = [T::default(); N]);
+                }
+            ),
+        );
+        assert!(!out.contains("compile_error"), "{out}");
+        // an array of `N` reals on the thread, its adjoints zero in the gradient
+        assert!(out.contains("REAL v_a_1["), "{out}");
+        assert!(out.contains("REAL v_a_1_g["), "{out}");
+        // the callee's version: argument 0 private, the others global
+        assert!(
+            out.contains(r"nl_g\u{2}Cg:p,g,g,g\u{2}_ginv(v_a_1, v_a_1_g, v_a_1_len"),
+            "{out}"
+        );
+        // in a device function a slice parameter's space is that of the function's version
+        let out = compile(
+            quote!(device),
+            quote!(
+                fn g<T: Scalar>(a: &mut [T], y: &mut [T], x: &[T]) {
+                    h(&mut y[0..1], &mut a[1..3], &x);
+                    y[0] += x[0];
+                }
+            ),
+        );
+        assert!(!out.contains("compile_error"), "{out}");
+        assert!(
+            out.contains(r"\u{2}F\u{2} void nl_g\u{2}S\u{2}_fwd(\u{2}A0\u{2} REAL* v_a"),
+            "{out}"
+        );
+        assert!(out.contains(r"\u{2}A2\u{2} const REAL* v_x"), "{out}");
+        assert!(out.contains(r"nl_h\u{2}Ch:1,0,2\u{2}_fwd("), "{out}");
+    }
+
+    #[test]
+    fn loops_over_a_few_literal_indices_are_unrolled() {
+        let out = compile(
+            quote!(device),
+            quote!(
+                fn g<T: Scalar>(a: &mut [T], n: usize) {
+                    for j in 0..3 {
+                        a[j] += 1.0;
+                    }
+                    for j in 0..n {
+                        a[j] += 2.0;
+                    }
+                }
+            ),
+        );
+        assert!(!out.contains("compile_error"), "{out}");
+        // in each of the four programs, the literal loop only (the inverse's runs reversed)
+        assert_eq!(out.matches("#pragma unroll").count(), 4, "{out}");
+        assert!(
+            out.contains("#pragma unroll\\n        for (long v_j_1 = v_s_2;"),
+            "{out}"
+        );
+    }
+
+    #[test]
+    fn array_ancilla_of_non_reals_is_an_error() {
+        let out = compile(
+            quote!(kernel),
+            quote!(
+                fn k<T: Scalar>(t: usize, y: &mut [T]) {
+                    let a = [0usize; 4];
+                    y[t] += 1.0;
+                    dealloc!(a = [0usize; 4]);
+                }
+            ),
+        );
+        assert!(out.contains("must be reals"), "{out}");
+    }
+
+    #[test]
     fn device_function_has_no_entries() {
         let out = compile(
             quote!(device),
@@ -445,6 +551,6 @@ mod tests {
                 }
             ),
         );
-        assert!(out.contains("nl_g_ginv") && !out.contains("__kernel void g_fwd"));
+        assert!(out.contains(r"nl_g\u{2}S\u{2}_ginv") && !out.contains("__kernel void g_fwd"));
     }
 }

@@ -1,20 +1,29 @@
 //! Bundle adjustment: the residual block of every observation, and its 2×15 Jacobian block by
-//! the gradient program (the instructions of `nilang_apps::ba::ba_routine`, in the same order,
-//! with the ancillas of its `BaAnc` as scalars).
+//! the gradient program, by the CPU program's own device functions:
+//! compute–copy–uncompute of `nilang_apps::ba::ba_routine` (the projection, every
+//! intermediate in the thread's private ancilla array `a`, and its adjoints in the gradient),
+//! the copy `nilang_apps::ba::ba_copy` (`e += w · (proj − m)`), and the weight error
+//! `nilang_apps::ba::ba_w_err_i` (`1 − w²`).
 //!
 //! Thread `t` is observation `t`: camera `obs_cam[t]` (11 parameters in `cams`), point
-//! `obs_pt[t]` (3 in `pts`), weight `w[t]`, feature `feats[2t..2t+2]`; it accumulates the
-//! weighted residual into `e[2t..2t+2]` and the weight error `1 − w²` into `werr[t]`. Cameras
-//! and points are read by many threads and never written: their adjoints are *shared*
-//! (accumulated across threads). For the Jacobian blocks, gather each observation's camera and
-//! point (`obs_cam[t] = obs_pt[t] = t`) and seed one residual at a time.
+//! `obs_pt[t]` (3 in `pts`), weight `w[t]`, feature `feats[2t..2t+2]`, ancillas
+//! `[T; ANC]` (private, zero on entry and on exit); it accumulates the weighted residual
+//! into `e[2t..2t+2]` and the weight error `1 − w²` into `werr[t]`. Cameras and points are read
+//! by many threads and never written: their adjoints are *shared* (accumulated across
+//! threads). For the Jacobian blocks, gather each observation's camera and point
+//! (`obs_cam[t] = obs_pt[t] = t`) and seed one residual at a time. `feats` are data in the
+//! program's precision (`f64` in the CPU program, `REAL` on the device).
 use crate::{Arg, Buffer, Device, Elem};
 use nilang::instr::fns::SinCos;
 use nilang::instr::PlusEq1;
 use nilang::prelude::*;
+use nilang_apps::ba::anc;
 
 /// Values per camera.
 pub const CAM: usize = 11;
+
+/// Ancillas per observation (the length of `nilang_apps::ba::BaAnc`).
+pub const ANC: usize = anc::LEN;
 
 /// The residuals of observation `t` (see the module docs).
 #[i(kernel)]
@@ -26,7 +35,7 @@ pub fn ba_residual<T: Ordered>(
     cams: &mut [T],
     pts: &mut [T],
     w: &mut [T],
-    feats: &[T],
+    feats: &[f64],
     obs_cam: &[u64],
     obs_pt: &[u64],
 ) where
@@ -34,135 +43,27 @@ pub fn ba_residual<T: Ordered>(
 {
     let c = obs_cam[t] as usize * CAM;
     let q = obs_pt[t] as usize * 3;
-    let p0 = T::default();
-    let p1 = T::default();
-    let p2 = T::default();
-    let sq = T::default();
-    let theta = T::default();
-    let st = T::default();
-    let ct = T::default();
-    let inv = T::default();
-    let v0 = T::default();
-    let v1 = T::default();
-    let v2 = T::default();
-    let x0 = T::default();
-    let x1 = T::default();
-    let x2 = T::default();
-    let vdp = T::default();
-    let omc = T::default();
-    let tmp = T::default();
-    let y0 = T::default();
-    let y1 = T::default();
-    let y2 = T::default();
-    let iz = T::default();
-    let u0 = T::default();
-    let u1 = T::default();
-    let rsq = T::default();
-    let r4 = T::default();
-    let lk = T::default();
-    let ul0 = T::default();
-    let ul1 = T::default();
-    let pr0 = T::default();
-    let pr1 = T::default();
+    let z = T::default();
+    let a = [T::default(); ANC];
     routine! {
-        p0 += pts[q] - cams[c + 3];
-        p1 += pts[q + 1] - cams[c + 4];
-        p2 += pts[q + 2] - cams[c + 5];
-        sq += abs2(cams[c]);
-        sq += abs2(cams[c + 1]);
-        sq += abs2(cams[c + 2]);
-        if (sq.value() != 0.0, sq.value() != 0.0) {
-            theta += sqrt(sq);
-            (st, ct) += sincos(theta);
-            inv += recip(theta);
-            v0 += cams[c] * inv;
-            v1 += cams[c + 1] * inv;
-            v2 += cams[c + 2] * inv;
-            x0 += v1 * p2;
-            x0 -= v2 * p1;
-            x1 += v2 * p0;
-            x1 -= v0 * p2;
-            x2 += v0 * p1;
-            x2 -= v1 * p0;
-            vdp += v0 * p0;
-            vdp += v1 * p1;
-            vdp += v2 * p2;
-            omc += 1.0;
-            omc -= ct;
-            tmp += vdp * omc;
-            y0 += p0 * ct;
-            y0 += x0 * st;
-            y0 += v0 * tmp;
-            y1 += p1 * ct;
-            y1 += x1 * st;
-            y1 += v1 * tmp;
-            y2 += p2 * ct;
-            y2 += x2 * st;
-            y2 += v2 * tmp;
-        } else {
-            y0 += p0;
-            y1 += p1;
-            y2 += p2;
-            y0 += cams[c + 1] * p2;
-            y0 -= cams[c + 2] * p1;
-            y1 += cams[c + 2] * p0;
-            y1 -= cams[c] * p2;
-            y2 += cams[c] * p1;
-            y2 -= cams[c + 1] * p0;
-        }
-        iz += recip(y2);
-        u0 += y0 * iz;
-        u1 += y1 * iz;
-        rsq += abs2(u0);
-        rsq += abs2(u1);
-        r4 += abs2(rsq);
-        lk += 1.0;
-        lk += cams[c + 9] * rsq;
-        lk += cams[c + 10] * r4;
-        ul0 += u0 * lk;
-        pr0 += cams[c + 6] * ul0;
-        pr0 += cams[c + 7];
-        pr0 -= feats[2 * t];
-        ul1 += u1 * lk;
-        pr1 += cams[c + 6] * ul1;
-        pr1 += cams[c + 8];
-        pr1 -= feats[2 * t + 1];
+        nilang_apps::ba::ba_routine(
+            &mut a,
+            &mut cams[c..c + CAM],
+            &mut pts[q..q + 3],
+            &feats[2 * t..2 * t + 2],
+        );
     }
-    e[2 * t] += w[t] * pr0;
-    e[2 * t + 1] += w[t] * pr1;
+    nilang_apps::ba::ba_copy(
+        &mut e[2 * t..2 * t + 2],
+        &mut w[t],
+        &mut a[anc::PR..anc::PR + 2],
+    );
     unroutine!();
-    werr[t] += 1.0;
-    werr[t] -= abs2(w[t]);
-    dealloc!(pr1 = T::default());
-    dealloc!(pr0 = T::default());
-    dealloc!(ul1 = T::default());
-    dealloc!(ul0 = T::default());
-    dealloc!(lk = T::default());
-    dealloc!(r4 = T::default());
-    dealloc!(rsq = T::default());
-    dealloc!(u1 = T::default());
-    dealloc!(u0 = T::default());
-    dealloc!(iz = T::default());
-    dealloc!(y2 = T::default());
-    dealloc!(y1 = T::default());
-    dealloc!(y0 = T::default());
-    dealloc!(tmp = T::default());
-    dealloc!(omc = T::default());
-    dealloc!(vdp = T::default());
-    dealloc!(x2 = T::default());
-    dealloc!(x1 = T::default());
-    dealloc!(x0 = T::default());
-    dealloc!(v2 = T::default());
-    dealloc!(v1 = T::default());
-    dealloc!(v0 = T::default());
-    dealloc!(inv = T::default());
-    dealloc!(ct = T::default());
-    dealloc!(st = T::default());
-    dealloc!(theta = T::default());
-    dealloc!(sq = T::default());
-    dealloc!(p2 = T::default());
-    dealloc!(p1 = T::default());
-    dealloc!(p0 = T::default());
+    SWAP(&mut z, &mut werr[t]);
+    nilang_apps::ba::ba_w_err_i(&mut z, &mut w[t]);
+    SWAP(&mut z, &mut werr[t]);
+    dealloc!(a = [T::default(); ANC]);
+    dealloc!(z = T::default());
     dealloc!(q = obs_pt[t] as usize * 3);
     dealloc!(c = obs_cam[t] as usize * CAM);
 }
