@@ -5,11 +5,11 @@
 //! | fact | keyed by | computed by |
 //! | --- | --- | --- |
 //! | parameter kinds, locals, `zero(..)` workspaces | name | the signature, [`collect_locals`] |
-//! | `ADDITIVE`, `WRITES`, `READS` ([`Masks`]) | parameter | [`ad::one_pass`], [`ad::primal`], [`ad::adjoint`] |
-//! | value-only routine: the [`Cond`] under which it runs on values only | `StmtId` of the routine | [`ad::primal`] |
-//! | adjoint-only uncomputation ([`Undo`]) | `StmtId` of the `unroutine!()` | [`ad::adjoint`], [`ad::primal`] |
-//! | liveness: may statement `s` read place `p`, does it overwrite it | `StmtId`, place | [`ad::adjoint`] |
-//! | loop liveness: may an iteration read what another left | `StmtId` of the `for`, place | [`ad::adjoint`] |
+//! | `ADDITIVE`, `WRITES`, `READS` ([`Masks`]) | parameter | `ad::one_pass`, `ad::primal`, `ad::adjoint` |
+//! | value-only routine: the [`Cond`] under which it runs on values only | `StmtId` of the routine | `ad::primal` |
+//! | adjoint-only uncomputation ([`Undo`]) | `StmtId` of the `unroutine!()` | `ad::adjoint`, `ad::primal` |
+//! | liveness: may statement `s` read place `p`, does it overwrite it | `StmtId`, place | `ad::adjoint` |
+//! | loop liveness: may an iteration read what another left | `StmtId` of the `for`, place | `ad::adjoint` |
 //! | tracked ancillas (first deallocation checked) | `StmtId` of the `let` | [`first_dealloc`] |
 //!
 //! A table is collected per program emitted (the forward body and its inverse are two
@@ -77,7 +77,7 @@ impl Masks {
     }
 }
 
-/// The adjoint-only uncomputation of a routine on `fresh!` workspaces (see [`ad::adjoint`]).
+/// The adjoint-only uncomputation of a routine on `fresh!` workspaces (see `ad::adjoint`).
 #[derive(Clone, Debug)]
 pub struct Undo {
     /// The workspaces: zero before the routine, so zero again after its uncomputation.

@@ -28,7 +28,7 @@ use core::any::TypeId;
 /// implementation run in SIMD lanes, values and backward rule (each value within two ulps
 /// of `f64`'s function, as the lane versions of the table are, so it may differ in the last
 /// bits from the scalar loop `y[i] += tanh(x[i])`); other functions and numbers run that loop.
-/// `y` and `x` must have one length (a typed [`ErrorKind::Length`](crate::ErrorKind) error
+/// `y` and `x` must have one length (a typed [`ErrorKind::Length`](crate::check::ErrorKind::Length) error
 /// otherwise, before anything changes). Called from `#[i]` code like any reversible function;
 /// additive in `y` (compute–copy–uncompute).
 ///
