@@ -82,6 +82,8 @@ pub struct MlpCase {
     pub x4: Vec<F64x4>,
     /// `t` in batches of four samples, like `x4`.
     pub t4: Vec<F64x4>,
+    /// B×32 zeros: the work buffers a chunk of the data-parallel gradient starts from.
+    pub zeros: Vec<f64>,
 }
 
 impl MlpCase {
@@ -112,6 +114,7 @@ impl MlpCase {
             t4: pack(&t, 1),
             x,
             t,
+            zeros: vec![0.0; batch * N_HIDDEN],
         }
     }
 }
@@ -350,6 +353,11 @@ fn run_case(h: &mut Harness, c: &MlpCase) {
     );
     let x4 = nilang::lanes(c);
     h.external(SUITE, name, size, 1.0, "nilang-x4", x4, &reference, 1e-12);
+    let pools = h.pools.clone();
+    for pool in pools.iter() {
+        let ks = vec![nilang::parallel(c, pool)];
+        h.external(SUITE, name, size, 1.0, &pool.tool, ks, &reference, 1e-12);
+    }
     if h.jax.active() {
         let arrays: [(&str, &[f64]); 3] = [("p", &c.p), ("x", &c.x), ("t", &c.t)];
         let scalars = json!({"batch": b, "n_in": N_IN, "n_hidden": N_HIDDEN});

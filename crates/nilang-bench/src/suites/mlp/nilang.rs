@@ -5,14 +5,19 @@
 //! error copied out, and the routine undone. Its gradient is `nilang::ad::Plan`'s (one reverse
 //! pass: the program is compute–copy–uncompute in the loss); the objective runs it on `f64`.
 //!
+//! `nilang-t1-G`, `nilang-tN-G`: the same program's gradient by the data-parallel
+//! `nilang::ad::TermSum` (the samples are the terms, the weights and biases the shared
+//! parameters, the work buffers zero workspaces of each chunk) on a pool of 1 and of N threads:
+//! the same bits for any N.
+//!
 //! `nilang-x4-G`: the same program on batches (`GVar<F64x4>`: four samples in the lanes of each
 //! number, the parameters splatted, their gradient the sum of the lanes, as the guide's
 //! "Batches" section says). The dense layers then run their instruction loop (no GEMM for
 //! batches) and `tanh` whatever the lanes implement.
 use super::{split, MlpCase, N_HIDDEN, N_IN};
-use crate::harness::Kernel;
+use crate::harness::{Kernel, Pool};
 use crate::report::Measure;
-use nilang::ad::Plan;
+use nilang::ad::{Plan, Shared, Store, TermSum};
 use nilang::instr::fns::{Mul, SqDiff, Tanh};
 use nilang::instr::PlusEq2;
 use nilang::numbers::F64x4;
@@ -169,4 +174,115 @@ pub fn lanes(case: &MlpCase) -> Vec<Kernel<'_>> {
         },
         |s| s.3.clone(),
     )]
+}
+
+/// The arguments of [`mlp_loss`] for a chunk of samples: the loss, the parameters shared by
+/// every chunk, the chunk's work buffers (zeros), its samples and targets.
+type ChunkArgs<'a> = (
+    Shared<'a, f64>,
+    Shared<'a, [f64]>,
+    Shared<'a, [f64]>,
+    Shared<'a, [f64]>,
+    Shared<'a, [f64]>,
+    Shared<'a, [f64]>,
+    Shared<'a, [f64]>,
+    Shared<'a, [f64]>,
+    &'a [f64],
+    &'a [f64],
+);
+
+/// The arguments of [`mlp_loss`] for the samples `r` of case `c`.
+fn chunk_args(c: &MlpCase, r: core::ops::Range<usize>) -> ChunkArgs<'_> {
+    let (w1, b1, w2, b2) = split(&c.p);
+    let zeros = &c.zeros[..r.len() * N_HIDDEN];
+    (
+        Shared(&0.0),
+        Shared(w1),
+        Shared(b1),
+        Shared(w2),
+        Shared(b2),
+        Shared(zeros),
+        Shared(zeros),
+        Shared(&c.zeros[..r.len()]),
+        &c.x[r.start * N_IN..r.end * N_IN],
+        &c.t[r],
+    )
+}
+
+/// The storage of a chunk's gradient of [`mlp_loss`].
+pub type LossStore<'a> = Store<(
+    &'a mut f64,
+    &'a mut [f64],
+    &'a mut [f64],
+    &'a mut [f64],
+    &'a mut [f64],
+    &'a mut [f64],
+    &'a mut [f64],
+    &'a mut [f64],
+    &'a [f64],
+    &'a [f64],
+)>;
+
+/// The data-parallel gradient on `pool` (`nilang-t1`, `nilang-tN`).
+pub fn parallel<'a>(c: &'a MlpCase, pool: &'a Pool) -> Kernel<'a> {
+    Kernel::with_state(
+        Measure::G,
+        (TermSum::<LossStore<'a>>::new(c.batch), vec![0.0; c.p.len()]),
+        move |s: &mut (TermSum<LossStore<'a>>, Vec<f64>)| {
+            pool.install(|| {
+                s.0.args(|r| chunk_args(c, r)).value_and_gradient(
+                    &MlpLoss,
+                    0,
+                    &[1, 2, 3, 4],
+                    &mut s.1,
+                )
+            });
+        },
+        |s| s.1.clone(),
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn data_parallel_gradient_is_bit_identical_for_any_thread_count_and_right() {
+        let c = MlpCase::new(96);
+        let mut want = vec![0.0; c.p.len()];
+        let mut ws = super::super::PlainWs::new(c.batch);
+        let l = super::super::value_grad(
+            &c.p,
+            &c.x,
+            &c.t,
+            &mut ws,
+            &mut want,
+            super::super::Tanh::Scalar,
+        );
+        let mut sum = TermSum::new(c.batch);
+        let mut runs = vec![];
+        for threads in [1, 2, 3] {
+            let mut g = vec![0.0; c.p.len()];
+            let v = Pool::new(threads).install(|| {
+                sum.args(|r| chunk_args(&c, r)).value_and_gradient(
+                    &MlpLoss,
+                    0,
+                    &[1, 2, 3, 4],
+                    &mut g,
+                )
+            });
+            assert!((v - l).abs() <= 1e-12 * l.abs(), "{v} vs {l}");
+            for (a, b) in g.iter().zip(&want) {
+                assert!((a - b).abs() <= 1e-12 * (1.0 + b.abs()), "{a} vs {b}");
+            }
+            runs.push((
+                v.to_bits(),
+                g.iter().map(|v| v.to_bits()).collect::<Vec<_>>(),
+            ));
+        }
+        assert!(
+            runs.iter().all(|r| *r == runs[0]),
+            "bits differ across thread counts"
+        );
+    }
 }
