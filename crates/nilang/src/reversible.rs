@@ -59,7 +59,7 @@ pub trait Reversible<Args> {
     /// AddSquares.uncall_dead((&mut y[..], &[0][..], &mut x[..]), 0);
     /// assert_eq!((y[0].x, x[0].g), (-4.0, 12.0));
     /// ```
-    fn uncall_dead(&self, args: Args, dead: u64) -> Args {
+    fn uncall_dead(&self, args: Args, dead: crate::abi::ParamMask) -> Args {
         let _ = dead;
         self.uncall(args)
     }
