@@ -9,17 +9,30 @@ pub enum GpuError {
     /// The library is there but has no device.
     NoDevice,
     /// An OpenCL call failed with this status.
-    Cl { call: &'static str, code: i32 },
+    Cl {
+        /// The OpenCL function that failed.
+        call: &'static str,
+        /// Its status code.
+        code: i32,
+    },
     /// A CUDA driver call failed (its message).
-    Cuda { call: &'static str, message: String },
+    Cuda {
+        /// The CUDA driver or NVRTC function that failed.
+        call: &'static str,
+        /// The driver's message.
+        message: String,
+    },
     /// The program did not build; the build log.
     Build(String),
     /// The device has no `f64` (`cl_khr_fp64`).
     NoF64,
     /// An argument does not match the kernel's parameter.
     Arg {
+        /// The parameter's position in the kernel's signature.
         index: usize,
+        /// The parameter's name.
         name: &'static str,
+        /// What does not match.
         message: String,
     },
     /// A kernel (not a `#[i(device)]` function) was expected.

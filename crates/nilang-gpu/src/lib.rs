@@ -44,6 +44,7 @@
 //! Modules: [`device`](Device) discovery, buffers, launch arguments, programs, written once
 //! against one interface (`driver`: the `Driver` and `Module` traits) that each backend
 //! implements (`opencl`, `cuda`).
+#![warn(missing_docs)]
 mod args;
 mod buffer;
 mod cuda;

@@ -124,6 +124,13 @@ pub mod prelude {
 
 /// The user guide (`docs/guide.md` of the repository), with its examples run as doctests.
 pub mod guide {
+    // The guide's relative links, for rustdoc (the first definition of a label wins; the
+    // guide's own definitions at its end serve GitHub).
+    #![doc = ""]
+    #![doc = "[ordinary-page]: crate::guide::ordinary"]
+    #![doc = "[norm-svg]: <https://github.com/nilang-rs/nilang/raw/main/docs/pictures/norm.svg>"]
+    #![doc = "[i-dist-svg]: <https://github.com/nilang-rs/nilang/raw/main/docs/pictures/i_dist.svg>"]
+    #![doc = ""]
     #![doc = include_str!("../docs/guide.md")]
 
     /// Gradients of ordinary Rust functions (`docs/ordinary.md` of the repository).

@@ -89,13 +89,21 @@ pub fn ba_residual<T: Ordered>(
 /// assert_eq!(a.w.read().unwrap(), [0.25]);
 /// ```
 pub struct BaBuffers<T> {
+    /// The residuals, two per observation.
     pub e: Buffer<T>,
+    /// The weight errors, one per observation.
     pub werr: Buffer<T>,
+    /// The cameras, 11 numbers each.
     pub cams: Buffer<T>,
+    /// The points, 3 numbers each.
     pub pts: Buffer<T>,
+    /// The weights, one per observation.
     pub w: Buffer<T>,
+    /// The observed features, 2 numbers per observation.
     pub feats: Buffer<T>,
+    /// The camera index of each observation.
     pub obs_cam: Buffer<u64>,
+    /// The point index of each observation.
     pub obs_pt: Buffer<u64>,
 }
 
@@ -156,10 +164,15 @@ impl<T: Elem> BaBuffers<T> {
 /// The adjoints of a gradient launch of [`ba_residual`]: the seeds of the residuals and weight
 /// errors, and the adjoints accumulated into cameras, points and weights.
 pub struct BaAdjoints<T> {
+    /// The seeds of the residuals (in), two per observation.
     pub e: Buffer<T>,
+    /// The seeds of the weight errors (in), one per observation.
     pub werr: Buffer<T>,
+    /// The adjoints accumulated into the cameras (out).
     pub cams: Buffer<T>,
+    /// The adjoints accumulated into the points (out).
     pub pts: Buffer<T>,
+    /// The adjoints accumulated into the weights (out).
     pub w: Buffer<T>,
 }
 

@@ -92,11 +92,17 @@ fn workspaces<T: Clone>(n: usize, d: usize, k: usize, zero: T) -> Vec<Vec<T>> {
 /// A GMM problem for [`gmm_point`] on one core (the reference of the device's launches): the
 /// parameters `alpha` (`K`), `mu` (`K·d`), `icf` (`K·d(d+1)/2`) and the points `x` (`n·d`).
 pub struct GmmCpu<'a, T> {
+    /// The mixture weights' logits (`K`).
     pub alpha: &'a [T],
+    /// The means (`K·d`).
     pub mu: &'a [T],
+    /// The inverse covariance factors (`K·d(d+1)/2`).
     pub icf: &'a [T],
+    /// The points (`n·d`).
     pub x: &'a [T],
+    /// The dimension.
     pub d: usize,
+    /// The number of components.
     pub k: usize,
 }
 
