@@ -224,13 +224,8 @@ pub fn reads(s: &Stmt, key: &Key, cx: &Ctx) -> Cond {
                 .any(|p| index_reads(p, root) || (s.check && key.touches(p)));
             Cond::from_bool(hit)
         }
-        StmtKind::While { .. }
-        | StmtKind::DoLoop { .. }
-        | StmtKind::Move { .. }
-        | StmtKind::Stack { .. }
-        | StmtKind::Surface(_) => {
-            Cond::from_bool(crate::visit::mentions(core::slice::from_ref(s), root))
-        }
+        // every other kind (loops with conditions, moves, stacks): any mention reads
+        _ => Cond::from_bool(crate::visit::mentions(core::slice::from_ref(s), root)),
     }
 }
 
