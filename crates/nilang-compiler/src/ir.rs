@@ -305,6 +305,26 @@ pub enum Surface {
     StoreRoutine(Vec<Stmt>),
     /// `unroutine!()`: lowered to the inverse of the open routine before it in the same block.
     Unroutine,
+    /// `match k { 0 => { .. } 1 | 2 => { .. } 3..=5 => { .. } _ => { .. } }` on an integer:
+    /// lowered to an `if` chain whose pre- and post-condition are the arm's pattern (so the
+    /// arm must leave `k` matching it, and the inverse takes the same arm).
+    Match {
+        /// The value matched (a condition: read, evaluated for each arm tried).
+        scrutinee: Expr,
+        /// The arms before `_`: integer literals, ranges of them, `|` of those.
+        arms: Vec<MatchArm>,
+        /// The final `_` arm.
+        otherwise: Vec<Stmt>,
+    },
+}
+
+/// An arm of [`Surface::Match`]: `pat => { body }`.
+#[derive(Clone, Debug)]
+pub struct MatchArm {
+    /// An integer literal, a range of them (`a..b`, `a..=b`, open at one end), or `|` of those.
+    pub pat: syn::Pat,
+    /// The arm's statements.
+    pub body: Vec<Stmt>,
 }
 
 /// The index variable of a slice loop `for x in xs` (the element `x` is `xs[index]`).

@@ -176,6 +176,13 @@ macro_rules! walkers {
                         v.$place(p);
                     }
                 }
+                StmtKind::Surface(Surface::Match { scrutinee, arms, otherwise }) => {
+                    v.$expr(scrutinee);
+                    for a in arms {
+                        v.$block($($b)* a.body);
+                    }
+                    v.$block(otherwise);
+                }
                 StmtKind::Surface(Surface::Unroutine) | StmtKind::Move { .. } | StmtKind::Safe(_) => {}
             }
         }
