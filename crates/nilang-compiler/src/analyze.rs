@@ -82,14 +82,17 @@ enum Status {
 
 /// The symbol table walked over the forward program.
 pub struct Analyzer<'e> {
+    /// The parameters, by name.
     pub params: HashMap<String, ParamKind>,
     locals: HashMap<String, (Status, Span)>,
     loop_vars: Vec<String>,
     scopes: Vec<Vec<(String, Span)>>,
+    /// Where the errors found go.
     pub errors: &'e mut Errors,
 }
 
 impl<'e> Analyzer<'e> {
+    /// An analyzer of a function with parameters `params`, no local in scope yet.
     pub fn new(params: HashMap<String, ParamKind>, errors: &'e mut Errors) -> Self {
         Analyzer {
             params,

@@ -36,6 +36,7 @@ pub use crate::syntax::{
 
 /// Turns statements into IR.
 pub struct Parser<'e> {
+    /// Where the errors found go.
     pub errors: &'e mut Errors,
 }
 
