@@ -2,6 +2,7 @@
 //! storage in one statement, and constant operands. All errors are collected.
 use crate::errors::Errors;
 use crate::ir::*;
+use crate::visit::{parts, Part};
 use proc_macro2::Span;
 use std::collections::HashMap;
 use syn::visit::Visit;
@@ -81,14 +82,17 @@ enum Status {
 
 /// The symbol table walked over the forward program.
 pub struct Analyzer<'e> {
+    /// The parameters, by name.
     pub params: HashMap<String, ParamKind>,
     locals: HashMap<String, (Status, Span)>,
     loop_vars: Vec<String>,
     scopes: Vec<Vec<(String, Span)>>,
+    /// Where the errors found go.
     pub errors: &'e mut Errors,
 }
 
 impl<'e> Analyzer<'e> {
+    /// An analyzer of a function with parameters `params`, no local in scope yet.
     pub fn new(params: HashMap<String, ParamKind>, errors: &'e mut Errors) -> Self {
         Analyzer {
             params,
@@ -485,14 +489,6 @@ impl<'e> Analyzer<'e> {
                 self.scope(body, "the `for` body");
                 self.loop_vars.pop();
             }
-            StmtKind::Block(b) => self.scope(b, "its block"),
-            StmtKind::Seq(b) | StmtKind::Routine { body: b, .. } => {
-                for s in b {
-                    self.stmt(s);
-                }
-            }
-            // lowered before analysis
-            StmtKind::Safe(_) | StmtKind::Surface(_) => {}
             StmtKind::Fresh(ps) => {
                 for p in ps {
                     self.check_use(p);
@@ -512,7 +508,30 @@ impl<'e> Analyzer<'e> {
                 }
                 self.check_sharing(&[stack, value], "stack operation");
             }
+            // every other kind (blocks, spliced lists, `safe!`): its parts, a place taken as
+            // written
+            _ => {
+                for part in parts(s) {
+                    match part {
+                        Part::Block(b) => self.scope(b, "its block"),
+                        Part::Spliced(b) => b.iter().for_each(|s| self.stmt(s)),
+                        Part::Operand(o) => {
+                            let mut places = vec![];
+                            operand_places(o, &mut places);
+                            places.into_iter().for_each(|p| self.check_written(p));
+                        }
+                        Part::Place(p) => self.check_written(p),
+                        Part::Expr(e) => self.check_reads(e),
+                    }
+                }
+            }
         }
+    }
+
+    /// A place written: in scope and writable.
+    fn check_written(&mut self, p: &Place) {
+        self.check_use(p);
+        self.check_target(p);
     }
 }
 

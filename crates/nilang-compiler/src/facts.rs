@@ -51,8 +51,11 @@ impl Signature<'_> {
 /// The analyses recorded next to a function ([`abi::ADDITIVE`], [`abi::WRITES`],
 /// [`abi::READS`]): constant [`abi::ParamMask`] expressions.
 pub struct Masks {
+    /// [`abi::ADDITIVE`]: the parameters the function is compute–copy–uncompute in.
     pub additive: TokenStream,
+    /// [`abi::WRITES`]: the parameters it may write.
     pub writes: TokenStream,
+    /// [`abi::READS`]: the parameters whose value it may read.
     pub reads: TokenStream,
 }
 

@@ -33,13 +33,21 @@ pub enum Operand {
     Place(Place),
     /// A numeric literal (converted to the target's number type), with its sign.
     Lit {
+        /// The literal as written.
         lit: syn::Lit,
+        /// Whether it was written negated (`-1.5`).
         neg: bool,
+        /// Its span (with the sign).
         span: Span,
     },
     /// A constant expression: evaluated once, not written back. `explicit` when written
     /// `cst!(expr)` (the user vouches that it is constant).
-    Const { expr: Expr, explicit: bool },
+    Const {
+        /// The expression.
+        expr: Expr,
+        /// Whether it was written `cst!(expr)`.
+        explicit: bool,
+    },
     /// A tuple of operands (tuple targets `(s, c) += sincos(x)`).
     Tuple(Vec<Operand>, Span),
 }
@@ -84,9 +92,13 @@ pub enum FuncRef {
 /// `target op= func(args)`.
 #[derive(Clone, Debug)]
 pub struct Instr {
+    /// The accumulation operator (`+=`, `-=`, ...).
     pub op: AccOp,
+    /// What is accumulated into (a place, or a tuple of places).
     pub target: Operand,
+    /// The function applied to the arguments.
     pub func: FuncRef,
+    /// The arguments of `func`.
     pub args: Vec<Operand>,
 }
 
@@ -121,8 +133,11 @@ pub enum Callee {
     Path(syn::ExprPath),
     /// A method call `recv.f(args)` on a place.
     Method {
+        /// The place the method is called on (in-out).
         receiver: Place,
+        /// The method's name.
         method: Ident,
+        /// Generic arguments written `::<..>`.
         turbofish: Option<syn::AngleBracketedGenericArguments>,
     },
 }
@@ -130,8 +145,11 @@ pub enum Callee {
 /// A call of a reversible function (or of its inverse).
 #[derive(Clone, Debug)]
 pub struct Call {
+    /// What is called.
     pub callee: Callee,
+    /// The arguments, in order.
     pub args: Vec<CallArg>,
+    /// Whether the inverse is called (`inv! { f(..) }`, an inverted program).
     pub inverse: bool,
 }
 
@@ -154,14 +172,18 @@ pub struct Anc {
     pub tuple: bool,
     /// Optional type annotation.
     pub ty: Option<syn::Type>,
+    /// The value allocated with (deallocated at: checked).
     pub value: Expr,
 }
 
 /// One branch of an `if` chain: `(pre, post) { body }`.
 #[derive(Clone, Debug)]
 pub struct Branch {
+    /// The condition tested on entry (by the forward program).
     pub pre: Expr,
+    /// The condition that holds after the branch ran (tested on entry by the inverse).
     pub post: Expr,
+    /// The branch's statements.
     pub body: Vec<Stmt>,
 }
 
@@ -172,7 +194,12 @@ pub enum ForIter {
     /// `start..end`, `start..=end`, optionally `.step_by(step)`, optionally reversed.
     Range(ForRange),
     /// Over the indices of a slice place (`for x in xs`, with `x` replaced by `xs[i]`).
-    Indices { slice: Place, rev: bool },
+    Indices {
+        /// The slice looped over.
+        slice: Place,
+        /// Whether the indices run backwards.
+        rev: bool,
+    },
 }
 
 impl ForIter {
@@ -211,13 +238,18 @@ impl ForRange {
 /// Stack operations.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum StackKind {
+    /// `push!(stack, x)`: move `x` onto the stack (`x` becomes zero).
     Push,
+    /// `pop!(stack, x)`: move the top into `x` (zero before).
     Pop,
+    /// `copy_push!(stack, x)`: push a copy of `x`.
     CopyPush,
+    /// `copy_pop!(stack, x)`: pop a copy of `x` (checked equal).
     CopyPop,
 }
 
 impl StackKind {
+    /// The inverse operation.
     pub fn inverse(self) -> StackKind {
         match self {
             StackKind::Push => StackKind::Pop,
@@ -231,27 +263,43 @@ impl StackKind {
 /// The statement kinds.
 #[derive(Clone, Debug)]
 pub enum StmtKind {
+    /// `y += f(x)`: an instruction.
     Instr(Instr),
+    /// `f(&mut x, ..)`, `x.f(..)`: a call of a reversible function.
     Call(Call),
+    /// `let x = value;`: an ancilla allocated.
     Alloc(Anc),
+    /// `dealloc!(x = value)`: an ancilla deallocated (its value checked).
     Dealloc(Anc),
+    /// `if (pre, post) { .. } else if .. else { .. }`.
     If {
+        /// The `if` and `else if` branches, in order.
         branches: Vec<Branch>,
+        /// The `else` branch.
         otherwise: Option<Vec<Stmt>>,
     },
     /// `while (pre, post) { body }`, or with a step `while (pre, post, step) { body }`: the
     /// step runs after the body in every iteration (`step_first` false), and, in the inverse,
     /// the inverted step before the inverted body (`step_first` true).
     While {
+        /// Tested before every iteration.
         pre: Expr,
+        /// False at entry, true after every iteration.
         post: Expr,
+        /// The loop body.
         body: Vec<Stmt>,
+        /// The step (empty without one).
         step: Vec<Stmt>,
+        /// Whether the step runs before the body (the inverse of a stepped loop).
         step_first: bool,
     },
+    /// `for var in iter { body }`.
     For {
+        /// The loop variable.
         var: Ident,
+        /// What it runs over.
         iter: ForIter,
+        /// The loop body.
         body: Vec<Stmt>,
     },
     /// Janus's do-first loop `from a do s1 loop s2 until c`, written
@@ -259,9 +307,13 @@ pub enum StmtKind {
     /// ends when `c` holds after `s1`, else `s2` runs and `a` must be false again. The inverse
     /// is `from c do ~s1 loop ~s2 until a`.
     DoLoop {
+        /// `a`: holds at entry only.
         from: Expr,
+        /// `s1`: runs in every iteration.
         first: Vec<Stmt>,
+        /// `c`: ends the loop after `s1`.
         until: Expr,
+        /// `s2`: runs when the loop goes on.
         second: Vec<Stmt>,
     },
     /// A plain nested block (its own ancilla scope).
@@ -272,13 +324,17 @@ pub enum StmtKind {
     /// false) or the matching `unroutine!()` (`undo` true, the routine inverted). Kept apart
     /// from [`StmtKind::Seq`] so that later stages see compute–copy–uncompute structure.
     Routine {
+        /// The routine's statements (inverted for `unroutine!()`).
         body: Vec<Stmt>,
+        /// Whether this is the `unroutine!()`.
         undo: bool,
     },
     /// `let dst = take!(src);`: move an ancilla's value into a new ancilla (`src` is
     /// deallocated); the inverse moves it back.
     Move {
+        /// The ancilla allocated.
         dst: Ident,
+        /// The ancilla deallocated.
         src: Ident,
     },
     /// `fresh!(ws, ..)`: workspaces that are zero here (checked); every number in them, adjoints
@@ -286,9 +342,13 @@ pub enum StmtKind {
     Fresh(Vec<Place>),
     /// `safe! { ... }`: irreversible, side-effect-only code run in both directions.
     Safe(TokenStream),
+    /// A stack operation (`push!`, `pop!`, `copy_push!`, `copy_pop!`).
     Stack {
+        /// Which operation.
         kind: StackKind,
+        /// The stack.
         stack: Place,
+        /// The value pushed or popped.
         value: Place,
     },
     /// Surface syntax as parsed, before [`crate::lower`] rewrites it (no later stage sees it).
@@ -305,6 +365,26 @@ pub enum Surface {
     StoreRoutine(Vec<Stmt>),
     /// `unroutine!()`: lowered to the inverse of the open routine before it in the same block.
     Unroutine,
+    /// `match k { 0 => { .. } 1 | 2 => { .. } 3..=5 => { .. } _ => { .. } }` on an integer:
+    /// lowered to an `if` chain whose pre- and post-condition are the arm's pattern (so the
+    /// arm must leave `k` matching it, and the inverse takes the same arm).
+    Match {
+        /// The value matched (a condition: read, evaluated for each arm tried).
+        scrutinee: Expr,
+        /// The arms before `_`: integer literals, ranges of them, `|` of those.
+        arms: Vec<MatchArm>,
+        /// The final `_` arm.
+        otherwise: Vec<Stmt>,
+    },
+}
+
+/// An arm of [`Surface::Match`]: `pat => { body }`.
+#[derive(Clone, Debug)]
+pub struct MatchArm {
+    /// An integer literal, a range of them (`a..b`, `a..=b`, open at one end), or `|` of those.
+    pub pat: syn::Pat,
+    /// The arm's statements.
+    pub body: Vec<Stmt>,
 }
 
 /// The index variable of a slice loop `for x in xs` (the element `x` is `xs[index]`).
@@ -329,7 +409,9 @@ impl StmtId {
 pub struct Stmt {
     /// Its identity (see [`StmtId`]).
     pub id: StmtId,
+    /// What the statement is.
     pub kind: StmtKind,
+    /// Where it was written.
     pub span: Span,
     /// The statement as written (for error messages).
     pub text: String,

@@ -23,6 +23,8 @@
 //!
 //! [`compile_fn`] runs the pipeline for `#[i] fn ...`; [`compile_primitive`] handles
 //! `#[primitive] fn ...`.
+#![warn(missing_docs)]
+#![forbid(unsafe_code)]
 pub mod abi;
 pub mod ad;
 pub mod analyze;

@@ -61,6 +61,11 @@ fn mix<T: Ordered>(t: usize, y: &mut [T], x: &mut [T], p: &mut [T], w: &[T], idx
     }
     dealloc!(k = 3i64);
     inv! { mulacc(&mut y[t], &mut p[5], &mut p[6]) }
+    match t % 3 {
+        0 => y[t] += x[t] * p[7],
+        1 | 2 => y[t] -= p[7],
+        _ => {}
+    }
     let u = T::lit(2.5);
     y[t] += hypot(u, x[t]);
     u -= 0.5;

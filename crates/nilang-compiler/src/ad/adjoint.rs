@@ -40,7 +40,9 @@ use quote::quote;
 /// A root variable and leading fields (`ws.lse`), with the place naming it.
 #[derive(Clone, Debug)]
 pub struct Key {
+    /// The root variable.
     pub root: String,
+    /// The leading field names.
     pub fields: Vec<String>,
     /// The place (root and fields only).
     pub place: Place,
@@ -156,7 +158,9 @@ fn operand_reads(o: &Operand, key: &Key) -> bool {
 /// What a liveness question needs to know about the function: which names are `&mut`
 /// parameters (passed in-out by name), and its own name (a recursive call reads everything).
 pub struct Ctx<'a> {
+    /// Whether a name is a `&mut` parameter.
     pub inout: &'a dyn Fn(&str) -> bool,
+    /// The function's own name.
     pub fname: &'a str,
 }
 
@@ -224,13 +228,8 @@ pub fn reads(s: &Stmt, key: &Key, cx: &Ctx) -> Cond {
                 .any(|p| index_reads(p, root) || (s.check && key.touches(p)));
             Cond::from_bool(hit)
         }
-        StmtKind::While { .. }
-        | StmtKind::DoLoop { .. }
-        | StmtKind::Move { .. }
-        | StmtKind::Stack { .. }
-        | StmtKind::Surface(_) => {
-            Cond::from_bool(crate::visit::mentions(core::slice::from_ref(s), root))
-        }
+        // every other kind (loops with conditions, moves, stacks): any mention reads
+        _ => Cond::from_bool(crate::visit::mentions(core::slice::from_ref(s), root)),
     }
 }
 

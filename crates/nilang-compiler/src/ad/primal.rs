@@ -27,7 +27,7 @@
 use crate::abi::{self, analysed_callee, marker_path};
 use crate::cond::Cond;
 use crate::ir::*;
-use crate::visit::mentions;
+use crate::visit::{mentions, parts, Part};
 use proc_macro2::TokenStream;
 use quote::quote;
 use syn::Ident;
@@ -155,7 +155,6 @@ pub fn writes_only_no_adjoint(
                     }));
                 }
             }
-            StmtKind::Dealloc(_) | StmtKind::Safe(_) => {}
             StmtKind::Fresh(ps) => {
                 for p in ps {
                     let fields = leading_fields(p);
@@ -167,37 +166,14 @@ pub fn writes_only_no_adjoint(
                     }
                 }
             }
-            StmtKind::If {
-                branches,
-                otherwise,
-            } => {
-                for b in branches {
-                    conds = conds.and(writes_only_no_adjoint(
-                        &b.body,
-                        &mut d.clone(),
-                        inout,
-                        is_var,
-                    ));
-                }
-                if let Some(o) = otherwise {
-                    conds = conds.and(writes_only_no_adjoint(o, &mut d.clone(), inout, is_var));
-                }
-            }
-            StmtKind::While { body, step, .. } => {
-                conds = conds.and(writes_only_no_adjoint(body, &mut d.clone(), inout, is_var));
-                conds = conds.and(writes_only_no_adjoint(step, &mut d.clone(), inout, is_var));
-            }
-            StmtKind::For { body, .. } | StmtKind::Block(body) => {
+            // a loop over a slice reads it
+            StmtKind::For { body, .. } => {
                 conds = conds.and(writes_only_no_adjoint(body, &mut d.clone(), inout, is_var))
             }
             StmtKind::DoLoop { first, second, .. } => {
                 let mut inner = d.clone();
                 conds = conds.and(writes_only_no_adjoint(first, &mut inner, inout, is_var));
                 conds = conds.and(writes_only_no_adjoint(second, &mut inner, inout, is_var));
-            }
-            // spliced into this scope: their ancillas stay visible
-            StmtKind::Seq(b) | StmtKind::Routine { body: b, .. } => {
-                conds = conds.and(writes_only_no_adjoint(b, d, inout, is_var))
             }
             StmtKind::Move { dst, src } => {
                 let src = src.to_string();
@@ -209,13 +185,34 @@ pub fn writes_only_no_adjoint(
                     fields: vec![],
                 });
             }
-            StmtKind::Stack { stack, value, .. } => {
-                if !covered(d, stack) || !covered(d, value) {
-                    return Cond::False;
+            // every other kind: its statement lists (a block with its own ancillas, a spliced
+            // list with those of this scope), its places taken as written
+            _ => {
+                for part in parts(s) {
+                    match part {
+                        Part::Block(b) => {
+                            let c = writes_only_no_adjoint(b, &mut d.clone(), inout, is_var);
+                            conds = conds.and(c);
+                        }
+                        Part::Spliced(b) => {
+                            conds = conds.and(writes_only_no_adjoint(b, d, inout, is_var))
+                        }
+                        Part::Operand(o) => {
+                            let mut ps = vec![];
+                            crate::analyze::operand_places(o, &mut ps);
+                            if !ps.iter().all(|p| covered(d, p)) {
+                                return Cond::False;
+                            }
+                        }
+                        Part::Place(p) => {
+                            if !covered(d, p) {
+                                return Cond::False;
+                            }
+                        }
+                        Part::Expr(_) => {}
+                    }
                 }
             }
-            // lowered away before emission; unknown here
-            StmtKind::Surface(_) => return Cond::False,
         }
     }
     conds
@@ -312,36 +309,26 @@ fn may_write(body: &[Stmt], y: &str, fname: &str, inout: &dyn Fn(&str) -> bool) 
                 }
                 w
             }
-            StmtKind::Alloc(_) | StmtKind::Dealloc(_) | StmtKind::Safe(_) => Cond::False,
-            StmtKind::If {
-                branches,
-                otherwise,
-            } => {
+            // a loop over a slice reads it
+            StmtKind::For { body, .. } => may_write(body, y, fname, inout),
+            StmtKind::Move { dst, src } => Cond::from_bool(dst == y || src == y),
+            // every other kind: its statement lists, its places taken as written
+            _ => {
                 let mut w = Cond::False;
-                for b in branches {
-                    w = w.or(may_write(&b.body, y, fname, inout));
-                }
-                if let Some(o) = otherwise {
-                    w = w.or(may_write(o, y, fname, inout));
+                for part in parts(s) {
+                    w = match part {
+                        Part::Block(b) | Part::Spliced(b) => w.or(may_write(b, y, fname, inout)),
+                        Part::Operand(o) => {
+                            let mut ps = vec![];
+                            crate::analyze::operand_places(o, &mut ps);
+                            w.or(Cond::from_bool(ps.iter().any(|p| p.root == y)))
+                        }
+                        Part::Place(p) => w.or(Cond::from_bool(p.root == y)),
+                        Part::Expr(_) => w,
+                    };
                 }
                 w
             }
-            StmtKind::While { body, step, .. } => {
-                may_write(body, y, fname, inout).or(may_write(step, y, fname, inout))
-            }
-            StmtKind::For { body, .. }
-            | StmtKind::Block(body)
-            | StmtKind::Seq(body)
-            | StmtKind::Routine { body, .. } => may_write(body, y, fname, inout),
-            StmtKind::DoLoop { first, second, .. } => {
-                may_write(first, y, fname, inout).or(may_write(second, y, fname, inout))
-            }
-            StmtKind::Move { dst, src } => Cond::from_bool(dst == y || src == y),
-            StmtKind::Fresh(ps) => Cond::from_bool(ps.iter().any(|p| p.root == y)),
-            StmtKind::Stack { stack, value, .. } => {
-                Cond::from_bool(stack.root == y || value.root == y)
-            }
-            StmtKind::Surface(_) => Cond::True,
         };
         acc = acc.or(w);
         if acc.is_true() {

@@ -63,8 +63,11 @@ enum Primal {
 pub struct Emitter {
     /// The facts of the program emitted.
     facts: Rc<Facts>,
+    /// The parameters, by name.
     pub params: HashMap<String, ParamKind>,
+    /// Every name allocated in the body.
     pub locals: HashSet<String>,
+    /// The variables of the loops being emitted, innermost last.
     pub loop_vars: Vec<String>,
     /// Scalar ancillas in scope whose round-off budget is tracked for their deallocation
     /// check: `(name, history variable)`.

@@ -7,7 +7,9 @@
 //!   ([`store`]);
 //! - `inv! { .. }`: the inverted statements, spliced ([`StmtKind::Seq`]);
 //! - slice loops `for x in xs`: `x` replaced by `xs[i]` in every place of the body;
-//! - `x.powi(3)`: a literal exponent folded into the function, `PowiN<3>(x)`.
+//! - `x.powi(3)`: a literal exponent folded into the function, `PowiN<3>(x)`;
+//! - `match k { 0 => .., 1 | 2 => .., _ => .. }` on integers: an `if` chain, each arm's
+//!   pattern as its pre- and post-condition (`k == 1 || k == 2`).
 //!
 //! Each statement list is lowered after the lists inside it (as they were parsed).
 use crate::errors::Errors;
@@ -116,6 +118,24 @@ impl Lower<'_> {
                 }
             },
             StmtKind::Surface(Surface::Inv(body)) => StmtKind::Seq(invert_block(body)),
+            StmtKind::Surface(Surface::Match {
+                scrutinee,
+                arms,
+                otherwise,
+            }) => StmtKind::If {
+                branches: std::mem::take(arms)
+                    .into_iter()
+                    .map(|a| {
+                        let c = matches_pattern(scrutinee, &a.pat);
+                        Branch {
+                            pre: c.clone(),
+                            post: c,
+                            body: a.body,
+                        }
+                    })
+                    .collect(),
+                otherwise: Some(std::mem::take(otherwise)),
+            },
             StmtKind::For {
                 var,
                 iter: ForIter::Indices { slice, .. },
@@ -181,5 +201,36 @@ fn powi_literal(i: &mut Instr) {
         let path: Path = syn::parse_quote_spanned!(*span=> ::nilang::instr::fns::PowiN<{ #n }>);
         i.args.truncate(1);
         i.func = FuncRef::User(path);
+    }
+}
+
+/// The condition that integer `k` matches pattern `p` (a literal, a range of literals, `|` of
+/// those: what the parser admits): `k == 3`, `(2 <= k && k < 5)`, `k == 1 || k == 2`.
+fn matches_pattern(k: &syn::Expr, p: &syn::Pat) -> syn::Expr {
+    use syn::{parse_quote, Expr, Pat};
+    let k: Expr = match k {
+        Expr::Path(_) | Expr::Field(_) | Expr::Index(_) | Expr::Lit(_) | Expr::Paren(_) => {
+            k.clone()
+        }
+        k => parse_quote!((#k)),
+    };
+    match p {
+        Pat::Lit(l) => parse_quote!(#k == #l),
+        Pat::Range(r) => {
+            let lower = r.start.as_ref().map(|a| quote::quote!(#a <= #k));
+            let upper = r.end.as_ref().map(|b| match r.limits {
+                syn::RangeLimits::Closed(_) => quote::quote!(#k <= #b),
+                syn::RangeLimits::HalfOpen(_) => quote::quote!(#k < #b),
+            });
+            let both: Vec<TokenStream> = lower.into_iter().chain(upper).collect();
+            parse_quote!((#(#both)&&*))
+        }
+        Pat::Or(o) => {
+            let cases = o.cases.iter().map(|c| matches_pattern(&k, c));
+            parse_quote!(#(#cases)||*)
+        }
+        Pat::Paren(p) => matches_pattern(&k, &p.pat),
+        // (the parser admits no other pattern)
+        _ => parse_quote!(false),
     }
 }

@@ -104,10 +104,8 @@ impl Cx<'_> {
                 s.span,
                 "stacks (`push!`, `pop!`, `copy_push!`, ...) are not supported on the device",
             ),
-            // lowered away before emission (see `lower`)
-            StmtKind::Surface(_) => {
-                self.err(s.span, "this statement is not supported on the device")
-            }
+            // a kind without device code (surface forms are lowered away before)
+            _ => self.err(s.span, "this statement is not supported on the device"),
         }
     }
 

@@ -30,7 +30,9 @@ use std::collections::HashSet;
 /// `#[i(kernel)]` (entry points over thread indices) or `#[i(device)]` (device functions).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Target {
+    /// `#[i(kernel)]`: a kernel, its first parameter the thread index.
     Kernel,
+    /// `#[i(device)]`: a function called by kernels.
     Device,
 }
 

@@ -1,7 +1,7 @@
 //! Kernel signatures: the device type of every parameter.
 use crate::errors::Errors;
 use crate::ir::*;
-use crate::visit::{walk_block, walk_stmt, Visit};
+use crate::visit::{walk_block, walk_stmt, Part, Visit};
 use proc_macro2::TokenStream;
 use std::collections::HashSet;
 use syn::spanned::Spanned;
@@ -325,37 +325,22 @@ fn written_roots(stmts: &[Stmt], out: &mut HashSet<String>) {
                     }
                 }
             }
-            StmtKind::If {
-                branches,
-                otherwise,
-            } => {
-                for b in branches {
-                    written_roots(&b.body, out);
+            StmtKind::Call(_) => {}
+            // a loop reads its slice
+            StmtKind::For { body, .. } => written_roots(body, out),
+            // every other kind: its statement lists, its places taken as written
+            _ => {
+                for part in crate::visit::parts(s) {
+                    match part {
+                        Part::Block(b) | Part::Spliced(b) => written_roots(b, out),
+                        Part::Operand(o) => operand_roots(o, out),
+                        Part::Place(p) => {
+                            out.insert(p.root.to_string());
+                        }
+                        Part::Expr(_) => {}
+                    }
                 }
-                if let Some(o) = otherwise {
-                    written_roots(o, out);
-                }
             }
-            StmtKind::While { body, step, .. } => {
-                written_roots(body, out);
-                written_roots(step, out);
-            }
-            StmtKind::For { body, .. }
-            | StmtKind::Block(body)
-            | StmtKind::Seq(body)
-            | StmtKind::Routine { body, .. } => written_roots(body, out),
-            StmtKind::DoLoop { first, second, .. } => {
-                written_roots(first, out);
-                written_roots(second, out);
-            }
-            StmtKind::Fresh(ps) => ps.iter().for_each(|p| {
-                out.insert(p.root.to_string());
-            }),
-            StmtKind::Stack { stack, value, .. } => {
-                out.insert(stack.root.to_string());
-                out.insert(value.root.to_string());
-            }
-            _ => {}
         }
     }
 }

@@ -124,7 +124,9 @@ pub enum ArrayInit {
     /// `[c; n]` or `vec![c; n]` (`c` constant): the tokens as written, and the zero array of
     /// the same shape.
     Repeat {
+        /// The array expression as written.
         init: TokenStream,
+        /// The zero array of its shape.
         zeros: TokenStream,
     },
     /// `x.to_vec()` of an array parameter `x`.

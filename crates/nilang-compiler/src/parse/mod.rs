@@ -25,6 +25,7 @@ mod for_loop;
 mod if_else;
 mod instr;
 mod macros;
+mod match_int;
 mod while_loop;
 
 pub use instr::{builtin, builtin_names};
@@ -35,6 +36,7 @@ pub use crate::syntax::{
 
 /// Turns statements into IR.
 pub struct Parser<'e> {
+    /// Where the errors found go.
     pub errors: &'e mut Errors,
 }
 
@@ -50,6 +52,7 @@ fn expr_attrs(e: &Expr) -> &[Attribute] {
         Expr::Block(x) => &x.attrs,
         Expr::Macro(x) => &x.attrs,
         Expr::Assign(x) => &x.attrs,
+        Expr::Match(x) => &x.attrs,
         _ => &[],
     }
 }
@@ -218,6 +221,7 @@ impl Parser<'_> {
             Expr::While(w) => self.while_loop(w, check),
             Expr::ForLoop(f) => self.for_loop(f, check),
             Expr::Loop(l) => self.do_loop(l, check),
+            Expr::Match(m) => self.match_int(m, check),
             Expr::Block(b) => {
                 if b.label.is_some() {
                     self.errors
@@ -245,8 +249,8 @@ impl Parser<'_> {
                 self.errors.push(
                     span,
                     "not a reversible statement: expected an instruction (`y += f(x)`), a call, \
-                     `let`/`dealloc!`, `if (pre, post)`, `while (pre, post)`, `for`, `inv!`, \
-                     `routine!`/`unroutine!`, `safe!` or a stack operation",
+                     `let`/`dealloc!`, `if (pre, post)`, `while (pre, post)`, `for`, `match`, \
+                     `inv!`, `routine!`/`unroutine!`, `safe!` or a stack operation",
                 );
                 None
             }

@@ -27,6 +27,7 @@
 //! blocks: `cargo run -p nilang-compiler --example picture -- FILE OUT_DIR [FUNCTION..]`.
 use super::{builtin_name, call, instr, lowered, op, place, tokens};
 use crate::ir::*;
+use crate::visit::Part;
 use std::collections::HashMap;
 use std::fmt::Write;
 
@@ -224,12 +225,18 @@ fn children(s: &Stmt) -> Vec<(Option<String>, &[Stmt])> {
             (Some(format!("loop from {}", tokens(from))), &first[..]),
             (Some(format!("until {}", tokens(until))), &second[..]),
         ],
-        StmtKind::Block(b) | StmtKind::Seq(b) => vec![(None, &b[..])],
         StmtKind::Routine { body, undo } => vec![(
             Some(if *undo { "uncompute" } else { "routine" }.into()),
             &body[..],
         )],
-        _ => vec![],
+        // every other kind: its statement lists, unlabelled
+        _ => crate::visit::parts(s)
+            .into_iter()
+            .filter_map(|p| match p {
+                Part::Block(b) | Part::Spliced(b) => Some((None, b)),
+                _ => None,
+            })
+            .collect(),
     }
 }
 

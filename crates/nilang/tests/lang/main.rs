@@ -16,6 +16,7 @@ mod do_loop;
 mod downstream;
 mod float_data;
 mod instructions;
+mod match_int;
 mod moves;
 mod newcomer;
 mod prop_inverse;
