@@ -224,6 +224,37 @@ fn loop_accumulation_into_a_fixed_place_kept_in_a_local() {
 }
 
 #[test]
+fn loop_arguments_at_a_fixed_place_kept_in_locals() {
+    // `x[2 * j]` and `x[2 * j + 1]` are read at a fixed place by every iteration of the inner
+    // loop (on gradient numbers, their adjoints accumulate there): read into locals before
+    // it, written back after it, in `f`, `f_inv` and the value-only `f::__primal`
+    let out = expand(
+        "fn f(y: &mut [f64], a: &mut [f64], x: &mut [f64], r: &[usize], n: usize) {
+            for j in 0..n { for p in 0..n {
+                y[r[p]] += a[2 * p] * x[2 * j];
+                y[r[p]] += a[2 * p + 1] * x[2 * j + 1];
+                y[r[p] + 1] -= a[2 * p] * x[2 * j + 1];
+            } }
+        }",
+    );
+    assert_eq!(out.matches("let mut __nilang_acc").count(), 6, "{out}");
+    assert!(out.contains("= __nilang_acc"), "{out}");
+    // places that may be the same element (`x[i]`, `x[k]`), a root that is also a target, an
+    // argument that moves with the loop, a root named in an index, a read-only root, a local
+    // ancilla: read in place
+    for src in [
+        "fn f(y: &mut [f64], x: &mut [f64], i: usize, k: usize) { for c in 0..y.len() { y[c] += x[i]; y[c] += x[k]; } }",
+        "fn f(y: &mut [f64], x: &mut [f64], i: usize) { for c in 0..y.len() { y[c] += x[i]; x[c] += y[i]; } }",
+        "fn f(y: &mut [f64], x: &mut [f64]) { for c in 0..y.len() { y[c] += x[c]; } }",
+        "fn f(y: &mut [f64], x: &mut [f64], i: usize) { for c in 0..y.len() { y[c] += x[i]; y[x.len() - 1 - c] += x[i]; } }",
+        "fn f(y: &mut [f64], x: &[f64], i: usize) { for c in 0..y.len() { y[c] += x[i]; } }",
+        "fn f(y: &mut [f64], z: &mut f64) { let t = 0.0; t += z; for c in 0..y.len() { y[c] += t; } t -= z; dealloc!(t = 0.0); }",
+    ] {
+        assert!(!expand(src).contains("__nilang_acc"), "{src}");
+    }
+}
+
+#[test]
 fn nested_slice_loops_substitute_the_inner_slice() {
     // the inner loop iterates over the element of the outer one: `m[i_row]`, not `row`
     let out = expand("fn f(m: &mut Vec<Vec<i64>>) { for row in m { for x in row { x += 1; } } }");

@@ -1,7 +1,7 @@
 //! `for`: a range (its bounds checked unchanged at the end, when checks are on) or the
 //! indices of a slice (its length checked unchanged).
 use super::{loc, Emitter};
-use crate::analyze::operand_places;
+use crate::analyze::{operand_places, relation, Relation};
 use crate::ir::*;
 use crate::syntax::mentions_name;
 use crate::visit::mentions;
@@ -146,12 +146,7 @@ impl Emitter {
             let root = p.root.to_string();
             // an ancilla whose round-off budget is tracked is updated in place: the budget
             // counts every iteration
-            let budgeted = self
-                .tracked
-                .iter()
-                .rev()
-                .find(|(n, _)| *n == root)
-                .is_some_and(|(_, h)| h.is_some());
+            let budgeted = self.budgeted(&root);
             let alone = !p.neg
                 && !budgeted
                 && matches!(i.op, AccOp::Plus | AccOp::Minus)
@@ -185,10 +180,183 @@ impl Emitter {
             });
             out[j].kind = StmtKind::Instr(i);
         }
+        self.promote_arguments(&names, &mut out, &mut pre, &mut post);
         if pre.is_empty() {
             return None;
         }
         Some((out, pre, post))
+    }
+
+    /// The fixed places read as arguments of a loop body of instructions
+    /// (`for p in .. { y[r[p]] += a[p] * x[j]; .. }`), each kept in a local before the loop and
+    /// written back after it, so that what the instructions accumulate into them stays in a
+    /// register: on gradient numbers an argument is in-out (its adjoint is accumulated:
+    /// `x̄ⱼ += ȳᵢ aₚ`), and the bounds checks of the other operands are exits of the loop, so
+    /// rustc keeps every such update in memory. A root qualifies when it is writable, no
+    /// instruction of the body targets it, it is mentioned only as these arguments (no index
+    /// or constant names it), their indices mention neither the loop variable nor any variable
+    /// of the body, and its different places are provably different elements (`x[2 * j]` and
+    /// `x[2 * j + 1]`). Rewrites `body` and extends the reads and write-backs.
+    fn promote_arguments(
+        &mut self,
+        names: &[String],
+        body: &mut [Stmt],
+        pre: &mut TokenStream,
+        post: &mut TokenStream,
+    ) {
+        let (mut targets, mut roots) = (vec![], vec![]);
+        for st in body.iter() {
+            let StmtKind::Instr(i) = &st.kind else {
+                return;
+            };
+            let mut places = vec![];
+            operand_places(&i.target, &mut places);
+            targets.extend(places.iter().map(|q| q.root.to_string()));
+            places.clear();
+            i.args.iter().for_each(|a| operand_places(a, &mut places));
+            for q in places {
+                if !roots.contains(&q.root) {
+                    roots.push(q.root.clone());
+                }
+            }
+        }
+        for root in roots {
+            let name = root.to_string();
+            if targets.contains(&name) || !self.is_writable(&name) || self.budgeted(&name) {
+                continue;
+            }
+            // the different places of `root` among the arguments
+            let mut places: Vec<Place> = vec![];
+            for st in body.iter() {
+                let StmtKind::Instr(i) = &st.kind else {
+                    return;
+                };
+                let mut ps = vec![];
+                i.args.iter().for_each(|a| operand_places(a, &mut ps));
+                for q in ps.into_iter().filter(|q| q.root == root) {
+                    if !places
+                        .iter()
+                        .any(|o| matches!(relation(o, q), Relation::Same))
+                    {
+                        places.push(Place {
+                            neg: false,
+                            ..q.clone()
+                        });
+                    }
+                }
+            }
+            // a local is in a register already
+            let local = places.iter().any(|q| q.path.is_empty()) && !self.is_ref_param(&name);
+            let fixed = places.iter().all(|q| {
+                q.path.iter().all(|pr| match pr {
+                    Proj::Index(e) => !names.iter().any(|n| *n != name && mentions_name(e, n)),
+                    Proj::Field(_) => true,
+                })
+            });
+            let apart = places.iter().enumerate().all(|(k, a)| {
+                places[..k].iter().all(|b| match relation(a, b) {
+                    Relation::Disjoint => true,
+                    Relation::MaybeSame(pairs) => pairs.iter().any(|(x, y)| differ(x, y)),
+                    Relation::Same | Relation::Contains => false,
+                })
+            });
+            if local || !fixed || !apart {
+                continue;
+            }
+            let accs: Vec<syn::Ident> = places.iter().map(|_| self.fresh("acc")).collect();
+            let mut rewritten = body.to_vec();
+            for st in &mut rewritten {
+                if let StmtKind::Instr(i) = &mut st.kind {
+                    for a in &mut i.args {
+                        rename_places(a, &places, &accs);
+                    }
+                }
+            }
+            if mentions(&rewritten, &name) {
+                continue;
+            }
+            body.clone_from_slice(&rewritten);
+            for (q, acc) in places.iter().zip(&accs) {
+                let mut q = q.clone();
+                self.hoist_place(&mut q, pre);
+                let pe = self.place(&q);
+                pre.extend(quote!(let mut #acc = ::core::clone::Clone::clone(&#pe);));
+                post.extend(quote!(#pe = #acc;));
+                self.locals.insert(acc.to_string());
+            }
+        }
+    }
+
+    /// Whether `root` is an ancilla whose round-off budget is tracked (updated in place: the
+    /// budget counts every update).
+    fn budgeted(&self, root: &str) -> bool {
+        self.tracked
+            .iter()
+            .rev()
+            .find(|(n, _)| *n == root)
+            .is_some_and(|(_, h)| h.is_some())
+    }
+}
+
+/// `o` with each place that is one of `places` (the same storage) replaced by the local of
+/// the same position in `locals` (keeping its negation view).
+fn rename_places(o: &mut Operand, places: &[Place], locals: &[syn::Ident]) {
+    match o {
+        Operand::Place(p) => {
+            if let Some(k) = places
+                .iter()
+                .position(|q| matches!(relation(q, p), Relation::Same))
+            {
+                *p = Place {
+                    root: locals[k].clone(),
+                    path: vec![],
+                    ..p.clone()
+                };
+            }
+        }
+        Operand::Tuple(v, _) => v.iter_mut().for_each(|o| rename_places(o, places, locals)),
+        _ => {}
+    }
+}
+
+/// Whether two index expressions are provably different numbers: the same expression plus
+/// different integer constants (`2 * j` and `2 * j + 1`, `k - 1` and `k + 1`).
+fn differ(a: &syn::Expr, b: &syn::Expr) -> bool {
+    let ((ba, ka), (bb, kb)) = (offset(a), offset(b));
+    ba == bb && ka != kb
+}
+
+/// An index expression as its base (tokens, empty for a constant) and an integer offset
+/// (constants below 2³², so that no wrapping index arithmetic makes two of them equal).
+fn offset(e: &syn::Expr) -> (String, i128) {
+    let int = |e: &syn::Expr| match e {
+        syn::Expr::Lit(syn::ExprLit {
+            lit: syn::Lit::Int(i),
+            ..
+        }) => i.base10_parse::<i128>().ok().filter(|k| *k < 1 << 32),
+        _ => None,
+    };
+    match e {
+        syn::Expr::Paren(p) => offset(&p.expr),
+        syn::Expr::Binary(b) => match (b.op, int(&b.left), int(&b.right)) {
+            (syn::BinOp::Add(_), _, Some(k)) => {
+                let (base, o) = offset(&b.left);
+                (base, o + k)
+            }
+            (syn::BinOp::Add(_), Some(k), _) => {
+                let (base, o) = offset(&b.right);
+                (base, o + k)
+            }
+            (syn::BinOp::Sub(_), _, Some(k)) => {
+                let (base, o) = offset(&b.left);
+                (base, o - k)
+            }
+            _ => (quote!(#e).to_string(), 0),
+        },
+        _ => match int(e) {
+            Some(k) => (String::new(), k),
+            None => (quote!(#e).to_string(), 0),
+        },
     }
 }
 

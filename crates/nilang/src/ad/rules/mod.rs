@@ -109,32 +109,47 @@ pub trait Rule3<T> {
 // are spelled out per operand mix (rather than generic over `A: Promote<T>`) so that other
 // operand types (a complex operand of `abs` into a real target, see `ad::complex`) can have
 // their own impls without overlapping these.
+//
+// Every operand, the target too, is read into a local here and written back here (these
+// wrappers are `inline(always)`, so the reads and writes sit in the `#[i]` function that runs
+// the instruction): its `&mut` parameters' `noalias` then covers them, where the rule's own
+// reads (the rules are `#[i]` functions that LLVM inlines later) would carry none, and an
+// adjoint written to one slice would make every later read of another slice reload (and
+// every store stay).
 macro_rules! plus_eq1 {
     ($($A:ty),*) => {$(
         impl<T: Scalar, F: Rule1<T>> PlusEq1<F, $A> for GVar<T> {
             #[inline(always)]
             fn plus_eq(&mut self, a: &mut $A) {
+                let mut gy = *self;
                 let mut ga = a.promote();
-                F::plus(self, &mut ga);
+                F::plus(&mut gy, &mut ga);
                 a.restore(ga);
+                *self = gy;
             }
             #[inline(always)]
             fn minus_eq(&mut self, a: &mut $A) {
+                let mut gy = *self;
                 let mut ga = a.promote();
-                F::minus(self, &mut ga);
+                F::minus(&mut gy, &mut ga);
                 a.restore(ga);
+                *self = gy;
             }
             #[inline(always)]
             fn plus_eq_adjoint(&mut self, a: &mut $A) {
+                let mut gy = *self;
                 let mut ga = a.promote();
-                if T::HAS_ADJOINT { F::plus(self, &mut ga) } else { F::plus_adjoint(self, &mut ga) }
+                if T::HAS_ADJOINT { F::plus(&mut gy, &mut ga) } else { F::plus_adjoint(&mut gy, &mut ga) }
                 a.restore(ga);
+                *self = gy;
             }
             #[inline(always)]
             fn minus_eq_adjoint(&mut self, a: &mut $A) {
+                let mut gy = *self;
                 let mut ga = a.promote();
-                if T::HAS_ADJOINT { F::minus(self, &mut ga) } else { F::minus_adjoint(self, &mut ga) }
+                if T::HAS_ADJOINT { F::minus(&mut gy, &mut ga) } else { F::minus_adjoint(&mut gy, &mut ga) }
                 a.restore(ga);
+                *self = gy;
             }
             #[inline(always)]
             fn plus_eq_primal(&mut self, a: &mut $A) {
@@ -161,31 +176,39 @@ macro_rules! plus_eq2 {
         impl<T: Scalar, F: Rule2<T>> PlusEq2<F, $A, $B> for GVar<T> {
             #[inline(always)]
             fn plus_eq(&mut self, a: &mut $A, b: &mut $B) {
+                let mut gy = *self;
                 let (mut ga, mut gb) = (a.promote(), b.promote());
-                F::plus(self, &mut ga, &mut gb);
+                F::plus(&mut gy, &mut ga, &mut gb);
                 a.restore(ga);
                 b.restore(gb);
+                *self = gy;
             }
             #[inline(always)]
             fn minus_eq(&mut self, a: &mut $A, b: &mut $B) {
+                let mut gy = *self;
                 let (mut ga, mut gb) = (a.promote(), b.promote());
-                F::minus(self, &mut ga, &mut gb);
+                F::minus(&mut gy, &mut ga, &mut gb);
                 a.restore(ga);
                 b.restore(gb);
+                *self = gy;
             }
             #[inline(always)]
             fn plus_eq_adjoint(&mut self, a: &mut $A, b: &mut $B) {
+                let mut gy = *self;
                 let (mut ga, mut gb) = (a.promote(), b.promote());
-                if T::HAS_ADJOINT { F::plus(self, &mut ga, &mut gb) } else { F::plus_adjoint(self, &mut ga, &mut gb) }
+                if T::HAS_ADJOINT { F::plus(&mut gy, &mut ga, &mut gb) } else { F::plus_adjoint(&mut gy, &mut ga, &mut gb) }
                 a.restore(ga);
                 b.restore(gb);
+                *self = gy;
             }
             #[inline(always)]
             fn minus_eq_adjoint(&mut self, a: &mut $A, b: &mut $B) {
+                let mut gy = *self;
                 let (mut ga, mut gb) = (a.promote(), b.promote());
-                if T::HAS_ADJOINT { F::minus(self, &mut ga, &mut gb) } else { F::minus_adjoint(self, &mut ga, &mut gb) }
+                if T::HAS_ADJOINT { F::minus(&mut gy, &mut ga, &mut gb) } else { F::minus_adjoint(&mut gy, &mut ga, &mut gb) }
                 a.restore(ga);
                 b.restore(gb);
+                *self = gy;
             }
             #[inline(always)]
             fn plus_eq_primal(&mut self, a: &mut $A, b: &mut $B) {
@@ -212,19 +235,23 @@ macro_rules! plus_eq3 {
         impl<T: Scalar, F: Rule3<T>> PlusEq3<F, $A, $B, $C> for GVar<T> {
             #[inline(always)]
             fn plus_eq(&mut self, a: &mut $A, b: &mut $B, c: &mut $C) {
+                let mut gy = *self;
                 let (mut ga, mut gb, mut gc) = (a.promote(), b.promote(), c.promote());
-                F::plus(self, &mut ga, &mut gb, &mut gc);
+                F::plus(&mut gy, &mut ga, &mut gb, &mut gc);
                 a.restore(ga);
                 b.restore(gb);
                 c.restore(gc);
+                *self = gy;
             }
             #[inline(always)]
             fn minus_eq(&mut self, a: &mut $A, b: &mut $B, c: &mut $C) {
+                let mut gy = *self;
                 let (mut ga, mut gb, mut gc) = (a.promote(), b.promote(), c.promote());
-                F::minus(self, &mut ga, &mut gb, &mut gc);
+                F::minus(&mut gy, &mut ga, &mut gb, &mut gc);
                 a.restore(ga);
                 b.restore(gb);
                 c.restore(gc);
+                *self = gy;
             }
             #[inline(always)]
             fn plus_eq_primal(&mut self, a: &mut $A, b: &mut $B, c: &mut $C) {
