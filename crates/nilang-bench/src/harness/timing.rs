@@ -443,37 +443,56 @@ fn sample<T>(
 }
 
 /// How many stack positions the samples rotate through ([`on_shifted_stack`]).
-pub const STACK_SHIFTS: usize = 4;
+pub const STACK_SHIFTS: usize = 8;
 
-/// Run `run` with the stack pointer moved down by `16 · (k mod STACK_SHIFTS)` bytes: the
-/// samples of a cell take turns at every 16-byte position within a 64-byte cache line.
+/// The distance between two stack positions ([`on_shifted_stack`]) in bytes: 528 = 512 + 16,
+/// so the eight positions fall every 16 bytes within a cache line and spread over a 4 KiB
+/// page.
+pub const STACK_STEP: usize = 528;
+
+/// Run `run` with the stack pointer moved down by `STACK_STEP · (k mod STACK_SHIFTS)` bytes:
+/// the samples of a cell take turns at each 16-byte position within a 64-byte cache line,
+/// and at eight places on a 4 KiB page.
 ///
-/// Where a call's stack frame starts is fixed per process (the kernel places the stack at
-/// a random 16-byte boundary), and a kernel with arrays on the stack can run 15–40 % faster
-/// at one position than at another (measured: the Bessel J₂(1) gradient, 1.94× or 2.22×
-/// `rust-O` by the position alone). Timed at one position, such a cell would read differently
-/// in every run; rotated through all four, every run sees the same mixture.
+/// Where a call's stack frame starts is fixed per process (the kernel places the stack at a
+/// random 16-byte boundary), and a kernel with arrays on the stack can run 15–40 % faster at
+/// one position than at another: by the cache lines an array straddles, and by whether an
+/// array lies at the same place within its 4 KiB page as data the kernel reads on the heap
+/// (the processor then takes the load as depending on a store). Measured: the Bessel J₂(1)
+/// gradient read 1.94× or 2.22× `rust-O` by the stack position alone. Timed at one
+/// position, such a cell reads differently in every run; rotated through them all, every run
+/// sees the same mixture, and the fastest sample comes from a good position.
 ///
 /// ```
-/// use nilang_bench::harness::timing::{on_shifted_stack, STACK_SHIFTS};
+/// use nilang_bench::harness::timing::{on_shifted_stack, STACK_SHIFTS, STACK_STEP};
 /// let mut at = Vec::new();
 /// for k in 0..STACK_SHIFTS {
 ///     on_shifted_stack(k, &mut || {
 ///         let local = 0u8;
-///         at.push(std::hint::black_box(&local) as *const u8 as usize % 64);
+///         at.push(std::hint::black_box(&local) as *const u8 as usize);
 ///     });
 /// }
-/// at.sort();
-/// at.dedup();
-/// assert_eq!(at.len(), STACK_SHIFTS, "{at:?}");
+/// // each position STACK_STEP bytes below the last
+/// for w in at.windows(2) {
+///     assert_eq!(w[0] - w[1], STACK_STEP, "{at:?}");
+/// }
+/// let mut line: Vec<usize> = at.iter().map(|a| a % 64).collect();
+/// line.sort();
+/// line.dedup();
+/// assert_eq!(line.len(), 4);
 /// ```
 #[inline(never)]
 pub fn on_shifted_stack(k: usize, run: &mut dyn FnMut()) {
+    const U: usize = STACK_STEP / 16;
     match k % STACK_SHIFTS {
         0 => shifted::<0>(run),
-        1 => shifted::<1>(run),
-        2 => shifted::<2>(run),
-        _ => shifted::<3>(run),
+        1 => shifted::<U>(run),
+        2 => shifted::<{ 2 * U }>(run),
+        3 => shifted::<{ 3 * U }>(run),
+        4 => shifted::<{ 4 * U }>(run),
+        5 => shifted::<{ 5 * U }>(run),
+        6 => shifted::<{ 6 * U }>(run),
+        _ => shifted::<{ 7 * U }>(run),
     }
 }
 
