@@ -325,8 +325,8 @@ impl Harness {
 
     /// [`Harness::time`], with `base` (the case's baseline) timed in turns with the cell
     /// when given ([`timing::bench_in_turns`]): the cell's `paired` ratio is then that of
-    /// its samples to the baseline's (on the CPU clock; a cell on the wall clock keeps min /
-    /// min), and `baseline_min_s` the baseline's minimum over those turns. Returns the cell's statistics per call of the
+    /// its samples to the baseline's (on the CPU clock only), and `baseline_min_s` the
+    /// baseline's minimum over those turns. Returns the cell's statistics per call of the
     /// closure (before `per`), or `None` when it went over the time limit.
     #[allow(clippy::too_many_arguments)]
     fn time_cell<T>(
@@ -360,8 +360,8 @@ impl Harness {
             Some(b) => {
                 let (s, sb, r) = timing::bench_in_turns(&budget, first, f, &mut b.turn);
                 // both per call of their closures: per evaluation of each. On the wall clock
-                // (which charges a preempted sample the time it waited) only the minima are
-                // free of load: such a cell's ratio stays min / min.
+                // (which charges a preempted sample the time it waited) the pairs scatter with
+                // the load, not with the code: no paired ratio.
                 let r = r.filter(|_| budget.cpu_clock);
                 (s, Some(sb.per(b.per).min), r.map(|r| r.scaled(b.per / per)))
             }
@@ -385,8 +385,8 @@ impl Harness {
     /// timed through the returned [`InTurns`] (which derefs to this harness) is sampled in
     /// turns with it, and its ratio divides by the baseline's minimum over those same turns,
     /// so a burst of load on the machine moves both times alike; the ratios of its samples
-    /// to the baseline's adjacent ones ([`timing::PairedRatio`]) give the ratio's spread. A baseline over the time
-    /// limit is kept out (the later cells are timed alone).
+    /// to the baseline's adjacent ones ([`timing::PairedRatio`]) give the ratio's spread. A
+    /// baseline over the time limit is kept out (the later cells are timed alone).
     ///
     /// ```
     /// use nilang_bench::harness::Harness;

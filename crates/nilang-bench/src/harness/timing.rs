@@ -8,6 +8,9 @@
 //! ([`Mark`]): a single-threaded call preempted by another process on a loaded machine is
 //! charged for its own work only, while a call running on several threads (whose CPU time
 //! adds up over the threads) is charged its wall time.
+//!
+//! Successive samples run at successive stack positions ([`on_shifted_stack`]), so a cell's
+//! time does not depend on where its process's stack happens to start.
 
 use std::hint::black_box;
 use std::time::{Duration, Instant};
@@ -472,10 +475,12 @@ pub const STACK_STEP: usize = 528;
 ///         at.push(std::hint::black_box(&local) as *const u8 as usize);
 ///     });
 /// }
-/// // each position STACK_STEP bytes below the last
+/// // each position lower than the last, by about STACK_STEP bytes: over most of a page
 /// for w in at.windows(2) {
-///     assert_eq!(w[0] - w[1], STACK_STEP, "{at:?}");
+///     assert!(w[0] > w[1] && (w[0] - w[1]).abs_diff(STACK_STEP) < 64, "{at:?}");
 /// }
+/// assert!(at[0] - at[STACK_SHIFTS - 1] >= 7 * 512);
+/// // and at four places within a cache line
 /// let mut line: Vec<usize> = at.iter().map(|a| a % 64).collect();
 /// line.sort();
 /// line.dedup();
@@ -483,16 +488,17 @@ pub const STACK_STEP: usize = 528;
 /// ```
 #[inline(never)]
 pub fn on_shifted_stack(k: usize, run: &mut dyn FnMut()) {
+    // every frame has some padding (one of none is laid out differently)
     const U: usize = STACK_STEP / 16;
     match k % STACK_SHIFTS {
-        0 => shifted::<0>(run),
-        1 => shifted::<U>(run),
-        2 => shifted::<{ 2 * U }>(run),
-        3 => shifted::<{ 3 * U }>(run),
-        4 => shifted::<{ 4 * U }>(run),
-        5 => shifted::<{ 5 * U }>(run),
-        6 => shifted::<{ 6 * U }>(run),
-        _ => shifted::<{ 7 * U }>(run),
+        0 => shifted::<1>(run),
+        1 => shifted::<{ 1 + U }>(run),
+        2 => shifted::<{ 1 + 2 * U }>(run),
+        3 => shifted::<{ 1 + 3 * U }>(run),
+        4 => shifted::<{ 1 + 4 * U }>(run),
+        5 => shifted::<{ 1 + 5 * U }>(run),
+        6 => shifted::<{ 1 + 6 * U }>(run),
+        _ => shifted::<{ 1 + 7 * U }>(run),
     }
 }
 
