@@ -16,6 +16,7 @@ pub mod output;
 pub mod plot;
 pub mod real;
 pub mod report;
+pub mod stability;
 pub mod suites;
 
 #[cfg(test)]

@@ -1,5 +1,6 @@
 //! Result cells, markdown tables (one per suite) and JSON records (the SVG plots: [`crate::plot`]).
 
+use crate::harness::timing::PairedRatio;
 use serde::Serialize;
 use std::fmt::Write as _;
 use std::path::Path;
@@ -63,6 +64,17 @@ pub struct Cell {
     /// turns with this cell (`baseline_min_s`) when there is one, so load moves both alike;
     /// else that of the `rust-O` cell.
     pub ratio: Option<f64>,
+    /// A cell timed in turns with the baseline on the CPU clock: the median over the pairs
+    /// of samples of (this cell's sample / the baseline's adjacent sample) ([`PairedRatio`]).
+    pub ratio_paired: Option<f64>,
+    /// How far the paired ratios scatter: half their interquartile range relative to their
+    /// median ([`PairedRatio::half_iqr`]; 0.03: the middle half of the pairs lies within
+    /// about ±3 %). `None` where there is no paired ratio.
+    pub ratio_spread: Option<f64>,
+    /// The ratio over the pairs of samples timed in turns with the baseline, per call of each
+    /// (the source of `ratio_paired` and `ratio_spread`).
+    #[serde(skip)]
+    pub paired: Option<PairedRatio>,
     /// How far the median lies above the minimum, relative to the minimum:
     /// `(median − min) / min` (0.03: the median sample is 3 % slower than the fastest).
     pub spread: Option<f64>,
@@ -88,6 +100,9 @@ impl Cell {
             max_s: None,
             baseline_min_s: None,
             ratio: None,
+            ratio_paired: None,
+            ratio_spread: None,
+            paired: None,
             spread: None,
             heap_allocs: None,
             peak_heap_bytes: None,
@@ -96,8 +111,9 @@ impl Cell {
     }
 }
 
-/// Fill in `ratio` (of minimum times) for every cell from the plain-Rust objective of its
-/// suite and case, and each cell's `spread`.
+/// Fill in every cell's `ratio` (of minimum times) to the plain-Rust objective of its suite
+/// and case, its paired ratio and the spread of that where it was timed in turns with it, and
+/// its `spread`.
 pub fn fill_ratios(cells: &mut [Cell]) {
     let base: Vec<(String, String, f64)> = cells
         .iter()
@@ -114,6 +130,9 @@ pub fn fill_ratios(cells: &mut [Cell]) {
             (Some(m), Some(b)) if b > 0.0 => Some(m / b),
             _ => None,
         };
+        let paired = c.paired.filter(|_| c.ratio.is_some());
+        c.ratio_paired = paired.map(|p| p.median);
+        c.ratio_spread = paired.map(|p| p.half_iqr());
         c.spread = match (c.median_s, c.min_s) {
             (Some(med), Some(min)) if min > 0.0 => Some((med - min) / min),
             _ => None,
@@ -163,8 +182,9 @@ fn columns<'a>(cells: &'a [&'a Cell]) -> Vec<(&'a str, Measure)> {
 }
 
 /// The markdown table of one suite: rows = cases (in order of first appearance), columns = tool-measure,
-/// each entry `min +spread% (ratio×)` (the fastest time per call, how far the median lies
-/// above it, and the ratio of minimum times to `rust-O`), or "-".
+/// each entry `min +spread% (ratio× ±ratio_spread%)` (the fastest time per call, how far the
+/// median lies above it, the ratio of minimum times to `rust-O` and, for a cell timed in turns
+/// with it, how far the paired ratios scatter: [`PairedRatio::half_iqr`]), or "-".
 pub fn markdown_table(cells: &[Cell], suite: &str) -> String {
     let body = render_table(cells, suite, "case", |c, t, m| match c {
         Cell {
@@ -177,9 +197,11 @@ pub fn markdown_table(cells: &[Cell], suite: &str) -> String {
                 Some(p) => format!("{} +{:.0}%", fmt_time(*s), 100.0 * p),
                 None => fmt_time(*s),
             };
-            match ratio {
-                Some(r) if !(t == "rust" && m == Measure::O) => format!("{time} ({r:.2}×)"),
-                _ => time,
+            match (ratio, c.ratio_spread) {
+                _ if t == "rust" && m == Measure::O => time,
+                (Some(r), Some(p)) => format!("{time} ({r:.2}× ±{:.0}%)", 100.0 * p),
+                (Some(r), None) => format!("{time} ({r:.2}×)"),
+                (None, _) => time,
             }
         }
         _ => "-".to_string(),
@@ -337,6 +359,35 @@ mod tests {
     }
 
     #[test]
+    fn a_cell_timed_in_turns_reports_its_paired_ratio_and_spread() {
+        // per-pair ratios 3, 1.5, 2, 2.5, 2: median 2, quartiles 2 and 2.5
+        let paired = PairedRatio::of(&[3.0, 3.0, 4.0, 5.0, 2.0], &[1.0, 2.0, 2.0, 2.0, 1.0]);
+        let mut v = vec![
+            cell("a", "rust", Measure::O, Some(1.0), 10.0),
+            Cell {
+                baseline_min_s: Some(0.9),
+                paired,
+                ..cell("a", "nilang", Measure::G, Some(1.8), 10.0)
+            },
+        ];
+        fill_ratios(&mut v);
+        let c = &v[1];
+        // min / the in-turn baseline's minimum
+        assert!((c.ratio.unwrap() - 2.0).abs() < 1e-12);
+        assert_eq!((c.ratio_paired, c.ratio_spread), (Some(2.0), Some(0.125)));
+        assert_eq!((v[0].ratio, v[0].ratio_spread), (Some(1.0), None));
+        let t = markdown_table(&v, "s");
+        assert!(
+            t.contains("| a | 1.000e+00 +0% | 1.800e+00 +0% (2.00× ±12%) |"),
+            "{t}"
+        );
+        let j = to_json(&v);
+        assert_eq!(j[1]["ratio_paired"].as_f64(), Some(2.0));
+        assert_eq!(j[1]["ratio_spread"].as_f64(), Some(0.125));
+        assert!(j[0]["ratio_spread"].is_null());
+    }
+
+    #[test]
     fn table_shape() {
         let t = markdown_table(&sample(), "s");
         let lines: Vec<&str> = t.lines().collect();
@@ -376,6 +427,8 @@ mod tests {
                 "min_s",
                 "peak_heap_bytes",
                 "ratio",
+                "ratio_paired",
+                "ratio_spread",
                 "spread",
                 "suite",
                 "tool"

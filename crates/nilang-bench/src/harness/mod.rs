@@ -324,7 +324,8 @@ impl Harness {
     }
 
     /// [`Harness::time`], with `base` (the case's baseline) timed in turns with the cell
-    /// when given ([`timing::bench_in_turns`]): the cell's `baseline_min_s` is then the
+    /// when given ([`timing::bench_in_turns`]): the cell's `paired` ratio is then that of
+    /// its samples to the baseline's (on the CPU clock only), and `baseline_min_s` the
     /// baseline's minimum over those turns. Returns the cell's statistics per call of the
     /// closure (before `per`), or `None` when it went over the time limit.
     #[allow(clippy::too_many_arguments)]
@@ -355,12 +356,16 @@ impl Harness {
             cpu_clock: self.budget.cpu_clock && !tool.starts_with("gpu") && !on_pool(tool),
             ..self.budget
         };
-        let (raw, base_min) = match base {
+        let (raw, base_min, paired) = match base {
             Some(b) => {
-                let (s, sb) = timing::bench_in_turns(&budget, first, f, &mut b.turn);
-                (s, Some(sb.per(b.per).min))
+                let (s, sb, r) = timing::bench_in_turns(&budget, first, f, &mut b.turn);
+                // both per call of their closures: per evaluation of each. On the wall clock
+                // (which charges a preempted sample the time it waited) the pairs scatter with
+                // the load, not with the code: no paired ratio.
+                let r = r.filter(|_| budget.cpu_clock);
+                (s, Some(sb.per(b.per).min), r.map(|r| r.scaled(b.per / per)))
             }
-            None => (timing::bench_after_probe(&budget, first, f), None),
+            None => (timing::bench_after_probe(&budget, first, f), None, None),
         };
         let s = raw.per(per);
         self.cells.push(Cell {
@@ -368,6 +373,7 @@ impl Harness {
             min_s: Some(s.min),
             max_s: Some(s.max),
             baseline_min_s: base_min,
+            paired,
             heap_allocs: Some(heap.allocs),
             peak_heap_bytes: Some(heap.peak_bytes),
             ..Cell::skipped(suite, case, size, tool, measure)
@@ -378,8 +384,9 @@ impl Harness {
     /// Time `base` as the case's `rust-O` cell ([`Harness::time`]) and keep it: every cell
     /// timed through the returned [`InTurns`] (which derefs to this harness) is sampled in
     /// turns with it, and its ratio divides by the baseline's minimum over those same turns,
-    /// so a burst of load on the machine moves both times alike. A baseline over the time
-    /// limit is kept out (the later cells are timed alone).
+    /// so a burst of load on the machine moves both times alike; the ratios of its samples
+    /// to the baseline's adjacent ones ([`timing::PairedRatio`]) give the ratio's spread. A
+    /// baseline over the time limit is kept out (the later cells are timed alone).
     ///
     /// ```
     /// use nilang_bench::harness::Harness;
@@ -389,7 +396,7 @@ impl Harness {
     /// let h = &mut h.in_turns("demo", "x=2", 1.0, 1.0, || x.sqrt());
     /// h.time("demo", "x=2", 1.0, "other", Measure::O, 1.0, || x.cbrt());
     /// let c = h.cells.iter().find(|c| c.tool == "other").unwrap();
-    /// assert!(c.baseline_min_s.is_some());
+    /// assert!(c.baseline_min_s.is_some() && c.paired.is_some());
     /// ```
     pub fn in_turns<'h, 'f, T>(
         &'h mut self,
@@ -618,6 +625,19 @@ mod tests {
         crate::report::fill_ratios(&mut h.cells);
         let c = &h.cells[2];
         assert_eq!(c.ratio, Some(c.min_s.unwrap() / c.baseline_min_s.unwrap()));
+        // one pair per cell (smoke budget): the paired ratio is that pair's, the same
+        // (unless a clock read zero: then there is none)
+        for c in &h.cells[1..] {
+            assert_eq!(c.paired.map(|p| p.pairs), c.ratio_paired.map(|_| 1));
+            if let Some(p) = c.ratio_paired {
+                assert!((p - c.ratio.unwrap()).abs() <= 1e-12 * p, "{c:?}");
+                assert_eq!(c.ratio_spread, Some(0.0));
+            }
+        }
+        assert_eq!(
+            (h.cells[0].ratio, h.cells[0].ratio_spread),
+            (Some(1.0), None)
+        );
     }
 
     #[test]

@@ -8,6 +8,9 @@
 //! ([`Mark`]): a single-threaded call preempted by another process on a loaded machine is
 //! charged for its own work only, while a call running on several threads (whose CPU time
 //! adds up over the threads) is charged its wall time.
+//!
+//! Successive samples run at successive stack positions ([`on_shifted_stack`]), so a cell's
+//! time does not depend on where its process's stack happens to start.
 
 use std::hint::black_box;
 use std::time::{Duration, Instant};
@@ -201,6 +204,83 @@ impl Stats {
     }
 }
 
+/// The ratio of a cell's time to its baseline's over samples taken in pairs (the cell's sample
+/// `i` and the baseline's sample `i` adjacent, in turns: [`bench_in_turns`]): the median of
+/// the per-pair ratios, with their quartiles as the spread.
+///
+/// Each pair saw the machine in the same state, so a burst of load or a clock change moves
+/// both halves of a pair alike and cancels in its ratio; the median then ignores the pairs a
+/// burst hit unevenly. A ratio of minimum times instead rests on the single luckiest sample
+/// of each side, and moves with either.
+///
+/// ```
+/// use nilang_bench::harness::timing::PairedRatio;
+/// // the cell takes twice its baseline in every pair but one disturbed pair
+/// let cell = [2.0, 4.0, 2.2, 9.0, 3.0];
+/// let base = [1.0, 2.0, 1.1, 1.0, 1.5];
+/// let r = PairedRatio::of(&cell, &base).unwrap();
+/// assert_eq!((r.median, r.q1, r.q3, r.pairs), (2.0, 2.0, 2.0, 5));
+/// assert_eq!(r.half_iqr(), 0.0);
+/// assert!(PairedRatio::of(&cell, &base[..4]).is_none());
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct PairedRatio {
+    /// The median of the per-pair ratios.
+    pub median: f64,
+    /// Their first quartile.
+    pub q1: f64,
+    /// Their third quartile.
+    pub q3: f64,
+    /// The number of pairs.
+    pub pairs: usize,
+}
+
+impl PairedRatio {
+    /// The per-pair ratios `cell[i] / base[i]` summarised; `None` unless both slices have the
+    /// same, non-zero length and every time is positive and finite.
+    pub fn of(cell: &[f64], base: &[f64]) -> Option<PairedRatio> {
+        let ok = |t: &f64| t.is_finite() && *t > 0.0;
+        if cell.len() != base.len() || cell.is_empty() || !cell.iter().chain(base).all(ok) {
+            return None;
+        }
+        let mut r: Vec<f64> = cell.iter().zip(base).map(|(c, b)| c / b).collect();
+        r.sort_by(|a, b| a.total_cmp(b));
+        Some(PairedRatio {
+            median: quantile(&r, 0.5),
+            q1: quantile(&r, 0.25),
+            q3: quantile(&r, 0.75),
+            pairs: r.len(),
+        })
+    }
+
+    /// Half the interquartile range relative to the median, `(q3 − q1) / 2 / median`: the
+    /// table's `±` (0.02: the middle half of the pairs lies within about ±2 % of the median).
+    pub fn half_iqr(&self) -> f64 {
+        0.5 * (self.q3 - self.q1) / self.median
+    }
+
+    /// Every ratio multiplied by `k` (the cell and its baseline divided by different `per`).
+    pub fn scaled(self, k: f64) -> PairedRatio {
+        PairedRatio {
+            median: self.median * k,
+            q1: self.q1 * k,
+            q3: self.q3 * k,
+            ..self
+        }
+    }
+}
+
+/// The `p`-quantile of sorted, non-empty `s`, linear between order statistics (the median of
+/// an even count is the mean of the middle two).
+fn quantile(s: &[f64], p: f64) -> f64 {
+    let x = p * (s.len() - 1) as f64;
+    let (i, f) = (x.floor() as usize, x.fract());
+    match s.get(i + 1) {
+        Some(next) if f > 0.0 => s[i] + f * (next - s[i]),
+        _ => s[i],
+    }
+}
+
 /// Same-run A/B timing: the minimum seconds of one call of each closure over `rounds`
 /// rounds, the closures run in turn within a round and the first of them rotating from round
 /// to round (none always runs first).
@@ -257,7 +337,9 @@ pub struct Turn<'f> {
 /// [`bench_after_probe`] with `base` timed in turns: after the warm-up, each sample of `f` is
 /// paired with one sample of `base` (which of the two runs first alternates), so load on the
 /// machine hits both alike. Returns the statistics of `f` and of `base` over the same
-/// rounds. `budget.target` counts `f`'s own time, so `f` gets as many samples as alone.
+/// rounds, and the ratio of the pairs ([`PairedRatio`], per call of each; `None` where a
+/// sample read zero time). `budget.target` counts `f`'s own time, so `f` gets as many samples
+/// as alone.
 ///
 /// ```
 /// use nilang_bench::harness::timing::{bench_in_turns, Budget, Turn};
@@ -265,18 +347,20 @@ pub struct Turn<'f> {
 /// let (mut a, mut b) = (0u64, 0u64);
 /// let mut base = Turn { run: Box::new(|| b += 1), inner: 1 };
 /// let smoke = Budget::smoke();
-/// let (sa, sb) = bench_in_turns(&smoke, Duration::ZERO, || a += 1, &mut base);
+/// let (sa, sb, r) = bench_in_turns(&smoke, Duration::ZERO, || a += 1, &mut base);
 /// drop(base);
 /// assert_eq!((sa.samples, sb.samples, a, b), (1, 1, 1, 1));
+/// assert!(r.is_none_or(|r| r.pairs == 1));
 /// ```
 pub fn bench_in_turns<T>(
     budget: &Budget,
     first: Duration,
     f: impl FnMut() -> T,
     base: &mut Turn<'_>,
-) -> (Stats, Stats) {
+) -> (Stats, Stats, Option<PairedRatio>) {
     let (s, b) = sample(budget, first, f, Some(base));
-    (s, b.expect("a baseline was timed in turns"))
+    let (b, r) = b.expect("a baseline was timed in turns");
+    (s, b, r)
 }
 
 /// The sampling loop of [`bench_after_probe`] and [`bench_in_turns`].
@@ -285,7 +369,7 @@ fn sample<T>(
     first: Duration,
     mut f: impl FnMut() -> T,
     mut base: Option<&mut Turn<'_>>,
-) -> (Stats, Option<Stats>) {
+) -> (Stats, Option<(Stats, Option<PairedRatio>)>) {
     // Warm up (the first call counts as one warm-up call).
     for _ in 1..budget.warmup {
         black_box(f());
@@ -313,42 +397,118 @@ fn sample<T>(
     let slow_cap = budget.time_limit.saturating_mul(2);
     // (On a loaded machine the charged time grows slower than the wall time: such a run
     // takes longer, up to `max_samples` samples per cell.)
-    let mut time_base = |base: &mut Option<&mut Turn<'_>>| {
+    // Sample `i` runs at stack shift `i` (both halves of a pair at the same one).
+    let mut time_base = |base: &mut Option<&mut Turn<'_>>, i: usize| {
         if let Some(b) = base {
             let t = Mark::start(budget.cpu_clock);
-            for _ in 0..b.inner {
-                (b.run)();
-            }
+            on_shifted_stack(i, &mut || {
+                for _ in 0..b.inner {
+                    (b.run)();
+                }
+            });
             base_samples.push(t.elapsed().as_secs_f64() / b.inner as f64);
         }
     };
     while samples.len() < budget.max_samples
         && (spent < budget.target || (samples.len() < budget.min_samples && spent < slow_cap))
     {
-        let base_first = samples.len() % 2 == 1;
+        let i = samples.len();
+        let base_first = i % 2 == 1;
         if base_first {
-            time_base(&mut base);
+            time_base(&mut base, i);
         }
         let t = Mark::start(budget.cpu_clock);
-        for _ in 0..inner {
-            black_box(f());
-        }
+        on_shifted_stack(i, &mut || {
+            for _ in 0..inner {
+                black_box(f());
+            }
+        });
         let e = t.elapsed();
         spent += e;
         samples.push(e.as_secs_f64() / inner as f64);
         if !base_first {
-            time_base(&mut base);
+            time_base(&mut base, i);
         }
     }
     if samples.is_empty() {
         samples.push(first.as_secs_f64());
-        time_base(&mut base);
+        time_base(&mut base, 0);
     }
     let base_inner = base.as_ref().map_or(1, |b| b.inner);
-    (
-        Stats::from_samples(&samples, inner),
-        (!base_samples.is_empty()).then(|| Stats::from_samples(&base_samples, base_inner)),
-    )
+    // (no paired ratio where a sample read zero: a clock too coarse for the call)
+    let paired = (!base_samples.is_empty()).then(|| {
+        (
+            Stats::from_samples(&base_samples, base_inner),
+            PairedRatio::of(&samples, &base_samples),
+        )
+    });
+    (Stats::from_samples(&samples, inner), paired)
+}
+
+/// How many stack positions the samples rotate through ([`on_shifted_stack`]).
+pub const STACK_SHIFTS: usize = 8;
+
+/// The distance between two stack positions ([`on_shifted_stack`]) in bytes: 528 = 512 + 16,
+/// so the eight positions fall every 16 bytes within a cache line and spread over a 4 KiB
+/// page.
+pub const STACK_STEP: usize = 528;
+
+/// Run `run` with the stack pointer moved down by `STACK_STEP · (k mod STACK_SHIFTS)` bytes:
+/// the samples of a cell take turns at each 16-byte position within a 64-byte cache line,
+/// and at eight places on a 4 KiB page.
+///
+/// Where a call's stack frame starts is fixed per process (the kernel places the stack at a
+/// random 16-byte boundary), and a kernel with arrays on the stack can run 15–40 % faster at
+/// one position than at another: by the cache lines an array straddles, and by whether an
+/// array lies at the same place within its 4 KiB page as data the kernel reads on the heap
+/// (the processor then takes the load as depending on a store). Measured: the Bessel J₂(1)
+/// gradient read 1.94× or 2.22× `rust-O` by the stack position alone. Timed at one
+/// position, such a cell reads differently in every run; rotated through them all, every run
+/// sees the same mixture, and the fastest sample comes from a good position.
+///
+/// ```
+/// use nilang_bench::harness::timing::{on_shifted_stack, STACK_SHIFTS, STACK_STEP};
+/// let mut at = Vec::new();
+/// for k in 0..STACK_SHIFTS {
+///     on_shifted_stack(k, &mut || {
+///         let local = 0u8;
+///         at.push(std::hint::black_box(&local) as *const u8 as usize);
+///     });
+/// }
+/// // each position lower than the last, by about STACK_STEP bytes: over most of a page
+/// for w in at.windows(2) {
+///     assert!(w[0] > w[1] && (w[0] - w[1]).abs_diff(STACK_STEP) < 64, "{at:?}");
+/// }
+/// assert!(at[0] - at[STACK_SHIFTS - 1] >= 7 * 512);
+/// // and at four places within a cache line
+/// let mut line: Vec<usize> = at.iter().map(|a| a % 64).collect();
+/// line.sort();
+/// line.dedup();
+/// assert_eq!(line.len(), 4);
+/// ```
+#[inline(never)]
+pub fn on_shifted_stack(k: usize, run: &mut dyn FnMut()) {
+    // every frame has some padding (one of none is laid out differently)
+    const U: usize = STACK_STEP / 16;
+    match k % STACK_SHIFTS {
+        0 => shifted::<1>(run),
+        1 => shifted::<{ 1 + U }>(run),
+        2 => shifted::<{ 1 + 2 * U }>(run),
+        3 => shifted::<{ 1 + 3 * U }>(run),
+        4 => shifted::<{ 1 + 4 * U }>(run),
+        5 => shifted::<{ 1 + 5 * U }>(run),
+        6 => shifted::<{ 1 + 6 * U }>(run),
+        _ => shifted::<{ 1 + 7 * U }>(run),
+    }
+}
+
+/// `run` below a frame with `16 · N` bytes of padding.
+#[inline(never)]
+fn shifted<const N: usize>(run: &mut dyn FnMut()) {
+    let pad = [std::mem::MaybeUninit::<[u8; 16]>::uninit(); N];
+    black_box(&pad);
+    run();
+    black_box(&pad);
 }
 
 /// Run `f` once and report whether it finished within `limit`, with its result.
@@ -371,6 +531,43 @@ mod tests {
         assert_eq!(s.median, 2.5);
         let s = s.per(2.0);
         assert_eq!((s.median, s.min, s.max), (1.25, 0.5, 2.0));
+    }
+
+    #[test]
+    fn quartiles_interpolate_between_order_statistics() {
+        let s = [1.0, 2.0, 4.0, 8.0];
+        assert_eq!(quantile(&s, 0.5), 3.0);
+        assert_eq!(quantile(&s, 0.25), 1.75);
+        assert_eq!(quantile(&s, 0.75), 5.0);
+        assert_eq!((quantile(&s, 0.0), quantile(&s, 1.0)), (1.0, 8.0));
+        assert_eq!(quantile(&[7.0], 0.25), 7.0);
+    }
+
+    #[test]
+    fn paired_ratio_is_the_median_of_the_pairs() {
+        // per-pair ratios 3, 1.5, 2, 2.5, 2 (sorted: 1.5 2 2 2.5 3)
+        let cell = [3.0, 3.0, 4.0, 5.0, 2.0];
+        let base = [1.0, 2.0, 2.0, 2.0, 1.0];
+        let r = PairedRatio::of(&cell, &base).unwrap();
+        assert_eq!((r.median, r.q1, r.q3, r.pairs), (2.0, 2.0, 2.5, 5));
+        assert_eq!(r.half_iqr(), 0.125);
+        // the ratio of the minima would read 2 / 1 = 2 here, but 1.5 once the baseline's one
+        // fast sample is slower: the paired median holds
+        let r2 = PairedRatio::of(&cell, &[1.0, 2.0, 2.0, 2.0, 4.0 / 3.0]).unwrap();
+        assert_eq!(r2.median, 2.0);
+        let s = r.scaled(0.5);
+        assert_eq!((s.median, s.q1, s.q3, s.pairs), (1.0, 1.0, 1.25, 5));
+    }
+
+    #[test]
+    fn paired_ratio_needs_matching_positive_samples() {
+        assert!(PairedRatio::of(&[], &[]).is_none());
+        assert!(PairedRatio::of(&[1.0, 2.0], &[1.0]).is_none());
+        assert!(PairedRatio::of(&[1.0, 2.0], &[1.0, 0.0]).is_none());
+        assert!(PairedRatio::of(&[1.0, f64::NAN], &[1.0, 1.0]).is_none());
+        // an even count: the mean of the middle two
+        let r = PairedRatio::of(&[2.0, 6.0], &[1.0, 2.0]).unwrap();
+        assert_eq!((r.median, r.q1, r.q3), (2.5, 2.25, 2.75));
     }
 
     #[test]
@@ -410,8 +607,12 @@ mod tests {
             na += 1;
             std::thread::sleep(Duration::from_micros(200))
         };
-        let (sa, sb) = bench_in_turns(&b, Duration::from_micros(200), slow, &mut base);
+        let (sa, sb, r) = bench_in_turns(&b, Duration::from_micros(200), slow, &mut base);
         drop(base);
+        // one ratio per pair of samples
+        let r = r.expect("sleeps are timed");
+        assert_eq!(r.pairs, sa.samples);
+        assert!(0.0 < r.q1 && r.q1 <= r.median && r.median <= r.q3, "{r:?}");
         // each sample of the cell has one of the baseline (2 calls each)
         assert_eq!(sa.samples, sb.samples);
         assert_eq!((sa.inner, sb.inner), (1, 2));
