@@ -15,3 +15,4 @@ mod outputs;
 mod programs;
 mod random;
 mod tape;
+mod time_loop;
