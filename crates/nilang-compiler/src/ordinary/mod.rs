@@ -23,6 +23,7 @@ pub mod forward;
 pub mod ir;
 pub mod lower;
 pub mod parse;
+pub mod remat;
 pub mod rules;
 pub mod tape;
 
@@ -766,6 +767,8 @@ fn render_block(f: &Func, layout: &tape::Layout, b: &[Stmt], depth: usize, s: &m
                 }
                 let rec = if layout.records(f, st, Emitter::root(target)) {
                     "    [tape: old value]"
+                } else if layout.rematerializes(st) {
+                    "    [executed again in the adjoint]"
                 } else {
                     ""
                 };
@@ -837,7 +840,9 @@ fn render_block(f: &Func, layout: &tape::Layout, b: &[Stmt], depth: usize, s: &m
                 s.push_str(&format!("{ind}}}\n"));
             }
             Stmt::For { var, lo, hi, body } => {
-                let rec = if layout.stable_bounds(st) {
+                let rec = if layout.rematerializes(st) {
+                    "[bounds evaluated again; executed again in the adjoint]"
+                } else if layout.stable_bounds(st) {
                     "[bounds evaluated again]"
                 } else {
                     "[tape: start, trip count]"

@@ -23,6 +23,10 @@ pub struct Layout {
     /// has no other assignment and the value reads only what [`Layout::stable_bounds`]
     /// allows and such variables of enclosing blocks (`let q0 = k + c * tri;` in a loop).
     pub recomputed: HashSet<usize>,
+    /// The `f64` assignments and loops of them (by address) that the adjoint executes again
+    /// at the start of their block's adjoint instead of recording what they overwrite: they
+    /// read parameters only ([`super::remat`]).
+    pub rematerialized: HashSet<usize>,
 }
 
 fn addr(s: &Stmt) -> usize {
@@ -46,6 +50,11 @@ impl Layout {
             for a in &l.recomputed {
                 l.recording.remove(a);
             }
+            let mut inside = vec![];
+            rematerialized_assigns(&f.body, &l.rematerialized, &mut inside);
+            for a in inside {
+                l.recording.remove(&a);
+            }
         }
         l
     }
@@ -53,6 +62,12 @@ impl Layout {
     /// Whether the adjoint executes the integer assignment `s` again (nothing recorded).
     pub fn recomputes(&self, s: &Stmt) -> bool {
         self.recomputed.contains(&addr(s))
+    }
+
+    /// Whether the adjoint executes the `f64` assignment (or loop of them) `s` again
+    /// (nothing recorded).
+    pub fn rematerializes(&self, s: &Stmt) -> bool {
+        self.rematerialized.contains(&addr(s))
     }
 
     /// Whether the adjoint evaluates the bounds of `for` statement `s` again (nothing
@@ -83,7 +98,16 @@ impl Layout {
                     || !f.vars.iter().any(|v| v.name == n) && !f.params.iter().any(|p| p.name == n)
             })
         };
-        for s in b {
+        let invariant = |t: &[&TokenStream]| stable_names(t, &vec![]);
+        for (at, s) in b.iter().enumerate() {
+            let stable_at = |t: &[&TokenStream], var: Option<&proc_macro2::Ident>| {
+                let mut o = outer.clone();
+                o.extend(var.map(|v| v.to_string()));
+                stable_names(t, &o)
+            };
+            if super::remat::qualifies(f, b, at, &stable_at, &invariant) {
+                self.rematerialized.insert(addr(s));
+            }
             match s {
                 Stmt::Inactive { target, value } => {
                     let n = target.to_string();
@@ -142,7 +166,7 @@ impl Layout {
             match s {
                 Stmt::Assign { target, value } => {
                     let ssa = Ssa::of(value);
-                    let need = ssa.needed();
+                    let need = ssa.needed(&ssa.active(|p| f.is_active(p)));
                     for (k, op) in ssa.ops.iter().enumerate() {
                         match op {
                             Op::Read(p) => {
@@ -211,6 +235,31 @@ impl Layout {
                     }
                 },
             }
+        }
+    }
+}
+
+/// The assignments (by address) that the rematerialized statements `remat` are or hold.
+fn rematerialized_assigns(b: &[Stmt], remat: &HashSet<usize>, out: &mut Vec<usize>) {
+    for s in b {
+        if remat.contains(&addr(s)) {
+            match s {
+                Stmt::For { body, .. } => out.extend(body.iter().map(addr)),
+                s => out.push(addr(s)),
+            }
+            continue;
+        }
+        match s {
+            Stmt::If { arms, otherwise } => {
+                for (_, body) in arms {
+                    rematerialized_assigns(body, remat, out);
+                }
+                rematerialized_assigns(otherwise, remat, out);
+            }
+            Stmt::For { body, .. } | Stmt::While { body, .. } => {
+                rematerialized_assigns(body, remat, out)
+            }
+            _ => {}
         }
     }
 }
