@@ -4,20 +4,17 @@
 //! integer assignments [`Layout::recomputed`](super::tape::Layout::recomputed), so its
 //! overwrites record nothing.
 //!
-//! A statement `S` at the top of block `B` (an assignment, or a `for` over bounds that read
-//! only parameters and constants whose body is such assignments, each writing a scalar or
-//! the element `a[var]` of the loop variable) qualifies when
-//!
-//! - its right-hand sides read only parameters that are not outputs (which nothing writes),
-//!   constants, and integers the adjoint has set at `B`'s start (enclosing loop variables,
-//!   integers executed again);
-//! - `S` is the only statement that writes its target, and every other statement that
-//!   mentions the target is in `B` after `S` (a local array's declaration aside).
-//!
-//! Then at every point of `B`'s adjoint the target holds what it held at the same point of
-//! the forward run: executed again with the same inputs, `S` writes the same values, nothing
-//! else writes them, and an element `S` does not write keeps its start value in both runs
-//! (the loop writes the same elements every time: its bounds do not change).
+//! A group of consecutive statements of a block `B` ([`group`]: assignments and `for`s of
+//! them) qualifies when it reads only values that are the same in the forward run and in
+//! `B`'s adjoint (parameters, integers the adjoint has set, variables nothing writes any
+//! more, targets of such groups around it, and its own scalars after it assigned them), and
+//! each variable it writes is written nowhere else and mentioned elsewhere only in `B` after
+//! the group (a local array's declaration aside). Then at every point of `B`'s adjoint the
+//! targets hold what they held at the same point of the forward run: executed again with the
+//! same inputs, the group writes the same values, nothing else writes them, and an element it
+//! does not write keeps its start value in both runs (it writes the same elements every time).
+//! `y = q[r] * xc[r]; for j in 0..r { y += l[j] * xc[j]; }` before `s += y * y` records
+//! nothing for `y`.
 use super::ir::*;
 use proc_macro2::{TokenStream, TokenTree};
 
@@ -115,90 +112,188 @@ fn root(p: &Place) -> &proc_macro2::Ident {
     }
 }
 
-/// Whether statement `b[at]` is executed again in the adjoint of block `b`. `stable` tells
-/// whether names of integers (index and constant tokens) are set at `b`'s start in the
-/// adjoint; `invariant` whether bounds' names never change (parameters, constants).
-pub fn qualifies(
-    f: &Func,
-    b: &[Stmt],
-    at: usize,
-    stable: &dyn Fn(&[&TokenStream], Option<&proc_macro2::Ident>) -> bool,
-    invariant: &dyn Fn(&[&TokenStream]) -> bool,
-) -> bool {
-    // the assignments, with the loop variable they may use
-    let (assigns, var): (Vec<&Stmt>, Option<&proc_macro2::Ident>) = match &b[at] {
-        s @ Stmt::Assign { .. } => (vec![s], None),
-        Stmt::For { var, lo, hi, body } => {
-            if body.is_empty()
-                || !invariant(&[lo, hi])
-                || !body.iter().all(|s| matches!(s, Stmt::Assign { .. }))
-            {
-                return false;
-            }
-            (body.iter().collect(), Some(var))
-        }
-        _ => return false,
-    };
-    let mut targets: Vec<String> = vec![];
-    for s in &assigns {
-        let Stmt::Assign { target, value } = s else {
-            return false;
-        };
-        // a scalar or the element of the loop variable, of a local
-        let ok_target = match (target, var) {
-            (Place::Var(_), _) => true,
-            (Place::Elem(_, i), Some(v)) => {
-                let mut it = i.clone().into_iter();
-                matches!((it.next(), it.next()), (Some(TokenTree::Ident(x)), None) if x == *v)
-            }
-            (Place::Elem(..), None) => false,
-        };
-        let t = root(target);
-        if !ok_target || f.is_param(t) {
-            return false;
-        }
-        // reads: parameters that are not outputs, constants, stable integers
-        let ssa = Ssa::of(value);
-        for op in &ssa.ops {
-            let ok = match op {
-                Op::Read(p) => {
-                    let r = root(p);
-                    f.params.iter().any(|q| &q.name == r && !q.output)
-                        && match p {
-                            Place::Elem(_, i) => stable(&[i], var),
-                            Place::Var(_) => true,
-                        }
-                }
-                Op::Const(c) | Op::Powi(_, c) => stable(&[c], var),
-                _ => true,
-            };
-            if !ok {
-                return false;
-            }
-        }
-        targets.push(t.to_string());
+/// What a group may read besides its own values: which names are integers the adjoint has
+/// set at the block's start, which never change, and which `f64` variables hold in the
+/// adjoint what they held in the forward run wherever the block runs.
+pub struct Reads<'a> {
+    /// An integer set at the block's start (enclosing loop variables, integers executed
+    /// again), or a name that is no variable.
+    pub stable: &'a dyn Fn(&str) -> bool,
+    /// A name that never changes (a parameter that is not an output, a constant).
+    pub invariant: &'a dyn Fn(&str) -> bool,
+    /// An `f64` variable whose values are right throughout the block's adjoint: the targets
+    /// of groups of enclosing blocks and earlier in this block, and variables no statement
+    /// at or after the block's top-level statement writes.
+    pub known: &'a dyn Fn(&str) -> bool,
+}
+
+/// The walk of a candidate group's statements.
+struct Walk<'r, 'a> {
+    f: &'a Func,
+    reads: &'r Reads<'a>,
+    /// The loop variables of the group's `for`s around the statement, and whether their
+    /// bounds never change.
+    loops: Vec<(String, bool)>,
+    /// Scalars the group has assigned at its top level so far (it may read them after).
+    killed: std::collections::HashSet<String>,
+    /// The variables the group writes.
+    targets: Vec<String>,
+}
+
+impl Walk<'_, '_> {
+    fn names_ok(&self, t: &TokenStream) -> bool {
+        let mut names = std::collections::HashSet::new();
+        idents(t, &mut names);
+        names
+            .iter()
+            .all(|n| (self.reads.stable)(n) || self.loops.iter().any(|(v, _)| v == n))
     }
-    // each target written here only, mentioned elsewhere only in `b` after this statement
-    let mut seen = std::collections::HashSet::new();
-    for t in &targets {
-        if !seen.insert(t) {
-            // written twice by this statement: keep it simple
-            return false;
+
+    fn stmt(&mut self, s: &Stmt, top: bool) -> bool {
+        match s {
+            Stmt::Assign { target, value } => {
+                let ssa = Ssa::of(value);
+                for op in &ssa.ops {
+                    let ok = match op {
+                        Op::Read(p) => {
+                            let r = root(p).to_string();
+                            let own = self.targets.contains(&r);
+                            let idx = match p {
+                                Place::Elem(_, i) => self.names_ok(i),
+                                Place::Var(_) => true,
+                            };
+                            idx && if own {
+                                // a scalar of the group, assigned before at its top level
+                                matches!(p, Place::Var(_)) && self.killed.contains(&r)
+                            } else {
+                                self.f.params.iter().any(|q| q.name == r && !q.output)
+                                    || (self.reads.known)(&r)
+                            }
+                        }
+                        Op::Const(c) | Op::Powi(_, c) => self.names_ok(c),
+                        _ => true,
+                    };
+                    if !ok {
+                        return false;
+                    }
+                }
+                let t = root(target);
+                if self.f.is_param(t) {
+                    return false;
+                }
+                let ok_target = match target {
+                    Place::Var(_) => true,
+                    // the element of a loop variable whose bounds never change: the same
+                    // elements every run
+                    Place::Elem(_, i) => {
+                        let mut it = i.clone().into_iter();
+                        match (it.next(), it.next()) {
+                            (Some(TokenTree::Ident(x)), None) => {
+                                self.loops.iter().any(|(v, inv)| *inv && x == v)
+                            }
+                            _ => false,
+                        }
+                    }
+                };
+                if !ok_target {
+                    return false;
+                }
+                let t = t.to_string();
+                if matches!(target, Place::Elem(..)) && self.killed.contains(&t) {
+                    return false;
+                }
+                if top && matches!(target, Place::Var(_)) {
+                    self.killed.insert(t.clone());
+                }
+                if !self.targets.contains(&t) {
+                    self.targets.push(t);
+                }
+                true
+            }
+            Stmt::For { var, lo, hi, body } => {
+                if !self.names_ok(lo) || !self.names_ok(hi) {
+                    return false;
+                }
+                let mut names = std::collections::HashSet::new();
+                idents(lo, &mut names);
+                idents(hi, &mut names);
+                let inv = names.iter().all(|n| (self.reads.invariant)(n));
+                self.loops.push((var.to_string(), inv));
+                let ok = body.iter().all(|s| self.stmt(s, false));
+                self.loops.pop();
+                ok
+            }
+            _ => false,
         }
+    }
+}
+
+fn idents(t: &TokenStream, out: &mut std::collections::HashSet<String>) {
+    for tt in t.clone() {
+        match tt {
+            TokenTree::Ident(i) => {
+                out.insert(i.to_string());
+            }
+            TokenTree::Group(g) => idents(&g.stream(), out),
+            _ => {}
+        }
+    }
+}
+
+/// The variables group `b[at..end]` writes, when the adjoint of block `b` may execute the
+/// group again at its start instead of restoring what the group overwrites: its statements
+/// are assignments and `for`s of them over bounds of stable integers; it reads parameters,
+/// `known` variables, stable integers and scalars it assigned before at its top level (none
+/// whose old value its adjoint needs: it reads them only to add to them); an array element
+/// it writes is `a[v]` of a loop variable `v` whose bounds never change; and each variable it
+/// writes is written nowhere else and mentioned elsewhere only in `b` after the group.
+pub fn group(f: &Func, b: &[Stmt], at: usize, end: usize, reads: &Reads) -> Option<Vec<String>> {
+    let mut w = Walk {
+        f,
+        reads,
+        loops: vec![],
+        killed: Default::default(),
+        targets: vec![],
+    };
+    if !b[at..end].iter().all(|s| w.stmt(s, true)) {
+        return None;
+    }
+    // no value a statement's adjoint needs may be one the group overwrites later
+    for s in &b[at..end] {
+        if !own_reads_unneeded(f, s, &w.targets) {
+            return None;
+        }
+    }
+    for t in &w.targets {
         if b[..at].iter().any(|s| mentions(s, t))
             || mentioned_outside(&f.body, b.as_ptr(), t)
-            || b[at + 1..]
-                .iter()
-                .any(|s| writes(s, t))
+            || b[end..].iter().any(|s| writes(s, t))
         {
-            return false;
+            return None;
         }
     }
-    true
+    Some(w.targets)
+}
+
+/// Whether the adjoints of `s` (and the statements inside it) read no value of `targets`
+/// (they are not restored inside the group: the adjoint sees their values after it).
+fn own_reads_unneeded(f: &Func, s: &Stmt, targets: &[String]) -> bool {
+    match s {
+        Stmt::Assign { value, .. } => {
+            let ssa = Ssa::of(value);
+            let need = ssa.needed(&ssa.active(|p| f.is_active(p)));
+            ssa.ops.iter().zip(&need).all(|(op, n)| match op {
+                Op::Read(p) if *n => !targets.iter().any(|t| root(p) == t),
+                _ => true,
+            })
+        }
+        Stmt::For { body, .. } => body.iter().all(|s| own_reads_unneeded(f, s, targets)),
+        _ => true,
+    }
 }
 
 /// Whether `s` or a statement inside it writes `v`.
-fn writes(s: &Stmt, v: &str) -> bool {
+pub fn writes(s: &Stmt, v: &str) -> bool {
     let own = match s {
         Stmt::Assign { target, .. } => root(target) == v,
         Stmt::Inactive { target, .. } | Stmt::Call { target, .. } => target == v,
