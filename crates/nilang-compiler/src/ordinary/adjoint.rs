@@ -64,9 +64,11 @@ impl Emitter<'_> {
                 let need = ssa.needed(&act);
                 let ops = self.ops_where(&ssa, &need);
                 let last = b(n - 1);
+                // the operations' adjoints start at −0.0, the identity of `+` on floats
+                // (`0.0 + x` is not `x` for `x = −0.0`, so `0.0` would cost an addition)
                 let bars = (0..n - 1).filter(|&k| act[k]).map(|k| {
                     let bk = b(k);
-                    quote!(let mut #bk: f64 = 0.0;)
+                    quote!(let mut #bk: f64 = -0.0;)
                 });
                 let mut adj = quote!();
                 for k in (0..n).rev() {

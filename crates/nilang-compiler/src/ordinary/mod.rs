@@ -172,6 +172,12 @@ fn vjp_fn(f: &Func, layout: &tape::Layout, krate: &TokenStream) -> TokenStream {
         let b = bar_of(&p.name);
         quote!(let mut #b: f64 = 0.0;)
     });
+    // each array's adjoint as long as the array (the callers pass them so): one length for
+    // both in the bounds checks
+    let same_len = f.params.iter().filter(|p| p.kind == Kind::Array).map(|p| {
+        let (n, b) = (&p.name, bar_of(&p.name));
+        quote!(let #b: &mut [f64] = &mut #b[..#n.len()];)
+    });
     let out_bars = f.params.iter().filter(|p| p.kind == Kind::Active).map(|p| {
         let b = bar_of(&p.name);
         let g = format_ident!("{}__grad", p.name);
@@ -187,6 +193,7 @@ fn vjp_fn(f: &Func, layout: &tape::Layout, krate: &TokenStream) -> TokenStream {
         #vis fn #name(#(#params,)* #tp: &mut #krate::ad::ordinary::ValueTape, __ad_dy: f64, #(#grads),*) -> f64 {
             #(#decls)*
             #(#scalar_bars)*
+            #(#same_len)*
             #fwd
             #tp.note_peak();
             let __ad_value: f64 = #ret;

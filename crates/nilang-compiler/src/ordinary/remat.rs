@@ -89,7 +89,10 @@ fn blocks(s: &Stmt) -> Vec<&[Stmt]> {
 
 /// Whether `s` or a statement inside it mentions `v`.
 fn mentions(s: &Stmt, v: &str) -> bool {
-    own(s, v) || blocks(s).into_iter().any(|b| b.iter().any(|s| mentions(s, v)))
+    own(s, v)
+        || blocks(s)
+            .into_iter()
+            .any(|b| b.iter().any(|s| mentions(s, v)))
 }
 
 /// Whether a statement of `body` outside block `skip` mentions `v`.
@@ -97,12 +100,8 @@ fn mentioned_outside(body: &[Stmt], skip: *const Stmt, v: &str) -> bool {
     if body.as_ptr() == skip {
         return false;
     }
-    body.iter().any(|s| {
-        own(s, v)
-            || blocks(s)
-                .into_iter()
-                .any(|b| mentioned_outside(b, skip, v))
-    })
+    body.iter()
+        .any(|s| own(s, v) || blocks(s).into_iter().any(|b| mentioned_outside(b, skip, v)))
 }
 
 /// The variable a place writes.
@@ -301,5 +300,7 @@ pub fn writes(s: &Stmt, v: &str) -> bool {
         Stmt::For { var, .. } => var == v,
         _ => false,
     };
-    own || blocks(s).into_iter().any(|b| b.iter().any(|s| writes(s, v)))
+    own || blocks(s)
+        .into_iter()
+        .any(|b| b.iter().any(|s| writes(s, v)))
 }

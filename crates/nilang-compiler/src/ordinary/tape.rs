@@ -160,9 +160,7 @@ impl Layout {
                     }
                     self.stable(f, otherwise, sites, outer, known, child_top);
                 }
-                Stmt::While { body, .. } => {
-                    self.stable(f, body, sites, outer, known, child_top)
-                }
+                Stmt::While { body, .. } => self.stable(f, body, sites, outer, known, child_top),
                 _ => {}
             }
         }
