@@ -60,7 +60,7 @@ fn decay_squared(x: &[f64]) -> f64 {
 /// other half left at its start value and read.
 #[ad]
 fn partial(x: &[f64], n: usize) -> f64 {
-    let mut w = vec![0.25; 4];
+    let mut w = [0.25; 4];
     let mut s = 0.0;
     for i in 0..n {
         for r in 0..2 {

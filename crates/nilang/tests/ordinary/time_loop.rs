@@ -3,6 +3,8 @@
 //! function; gradients bit-identical across schedules, equal to the `#[i]` version's and to
 //! finite differences; `#[ad]` and `#[i]` steps and losses mixed; no allocation per call
 //! through a `Plan` after the first.
+// a time loop's state is a sized value (`Vec<f64>`, `[f64; N]`), passed as such
+#![allow(clippy::ptr_arg)]
 use nilang::ad::time_loop::{Schedule, TimeLoop};
 use nilang::ad::{value_and_gradient, Plan};
 use nilang::prelude::*;
