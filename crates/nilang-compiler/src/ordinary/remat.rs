@@ -181,7 +181,9 @@ impl Walk<'_, '_> {
                     return false;
                 }
                 let ok_target = match target {
-                    Place::Var(_) => true,
+                    // a scalar written in a loop is assigned before at the group's top level
+                    // (a loop that runs no time leaves that value, the same in both runs)
+                    Place::Var(v) => top || self.killed.contains(&v.to_string()),
                     // the element of a loop variable whose bounds never change: the same
                     // elements every run
                     Place::Elem(_, i) => {
