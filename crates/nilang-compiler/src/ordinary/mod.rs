@@ -7,7 +7,8 @@
 //! 2. [`lower`]: calls of `#[ad]` functions as their own statements, early `return`s as a
 //!    result variable and a flag;
 //! 3. [`ir::Ssa`]: each right-hand side in single-assignment (three-address) form;
-//! 4. [`tape`]: which overwrites the forward code records (the value tape's layout);
+//! 4. [`tape`]: which overwrites the forward code records (the value tape's layout), and
+//!    [`remat`]: which assignments the adjoint executes again instead;
 //! 5. [`forward`] and [`adjoint`]: the forward code and the adjoint code, both plain Rust,
 //!    in one function `f__ad_vjp`, the derivatives from [`rules`] (the table of elementary
 //!    functions for the functions of one argument).
