@@ -135,13 +135,13 @@ fn main() {
     let tape = nilang::ad::ordinary::last_tape_bytes();
     let mut tg: [Vec<f64>; 2] = [vec![], vec![]];
     for _ in 0..7 {
-        tg[0].push(time(&mut ordinary_gmm, 3));
+        tg[0].push(time(&mut ordinary_gmm, 1));
         tg[1].push(time(&mut || gmm_value_grad(&g, &mut work, &mut grad), 3));
     }
     for t in tg.iter_mut() {
         t.sort_by(f64::total_cmp);
     }
-    println!("GMM d = {d}, K = {k}, n = {n}: gradient time (min, median of 7 x 3)");
+    println!("GMM d = {d}, K = {k}, n = {n}: gradient time (min, median of 7)");
     println!(
         "  ordinary #[ad] gmm (Plan)     {:8.3} ms  {:8.3} ms  tape {tape} bytes",
         tg[0][0] * 1e3,
