@@ -240,7 +240,15 @@ fn forward_fn(f: &Func, krate: &TokenStream) -> TokenStream {
             Kind::Array if p.output => {
                 let sd = format_ident!("{}__seed", n);
                 seeds.push(quote!(#sd: &[f64]));
-                makes.push(quote!(let mut #b = #sd.to_vec();));
+                let msg = format!(
+                    "nilang: the adjoint passed for output `{n}` has {{}} numbers; `{n}` has {{}}"
+                );
+                makes.push(quote! {
+                    if #sd.len() != #n.len() {
+                        ::core::panic!(#msg, #sd.len(), #n.len());
+                    }
+                    let mut #b = #sd.to_vec();
+                });
                 grads.push(quote!(&mut #b[..]));
                 tys.push(quote!(()));
                 outs.push(quote!(()));
