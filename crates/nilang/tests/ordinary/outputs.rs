@@ -96,8 +96,7 @@ fn a_seed_of_the_wrong_length_is_named_before_anything_runs() {
     let mut r = [0.0; 3];
     let (_, back) = residuals_forward(&p, 1.0, &mut r);
     let e = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| back(1.0, &[1.0, 2.0])))
-        .err()
-        .expect("rejected");
+        .expect_err("rejected");
     let msg = e.downcast_ref::<String>().cloned().unwrap_or_default();
     assert_eq!(
         msg,
