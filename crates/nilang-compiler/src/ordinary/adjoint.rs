@@ -18,11 +18,13 @@ impl Emitter<'_> {
         if r.is_empty() {
             return r;
         }
-        // the integer assignments executed again (their values for this run of the block)
+        // the integer assignments and the assignments of parameters' values executed again
+        // (their values for this run of the block), in the block's order
         let again = body.iter().filter_map(|s| match s {
             Stmt::Inactive { target, value } if self.layout.recomputes(s) => {
                 Some(quote!(#target = #value;))
             }
+            s if self.layout.rematerializes(s) => Some(self.forward_stmt(s)),
             _ => None,
         });
         quote!(#(#again)* #r)
@@ -53,23 +55,24 @@ impl Emitter<'_> {
                     return pop;
                 };
                 let ssa = Ssa::of(value);
-                let active = ssa.ops.iter().any(|o| match o {
-                    Op::Read(p) => self.bar(p).is_some(),
-                    _ => false,
-                });
-                if !active {
+                let act = ssa.active(|p| self.f.is_active(p));
+                let n = ssa.ops.len();
+                if !act[n - 1] {
                     return quote!({ #tbar = 0.0; #pop });
                 }
-                let ops = self.ops(&ssa);
-                let n = ssa.ops.len();
+                // only the values the adjoint reads are computed again
+                let need = ssa.needed(&act);
+                let ops = self.ops_where(&ssa, &need);
                 let last = b(n - 1);
-                let bars = (0..n - 1).map(|k| {
+                // the operations' adjoints start at −0.0, the identity of `+` on floats
+                // (`0.0 + x` is not `x` for `x = −0.0`, so `0.0` would cost an addition)
+                let bars = (0..n - 1).filter(|&k| act[k]).map(|k| {
                     let bk = b(k);
-                    quote!(let mut #bk: f64 = 0.0;)
+                    quote!(let mut #bk: f64 = -0.0;)
                 });
                 let mut adj = quote!();
                 for k in (0..n).rev() {
-                    adj.extend(rules::adjoint(&ssa.ops[k], k, t, b));
+                    adj.extend(rules::adjoint(&ssa.ops[k], k, t, b, |j| act[j]));
                     if let Op::Read(p) = &ssa.ops[k] {
                         if let Some(pb) = self.bar(p) {
                             let bk = b(k);

@@ -86,8 +86,16 @@ impl Emitter<'_> {
 
     /// The operations of a right-hand side as `let`s, values `__ad_t{k}`.
     pub fn ops(&self, ssa: &Ssa) -> TokenStream {
+        self.ops_where(ssa, &vec![true; ssa.ops.len()])
+    }
+
+    /// The operations `k` with `keep[k]` as `let`s (the others' values are not read).
+    pub fn ops_where(&self, ssa: &Ssa, keep: &[bool]) -> TokenStream {
         let mut out = quote!();
         for (k, op) in ssa.ops.iter().enumerate() {
+            if !keep[k] {
+                continue;
+            }
             let v = super::rules::value(op, t, |p| self.place(p));
             let tk = t(k);
             out.extend(quote!(let #tk: f64 = #v;));

@@ -23,7 +23,8 @@ impl Emitter<'_> {
         }
     }
 
-    fn forward_stmt(&self, s: &Stmt) -> TokenStream {
+    /// The forward code of one statement.
+    pub fn forward_stmt(&self, s: &Stmt) -> TokenStream {
         let tp = tape();
         match s {
             Stmt::Assign { target, value } => {

@@ -225,6 +225,14 @@ impl Func {
             .map(|p| p.kind)
             .or_else(|| self.vars.iter().find(|v| &v.name == name).map(|v| v.kind))
     }
+    /// Whether a place has an adjoint (a differentiated scalar, an element of a
+    /// differentiated array).
+    pub fn is_active(&self, p: &Place) -> bool {
+        match p {
+            Place::Var(v) => self.kind(v) == Some(Kind::Active),
+            Place::Elem(a, _) => self.kind(a) == Some(Kind::Array),
+        }
+    }
     /// Whether `name` is a parameter.
     pub fn is_param(&self, name: &Ident) -> bool {
         self.params.iter().any(|p| &p.name == name)
@@ -293,29 +301,57 @@ impl Ssa {
         self.ops.len() - 1
     }
 
-    /// For each operation, whether the adjoint needs its value (an operand of a nonlinear
-    /// operation, or of a linear one whose value is needed).
-    pub fn needed(&self) -> Vec<bool> {
+    /// For each operation, whether its value depends on a differentiated place (`active`
+    /// tells which places are): only such operations have adjoint code.
+    pub fn active(&self, active: impl Fn(&Place) -> bool) -> Vec<bool> {
+        let mut act = vec![false; self.ops.len()];
+        for k in 0..self.ops.len() {
+            act[k] = match &self.ops[k] {
+                Op::Const(_) => false,
+                Op::Read(p) => active(p),
+                Op::Bin(_, a, b) | Op::Binary(_, a, b) => act[*a] || act[*b],
+                Op::Neg(a) | Op::Unary(_, a) | Op::Powi(a, _) => act[*a],
+            };
+        }
+        act
+    }
+
+    /// For each operation, whether the adjoint code reads its value, given which operations
+    /// are active ([`Ssa::active`]): a factor of a product with an active other factor, a
+    /// divisor, the operand or value of a function of an active operand, and the operands
+    /// of such values. A constant factor asks for nothing (`0.5 * s`: `s` is not needed).
+    pub fn needed(&self, act: &[bool]) -> Vec<bool> {
         let mut need = vec![false; self.ops.len()];
         for k in (0..self.ops.len()).rev() {
-            match &self.ops[k] {
-                Op::Bin(BinOp::Add | BinOp::Sub, a, b) => {
-                    if need[k] {
+            if act[k] {
+                match &self.ops[k] {
+                    Op::Bin(BinOp::Mul, a, b) => {
+                        if act[*a] {
+                            need[*b] = true;
+                        }
+                        if act[*b] {
+                            need[*a] = true;
+                        }
+                    }
+                    Op::Bin(BinOp::Div, _, b) => {
+                        need[*b] = true;
+                        if act[*b] {
+                            need[k] = true;
+                        }
+                    }
+                    Op::Unary(..) | Op::Powi(..) | Op::Binary(..) => need[k] = true,
+                    _ => {}
+                }
+            }
+            if need[k] {
+                match &self.ops[k] {
+                    Op::Bin(_, a, b) | Op::Binary(_, a, b) => {
                         need[*a] = true;
                         need[*b] = true;
                     }
+                    Op::Neg(a) | Op::Unary(_, a) | Op::Powi(a, _) => need[*a] = true,
+                    Op::Const(_) | Op::Read(_) => {}
                 }
-                Op::Neg(a) => {
-                    if need[k] {
-                        need[*a] = true;
-                    }
-                }
-                Op::Bin(_, a, b) | Op::Binary(_, a, b) => {
-                    need[*a] = true;
-                    need[*b] = true;
-                }
-                Op::Unary(_, a) | Op::Powi(a, _) => need[*a] = true,
-                Op::Const(_) | Op::Read(_) => {}
             }
         }
         need

@@ -115,7 +115,10 @@ impl Parser {
                 t if is_f64(t) => Kind::Active,
                 syn::Type::Reference(r)
                     if r.mutability.is_some()
-                        && matches!(&*r.elem, syn::Type::Slice(_) | syn::Type::Array(_))
+                        && matches!(
+                            &*r.elem,
+                            syn::Type::Slice(_) | syn::Type::Array(_) | syn::Type::Path(_)
+                        )
                         && is_f64_array(&r.elem) =>
                 {
                     self.scopes[0].insert(name.to_string());
@@ -130,7 +133,7 @@ impl Parser {
                 syn::Type::Reference(r) if r.mutability.is_some() => {
                     self.errors.push_tokens(
                         &ty,
-                        "this `&mut` parameter is not supported by `#[ad]`: outputs are `&mut [f64]` or `&mut [f64; N]` (written element by element); return a scalar result",
+                        "this `&mut` parameter is not supported by `#[ad]`: outputs are `&mut [f64]`, `&mut [f64; N]` or `&mut Vec<f64>` (written element by element); return a scalar result",
                     );
                     continue;
                 }

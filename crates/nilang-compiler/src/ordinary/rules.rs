@@ -57,24 +57,42 @@ pub fn value(
 }
 
 /// The adjoint statements of operation `k`: from its adjoint `g` into the adjoints of its
-/// operands (`bar(j)`), with the values `t(j)` (`t(k)` its own value).
+/// active operands (`act(j)`: `bar(j)`), with the values `t(j)` (`t(k)` its own value) that
+/// [`Ssa::needed`](super::ir::Ssa::needed) marks.
 pub fn adjoint(
     op: &Op,
     k: usize,
     t: impl Fn(usize) -> TokenStream,
     bar: impl Fn(usize) -> TokenStream,
+    act: impl Fn(usize) -> bool,
 ) -> TokenStream {
     let g = bar(k);
+    if !act(k) {
+        return quote!();
+    }
     match op {
         Op::Const(_) | Op::Read(_) => quote!(),
         Op::Bin(o, a, b) => {
             let (ba, bb, ta, tb, r) = (bar(*a), bar(*b), t(*a), t(*b), t(k));
-            match o {
-                BinOp::Add => quote!(#ba += #g; #bb += #g;),
-                BinOp::Sub => quote!(#ba += #g; #bb -= #g;),
-                BinOp::Mul => quote!(#ba += #g * #tb; #bb += #g * #ta;),
-                BinOp::Div => quote!(#ba += #g / #tb; #bb -= #g * #r / #tb;),
+            let into_a = match o {
+                BinOp::Add | BinOp::Sub => quote!(#ba += #g;),
+                BinOp::Mul => quote!(#ba += #g * #tb;),
+                BinOp::Div => quote!(#ba += #g / #tb;),
+            };
+            let into_b = match o {
+                BinOp::Add => quote!(#bb += #g;),
+                BinOp::Sub => quote!(#bb -= #g;),
+                BinOp::Mul => quote!(#bb += #g * #ta;),
+                BinOp::Div => quote!(#bb -= #g * #r / #tb;),
+            };
+            let mut out = quote!();
+            if act(*a) {
+                out.extend(into_a);
             }
+            if act(*b) {
+                out.extend(into_b);
+            }
+            out
         }
         Op::Neg(a) => {
             let ba = bar(*a);
@@ -98,14 +116,20 @@ pub fn adjoint(
         }
         Op::Binary(f, a, b) => {
             let (ba, bb, ta, tb, r) = (bar(*a), bar(*b), t(*a), t(*b), t(k));
-            match f {
+            // an inactive operand's adjoint is a local nobody reads
+            let (ba, bb) = (
+                if act(*a) { ba } else { quote!(__ad_unused) },
+                if act(*b) { bb } else { quote!(__ad_unused) },
+            );
+            let body = match f {
                 Fn2::Powf => quote! {
                     #ba += #g * #tb * #ta.powf(#tb - 1.0);
                     if #r != 0.0 { #bb += #g * #r * #ta.ln(); }
                 },
                 Fn2::Max => quote!(if #ta >= #tb { #ba += #g; } else { #bb += #g; }),
                 Fn2::Min => quote!(if #ta <= #tb { #ba += #g; } else { #bb += #g; }),
-            }
+            };
+            quote!({ let mut __ad_unused: f64 = 0.0; #body })
         }
     }
 }

@@ -23,6 +23,10 @@ pub struct Layout {
     /// has no other assignment and the value reads only what [`Layout::stable_bounds`]
     /// allows and such variables of enclosing blocks (`let q0 = k + c * tri;` in a loop).
     pub recomputed: HashSet<usize>,
+    /// The `f64` assignments and loops of them (by address) that the adjoint executes again
+    /// at the start of their block's adjoint instead of recording what they overwrite: they
+    /// read parameters only ([`super::remat`]).
+    pub rematerialized: HashSet<usize>,
 }
 
 fn addr(s: &Stmt) -> usize {
@@ -42,9 +46,14 @@ impl Layout {
         if !f.vars.iter().any(|v| v.name == super::lower::done()) {
             let mut sites = std::collections::HashMap::new();
             count_sites(&f.body, &mut sites);
-            l.stable(f, &f.body, &sites, &mut vec![]);
+            l.stable(f, &f.body, &sites, &mut vec![], &mut vec![], None);
             for a in &l.recomputed {
                 l.recording.remove(a);
+            }
+            let mut inside = vec![];
+            rematerialized_assigns(&f.body, &l.rematerialized, &mut inside);
+            for a in inside {
+                l.recording.remove(&a);
             }
         }
         l
@@ -53,6 +62,12 @@ impl Layout {
     /// Whether the adjoint executes the integer assignment `s` again (nothing recorded).
     pub fn recomputes(&self, s: &Stmt) -> bool {
         self.recomputed.contains(&addr(s))
+    }
+
+    /// Whether the adjoint executes the `f64` assignment (or loop of them) `s` again
+    /// (nothing recorded).
+    pub fn rematerializes(&self, s: &Stmt) -> bool {
+        self.rematerialized.contains(&addr(s))
     }
 
     /// Whether the adjoint evaluates the bounds of `for` statement `s` again (nothing
@@ -70,20 +85,56 @@ impl Layout {
         b: &[Stmt],
         sites: &std::collections::HashMap<String, usize>,
         outer: &mut Vec<String>,
+        known: &mut Vec<String>,
+        top: Option<usize>,
     ) {
         let mark = outer.len();
+        let known_mark = known.len();
+        let stable_name = |n: &str, outer: &Vec<String>| {
+            outer.iter().any(|o| o == n)
+                || f.params.iter().any(|p| p.name == n && !p.output)
+                || !f.vars.iter().any(|v| v.name == n) && !f.params.iter().any(|p| p.name == n)
+        };
         let stable_names = |t: &[&TokenStream], outer: &Vec<String>| {
             let mut names = HashSet::new();
             for t in t {
                 tokens(t, &mut names);
             }
-            names.iter().all(|n| {
-                outer.contains(n)
-                    || f.params.iter().any(|p| p.name == n && !p.output)
-                    || !f.vars.iter().any(|v| v.name == n) && !f.params.iter().any(|p| p.name == n)
-            })
+            names.iter().all(|n| stable_name(n, outer))
         };
-        for s in b {
+        // the end of the group of statements executed again that starts at each statement
+        let mut group_end = 0;
+        for (at, s) in b.iter().enumerate() {
+            // a group starts at a statement that records (executing statements again
+            // that record nothing would only cost time), and is the shortest that qualifies
+            let mut records = vec![];
+            all_assigns(s, &mut records);
+            if at >= group_end && records.iter().any(|a| self.recording.contains(a)) {
+                // variables no statement at or after this point (at the top level) writes
+                let from = top.unwrap_or(at);
+                let frozen = |n: &str| {
+                    !f.body[from..].iter().any(|s| super::remat::writes(s, n))
+                        && f.kind(&proc_macro2::Ident::new(n, proc_macro2::Span::call_site()))
+                            .is_some()
+                };
+                let (o, k) = (outer.clone(), known.clone());
+                let reads = super::remat::Reads {
+                    stable: &|n| stable_name(n, &o),
+                    invariant: &|n| stable_name(n, &vec![]),
+                    known: &|n| k.iter().any(|x| x == n) || frozen(n),
+                };
+                if let Some((end, targets)) = (at + 1..=b.len())
+                    .find_map(|end| super::remat::group(f, b, at, end, &reads).map(|t| (end, t)))
+                {
+                    for g in &b[at..end] {
+                        self.rematerialized.insert(addr(g));
+                    }
+                    known.extend(targets);
+                    group_end = end;
+                }
+            }
+            // the top-level statement the blocks inside this one belong to
+            let child_top = top.or(Some(at));
             match s {
                 Stmt::Inactive { target, value } => {
                     let n = target.to_string();
@@ -100,19 +151,20 @@ impl Layout {
                         self.stable_loops.insert(addr(s));
                     }
                     outer.push(var.to_string());
-                    self.stable(f, body, sites, outer);
+                    self.stable(f, body, sites, outer, known, child_top);
                     outer.pop();
                 }
                 Stmt::If { arms, otherwise } => {
                     for (_, body) in arms {
-                        self.stable(f, body, sites, outer);
+                        self.stable(f, body, sites, outer, known, child_top);
                     }
-                    self.stable(f, otherwise, sites, outer);
+                    self.stable(f, otherwise, sites, outer, known, child_top);
                 }
-                Stmt::While { body, .. } => self.stable(f, body, sites, outer),
+                Stmt::While { body, .. } => self.stable(f, body, sites, outer, known, child_top),
                 _ => {}
             }
         }
+        known.truncate(known_mark);
         outer.truncate(mark);
     }
 
@@ -142,7 +194,7 @@ impl Layout {
             match s {
                 Stmt::Assign { target, value } => {
                     let ssa = Ssa::of(value);
-                    let need = ssa.needed();
+                    let need = ssa.needed(&ssa.active(|p| f.is_active(p)));
                     for (k, op) in ssa.ops.iter().enumerate() {
                         match op {
                             Op::Read(p) => {
@@ -212,6 +264,44 @@ impl Layout {
                 },
             }
         }
+    }
+}
+
+/// The assignments (by address) that the rematerialized statements `remat` are or hold.
+fn rematerialized_assigns(b: &[Stmt], remat: &HashSet<usize>, out: &mut Vec<usize>) {
+    for s in b {
+        if remat.contains(&addr(s)) {
+            all_assigns(s, out);
+            continue;
+        }
+        match s {
+            Stmt::If { arms, otherwise } => {
+                for (_, body) in arms {
+                    rematerialized_assigns(body, remat, out);
+                }
+                rematerialized_assigns(otherwise, remat, out);
+            }
+            Stmt::For { body, .. } | Stmt::While { body, .. } => {
+                rematerialized_assigns(body, remat, out)
+            }
+            _ => {}
+        }
+    }
+}
+
+/// The assignments (by address) `s` is or holds.
+fn all_assigns(s: &Stmt, out: &mut Vec<usize>) {
+    match s {
+        Stmt::Assign { .. } => out.push(addr(s)),
+        Stmt::For { body, .. } | Stmt::While { body, .. } => {
+            body.iter().for_each(|s| all_assigns(s, out))
+        }
+        Stmt::If { arms, otherwise } => arms
+            .iter()
+            .flat_map(|(_, b)| b)
+            .chain(otherwise)
+            .for_each(|s| all_assigns(s, out)),
+        _ => {}
     }
 }
 

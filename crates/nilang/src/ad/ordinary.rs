@@ -211,6 +211,9 @@ pub trait AdNum: Copy {
     fn add_value(&mut self, v: f64);
     /// Add to the adjoint in lane `l` (nothing for `f64`).
     fn add_lane_adjoint(&mut self, l: usize, g: f64);
+    /// Zero, value and adjoints (the unused result of a function with outputs only, run as a
+    /// time-loop step).
+    fn zero() -> Self;
 }
 
 impl AdNum for f64 {
@@ -230,6 +233,10 @@ impl AdNum for f64 {
     }
     #[inline(always)]
     fn add_lane_adjoint(&mut self, _: usize, _: f64) {}
+    #[inline(always)]
+    fn zero() -> Self {
+        0.0
+    }
 }
 
 impl AdNum for crate::GVar<f64> {
@@ -250,6 +257,10 @@ impl AdNum for crate::GVar<f64> {
     #[inline(always)]
     fn add_lane_adjoint(&mut self, _: usize, g: f64) {
         self.g += g;
+    }
+    #[inline(always)]
+    fn zero() -> Self {
+        crate::GVar { x: 0.0, g: 0.0 }
     }
 }
 
@@ -276,5 +287,12 @@ impl<const N: usize> AdNum for crate::GVar<crate::ad::Lanes<N>> {
     #[inline(always)]
     fn add_lane_adjoint(&mut self, l: usize, g: f64) {
         self.g.0[l] += g;
+    }
+    #[inline(always)]
+    fn zero() -> Self {
+        crate::GVar {
+            x: crate::ad::Lanes([0.0; N]),
+            g: crate::ad::Lanes([0.0; N]),
+        }
     }
 }

@@ -14,4 +14,6 @@ mod from_i;
 mod outputs;
 mod programs;
 mod random;
+mod remat;
 mod tape;
+mod time_loop;

@@ -89,3 +89,17 @@ fn seeded_pullback_against_finite_differences() {
         gp2.iter().zip(&gp1).all(|(a, b)| (a.g - b).abs() < 1e-15) && (gw2.g - gw1).abs() < 1e-15
     );
 }
+
+#[test]
+fn a_seed_of_the_wrong_length_is_named_before_anything_runs() {
+    let p = [0.4, -0.9, 1.3, 0.2];
+    let mut r = [0.0; 3];
+    let (_, back) = residuals_forward(&p, 1.0, &mut r);
+    let e = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| back(1.0, &[1.0, 2.0])))
+        .expect_err("rejected");
+    let msg = e.downcast_ref::<String>().cloned().unwrap_or_default();
+    assert_eq!(
+        msg,
+        "nilang: the adjoint passed for output `r` has 2 numbers; `r` has 3"
+    );
+}

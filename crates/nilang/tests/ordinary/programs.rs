@@ -12,7 +12,7 @@ fn fd(f: &dyn Fn(&[f64]) -> f64, x: &[f64], k: usize) -> f64 {
     (-at(2.0 * h) + 8.0 * at(h) - 8.0 * at(-h) + at(-2.0 * h)) / (12.0 * h)
 }
 
-fn check(name: &str, f: &dyn Fn(&[f64]) -> f64, grad: &[f64], x: &[f64]) {
+pub(crate) fn check(name: &str, f: &dyn Fn(&[f64]) -> f64, grad: &[f64], x: &[f64]) {
     for k in 0..x.len() {
         let n = fd(f, x, k);
         // rtol 1e-9 (atol 1e-9 below magnitude one)
