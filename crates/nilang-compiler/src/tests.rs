@@ -527,3 +527,36 @@ fn adjoint_only_variant_takes_its_parameters_as_parameters() {
         );
     }
 }
+
+#[test]
+fn a_routine_of_library_calls_on_zero_workspaces_uncomputes_them_adjoint_only() {
+    // the dense layer and map of a network on `zero(..)` workspaces: each call's target is
+    // dead after its uncomputation (the next one reads only the one before), so the variants
+    // `__adj` are told so by bit 0, and the workspaces are zeroed afterwards
+    let src = "fn f<T: Scalar>(loss: &mut T, w: &mut [T], z: &mut [T], h: &mut [T], x: &[f64], n: usize) {
+        routine! {
+            i_dense_data(z, x, w, n, 2, 3);
+            i_map(h, Tanh, z);
+        }
+        for b in 0..h.len() {
+            loss += h[b];
+        }
+        unroutine!();
+    }";
+    let item: proc_macro2::TokenStream = src.parse().expect("test source tokenizes");
+    let out = compile_fn(quote::quote!(nocheck, zero(z, h)), item).to_string();
+    assert!(!out.contains("compile_error"), "{out}");
+    let inv = out
+        .split("fn f_inv")
+        .nth(1)
+        .and_then(|s| s.split("enum f").next())
+        .unwrap_or_default();
+    assert!(inv.contains("i_map_inv"), "{inv}");
+    assert!(inv.contains(":: __adj (i_map_inv"), "{inv}");
+    assert!(inv.contains(":: __adj (i_dense_data_inv"), "{inv}");
+    assert!(inv.contains("Fresh :: zero_values (& mut (* z))"), "{inv}");
+    assert!(inv.contains("Fresh :: zero_values (& mut (* h))"), "{inv}");
+    // the dead bits: constants of the liveness (`z` is read by the map's uncomputation)
+    assert!(inv.contains("__adj (i_map_inv , 0u64 | (((! (false)) as u64) << 0u32)"), "{inv}");
+    assert!(inv.contains("__adj (i_dense_data_inv , 0u64 | (((! (false)) as u64) << 0u32)"), "{inv}");
+}

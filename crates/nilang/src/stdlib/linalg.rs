@@ -49,8 +49,8 @@ fn affine<T: Scalar>(step: Step, y: &mut [T], w: &mut [T], b: &mut [T], x: &mut 
         return;
     }
     match step {
-        Step::Forward => affine_loop(y, w, b, x),
-        Step::Inverse => affine_loop_inv(y, w, b, x),
+        Step::Forward | Step::ForwardAdjoints => affine_loop(y, w, b, x),
+        Step::Inverse | Step::InverseAdjoints => affine_loop_inv(y, w, b, x),
         Step::ForwardValues => affine_loop::__primal(affine_loop, (y, w, b, x)),
     }
 }
