@@ -194,6 +194,30 @@ unsafe fn vector_product<R: GemmReal>(
         }
         return;
     }
+    if k == 1 && n <= 64 {
+        // an outer product (`Ā ∓= C̄·Bᵀ` of a one-output layer): row by row, `b` read once
+        let mut bv = [R::ZERO; 64];
+        for (j, v) in bv.iter_mut().enumerate().take(n) {
+            *v = at(0, j, b);
+        }
+        // SAFETY: forwarded from the caller
+        unsafe {
+            match c.2 {
+                1 => outer::<R, 1>(m, alpha, a, &bv[..n], c),
+                2 => outer::<R, 2>(m, alpha, a, &bv[..n], c),
+                _ => {
+                    for i in 0..m {
+                        let ai = at(i, 0, a);
+                        for (j, &bj) in bv[..n].iter().enumerate() {
+                            let cij = c.0.offset(i as isize * c.1 + j as isize * c.2);
+                            *cij = (*cij).add(alpha * (ai * bj));
+                        }
+                    }
+                }
+            }
+        }
+        return;
+    }
     if n == 1 && a.2 == 1 {
         // rows of `a` in order, `b` at the stride of `f64` or `GVar<f64>` values: the loop
         // below with the strides known (vectorised), the same operations
@@ -223,6 +247,34 @@ unsafe fn vector_product<R: GemmReal>(
             unsafe {
                 let cij = c.0.offset(i as isize * c.1 + j as isize * c.2);
                 *cij = (*cij).add(alpha * s);
+            }
+        }
+    }
+}
+
+/// `c[i, j] += alpha · (a[i, 0] · b_j)` (an outer product, `k = 1`) for `c` at column stride
+/// `CS`: the operations of [`vector_product`]'s loop for `k = 1` (its one partial sum is the
+/// product itself), vectorised along the row.
+///
+/// # Safety
+/// As [`GemmReal::gemm`].
+#[inline(always)]
+unsafe fn outer<R: GemmReal, const CS: usize>(
+    m: usize,
+    alpha: R,
+    a: (*const R, isize, isize),
+    b: &[R],
+    c: (*mut R, isize, isize),
+) {
+    for i in 0..m {
+        // SAFETY: inside the caller's views (`a` is `m × 1`, row `i` of `c` has `b.len()`
+        // elements at stride `CS`)
+        unsafe {
+            let ai = *a.0.offset(i as isize * a.1);
+            let row = c.0.offset(i as isize * c.1);
+            for (j, &bj) in b.iter().enumerate() {
+                let cij = row.add(j * CS);
+                *cij = (*cij).add(alpha * (ai * bj));
             }
         }
     }
