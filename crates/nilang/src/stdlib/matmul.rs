@@ -177,6 +177,17 @@ unsafe fn vector_product<R: GemmReal>(
                     for (acc, &v) in acc.iter_mut().zip(col) {
                         *acc = acc.add(v * bl);
                     }
+                } else if w == 8 && a.1 == 2 {
+                    // the values (or adjoints) of eight gradient numbers in order: sixteen
+                    // reals, every other one read (no gather)
+                    // SAFETY: the eight elements lie in the caller's view of `a`; the last
+                    // real read is the eighth element's
+                    let col = unsafe {
+                        core::slice::from_raw_parts(a.0.offset(2 * i0 as isize + l as isize * a.2), 15)
+                    };
+                    for (j, acc) in acc.iter_mut().enumerate() {
+                        *acc = acc.add(col[2 * j] * bl);
+                    }
                 } else if w == 8 {
                     for (j, acc) in acc.iter_mut().enumerate() {
                         *acc = acc.add(at(i0 + j, l, a) * bl);
