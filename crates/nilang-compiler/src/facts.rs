@@ -319,9 +319,22 @@ impl Collector<'_, '_> {
         let mut d = primal::no_adjoint_before(stmts, k, &is_var);
         d.extend(zero.iter().map(|w| primal::NoAdjoint::whole(&w.root)));
         let cond = primal::writes_only_no_adjoint(body, &mut d, &inout, &is_var);
-        if cond.is_false() || adjoint::writes_any(&stmts[k + 1..m], &cands, &inout) {
+        // nothing between the routine and its uncomputation writes them (a callee by its
+        // analysis `WRITES`: `i_dot(l, c, w)` reads `c`)
+        let fname = self.sig.name.to_string();
+        let mut between = Cond::False;
+        for c in &cands {
+            between = between.or(primal::may_write(&stmts[k + 1..m], &c.root, &fname, &inout));
+        }
+        if cond.is_false() || between.is_true() {
             return;
         }
+        let cond = if between.is_false() {
+            cond
+        } else {
+            let w = between.to_tokens();
+            cond.and(Cond::term(quote::quote!(!(#w))))
+        };
         let cx = adjoint::Ctx {
             inout: &inout,
             fname: "",
