@@ -88,31 +88,31 @@ matmul::dense_markers!(
     /// Adjoint-only where bit 0 of `dead` is set (`y`'s value afterwards is never read).
     #[doc(hidden)]
     #[inline]
-    pub fn __adj<
-        Fun: Fn(&mut [T], F, &mut [T]),
-        T: Scalar + PlusEq1<F, T>,
-        F: Copy + 'static,
-    >(
+    pub fn __adj<Fun: Fn(&mut [T], F, &mut [T]), T: Scalar + PlusEq1<F, T>, F: Copy + 'static>(
         _f: Fun,
         dead: crate::abi::ParamMask,
         (y, f, x): (&mut [T], F, &mut [T]),
     ) {
-        let step = if dead & 1 == 1 { Step::PlusAdjoints } else { Step::Plus };
+        let step = if dead & 1 == 1 {
+            Step::PlusAdjoints
+        } else {
+            Step::Plus
+        };
         map(step, y, f, x)
     },
     /// Adjoint-only where bit 0 of `dead` is set (`y`'s value afterwards is never read).
     #[doc(hidden)]
     #[inline]
-    pub fn __adj<
-        Fun: Fn(&mut [T], F, &mut [T]),
-        T: Scalar + PlusEq1<F, T>,
-        F: Copy + 'static,
-    >(
+    pub fn __adj<Fun: Fn(&mut [T], F, &mut [T]), T: Scalar + PlusEq1<F, T>, F: Copy + 'static>(
         _f: Fun,
         dead: crate::abi::ParamMask,
         (y, f, x): (&mut [T], F, &mut [T]),
     ) {
-        let step = if dead & 1 == 1 { Step::MinusAdjoints } else { Step::Minus };
+        let step = if dead & 1 == 1 {
+            Step::MinusAdjoints
+        } else {
+            Step::Minus
+        };
         map(step, y, f, x)
     }
 );

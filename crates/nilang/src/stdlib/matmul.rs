@@ -183,7 +183,10 @@ unsafe fn vector_product<R: GemmReal>(
                     // SAFETY: the eight elements lie in the caller's view of `a`; the last
                     // real read is the eighth element's
                     let col = unsafe {
-                        core::slice::from_raw_parts(a.0.offset(2 * i0 as isize + l as isize * a.2), 15)
+                        core::slice::from_raw_parts(
+                            a.0.offset(2 * i0 as isize + l as isize * a.2),
+                            15,
+                        )
                     };
                     for (j, acc) in acc.iter_mut().enumerate() {
                         *acc = acc.add(col[2 * j] * bl);

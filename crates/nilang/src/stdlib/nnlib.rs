@@ -348,10 +348,7 @@ matmul::dense_markers!(
     #[doc(hidden)]
     #[inline]
     #[allow(clippy::type_complexity)]
-    pub fn __adj<
-        F: Fn(&mut [T], &mut [T], &mut [T], &mut [T], usize, usize, usize),
-        T: Scalar,
-    >(
+    pub fn __adj<F: Fn(&mut [T], &mut [T], &mut [T], &mut [T], usize, usize, usize), T: Scalar>(
         _f: F,
         dead: crate::abi::ParamMask,
         (y, x, w, b, rows, n_in, n_out): (
@@ -364,16 +361,20 @@ matmul::dense_markers!(
             usize,
         ),
     ) {
-        dense(Step::Forward.dead_target(dead), y, x, w, b, (rows, n_in, n_out))
+        dense(
+            Step::Forward.dead_target(dead),
+            y,
+            x,
+            w,
+            b,
+            (rows, n_in, n_out),
+        )
     },
     /// Adjoint-only where bit 0 of `dead` is set (`y`'s value afterwards is never read).
     #[doc(hidden)]
     #[inline]
     #[allow(clippy::type_complexity)]
-    pub fn __adj<
-        F: Fn(&mut [T], &mut [T], &mut [T], &mut [T], usize, usize, usize),
-        T: Scalar,
-    >(
+    pub fn __adj<F: Fn(&mut [T], &mut [T], &mut [T], &mut [T], usize, usize, usize), T: Scalar>(
         _f: F,
         dead: crate::abi::ParamMask,
         (y, x, w, b, rows, n_in, n_out): (
@@ -386,7 +387,14 @@ matmul::dense_markers!(
             usize,
         ),
     ) {
-        dense(Step::Inverse.dead_target(dead), y, x, w, b, (rows, n_in, n_out))
+        dense(
+            Step::Inverse.dead_target(dead),
+            y,
+            x,
+            w,
+            b,
+            (rows, n_in, n_out),
+        )
     }
 );
 matmul::dense_reversible!(
@@ -490,7 +498,14 @@ matmul::dense_markers!(
         dead: crate::abi::ParamMask,
         (y, x, w, b, rows, n_in, n_out): (&mut [T], &[D], &mut [T], &mut [T], usize, usize, usize),
     ) {
-        dense_data(Step::Forward.dead_target(dead), y, x, w, b, (rows, n_in, n_out))
+        dense_data(
+            Step::Forward.dead_target(dead),
+            y,
+            x,
+            w,
+            b,
+            (rows, n_in, n_out),
+        )
     },
     /// Adjoint-only where bit 0 of `dead` is set (`y`'s value afterwards is never read).
     #[doc(hidden)]
@@ -505,7 +520,14 @@ matmul::dense_markers!(
         dead: crate::abi::ParamMask,
         (y, x, w, b, rows, n_in, n_out): (&mut [T], &[D], &mut [T], &mut [T], usize, usize, usize),
     ) {
-        dense_data(Step::Inverse.dead_target(dead), y, x, w, b, (rows, n_in, n_out))
+        dense_data(
+            Step::Inverse.dead_target(dead),
+            y,
+            x,
+            w,
+            b,
+            (rows, n_in, n_out),
+        )
     }
 );
 matmul::dense_reversible!(
