@@ -557,15 +557,22 @@ fn a_routine_of_library_calls_on_zero_workspaces_uncomputes_them_adjoint_only() 
     assert!(inv.contains("Fresh :: zero_values (& mut (* z))"), "{inv}");
     assert!(inv.contains("Fresh :: zero_values (& mut (* h))"), "{inv}");
     // the dead bits: constants of the liveness (`z` is read by the map's uncomputation)
-    assert!(inv.contains("__adj (i_map_inv , 0u64 | (((! (false)) as u64) << 0u32)"), "{inv}");
-    assert!(inv.contains("__adj (i_dense_data_inv , 0u64 | (((! (false)) as u64) << 0u32)"), "{inv}");
+    assert!(
+        inv.contains("__adj (i_map_inv , 0u64 | (((! (false)) as u64) << 0u32)"),
+        "{inv}"
+    );
+    assert!(
+        inv.contains("__adj (i_dense_data_inv , 0u64 | (((! (false)) as u64) << 0u32)"),
+        "{inv}"
+    );
 }
 
 #[test]
 fn a_copy_by_a_call_that_only_reads_the_workspace_keeps_the_adjoint_only_uncomputation() {
     // `i_dot(l, c, w)` takes `c` as `&mut` but writes only `l` (its analysis `WRITES`): the
     // condition names it, and the uncomputation of `C += A·B` is adjoint-only
-    let src = "fn f<T: Scalar>(l: &mut T, c: &mut [T], a: &mut [T], b: &mut [T], w: &mut [T], n: usize) {
+    let src =
+        "fn f<T: Scalar>(l: &mut T, c: &mut [T], a: &mut [T], b: &mut [T], w: &mut [T], n: usize) {
         routine! {
             i_gemm(c, a, b, n, n, n);
         }

@@ -329,7 +329,8 @@ mod dense_primitives {
         let run = |fast: bool| {
             let (mut w1, mut b1) = (p[..12].to_vec(), p[12..16].to_vec());
             let (mut w2, mut b2) = (p[16..20].to_vec(), p[20..].to_vec());
-            let (mut z1, mut h, mut z2) = (vec![0.0; rows * 4], vec![0.0; rows * 4], vec![0.0; rows]);
+            let (mut z1, mut h, mut z2) =
+                (vec![0.0; rows * 4], vec![0.0; rows * 4], vec![0.0; rows]);
             let args = (
                 &mut 0.0,
                 &mut w1[..],
@@ -378,7 +379,10 @@ mod dense_primitives {
             want += 2.0 * (z2 - t[r]);
         }
         let got = f64::from_bits(gf[3][0]);
-        assert!((got - want).abs() < 1e-12 * (1.0 + want.abs()), "{got} vs {want}");
+        assert!(
+            (got - want).abs() < 1e-12 * (1.0 + want.abs()),
+            "{got} vs {want}"
+        );
     }
 
     #[test]
@@ -386,11 +390,25 @@ mod dense_primitives {
         let (rows, n_in, n_out) = (5, 3, 2);
         let x: Vec<f64> = (0..rows * n_in).map(|i| i as f64 * 0.25 - 1.0).collect();
         let gv = |n: usize, s: f64| -> Vec<GVar<f64>> {
-            (0..n).map(|i| GVar::new((i as f64 * s).sin(), (i as f64 * s).cos())).collect()
+            (0..n)
+                .map(|i| GVar::new((i as f64 * s).sin(), (i as f64 * s).cos()))
+                .collect()
         };
         let (y0, w0, b0) = (gv(rows * n_out, 0.7), gv(n_in * n_out, 1.1), gv(n_out, 0.4));
         let (mut y, mut w, mut b) = (y0.clone(), w0.clone(), b0.clone());
-        i_dense_data_inv::__adj(i_dense_data_inv, 1, (&mut y[..], &x[..], &mut w[..], &mut b[..], rows, n_in, n_out));
+        i_dense_data_inv::__adj(
+            i_dense_data_inv,
+            1,
+            (
+                &mut y[..],
+                &x[..],
+                &mut w[..],
+                &mut b[..],
+                rows,
+                n_in,
+                n_out,
+            ),
+        );
         let (mut yf, mut wf, mut bf) = (y0.clone(), w0.clone(), b0.clone());
         i_dense_data_inv(&mut yf, &x, &mut wf, &mut bf, rows, n_in, n_out);
         // `y` dead: its values as given; the adjoints as the full inverse moves them
@@ -400,19 +418,46 @@ mod dense_primitives {
         assert_ne!(w, w0);
         // bit 0 clear: the full inverse
         let (mut y2, mut w2, mut b2) = (y0.clone(), w0.clone(), b0.clone());
-        i_dense_data_inv::__adj(i_dense_data_inv, 0, (&mut y2[..], &x[..], &mut w2[..], &mut b2[..], rows, n_in, n_out));
+        i_dense_data_inv::__adj(
+            i_dense_data_inv,
+            0,
+            (
+                &mut y2[..],
+                &x[..],
+                &mut w2[..],
+                &mut b2[..],
+                rows,
+                n_in,
+                n_out,
+            ),
+        );
         assert_eq!((y2, w2, b2), (yf, wf, bf));
 
         // `i_dense` (`X` with adjoints too) and `i_map`
         let (xv0, wv0) = (gv(rows * n_in, 0.3), gv(n_in * n_out, 0.9));
         let (mut y, mut xv, mut w, mut b) = (y0.clone(), xv0.clone(), wv0.clone(), b0.clone());
-        i_dense_inv::__adj(i_dense_inv, 1, (&mut y[..], &mut xv[..], &mut w[..], &mut b[..], rows, n_in, n_out));
+        i_dense_inv::__adj(
+            i_dense_inv,
+            1,
+            (
+                &mut y[..],
+                &mut xv[..],
+                &mut w[..],
+                &mut b[..],
+                rows,
+                n_in,
+                n_out,
+            ),
+        );
         let (mut yf, mut xf, mut wf, mut bf) = (y0.clone(), xv0.clone(), wv0.clone(), b0.clone());
         i_dense_inv(&mut yf, &mut xf, &mut wf, &mut bf, rows, n_in, n_out);
         assert_eq!(y, y0);
         assert_eq!((xv, w, b), (xf, wf, bf));
         let z0 = gv(13, 0.5);
-        let (mut h, mut z) = (y0.iter().chain(&y0[..3]).copied().collect::<Vec<_>>(), z0.clone());
+        let (mut h, mut z) = (
+            y0.iter().chain(&y0[..3]).copied().collect::<Vec<_>>(),
+            z0.clone(),
+        );
         let h0 = h.clone();
         i_map_inv::__adj(i_map_inv, 1, (&mut h[..], Tanh, &mut z[..]));
         let (mut hf, mut zf) = (h0.clone(), z0.clone());
@@ -423,9 +468,24 @@ mod dense_primitives {
 
         // plain numbers: the instruction itself
         let mut yp: Vec<f64> = y0.iter().map(|v| v.x).collect();
-        let (mut wp, mut bp): (Vec<f64>, Vec<f64>) = (w0.iter().map(|v| v.x).collect(), b0.iter().map(|v| v.x).collect());
+        let (mut wp, mut bp): (Vec<f64>, Vec<f64>) = (
+            w0.iter().map(|v| v.x).collect(),
+            b0.iter().map(|v| v.x).collect(),
+        );
         let yp0 = yp.clone();
-        i_dense_data_inv::__adj(i_dense_data_inv, 1, (&mut yp[..], &x[..], &mut wp[..], &mut bp[..], rows, n_in, n_out));
+        i_dense_data_inv::__adj(
+            i_dense_data_inv,
+            1,
+            (
+                &mut yp[..],
+                &x[..],
+                &mut wp[..],
+                &mut bp[..],
+                rows,
+                n_in,
+                n_out,
+            ),
+        );
         i_dense_data(&mut yp, &x, &mut wp, &mut bp, rows, n_in, n_out);
         assert!(yp.iter().zip(&yp0).all(|(a, b)| (a - b).abs() < 1e-12));
     }
