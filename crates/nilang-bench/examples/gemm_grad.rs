@@ -11,7 +11,8 @@
 //!   (uncompute `C`, `Ā += C̄ Bᵀ`, `B̄ += Aᵀ C̄`: three GEMMs on the interleaved values and
 //!   adjoints, in place) — what a gradient pass runs for this statement;
 //! - `Plan`: a whole gradient through `nilang::ad::Plan` of `routine { C += A·B }; l += C·W;
-//!   undo` (lifting the arguments to `GVar`s, the routine recomputed, the rule, the dot).
+//!   undo` with `C` a `zero(c)` workspace (lifting the arguments to `GVar`s, the routine
+//!   recomputed on values, the dot, the rule adjoint-only: `Ā`, `B̄` without uncomputing `C`).
 //!
 //! Before timing, the `vjp` and `Plan` adjoints are checked against `C̄ Bᵀ` and `Aᵀ C̄`
 //! computed by `dgemm`.
@@ -23,7 +24,7 @@ use std::time::Instant;
 
 const N: usize = 256;
 
-#[i]
+#[i(zero(c))]
 fn gemm_loss<T: Scalar>(l: &mut T, c: &mut [T], a: &mut [T], b: &mut [T], w: &mut [T], n: usize) {
     routine! {
         i_gemm(c, a, b, n, n, n);

@@ -217,7 +217,7 @@ impl Collector<'_, '_> {
                 StmtKind::Routine { body, undo: false } => {
                     self.value_only(stmts, k, body, at_entry)
                 }
-                StmtKind::Routine { undo: true, .. } => self.undo(stmts, k),
+                StmtKind::Routine { undo: true, .. } => self.undo(stmts, k, at_entry),
                 StmtKind::Alloc(a) if !a.tuple => {
                     let n = &a.names[0];
                     let found = first_dealloc(&stmts[k + 1..], n)
@@ -260,9 +260,11 @@ impl Collector<'_, '_> {
         }
     }
 
-    /// `unroutine!()` `stmts[m]`: whether its routine writes only `fresh!` workspaces (and
-    /// places without adjoint), so that its uncomputation may run adjoint-only on them.
-    fn undo(&mut self, stmts: &[Stmt], m: usize) {
+    /// `unroutine!()` `stmts[m]`: whether its routine writes only `fresh!` workspaces, or
+    /// `zero(..)` workspaces untouched since the function's entry (`at_entry`: the top-level
+    /// list), and places without adjoint, so that its uncomputation may run adjoint-only on
+    /// them.
+    fn undo(&mut self, stmts: &[Stmt], m: usize, at_entry: bool) {
         let s = &stmts[m];
         let StmtKind::Routine {
             body: undo,
@@ -297,17 +299,45 @@ impl Collector<'_, '_> {
         if one_pass::uses_tape(body) {
             return;
         }
-        let cands = adjoint::fresh_before(stmts, k);
+        let mut cands = adjoint::fresh_before(stmts, k);
+        let zero: Vec<Key> = if at_entry {
+            // the caller passes them zero and gets them back zero (values and adjoints)
+            let untouched = |w: &Ident| !crate::visit::mentions(&stmts[..k], &w.to_string());
+            self.sig
+                .inout
+                .iter()
+                .flatten()
+                .filter(|w| self.sig.zero.contains(&w.to_string()) && untouched(w))
+                .map(Key::of_name)
+                .collect()
+        } else {
+            vec![]
+        };
+        cands.extend(zero.iter().cloned());
         if cands.is_empty() {
             return;
         }
         let inout = |n: &str| self.sig.is_inout(n);
         let is_var = |n: &str| self.is_var(n);
         let mut d = primal::no_adjoint_before(stmts, k, &is_var);
+        d.extend(zero.iter().map(|w| primal::NoAdjoint::whole(&w.root)));
         let cond = primal::writes_only_no_adjoint(body, &mut d, &inout, &is_var);
-        if cond.is_false() || adjoint::writes_any(&stmts[k + 1..m], &cands, &inout) {
+        // nothing between the routine and its uncomputation writes them (a callee by its
+        // analysis `WRITES`: `i_dot(l, c, w)` reads `c`)
+        let fname = self.sig.name.to_string();
+        let mut between = Cond::False;
+        for c in &cands {
+            between = between.or(primal::may_write(&stmts[k + 1..m], &c.root, &fname, &inout));
+        }
+        if cond.is_false() || between.is_true() {
             return;
         }
+        let cond = if between.is_false() {
+            cond
+        } else {
+            let w = between.to_tokens();
+            cond.and(Cond::term(quote::quote!(!(#w))))
+        };
         let cx = adjoint::Ctx {
             inout: &inout,
             fname: "",

@@ -558,3 +558,67 @@ fn adjoint_only_variant_takes_its_parameters_as_parameters() {
         );
     }
 }
+
+#[test]
+fn a_routine_of_library_calls_on_zero_workspaces_uncomputes_them_adjoint_only() {
+    // the dense layer and map of a network on `zero(..)` workspaces: each call's target is
+    // dead after its uncomputation (the next one reads only the one before), so the variants
+    // `__adj` are told so by bit 0, and the workspaces are zeroed afterwards
+    let src = "fn f<T: Scalar>(loss: &mut T, w: &mut [T], z: &mut [T], h: &mut [T], x: &[f64], n: usize) {
+        routine! {
+            i_dense_data(z, x, w, n, 2, 3);
+            i_map(h, Tanh, z);
+        }
+        for b in 0..h.len() {
+            loss += h[b];
+        }
+        unroutine!();
+    }";
+    let item: proc_macro2::TokenStream = src.parse().expect("test source tokenizes");
+    let out = compile_fn(quote::quote!(nocheck, zero(z, h)), item).to_string();
+    assert!(!out.contains("compile_error"), "{out}");
+    let inv = out
+        .split("fn f_inv")
+        .nth(1)
+        .and_then(|s| s.split("enum f").next())
+        .unwrap_or_default();
+    assert!(inv.contains("i_map_inv"), "{inv}");
+    assert!(inv.contains(":: __adj (i_map_inv"), "{inv}");
+    assert!(inv.contains(":: __adj (i_dense_data_inv"), "{inv}");
+    assert!(inv.contains("Fresh :: zero_values (& mut (* z))"), "{inv}");
+    assert!(inv.contains("Fresh :: zero_values (& mut (* h))"), "{inv}");
+    // the dead bits: constants of the liveness (`z` is read by the map's uncomputation)
+    assert!(
+        inv.contains("__adj (i_map_inv , 0u64 | (((! (false)) as u64) << 0u32)"),
+        "{inv}"
+    );
+    assert!(
+        inv.contains("__adj (i_dense_data_inv , 0u64 | (((! (false)) as u64) << 0u32)"),
+        "{inv}"
+    );
+}
+
+#[test]
+fn a_copy_by_a_call_that_only_reads_the_workspace_keeps_the_adjoint_only_uncomputation() {
+    // `i_dot(l, c, w)` takes `c` as `&mut` but writes only `l` (its analysis `WRITES`): the
+    // condition names it, and the uncomputation of `C += A·B` is adjoint-only
+    let src =
+        "fn f<T: Scalar>(l: &mut T, c: &mut [T], a: &mut [T], b: &mut [T], w: &mut [T], n: usize) {
+        routine! {
+            i_gemm(c, a, b, n, n, n);
+        }
+        i_dot(l, c, w);
+        unroutine!();
+    }";
+    let item: proc_macro2::TokenStream = src.parse().expect("test source tokenizes");
+    let out = compile_fn(quote::quote!(nocheck, zero(c)), item).to_string();
+    assert!(!out.contains("compile_error"), "{out}");
+    let inv = out
+        .split("fn f_inv")
+        .nth(1)
+        .and_then(|s| s.split("enum f").next())
+        .unwrap_or_default();
+    assert!(inv.contains(":: __adj (i_gemm_inv"), "{inv}");
+    assert!(inv.contains(":: WRITES } >> 1u32) & 1 == 1)"), "{inv}");
+    assert!(inv.contains("Fresh :: zero_values (& mut (* c))"), "{inv}");
+}

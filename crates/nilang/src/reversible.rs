@@ -133,6 +133,18 @@ macro_rules! additive {
     // the marker of one direction: its analyses (`ADDITIVE` and `WRITES` given, `READS`
     // conservative) and extra items (e.g. a value-only variant `__primal`)
     (@marker $name:ident, $mask:expr, $writes:expr, { $($extra:item)* }) => {
+        $crate::additive!(@marker_adj $name, $mask, $writes, {
+            /// No adjoint-only variant: the function itself.
+            #[doc(hidden)]
+            #[inline(always)]
+            pub fn __adj<F: $crate::CallTuple<A>, A>(f: F, _dead: $crate::abi::ParamMask, args: A) {
+                f.call_tuple(args)
+            }
+            $($extra)*
+        });
+    };
+    // the same with the adjoint-only variant `__adj` among the extra items
+    (@marker_adj $name:ident, $mask:expr, $writes:expr, { $($extra:item)* }) => {
         #[doc(hidden)]
         #[allow(non_camel_case_types, dead_code)]
         pub enum $name {}
@@ -143,12 +155,6 @@ macro_rules! additive {
             pub const WRITES: $crate::abi::ParamMask = $writes;
             #[doc(hidden)]
             pub const READS: $crate::abi::ParamMask = $crate::abi::ALL_PARAMS;
-            /// No adjoint-only variant: the function itself.
-            #[doc(hidden)]
-            #[inline(always)]
-            pub fn __adj<F: $crate::CallTuple<A>, A>(f: F, _dead: $crate::abi::ParamMask, args: A) {
-                f.call_tuple(args)
-            }
             $($extra)*
         }
     };

@@ -266,7 +266,7 @@ fn call_cond(c: &Call, d: &[NoAdjoint], inout: &dyn Fn(&str) -> bool) -> Cond {
 /// Whether `body` may write variable `y` (its numbers, in place): a condition on callees'
 /// analyses. `fname` is the
 /// function's own name (a recursive call counts as writing).
-fn may_write(body: &[Stmt], y: &str, fname: &str, inout: &dyn Fn(&str) -> bool) -> Cond {
+pub fn may_write(body: &[Stmt], y: &str, fname: &str, inout: &dyn Fn(&str) -> bool) -> Cond {
     let mut acc = Cond::False;
     for s in body {
         let w = match &s.kind {

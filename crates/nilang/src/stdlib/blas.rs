@@ -252,6 +252,36 @@ matmul::dense_markers!(
         ) {
             gemm_loop::__primal(gemm_loop, (c, a, b, m, k, n));
         }
+    },
+    /// Adjoint-only where bit 0 of `dead` is set (`c`'s value afterwards is never read).
+    #[doc(hidden)]
+    #[inline]
+    #[allow(clippy::type_complexity)]
+    pub fn __adj<F: Fn(&mut [T], &mut [T], &mut [T], usize, usize, usize), T: Scalar>(
+        _f: F,
+        dead: crate::abi::ParamMask,
+        (c, a, b, m, k, n): (&mut [T], &mut [T], &mut [T], usize, usize, usize),
+    ) {
+        gemm_dims(c.len(), a.len(), b.len(), m, k, n);
+        let step = Step::Forward.dead_target(dead);
+        if !matmul::gemm(step, c, Operand::Var(a.as_mut_ptr()), b, (m, k, n)) {
+            gemm_loop(c, a, b, m, k, n);
+        }
+    },
+    /// Adjoint-only where bit 0 of `dead` is set (`c`'s value afterwards is never read).
+    #[doc(hidden)]
+    #[inline]
+    #[allow(clippy::type_complexity)]
+    pub fn __adj<F: Fn(&mut [T], &mut [T], &mut [T], usize, usize, usize), T: Scalar>(
+        _f: F,
+        dead: crate::abi::ParamMask,
+        (c, a, b, m, k, n): (&mut [T], &mut [T], &mut [T], usize, usize, usize),
+    ) {
+        gemm_dims(c.len(), a.len(), b.len(), m, k, n);
+        let step = Step::Inverse.dead_target(dead);
+        if !matmul::gemm(step, c, Operand::Var(a.as_mut_ptr()), b, (m, k, n)) {
+            gemm_loop_inv(c, a, b, m, k, n);
+        }
     }
 );
 matmul::dense_reversible!(

@@ -84,6 +84,36 @@ matmul::dense_markers!(
         (y, f, x): (&mut [T], F, &mut [T]),
     ) {
         map(Step::PlusValues, y, f, x)
+    },
+    /// Adjoint-only where bit 0 of `dead` is set (`y`'s value afterwards is never read).
+    #[doc(hidden)]
+    #[inline]
+    pub fn __adj<Fun: Fn(&mut [T], F, &mut [T]), T: Scalar + PlusEq1<F, T>, F: Copy + 'static>(
+        _f: Fun,
+        dead: crate::abi::ParamMask,
+        (y, f, x): (&mut [T], F, &mut [T]),
+    ) {
+        let step = if dead & 1 == 1 {
+            Step::PlusAdjoints
+        } else {
+            Step::Plus
+        };
+        map(step, y, f, x)
+    },
+    /// Adjoint-only where bit 0 of `dead` is set (`y`'s value afterwards is never read).
+    #[doc(hidden)]
+    #[inline]
+    pub fn __adj<Fun: Fn(&mut [T], F, &mut [T]), T: Scalar + PlusEq1<F, T>, F: Copy + 'static>(
+        _f: Fun,
+        dead: crate::abi::ParamMask,
+        (y, f, x): (&mut [T], F, &mut [T]),
+    ) {
+        let step = if dead & 1 == 1 {
+            Step::MinusAdjoints
+        } else {
+            Step::Minus
+        };
+        map(step, y, f, x)
     }
 );
 
@@ -96,6 +126,19 @@ enum Step {
     Minus,
     /// `y += f(x)` on the values only (`ȳ` is known to be zero).
     PlusValues,
+    /// `y += f(x)` adjoint-only: `y`'s value afterwards is never read (on gradient numbers
+    /// the adjoints alone move; on plain numbers [`Step::Plus`]).
+    PlusAdjoints,
+    /// `y -= f(x)` adjoint-only (as [`Step::PlusAdjoints`]).
+    MinusAdjoints,
+}
+
+impl Step {
+    /// Whether it subtracts (`y -= f(x)`).
+    #[inline(always)]
+    fn minus(self) -> bool {
+        matches!(self, Step::Minus | Step::MinusAdjoints)
+    }
 }
 
 #[inline]
@@ -113,6 +156,8 @@ fn map<T: Scalar + PlusEq1<F, T>, F: Copy + 'static>(step: Step, y: &mut [T], _f
             Step::Plus => <T as PlusEq1<F, T>>::plus_eq(y, x),
             Step::Minus => <T as PlusEq1<F, T>>::minus_eq(y, x),
             Step::PlusValues => <T as PlusEq1<F, T>>::plus_eq_primal(y, x),
+            Step::PlusAdjoints => <T as PlusEq1<F, T>>::plus_eq_adjoint(y, x),
+            Step::MinusAdjoints => <T as PlusEq1<F, T>>::minus_eq_adjoint(y, x),
         }
     }
 }
@@ -236,7 +281,8 @@ impl Lane for f64 {
     fn step<F: ArrayLanes>(step: Step, y: &mut [f64; 8], x: &mut [f64; 8]) {
         let r = F::value(F8(*x));
         let yv = F8(*y);
-        *y = if step == Step::Minus { yv - r } else { yv + r }.0;
+        // plain numbers: an adjoint-only step is the instruction itself
+        *y = if step.minus() { yv - r } else { yv + r }.0;
     }
 }
 
@@ -247,10 +293,12 @@ impl Lane for GVar<f64> {
         let xv = load(x, |v| v.x);
         let (yx, yg) = (load(y, |v| v.x), load(y, |v| v.g));
         let r = F::value(xv);
-        let minus = step == Step::Minus;
-        let out = if minus { yx - r } else { yx + r };
-        for (y, o) in y.iter_mut().zip(out.0) {
-            y.x = o;
+        let minus = step.minus();
+        if !matches!(step, Step::PlusAdjoints | Step::MinusAdjoints) {
+            let out = if minus { yx - r } else { yx + r };
+            for (y, o) in y.iter_mut().zip(out.0) {
+                y.x = o;
+            }
         }
         if step == Step::PlusValues || yg.0 == [0.0; 8] {
             return;

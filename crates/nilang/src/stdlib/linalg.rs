@@ -49,8 +49,8 @@ fn affine<T: Scalar>(step: Step, y: &mut [T], w: &mut [T], b: &mut [T], x: &mut 
         return;
     }
     match step {
-        Step::Forward => affine_loop(y, w, b, x),
-        Step::Inverse => affine_loop_inv(y, w, b, x),
+        Step::Forward | Step::ForwardAdjoints => affine_loop(y, w, b, x),
+        Step::Inverse | Step::InverseAdjoints => affine_loop_inv(y, w, b, x),
         Step::ForwardValues => affine_loop::__primal(affine_loop, (y, w, b, x)),
     }
 }
@@ -65,6 +65,26 @@ crate::stdlib::matmul::dense_markers!(
         (y, w, b, x): (&mut [T], &mut [T], &mut [T], &mut [T]),
     ) {
         affine(Step::ForwardValues, y, w, b, x)
+    },
+    /// Adjoint-only where bit 0 of `dead` is set (`y`'s value afterwards is never read).
+    #[doc(hidden)]
+    #[inline]
+    pub fn __adj<F: Fn(&mut [T], &mut [T], &mut [T], &mut [T]), T: Scalar>(
+        _f: F,
+        dead: crate::abi::ParamMask,
+        (y, w, b, x): (&mut [T], &mut [T], &mut [T], &mut [T]),
+    ) {
+        affine(Step::Forward.dead_target(dead), y, w, b, x)
+    },
+    /// Adjoint-only where bit 0 of `dead` is set (`y`'s value afterwards is never read).
+    #[doc(hidden)]
+    #[inline]
+    pub fn __adj<F: Fn(&mut [T], &mut [T], &mut [T], &mut [T]), T: Scalar>(
+        _f: F,
+        dead: crate::abi::ParamMask,
+        (y, w, b, x): (&mut [T], &mut [T], &mut [T], &mut [T]),
+    ) {
+        affine(Step::Inverse.dead_target(dead), y, w, b, x)
     }
 );
 crate::stdlib::matmul::dense_reversible!(

@@ -177,6 +177,20 @@ unsafe fn vector_product<R: GemmReal>(
                     for (acc, &v) in acc.iter_mut().zip(col) {
                         *acc = acc.add(v * bl);
                     }
+                } else if w == 8 && a.1 == 2 {
+                    // the values (or adjoints) of eight gradient numbers in order: sixteen
+                    // reals, every other one read (no gather)
+                    // SAFETY: the eight elements lie in the caller's view of `a`; the last
+                    // real read is the eighth element's
+                    let col = unsafe {
+                        core::slice::from_raw_parts(
+                            a.0.offset(2 * i0 as isize + l as isize * a.2),
+                            15,
+                        )
+                    };
+                    for (j, acc) in acc.iter_mut().enumerate() {
+                        *acc = acc.add(col[2 * j] * bl);
+                    }
                 } else if w == 8 {
                     for (j, acc) in acc.iter_mut().enumerate() {
                         *acc = acc.add(at(i0 + j, l, a) * bl);
@@ -190,6 +204,30 @@ unsafe fn vector_product<R: GemmReal>(
             for (j, &acc) in acc.iter().enumerate().take(w) {
                 // SAFETY: inside the caller's view of `c`
                 unsafe { *ci(j) = acc };
+            }
+        }
+        return;
+    }
+    if k == 1 && n <= 64 {
+        // an outer product (`Ā ∓= C̄·Bᵀ` of a one-output layer): row by row, `b` read once
+        let mut bv = [R::ZERO; 64];
+        for (j, v) in bv.iter_mut().enumerate().take(n) {
+            *v = at(0, j, b);
+        }
+        // SAFETY: forwarded from the caller
+        unsafe {
+            match c.2 {
+                1 => outer::<R, 1>(m, alpha, a, &bv[..n], c),
+                2 => outer::<R, 2>(m, alpha, a, &bv[..n], c),
+                _ => {
+                    for i in 0..m {
+                        let ai = at(i, 0, a);
+                        for (j, &bj) in bv[..n].iter().enumerate() {
+                            let cij = c.0.offset(i as isize * c.1 + j as isize * c.2);
+                            *cij = (*cij).add(alpha * (ai * bj));
+                        }
+                    }
+                }
             }
         }
         return;
@@ -223,6 +261,34 @@ unsafe fn vector_product<R: GemmReal>(
             unsafe {
                 let cij = c.0.offset(i as isize * c.1 + j as isize * c.2);
                 *cij = (*cij).add(alpha * s);
+            }
+        }
+    }
+}
+
+/// `c[i, j] += alpha · (a[i, 0] · b_j)` (an outer product, `k = 1`) for `c` at column stride
+/// `CS`: the operations of [`vector_product`]'s loop for `k = 1` (its one partial sum is the
+/// product itself), vectorised along the row.
+///
+/// # Safety
+/// As [`GemmReal::gemm`].
+#[inline(always)]
+unsafe fn outer<R: GemmReal, const CS: usize>(
+    m: usize,
+    alpha: R,
+    a: (*const R, isize, isize),
+    b: &[R],
+    c: (*mut R, isize, isize),
+) {
+    for i in 0..m {
+        // SAFETY: inside the caller's views (`a` is `m × 1`, row `i` of `c` has `b.len()`
+        // elements at stride `CS`)
+        unsafe {
+            let ai = *a.0.offset(i as isize * a.1);
+            let row = c.0.offset(i as isize * c.1);
+            for (j, &bj) in b.iter().enumerate() {
+                let cij = row.add(j * CS);
+                *cij = (*cij).add(alpha * (ai * bj));
             }
         }
     }
@@ -385,6 +451,36 @@ pub(crate) enum Step {
     Inverse,
     /// `C += A·B` on the values only (`C̄` is known to be zero).
     ForwardValues,
+    /// `C += A·B` where `C`'s value afterwards is never read (an adjoint-only variant): on
+    /// gradient numbers the adjoints alone move, `C`'s values are left as they were; on plain
+    /// numbers [`Step::Forward`].
+    ForwardAdjoints,
+    /// `C -= A·B` adjoint-only (as [`Step::ForwardAdjoints`]; on plain numbers
+    /// [`Step::Inverse`]).
+    InverseAdjoints,
+}
+
+impl Step {
+    /// Whether it subtracts (`C -= A·B`).
+    #[inline(always)]
+    pub(crate) fn inverse(self) -> bool {
+        matches!(self, Step::Inverse | Step::InverseAdjoints)
+    }
+    /// Whether the values of `C` need not be updated when `C` carries adjoints.
+    #[inline(always)]
+    pub(crate) fn adjoints_only(self) -> bool {
+        matches!(self, Step::ForwardAdjoints | Step::InverseAdjoints)
+    }
+    /// The step of an adjoint-only variant (`__adj`) told `dead` (bit 0: the target's value
+    /// afterwards is never read): `self` adjoint-only when the bit is set.
+    #[inline(always)]
+    pub(crate) fn dead_target(self, dead: crate::abi::ParamMask) -> Step {
+        match (self, dead & 1 == 1) {
+            (Step::Forward, true) => Step::ForwardAdjoints,
+            (Step::Inverse, true) => Step::InverseAdjoints,
+            (s, _) => s,
+        }
+    }
 }
 
 /// `C ±= A·B` for row-major `c` (`m × n`), `a` (`m × k`), `b` (`k × n`), the lengths already
@@ -425,23 +521,22 @@ fn run<R: GemmReal, T: 'static, D: 'static>(
     let (Some(c), Some(a), Some(b)) = (Planes::<R>::of(c), a, Planes::<R>::of(b)) else {
         return false;
     };
-    let sign = if step == Step::Inverse {
-        R::ONE.neg()
-    } else {
-        R::ONE
-    };
+    let sign = if step.inverse() { R::ONE.neg() } else { R::ONE };
     // SAFETY: the callers pass slices of the checked lengths, `c` distinct from `a` and `b`
     // (`&mut` borrows); every view below stays within them
     unsafe {
-        R::gemm(
-            m,
-            k,
-            n,
-            sign,
-            a.x(k, false),
-            b.x(n, false),
-            (c.x, strides(c.s, n, false).0, c.s),
-        );
+        // adjoint-only on gradient numbers: `C`'s values are never read again
+        if !(step.adjoints_only() && c.g.is_some()) {
+            R::gemm(
+                m,
+                k,
+                n,
+                sign,
+                a.x(k, false),
+                b.x(n, false),
+                (c.x, strides(c.s, n, false).0, c.s),
+            );
+        }
         let Some(cg) = c.g else { return true };
         if step == Step::ForwardValues || all_zero(cg, m * n, c.s) {
             return true;
@@ -486,10 +581,12 @@ fn add_rows_in<R: GemmReal, T: 'static>(
     ) else {
         return false;
     };
-    let inverse = step == Step::Inverse;
+    let inverse = step.inverse();
     // SAFETY: `y` has `rows · n` elements and `b` has `n` (checked by the callers)
     unsafe {
         match (y.s, b.s) {
+            // adjoint-only on gradient numbers: `y`'s values are never read again
+            _ if step.adjoints_only() && y.g.is_some() => {}
             (1, 1) => add_rows_values::<R, 1, 1>(inverse, y.x, b.x, rows, n),
             (2, 2) => add_rows_values::<R, 2, 2>(inverse, y.x, b.x, rows, n),
             _ => {
@@ -557,10 +654,17 @@ unsafe fn add_rows_values<R: GemmReal, const YS: usize, const BS: usize>(
 /// The analyses `#[i]` code reads from a dense primitive `f`/`f_inv` (see
 /// [`additive!`](crate::additive)): compute–copy–uncompute in parameter 0, which is the only
 /// one written, and the value-only variant `f::__primal` given as an item.
+///
+/// With two more items, `f::__adj` and `f_inv::__adj`: the adjoint-only variants (bit 0 of
+/// `dead`: the target's value afterwards is never read, see [`Step::dead_target`]).
 macro_rules! dense_markers {
     ($f:ident, $inv:ident, $primal:item) => {
         $crate::additive!(@marker $f, 1, 1, { $primal });
         $crate::additive!(@marker $inv, 1, 1, {});
+    };
+    ($f:ident, $inv:ident, $primal:item, $adj:item, $adj_inv:item) => {
+        $crate::additive!(@marker_adj $f, 1, 1, { $primal $adj });
+        $crate::additive!(@marker_adj $inv, 1, 1, { $adj_inv });
     };
 }
 pub(crate) use dense_markers;
@@ -592,6 +696,11 @@ macro_rules! dense_reversible {
             }
             fn additive(&self) -> $crate::abi::ParamMask {
                 1
+            }
+            #[inline]
+            fn uncall_dead(&self, ($($p,)*): ($($t,)*), dead: $crate::abi::ParamMask) -> ($($t,)*) {
+                $inv::__adj($inv, dead, ($($e,)*));
+                ($($p,)*)
             }
         }
     };

@@ -314,8 +314,9 @@ fn dense<T: Scalar>(
         return;
     }
     match step {
-        Step::Forward => dense_loop(y, x, w, b, rows, n_in, n_out),
-        Step::Inverse => dense_loop_inv(y, x, w, b, rows, n_in, n_out),
+        // adjoint-only: the full instruction loop (its value updates are harmless)
+        Step::Forward | Step::ForwardAdjoints => dense_loop(y, x, w, b, rows, n_in, n_out),
+        Step::Inverse | Step::InverseAdjoints => dense_loop_inv(y, x, w, b, rows, n_in, n_out),
         Step::ForwardValues => dense_loop::__primal(dense_loop, (y, x, w, b, rows, n_in, n_out)),
     }
 }
@@ -342,6 +343,58 @@ matmul::dense_markers!(
         ),
     ) {
         dense(Step::ForwardValues, y, x, w, b, (rows, n_in, n_out))
+    },
+    /// Adjoint-only where bit 0 of `dead` is set (`y`'s value afterwards is never read).
+    #[doc(hidden)]
+    #[inline]
+    #[allow(clippy::type_complexity)]
+    pub fn __adj<F: Fn(&mut [T], &mut [T], &mut [T], &mut [T], usize, usize, usize), T: Scalar>(
+        _f: F,
+        dead: crate::abi::ParamMask,
+        (y, x, w, b, rows, n_in, n_out): (
+            &mut [T],
+            &mut [T],
+            &mut [T],
+            &mut [T],
+            usize,
+            usize,
+            usize,
+        ),
+    ) {
+        dense(
+            Step::Forward.dead_target(dead),
+            y,
+            x,
+            w,
+            b,
+            (rows, n_in, n_out),
+        )
+    },
+    /// Adjoint-only where bit 0 of `dead` is set (`y`'s value afterwards is never read).
+    #[doc(hidden)]
+    #[inline]
+    #[allow(clippy::type_complexity)]
+    pub fn __adj<F: Fn(&mut [T], &mut [T], &mut [T], &mut [T], usize, usize, usize), T: Scalar>(
+        _f: F,
+        dead: crate::abi::ParamMask,
+        (y, x, w, b, rows, n_in, n_out): (
+            &mut [T],
+            &mut [T],
+            &mut [T],
+            &mut [T],
+            usize,
+            usize,
+            usize,
+        ),
+    ) {
+        dense(
+            Step::Inverse.dead_target(dead),
+            y,
+            x,
+            w,
+            b,
+            (rows, n_in, n_out),
+        )
     }
 );
 matmul::dense_reversible!(
@@ -407,8 +460,9 @@ fn dense_data<T: Scalar + PlusEq2<Mul, D, T>, D: Copy + 'static>(
         return;
     }
     match step {
-        Step::Forward => dense_data_loop(y, x, w, b, rows, n_in, n_out),
-        Step::Inverse => dense_data_loop_inv(y, x, w, b, rows, n_in, n_out),
+        // adjoint-only: the full instruction loop (its value updates are harmless)
+        Step::Forward | Step::ForwardAdjoints => dense_data_loop(y, x, w, b, rows, n_in, n_out),
+        Step::Inverse | Step::InverseAdjoints => dense_data_loop_inv(y, x, w, b, rows, n_in, n_out),
         Step::ForwardValues => {
             dense_data_loop::__primal(dense_data_loop, (y, x, w, b, rows, n_in, n_out))
         }
@@ -430,6 +484,50 @@ matmul::dense_markers!(
         (y, x, w, b, rows, n_in, n_out): (&mut [T], &[D], &mut [T], &mut [T], usize, usize, usize),
     ) {
         dense_data(Step::ForwardValues, y, x, w, b, (rows, n_in, n_out))
+    },
+    /// Adjoint-only where bit 0 of `dead` is set (`y`'s value afterwards is never read).
+    #[doc(hidden)]
+    #[inline]
+    #[allow(clippy::type_complexity)]
+    pub fn __adj<
+        F: Fn(&mut [T], &[D], &mut [T], &mut [T], usize, usize, usize),
+        T: Scalar + PlusEq2<Mul, D, T>,
+        D: Copy + 'static,
+    >(
+        _f: F,
+        dead: crate::abi::ParamMask,
+        (y, x, w, b, rows, n_in, n_out): (&mut [T], &[D], &mut [T], &mut [T], usize, usize, usize),
+    ) {
+        dense_data(
+            Step::Forward.dead_target(dead),
+            y,
+            x,
+            w,
+            b,
+            (rows, n_in, n_out),
+        )
+    },
+    /// Adjoint-only where bit 0 of `dead` is set (`y`'s value afterwards is never read).
+    #[doc(hidden)]
+    #[inline]
+    #[allow(clippy::type_complexity)]
+    pub fn __adj<
+        F: Fn(&mut [T], &[D], &mut [T], &mut [T], usize, usize, usize),
+        T: Scalar + PlusEq2<Mul, D, T>,
+        D: Copy + 'static,
+    >(
+        _f: F,
+        dead: crate::abi::ParamMask,
+        (y, x, w, b, rows, n_in, n_out): (&mut [T], &[D], &mut [T], &mut [T], usize, usize, usize),
+    ) {
+        dense_data(
+            Step::Inverse.dead_target(dead),
+            y,
+            x,
+            w,
+            b,
+            (rows, n_in, n_out),
+        )
     }
 );
 matmul::dense_reversible!(

@@ -274,3 +274,219 @@ fn plan_jacobian(
     let (gy, _, ga, _) = plan.jacobian::<_, _, 2>(&Scatter, (y, pat, a, x), 0);
     ([gy[0].x.0[0], gy[1].x.0[0]], ga[0].g.0, ga[1].g.0)
 }
+
+mod dense_primitives {
+    //! The library's dense primitives (`i_dense_data`, `i_dense`, `i_map`) in a routine on
+    //! `zero(..)` workspaces: their adjoint-only variants skip the values of the
+    //! uncomputation (the GEMM `Z -= X·W`, the map `h -= tanh(z)`), and the gradients are
+    //! those of the full uncomputation, bit for bit.
+    use nilang::ad;
+    use nilang::instr::fns::{Mul, SqDiff, Tanh};
+    use nilang::instr::PlusEq2;
+    use nilang::prelude::*;
+    use nilang::stdlib::elementwise::{i_map, i_map_inv};
+    use nilang::stdlib::nnlib::{i_dense, i_dense_data, i_dense_data_inv, i_dense_inv};
+
+    macro_rules! mlp {
+        ($mode:ident; $name:ident, $Name:ident) => {
+            /// `loss += Σ_b (tanh(x_b W₁ + b₁) W₂ + b₂ − t_b)²` (3 inputs, 4 hidden units).
+            #[i($mode, zero(z1, h, z2))]
+            #[allow(clippy::too_many_arguments)]
+            fn $name<T: Scalar + PlusEq2<Mul, f64, T> + PlusEq2<SqDiff, T, f64>>(
+                loss: &mut T,
+                w1: &mut [T],
+                b1: &mut [T],
+                w2: &mut [T],
+                b2: &mut [T],
+                z1: &mut [T],
+                h: &mut [T],
+                z2: &mut [T],
+                x: &[f64],
+                t: &[f64],
+            ) {
+                routine! {
+                    i_dense_data(z1, x, w1, b1, t.len(), 3, 4);
+                    i_map(h, Tanh, z1);
+                    i_dense(z2, h, w2, b2, t.len(), 4, 1);
+                }
+                for b in 0..t.len() {
+                    loss += sqdiff(z2[b], t[b]);
+                }
+                unroutine!();
+            }
+        };
+    }
+    mlp!(nocheck; mlp_fast, MlpFast);
+    mlp!(check; mlp_checked, MlpChecked);
+
+    #[test]
+    fn gradients_agree_bit_for_bit_and_workspaces_end_zero() {
+        // 11 samples: the lanes' tail and the GEMM's edges
+        let rows = 11;
+        let x: Vec<f64> = (0..rows * 3).map(|i| (i as f64 * 0.71).sin()).collect();
+        let t: Vec<f64> = (0..rows).map(|i| (i as f64 * 0.3).cos()).collect();
+        let p: Vec<f64> = (0..21).map(|i| (i as f64 * 1.3).sin() * 0.8).collect();
+        let run = |fast: bool| {
+            let (mut w1, mut b1) = (p[..12].to_vec(), p[12..16].to_vec());
+            let (mut w2, mut b2) = (p[16..20].to_vec(), p[20..].to_vec());
+            let (mut z1, mut h, mut z2) =
+                (vec![0.0; rows * 4], vec![0.0; rows * 4], vec![0.0; rows]);
+            let args = (
+                &mut 0.0,
+                &mut w1[..],
+                &mut b1[..],
+                &mut w2[..],
+                &mut b2[..],
+                &mut z1[..],
+                &mut h[..],
+                &mut z2[..],
+                &x[..],
+                &t[..],
+            );
+            let mut plan = ad::Plan::new();
+            let (v, st) = if fast {
+                plan.value_and_gradient(&MlpFast, args, 0)
+            } else {
+                plan.value_and_gradient(&MlpChecked, args, 0)
+            };
+            let gs = |s: &[GVar<f64>]| s.iter().map(|v| v.g.to_bits()).collect::<Vec<_>>();
+            let xs = |s: &[GVar<f64>]| s.iter().map(|v| v.x).collect::<Vec<_>>();
+            (
+                v,
+                [gs(&st.1), gs(&st.2), gs(&st.3), gs(&st.4)],
+                [xs(&st.5), xs(&st.6), xs(&st.7)],
+            )
+        };
+        let (vf, gf, wsf) = run(true);
+        let (vc, gc, wsc) = run(false);
+        assert_eq!(vf.to_bits(), vc.to_bits());
+        assert_eq!(gf, gc);
+        for (a, b) in wsf.iter().zip(&wsc) {
+            assert!(a.iter().all(|v| *v == 0.0), "{a:?}");
+            assert!(b.iter().all(|v| v.abs() < 1e-12), "{b:?}");
+        }
+        // the gradient of b₂ is Σ_b 2 (z2_b − t_b), by the plain forward
+        let mut want = 0.0;
+        for r in 0..rows {
+            let mut z2 = p[20];
+            for j in 0..4 {
+                let mut z = p[12 + j];
+                for l in 0..3 {
+                    z += x[r * 3 + l] * p[l * 4 + j];
+                }
+                z2 += z.tanh() * p[16 + j];
+            }
+            want += 2.0 * (z2 - t[r]);
+        }
+        let got = f64::from_bits(gf[3][0]);
+        assert!(
+            (got - want).abs() < 1e-12 * (1.0 + want.abs()),
+            "{got} vs {want}"
+        );
+    }
+
+    #[test]
+    fn adjoint_only_variants_leave_a_dead_target_and_move_the_same_adjoints() {
+        let (rows, n_in, n_out) = (5, 3, 2);
+        let x: Vec<f64> = (0..rows * n_in).map(|i| i as f64 * 0.25 - 1.0).collect();
+        let gv = |n: usize, s: f64| -> Vec<GVar<f64>> {
+            (0..n)
+                .map(|i| GVar::new((i as f64 * s).sin(), (i as f64 * s).cos()))
+                .collect()
+        };
+        let (y0, w0, b0) = (gv(rows * n_out, 0.7), gv(n_in * n_out, 1.1), gv(n_out, 0.4));
+        let (mut y, mut w, mut b) = (y0.clone(), w0.clone(), b0.clone());
+        i_dense_data_inv::__adj(
+            i_dense_data_inv,
+            1,
+            (
+                &mut y[..],
+                &x[..],
+                &mut w[..],
+                &mut b[..],
+                rows,
+                n_in,
+                n_out,
+            ),
+        );
+        let (mut yf, mut wf, mut bf) = (y0.clone(), w0.clone(), b0.clone());
+        i_dense_data_inv(&mut yf, &x, &mut wf, &mut bf, rows, n_in, n_out);
+        // `y` dead: its values as given; the adjoints as the full inverse moves them
+        assert_eq!(y, y0);
+        assert_ne!(yf, y0);
+        assert_eq!((w.clone(), b.clone()), (wf.clone(), bf.clone()));
+        assert_ne!(w, w0);
+        // bit 0 clear: the full inverse
+        let (mut y2, mut w2, mut b2) = (y0.clone(), w0.clone(), b0.clone());
+        i_dense_data_inv::__adj(
+            i_dense_data_inv,
+            0,
+            (
+                &mut y2[..],
+                &x[..],
+                &mut w2[..],
+                &mut b2[..],
+                rows,
+                n_in,
+                n_out,
+            ),
+        );
+        assert_eq!((y2, w2, b2), (yf, wf, bf));
+
+        // `i_dense` (`X` with adjoints too) and `i_map`
+        let (xv0, wv0) = (gv(rows * n_in, 0.3), gv(n_in * n_out, 0.9));
+        let (mut y, mut xv, mut w, mut b) = (y0.clone(), xv0.clone(), wv0.clone(), b0.clone());
+        i_dense_inv::__adj(
+            i_dense_inv,
+            1,
+            (
+                &mut y[..],
+                &mut xv[..],
+                &mut w[..],
+                &mut b[..],
+                rows,
+                n_in,
+                n_out,
+            ),
+        );
+        let (mut yf, mut xf, mut wf, mut bf) = (y0.clone(), xv0.clone(), wv0.clone(), b0.clone());
+        i_dense_inv(&mut yf, &mut xf, &mut wf, &mut bf, rows, n_in, n_out);
+        assert_eq!(y, y0);
+        assert_eq!((xv, w, b), (xf, wf, bf));
+        let z0 = gv(13, 0.5);
+        let (mut h, mut z) = (
+            y0.iter().chain(&y0[..3]).copied().collect::<Vec<_>>(),
+            z0.clone(),
+        );
+        let h0 = h.clone();
+        i_map_inv::__adj(i_map_inv, 1, (&mut h[..], Tanh, &mut z[..]));
+        let (mut hf, mut zf) = (h0.clone(), z0.clone());
+        i_map_inv(&mut hf, Tanh, &mut zf);
+        assert_eq!(h, h0);
+        assert_eq!(z, zf);
+        assert_ne!(z, z0);
+
+        // plain numbers: the instruction itself
+        let mut yp: Vec<f64> = y0.iter().map(|v| v.x).collect();
+        let (mut wp, mut bp): (Vec<f64>, Vec<f64>) = (
+            w0.iter().map(|v| v.x).collect(),
+            b0.iter().map(|v| v.x).collect(),
+        );
+        let yp0 = yp.clone();
+        i_dense_data_inv::__adj(
+            i_dense_data_inv,
+            1,
+            (
+                &mut yp[..],
+                &x[..],
+                &mut wp[..],
+                &mut bp[..],
+                rows,
+                n_in,
+                n_out,
+            ),
+        );
+        i_dense_data(&mut yp, &x, &mut wp, &mut bp, rows, n_in, n_out);
+        assert!(yp.iter().zip(&yp0).all(|(a, b)| (a - b).abs() < 1e-12));
+    }
+}

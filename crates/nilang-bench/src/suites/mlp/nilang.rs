@@ -27,7 +27,7 @@ use nilang::stdlib::nnlib::{i_dense, i_dense_data, i_dense_data_inv, i_dense_inv
 
 /// `loss += Σ_b (tanh(x_b W₁ + b₁) W₂ + b₂ − t_b)²`; `z1`, `h` (B×32) and `z2` (B) are
 /// zero workspaces, zero again afterwards.
-#[i]
+#[i(zero(z1, h, z2))]
 #[allow(clippy::too_many_arguments)]
 pub fn mlp_loss<T: Scalar + PlusEq2<Mul, X, T> + PlusEq2<SqDiff, T, X>, X: Copy + 'static>(
     loss: &mut T,
