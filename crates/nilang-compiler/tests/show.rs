@@ -251,10 +251,11 @@ fn every_example_of_the_guide_is_drawn_and_its_linked_pictures_are_current() {
         assert_eq!(svg, &committed, "docs/pictures/{name}.svg is stale");
     }
     // the pictures the guide shows are those of its examples, as drawn now
-    let linked: Vec<&str> = guide
-        .split("](pictures/")
-        .skip(1)
-        .map(|s| &s[..s.find(".svg)").unwrap()])
+    // (inline links `](pictures/NAME.svg)` or reference definitions `]: pictures/NAME.svg`)
+    let linked: Vec<&str> = ["](pictures/", "]: pictures/"]
+        .iter()
+        .flat_map(|link| guide.split(link).skip(1))
+        .map(|s| &s[..s.find(".svg").unwrap()])
         .collect();
     assert!(linked.contains(&"norm"), "the guide shows norm's picture");
     for name in linked {
