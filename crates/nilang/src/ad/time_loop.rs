@@ -507,10 +507,8 @@ impl<F, L> TimeLoop<F, L> {
                     }
                     let mut src = Pooled::copy_of(&*x.get(), &spares);
                     // `carry` is dropped after: adjoints only there
-                    self.step.uncall_dead(
-                        (carry.get_mut(), src.get_mut(), &mut **p),
-                        NEXT_IS_DEAD,
-                    );
+                    self.step
+                        .uncall_dead((carry.get_mut(), src.get_mut(), &mut **p), NEXT_IS_DEAD);
                     src
                 };
                 let seed = |x: &Pooled<S>| {
