@@ -51,6 +51,12 @@ use crate::Reversible;
 use core::cell::RefCell;
 use core::fmt::Debug;
 
+/// The step's `next` (argument 0) as the dead argument of
+/// [`Reversible::uncall_dead`]: a state whose adjoint has been carried back is not read again,
+/// so the step's inverse moves adjoints only there and leaves its values (no value is
+/// restored that nobody reads; the adjoints, and so the gradients, are the same).
+const NEXT_IS_DEAD: crate::abi::ParamMask = 1 << 0;
+
 /// How a [`TimeLoop`] brings the states back in reverse order.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Schedule {
@@ -454,7 +460,9 @@ impl<F, L> TimeLoop<F, L> {
                 self.loss.uncall((&mut *out, &mut states[n]));
                 for i in (0..n).rev() {
                     let (done, rest) = states.split_at_mut(i + 1);
-                    self.step.uncall((&mut rest[0], &mut done[i], &mut *p));
+                    // the next state's values are not read again: adjoints only there
+                    self.step
+                        .uncall_dead((&mut rest[0], &mut done[i], &mut *p), NEXT_IS_DEAD);
                     if summed && i > 0 {
                         self.loss.uncall((&mut *out, &mut done[i]));
                     }
@@ -498,7 +506,9 @@ impl<F, L> TimeLoop<F, L> {
                         split = Some(crate::tape::stats().pushes > pushed);
                     }
                     let mut src = Pooled::copy_of(&*x.get(), &spares);
-                    self.step.uncall((carry.get_mut(), src.get_mut(), &mut **p));
+                    // `carry` is dropped after: adjoints only there
+                    self.step
+                        .uncall_dead((carry.get_mut(), src.get_mut(), &mut **p), NEXT_IS_DEAD);
                     src
                 };
                 let seed = |x: &Pooled<S>| {

@@ -13,6 +13,7 @@
 //! | [`sparse`] | [`sparse::SparseView`], `i_sparse_dot`, `i_sparse_mul` (real and complex) |
 //! | [`base`] | `i_sqdistance`, `i_dirtymul`, `i_dirtymul_int`, `i_factorial` |
 //! | [`bennett`] | Bennett's time–space trade-off for a reversible step function |
+//! | [`ring`] | `next_index`, `prev_index`: periodic neighbours without integer division |
 //! | [`treeverse`] | Treeverse (binomial checkpointing): optimal gradient schedules for long step chains |
 pub mod base;
 pub mod bennett;
@@ -24,6 +25,7 @@ pub mod linalg;
 #[allow(unsafe_code)] // strided matrices handed to matrixmultiply as raw pointers
 mod matmul;
 pub mod nnlib;
+pub mod ring;
 pub mod sparse;
 pub mod statistics;
 pub mod treeverse;

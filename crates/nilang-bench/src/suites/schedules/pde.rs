@@ -1,7 +1,8 @@
 //! The time-loop steppers of the schedules suite (issue 22), differentiated through
 //! [`TimeLoop`] and `value_and_gradient`:
 //!
-//! - a PDE stepper: `u_t = ν u_xx − u³ + f` on a ring of [`CELLS`] cells, explicit Euler,
+//! - a PDE stepper: `u_t = ν u_xx − u³ + f` on a ring of [`CELLS`] cells (neighbours by
+//!   [`next_index`]/[`prev_index`], no integer division), explicit Euler,
 //!   [`STEPS`] steps, loss `Σ u²` of the final state, parameters `p = [ν dt/h², f dt]` outside
 //!   the state (their adjoints accumulated over all steps); the per-cell routine in joint
 //!   ([`Heat`]) or split mode ([`HeatSplit`], `#[store]`);
@@ -12,6 +13,7 @@
 use nilang::ad::time_loop::{Schedule, TimeLoop};
 use nilang::ad::value_and_gradient;
 use nilang::prelude::*;
+use nilang::stdlib::ring::{next_index, prev_index};
 use nilang_apps::lorenz::State;
 
 /// Cells of the PDE stepper.
@@ -39,7 +41,7 @@ macro_rules! heat_step {
                 $(#[$store])?
                 routine! {
                     let (lap, cube) = (T::default(), T::default());
-                    lap += prev[(i + 1) % prev.len()] + prev[(i + prev.len() - 1) % prev.len()];
+                    lap += prev[next_index(i, prev.len())] + prev[prev_index(i, prev.len())];
                     lap -= prev[i] * 2.0;
                     cube += prev[i].powi(3);
                 }
@@ -71,7 +73,7 @@ macro_rules! implicit_step {
                 $(#[$store])?
                 routine! {
                     let (lap, c) = (T::default(), T::default());
-                    lap += prev[(i + 1) % prev.len()] + prev[(i + prev.len() - 1) % prev.len()];
+                    lap += prev[next_index(i, prev.len())] + prev[prev_index(i, prev.len())];
                     lap -= prev[i] * 2.0;
                     // c solves c + 0.01 c³ = prev (implicit reaction) by Newton's method
                     routine! {
