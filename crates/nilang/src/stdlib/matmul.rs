@@ -11,6 +11,13 @@
 //! `Ā -= C̄·Bᵀ`, `B̄ -= Aᵀ·C̄` (its inverse `C -= A·B` adds them). When `C̄` is exactly zero
 //! (the forward pass of a gradient, a recomputed routine) those two GEMMs would add zeros and
 //! are skipped.
+//!
+//! Products with one output column (`n = 1`: a matrix-vector product, a one-output layer) or
+//! one inner term (`k = 1`: that layer's backward rule `Ā ∓= C̄·Bᵀ`) run the lane kernels of
+//! this module instead of `matrixmultiply` (dot products of rows, transposed products, outer
+//! products; eight lanes, compiled for the CPU's widest vectors at run time, the same bits on
+//! every path), and the backward rule of a matrix-vector product on data with at most 16
+//! columns (`c ∓= A·b` with `b̄ ±= Aᵀ·c̄`) reads `A` once.
 use crate::ad::GVar;
 use core::any::TypeId;
 use core::mem::{offset_of, size_of};
