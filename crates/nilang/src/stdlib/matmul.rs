@@ -922,6 +922,20 @@ unsafe fn add_rows_values<R: GemmReal, const YS: usize, const BS: usize>(
     rows: usize,
     n: usize,
 ) {
+    if n == 1 {
+        // one output: the same addition on every row, no inner loop
+        // SAFETY: `b` has one element, `y` has `rows` at stride `YS`
+        let b0 = unsafe { *b };
+        let b0 = if inverse { b0.neg() } else { b0 };
+        for r in 0..rows {
+            // SAFETY: as above
+            unsafe {
+                let yr = y.add(r * YS);
+                *yr = (*yr).add(b0);
+            }
+        }
+        return;
+    }
     for r in 0..rows {
         // SAFETY: row `r` of `y`, `n` elements at stride `YS`; `b` has `n` at stride `BS`
         unsafe {
