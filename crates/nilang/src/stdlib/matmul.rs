@@ -11,6 +11,13 @@
 //! `Ā -= C̄·Bᵀ`, `B̄ -= Aᵀ·C̄` (its inverse `C -= A·B` adds them). When `C̄` is exactly zero
 //! (the forward pass of a gradient, a recomputed routine) those two GEMMs would add zeros and
 //! are skipped.
+//!
+//! Products with one output column (`n = 1`: a matrix-vector product, a one-output layer) or
+//! one inner term (`k = 1`: that layer's backward rule `Ā ∓= C̄·Bᵀ`) run the lane kernels of
+//! this module instead of `matrixmultiply` (dot products of rows, transposed products, outer
+//! products; eight lanes, compiled for the CPU's widest vectors at run time, the same bits on
+//! every path), and the backward rule of a matrix-vector product on data with at most 16
+//! columns (`c ∓= A·b` with `b̄ ±= Aᵀ·c̄`) reads `A` once.
 use crate::ad::GVar;
 use core::any::TypeId;
 use core::mem::{offset_of, size_of};
@@ -137,7 +144,11 @@ unsafe fn vector_product_dispatch<R: GemmReal>(
 
 /// `c += alpha · a · b` when `n` or `k` is 1 (a matrix-vector product, an outer product):
 /// `matrixmultiply` packs its operands into tiles of 8×4 or 4×8 (a 4096 × 32 GEMV took 72 µs
-/// through it, 10 µs as dot products here).
+/// through it, 10 µs as dot products here). Operands whose elements lie at a stride of one or
+/// two reals (`f64`, or the values of `GVar<f64>`) run the lane kernels [`gemv_rows`] (rows of
+/// `a` in order), [`gemv_cols`] (`a` a transposed view: the backward rule `B̄ ∓= Aᵀ·C̄`) and
+/// [`outer`] (`k = 1`: the backward rule `Ā ∓= C̄·Bᵀ` of a one-output layer); others the loop
+/// below.
 ///
 /// # Safety
 /// As [`GemmReal::gemm`].
@@ -151,98 +162,30 @@ unsafe fn vector_product<R: GemmReal>(
     b: (*const R, isize, isize),
     c: (*mut R, isize, isize),
 ) {
+    // SAFETY (every arm): forwarded from the caller, the strides as matched
+    if n == 1 {
+        let (bv, cv) = ((b.0, b.1), (c.0, c.1));
+        // one term (`k = 1`) is an `axpy`: over the elements of `c` in lanes
+        match (k == 1, a.2, a.1) {
+            (false, 1, _) => return unsafe { gemv_rows::<R, 1>(m, k, alpha, (a.0, a.1), bv, cv) },
+            (false, 2, _) => return unsafe { gemv_rows::<R, 2>(m, k, alpha, (a.0, a.1), bv, cv) },
+            (_, _, 1) => return unsafe { gemv_cols::<R, 1>(m, k, alpha, (a.0, a.2), bv, cv) },
+            (_, _, 2) => return unsafe { gemv_cols::<R, 2>(m, k, alpha, (a.0, a.2), bv, cv) },
+            _ => {}
+        }
+    }
+    if k == 1 {
+        let (av, bv, cv) = ((a.0, a.1), (b.0, b.2), (c.0, c.1));
+        match c.2 {
+            1 => return unsafe { outer::<R, 1>(m, n, alpha, av, bv, cv) },
+            2 => return unsafe { outer::<R, 2>(m, n, alpha, av, bv, cv) },
+            _ => {}
+        }
+    }
     let at = |i: usize, j: usize, (p, rs, cs): (*const R, isize, isize)| {
         // SAFETY: inside the caller's views
         unsafe { *p.offset(i as isize * rs + j as isize * cs) }
     };
-    if n == 1 && a.1.abs() < a.2.abs() {
-        // `a` is a transposed view (its rows are far apart): `c += alpha a b` as `k` passes
-        // of `c += (alpha b_l) a_{:,l}`, each reading a row of the stored matrix in order;
-        // eight elements of `c` at a time held in registers over the passes (each still
-        // accumulates in the order of `l`)
-        for i0 in (0..m).step_by(8) {
-            let w = (m - i0).min(8);
-            let ci = |j: usize| c.0.wrapping_offset((i0 + j) as isize * c.1);
-            let mut acc = [R::ZERO; 8];
-            for (j, acc) in acc.iter_mut().enumerate().take(w) {
-                // SAFETY: inside the caller's view of `c`
-                *acc = unsafe { *ci(j) };
-            }
-            for l in 0..k {
-                let bl = alpha * at(l, 0, b);
-                if w == 8 && a.1 == 1 {
-                    // SAFETY: eight values in order in the caller's view of `a`
-                    let col =
-                        unsafe { &*a.0.offset(i0 as isize + l as isize * a.2).cast::<[R; 8]>() };
-                    for (acc, &v) in acc.iter_mut().zip(col) {
-                        *acc = acc.add(v * bl);
-                    }
-                } else if w == 8 && a.1 == 2 {
-                    // the values (or adjoints) of eight gradient numbers in order: sixteen
-                    // reals, every other one read (no gather)
-                    // SAFETY: the eight elements lie in the caller's view of `a`; the last
-                    // real read is the eighth element's
-                    let col = unsafe {
-                        core::slice::from_raw_parts(
-                            a.0.offset(2 * i0 as isize + l as isize * a.2),
-                            15,
-                        )
-                    };
-                    for (j, acc) in acc.iter_mut().enumerate() {
-                        *acc = acc.add(col[2 * j] * bl);
-                    }
-                } else if w == 8 {
-                    for (j, acc) in acc.iter_mut().enumerate() {
-                        *acc = acc.add(at(i0 + j, l, a) * bl);
-                    }
-                } else {
-                    for (j, acc) in acc.iter_mut().enumerate().take(w) {
-                        *acc = acc.add(at(i0 + j, l, a) * bl);
-                    }
-                }
-            }
-            for (j, &acc) in acc.iter().enumerate().take(w) {
-                // SAFETY: inside the caller's view of `c`
-                unsafe { *ci(j) = acc };
-            }
-        }
-        return;
-    }
-    if k == 1 && n <= 64 {
-        // an outer product (`Ā ∓= C̄·Bᵀ` of a one-output layer): row by row, `b` read once
-        let mut bv = [R::ZERO; 64];
-        for (j, v) in bv.iter_mut().enumerate().take(n) {
-            *v = at(0, j, b);
-        }
-        // SAFETY: forwarded from the caller
-        unsafe {
-            match c.2 {
-                1 => outer::<R, 1>(m, alpha, a, &bv[..n], c),
-                2 => outer::<R, 2>(m, alpha, a, &bv[..n], c),
-                _ => {
-                    for i in 0..m {
-                        let ai = at(i, 0, a);
-                        for (j, &bj) in bv[..n].iter().enumerate() {
-                            let cij = c.0.offset(i as isize * c.1 + j as isize * c.2);
-                            *cij = (*cij).add(alpha * (ai * bj));
-                        }
-                    }
-                }
-            }
-        }
-        return;
-    }
-    if n == 1 && a.2 == 1 {
-        // rows of `a` in order, `b` at the stride of `f64` or `GVar<f64>` values: the loop
-        // below with the strides known (vectorised), the same operations
-        match b.1 {
-            // SAFETY: forwarded from the caller
-            1 => return unsafe { dots::<R, 1>(m, k, alpha, a, b.0, c) },
-            // SAFETY: forwarded from the caller
-            2 => return unsafe { dots::<R, 2>(m, k, alpha, a, b.0, c) },
-            _ => {}
-        }
-    }
     for i in 0..m {
         for j in 0..n {
             // four partial sums: independent additions in flight
@@ -266,69 +209,428 @@ unsafe fn vector_product<R: GemmReal>(
     }
 }
 
-/// `c[i, j] += alpha · (a[i, 0] · b_j)` (an outer product, `k = 1`) for `c` at column stride
-/// `CS`: the operations of [`vector_product`]'s loop for `k = 1` (its one partial sum is the
-/// product itself), vectorised along the row.
+/// The lanes of the vector kernels: partial sums and elements handled together.
+const LANES: usize = 8;
+/// The values of a vector operand the kernels hold on the stack at a time.
+const BLOCK: usize = 256;
+
+/// `v[0] + … + v[7]` in a fixed tree (halves added lane by lane: the vector reduction).
+#[inline(always)]
+fn reduce<R: GemmReal>(v: [R; LANES]) -> R {
+    let h: [R; 4] = core::array::from_fn(|q| v[q].add(v[q + 4]));
+    h[0].add(h[2]).add(h[1].add(h[3]))
+}
+
+/// `b`'s `len ≤ BLOCK` values at stride `bs` from `b`, then zeros.
+///
+/// # Safety
+/// The view must lie in its allocation.
+#[inline(always)]
+unsafe fn block_of<R: GemmReal>(b: *const R, bs: isize, len: usize) -> [R; BLOCK + LANES] {
+    let mut v = [R::ZERO; BLOCK + LANES];
+    for (l, v) in v[..len].iter_mut().enumerate() {
+        // SAFETY: inside the caller's view
+        *v = unsafe { *b.offset(l as isize * bs) };
+    }
+    v
+}
+
+/// `c_i += alpha · Σ_l a[i, l] b_l` (`i < m`, `l < k`): the rows of `a` (row stride `a.1`,
+/// elements at stride `AS`) each a dot product with `b` (stride `b.1`, copied to the stack in
+/// blocks of [`BLOCK`]) in [`LANES`] × 2 partial sums, added by [`reduce`]; `c` at stride
+/// `c.1`. The same operations for every row, so a row's result does not depend on its place.
+///
+/// # Safety
+/// As [`GemmReal::gemm`].
+#[inline(always)]
+unsafe fn gemv_rows<R: GemmReal, const AS: usize>(
+    m: usize,
+    k: usize,
+    alpha: R,
+    a: (*const R, isize),
+    b: (*const R, isize),
+    c: (*mut R, isize),
+) {
+    let mut l0 = 0;
+    while l0 < k {
+        let kb = (k - l0).min(BLOCK);
+        // SAFETY: `b`'s values `l0..l0 + kb` are in the caller's view
+        let bl = unsafe { block_of(b.0.offset(l0 as isize * b.1), b.1, kb) };
+        for i in 0..m {
+            // SAFETY: row `i`, values `l0..l0 + kb`, in the caller's view of `a`
+            let s = unsafe { row_dot::<R, AS>(a.0.offset(i as isize * a.1).add(l0 * AS), &bl, kb) };
+            // SAFETY: inside the caller's view of `c`
+            unsafe {
+                let ci = c.0.offset(i as isize * c.1);
+                *ci = (*ci).add(alpha * s);
+            }
+        }
+        l0 += kb;
+    }
+}
+
+/// `N` values at stride `S` from `p`, as an array (one vector load where `S` is 1).
+///
+/// # Safety
+/// `p` must hold `N` values at stride `S`.
+#[inline(always)]
+unsafe fn load<R: GemmReal, const N: usize, const S: usize>(p: *const R) -> [R; N] {
+    // SAFETY: the caller's promise
+    core::array::from_fn(|q| unsafe { *p.add(q * S) })
+}
+
+/// `Σ_{l < kb} row[l·AS] · bl[l]` in two sets of [`LANES`] partial sums (the first takes
+/// blocks `0, 2, …` of eight, the second `1, 3, …` and the zero-padded tail; a row of at
+/// most [`FUSED`] values padded with zeros to two blocks), then [`reduce`]d.
+///
+/// # Safety
+/// `row` must hold `kb` values at stride `AS`; `bl` is zero from `kb` on.
+#[inline(always)]
+unsafe fn row_dot<R: GemmReal, const AS: usize>(
+    row: *const R,
+    bl: &[R; BLOCK + LANES],
+    kb: usize,
+) -> R {
+    let bp = bl.as_ptr();
+    if kb <= FUSED {
+        // a short row (the common one-output layer): one padded load, no loop
+        // SAFETY: `row` holds `kb` values; `bl` holds `FUSED` (zero from `kb` on)
+        let (x, b) = unsafe { (padded::<R, AS>(row, kb), load::<R, FUSED, 1>(bp)) };
+        return reduce(core::array::from_fn(|q| {
+            (x[q] * b[q]).add(x[q + LANES] * b[q + LANES])
+        }));
+    }
+    let (mut acc0, mut acc1) = ([R::ZERO; LANES], [R::ZERO; LANES]);
+    let mut l = 0;
+    // SAFETY (every load): values `l..l + LANES` of `row` (`< kb`) and of `bl` (`< BLOCK + LANES`)
+    while l + 2 * LANES <= kb {
+        let (x0, x1, b0, b1) = unsafe {
+            (
+                load::<R, LANES, AS>(row.add(l * AS)),
+                load::<R, LANES, AS>(row.add((l + LANES) * AS)),
+                load::<R, LANES, 1>(bp.add(l)),
+                load::<R, LANES, 1>(bp.add(l + LANES)),
+            )
+        };
+        for q in 0..LANES {
+            acc0[q] = acc0[q].add(x0[q] * b0[q]);
+            acc1[q] = acc1[q].add(x1[q] * b1[q]);
+        }
+        l += 2 * LANES;
+    }
+    if l + LANES <= kb {
+        let (x0, b0) = unsafe {
+            (
+                load::<R, LANES, AS>(row.add(l * AS)),
+                load::<R, LANES, 1>(bp.add(l)),
+            )
+        };
+        for q in 0..LANES {
+            acc0[q] = acc0[q].add(x0[q] * b0[q]);
+        }
+        l += LANES;
+    }
+    if l < kb {
+        let mut t = [R::ZERO; LANES];
+        for (q, t) in t.iter_mut().enumerate().take(kb - l) {
+            // SAFETY: `l + q < kb`
+            *t = unsafe { *row.add((l + q) * AS) };
+        }
+        let b0 = unsafe { load::<R, LANES, 1>(bp.add(l)) };
+        for q in 0..LANES {
+            acc1[q] = acc1[q].add(t[q] * b0[q]);
+        }
+    }
+    reduce(core::array::from_fn(|q| acc0[q].add(acc1[q])))
+}
+
+/// `c_i += Σ_l a[i, l] · (alpha b_l)` (`i < m`, `l < k`) for a transposed view `a`: element
+/// `(i, l)` at `i·AS + l·a.1`, so a step in `l` is a row of the stored matrix, read in order.
+/// Blocks of 16 elements of `c` held in two sets of partial sums (even and odd `l`) over all
+/// `l`, then added; `b` at stride `b.1`, `c` at stride `c.1`. Every element of `c` gets the same
+/// operations whatever its block.
+///
+/// # Safety
+/// As [`GemmReal::gemm`].
+#[inline(always)]
+unsafe fn gemv_cols<R: GemmReal, const AS: usize>(
+    m: usize,
+    k: usize,
+    alpha: R,
+    a: (*const R, isize),
+    b: (*const R, isize),
+    c: (*mut R, isize),
+) {
+    const W: usize = 2 * LANES;
+    // SAFETY: `l < k`, in the caller's view of `b`
+    let bv = |l: usize| alpha * unsafe { *b.0.offset(l as isize * b.1) };
+    let k2 = k - k % 2;
+    for i0 in (0..m).step_by(W) {
+        let w = (m - i0).min(W);
+        // element `(i0, l)`
+        let col = |l: usize| a.0.wrapping_offset(l as isize * a.1).wrapping_add(i0 * AS);
+        let (mut acc0, mut acc1) = ([R::ZERO; W], [R::ZERO; W]);
+        if w == W {
+            for l in (0..k2).step_by(2) {
+                let (b0, b1) = (bv(l), bv(l + 1));
+                // SAFETY: elements `i0..i0 + W` of stored rows `l`, `l + 1 < k`
+                let (x0, x1) = unsafe { (load::<R, W, AS>(col(l)), load::<R, W, AS>(col(l + 1))) };
+                for j in 0..W {
+                    acc0[j] = acc0[j].add(x0[j] * b0);
+                    acc1[j] = acc1[j].add(x1[j] * b1);
+                }
+            }
+        } else {
+            for l in (0..k2).step_by(2) {
+                let (b0, b1) = (bv(l), bv(l + 1));
+                for j in 0..w {
+                    // SAFETY: elements `i0..i0 + w` of stored rows `l`, `l + 1 < k`
+                    let (x0, x1) = unsafe { (*col(l).add(j * AS), *col(l + 1).add(j * AS)) };
+                    acc0[j] = acc0[j].add(x0 * b0);
+                    acc1[j] = acc1[j].add(x1 * b1);
+                }
+            }
+        }
+        if k2 < k {
+            let b0 = bv(k2);
+            for (j, acc) in acc0.iter_mut().enumerate().take(w) {
+                // SAFETY: element `i0 + j` of stored row `k2 < k`
+                *acc = acc.add(unsafe { *col(k2).add(j * AS) } * b0);
+            }
+        }
+        for j in 0..w {
+            // SAFETY: inside the caller's view of `c`
+            unsafe {
+                let cj = c.0.offset((i0 + j) as isize * c.1);
+                *cj = (*cj).add(acc0[j].add(acc1[j]));
+            }
+        }
+    }
+}
+
+/// The most elements of `b` [`gemv_and_adjoint`] takes (its adjoints are held in registers).
+const FUSED: usize = 2 * LANES;
+
+/// `c ±= a·b` and `b̄ ∓= aᵀ·c̄` (`alpha` = ±1 for the first, its negation for the second) for
+/// `n = 1` and `k ≤` [`FUSED`] in one pass over the rows of `a` (row stride `a.1`, elements at
+/// stride `AS`), where the two products would read `a` twice: the backward rule of a
+/// one-output layer on data. Each value of `c` as [`gemv_rows`] computes it, each adjoint of
+/// `b` as [`gemv_cols`] does (the same operations in the same order, so the same bits).
+///
+/// # Safety
+/// As [`GemmReal::gemm`] for both products; `k ≤ FUSED`; `bg` distinct from the others.
+#[allow(clippy::too_many_arguments)]
+#[inline(always)]
+unsafe fn gemv_and_adjoint<R: GemmReal, const AS: usize>(
+    m: usize,
+    k: usize,
+    alpha: R,
+    a: (*const R, isize),
+    b: (*const R, isize),
+    c: (*mut R, isize),
+    cg: (*const R, isize),
+    bg: (*mut R, isize),
+) {
+    debug_assert!(k <= FUSED);
+    // SAFETY: `b`'s `k` values are in the caller's view
+    let bl = unsafe { block_of(b.0, b.1, k) };
+    let (mut acc0, mut acc1) = ([R::ZERO; FUSED], [R::ZERO; FUSED]);
+    let g = alpha.neg();
+    // the values of row `i`, its adjoint factor `∓c̄_i` and its elements (no closure: a
+    // closure would not be compiled for the caller's target features unless inlined)
+    #[inline(always)]
+    #[allow(clippy::too_many_arguments)]
+    unsafe fn values<R: GemmReal, const AS: usize>(
+        i: usize,
+        k: usize,
+        alpha: R,
+        g: R,
+        a: (*const R, isize),
+        bl: &[R; BLOCK + LANES],
+        c: (*mut R, isize),
+        cg: (*const R, isize),
+    ) -> (R, [R; FUSED]) {
+        // SAFETY: row `i < m` of `a`, element `i` of `c` and `c̄`, in the caller's views
+        unsafe {
+            let row = a.0.offset(i as isize * a.1);
+            let s = row_dot::<R, AS>(row, bl, k);
+            let ci = c.0.offset(i as isize * c.1);
+            *ci = (*ci).add(alpha * s);
+            (g * *cg.0.offset(i as isize * cg.1), padded::<R, AS>(row, k))
+        }
+    }
+    let values = |i: usize| unsafe { values::<R, AS>(i, k, alpha, g, a, &bl, c, cg) };
+    let m2 = m - m % 2;
+    for i in (0..m2).step_by(2) {
+        let ((g0, x0), (g1, x1)) = (values(i), values(i + 1));
+        for j in 0..FUSED {
+            acc0[j] = acc0[j].add(x0[j] * g0);
+            acc1[j] = acc1[j].add(x1[j] * g1);
+        }
+    }
+    if m2 < m {
+        let (g0, x0) = values(m2);
+        for j in 0..FUSED {
+            acc0[j] = acc0[j].add(x0[j] * g0);
+        }
+    }
+    for j in 0..k {
+        // SAFETY: element `j < k` of the caller's view of `b̄`
+        unsafe {
+            let bj = bg.0.offset(j as isize * bg.1);
+            *bj = (*bj).add(acc0[j].add(acc1[j]));
+        }
+    }
+}
+
+/// The `k ≤` [`FUSED`] values at stride `S` from `p`, then zeros.
+///
+/// # Safety
+/// `p` must hold `k` values at stride `S`.
+#[inline(always)]
+unsafe fn padded<R: GemmReal, const S: usize>(p: *const R, k: usize) -> [R; FUSED] {
+    if k == FUSED {
+        // SAFETY: the caller's promise
+        return unsafe { load::<R, FUSED, S>(p) };
+    }
+    let mut v = [R::ZERO; FUSED];
+    for (q, v) in v.iter_mut().enumerate().take(k) {
+        // SAFETY: `q < k`
+        *v = unsafe { *p.add(q * S) };
+    }
+    v
+}
+
+/// [`gemv_and_adjoint`] compiled for the widest vectors the CPU has, as
+/// [`vector_product_dispatch`]; `false` (nothing done) unless `a`'s elements lie at a stride of
+/// one or two reals.
+///
+/// # Safety
+/// As [`gemv_and_adjoint`].
+#[allow(clippy::too_many_arguments)]
+#[inline]
+unsafe fn gemv_and_adjoint_dispatch<R: GemmReal>(
+    m: usize,
+    k: usize,
+    alpha: R,
+    a: (*const R, isize, isize),
+    b: (*const R, isize),
+    c: (*mut R, isize),
+    cg: (*const R, isize),
+    bg: (*mut R, isize),
+) -> bool {
+    type Kernel<R> = unsafe fn(
+        usize,
+        usize,
+        R,
+        (*const R, isize),
+        (*const R, isize),
+        (*mut R, isize),
+        (*const R, isize),
+        (*mut R, isize),
+    );
+    #[allow(clippy::too_many_arguments)]
+    unsafe fn plain<R: GemmReal, const AS: usize>(
+        m: usize,
+        k: usize,
+        alpha: R,
+        a: (*const R, isize),
+        b: (*const R, isize),
+        c: (*mut R, isize),
+        cg: (*const R, isize),
+        bg: (*mut R, isize),
+    ) {
+        // SAFETY: forwarded
+        unsafe { gemv_and_adjoint::<R, AS>(m, k, alpha, a, b, c, cg, bg) }
+    }
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx512f")]
+    #[allow(clippy::too_many_arguments)]
+    unsafe fn avx512<R: GemmReal, const AS: usize>(
+        m: usize,
+        k: usize,
+        alpha: R,
+        a: (*const R, isize),
+        b: (*const R, isize),
+        c: (*mut R, isize),
+        cg: (*const R, isize),
+        bg: (*mut R, isize),
+    ) {
+        // SAFETY: forwarded
+        unsafe { gemv_and_adjoint::<R, AS>(m, k, alpha, a, b, c, cg, bg) }
+    }
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx2")]
+    #[allow(clippy::too_many_arguments)]
+    unsafe fn avx2<R: GemmReal, const AS: usize>(
+        m: usize,
+        k: usize,
+        alpha: R,
+        a: (*const R, isize),
+        b: (*const R, isize),
+        c: (*mut R, isize),
+        cg: (*const R, isize),
+        bg: (*mut R, isize),
+    ) {
+        // SAFETY: forwarded
+        unsafe { gemv_and_adjoint::<R, AS>(m, k, alpha, a, b, c, cg, bg) }
+    }
+    let kernel: [Kernel<R>; 2] = {
+        #[cfg(target_arch = "x86_64")]
+        {
+            if std::arch::is_x86_feature_detected!("avx512f") {
+                [avx512::<R, 1>, avx512::<R, 2>]
+            } else if std::arch::is_x86_feature_detected!("avx2") {
+                [avx2::<R, 1>, avx2::<R, 2>]
+            } else {
+                [plain::<R, 1>, plain::<R, 2>]
+            }
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        {
+            [plain::<R, 1>, plain::<R, 2>]
+        }
+    };
+    let Some(kernel) = [1, 2].iter().position(|&s| s == a.2).map(|q| kernel[q]) else {
+        return false;
+    };
+    // SAFETY: the CPU has the kernel's features; the views as the caller's
+    unsafe { kernel(m, k, alpha, (a.0, a.1), b, c, cg, bg) };
+    true
+}
+
+/// `c[i, j] += (alpha a_i) · b_j` (`i < m`, `j < n`; `k = 1`): `a` at stride `a.1`, `b` at
+/// stride `b.1` (copied to the stack in blocks of [`BLOCK`]), the rows of `c` at stride `c.1`,
+/// their elements at stride `CS`.
 ///
 /// # Safety
 /// As [`GemmReal::gemm`].
 #[inline(always)]
 unsafe fn outer<R: GemmReal, const CS: usize>(
     m: usize,
+    n: usize,
     alpha: R,
-    a: (*const R, isize, isize),
-    b: &[R],
-    c: (*mut R, isize, isize),
+    a: (*const R, isize),
+    b: (*const R, isize),
+    c: (*mut R, isize),
 ) {
-    for i in 0..m {
-        // SAFETY: inside the caller's views (`a` is `m × 1`, row `i` of `c` has `b.len()`
-        // elements at stride `CS`)
-        unsafe {
-            let ai = *a.0.offset(i as isize * a.1);
-            let row = c.0.offset(i as isize * c.1);
-            for (j, &bj) in b.iter().enumerate() {
-                let cij = row.add(j * CS);
-                *cij = (*cij).add(alpha * (ai * bj));
+    let mut j0 = 0;
+    while j0 < n {
+        let nb = (n - j0).min(BLOCK);
+        // SAFETY: `b`'s values `j0..j0 + nb` are in the caller's view
+        let bl = unsafe { block_of(b.0.offset(j0 as isize * b.1), b.1, nb) };
+        for i in 0..m {
+            // SAFETY: inside the caller's views of `a` and `c` (row `i`, elements `j0..j0 + nb`)
+            unsafe {
+                let ai = alpha * *a.0.offset(i as isize * a.1);
+                let row = c.0.offset(i as isize * c.1).add(j0 * CS);
+                for (j, &bj) in bl[..nb].iter().enumerate() {
+                    let cij = row.add(j * CS);
+                    *cij = (*cij).add(ai * bj);
+                }
             }
         }
-    }
-}
-
-/// `c_i += alpha · Σ_l a[i, l] b_l` for rows of `a` stored in order (column stride 1) and `b`
-/// at stride `BS`: [`vector_product`]'s loop for `n = 1` (four partial sums, the same order).
-///
-/// # Safety
-/// As [`GemmReal::gemm`].
-#[inline(always)]
-unsafe fn dots<R: GemmReal, const BS: usize>(
-    m: usize,
-    k: usize,
-    alpha: R,
-    a: (*const R, isize, isize),
-    b: *const R,
-    c: (*mut R, isize, isize),
-) {
-    // SAFETY: `b` holds `k` values at stride `BS` (the caller's view)
-    let b = |l: usize| unsafe { *b.add(l * BS) };
-    let k4 = k - k % 4;
-    for i in 0..m {
-        // SAFETY: row `i` of the caller's view of `a`: `k` values in order
-        let row = unsafe { core::slice::from_raw_parts(a.0.offset(i as isize * a.1), k) };
-        let mut s = [R::ZERO; 4];
-        for l in (0..k4).step_by(4) {
-            for (q, s) in s.iter_mut().enumerate() {
-                *s = s.add(row[l + q] * b(l + q));
-            }
-        }
-        for (l, &v) in row.iter().enumerate().skip(k4) {
-            s[0] = s[0].add(v * b(l));
-        }
-        let s = s[0].add(s[1]).add(s[2].add(s[3]));
-        // SAFETY: inside the caller's view of `c`
-        unsafe {
-            let ci = c.0.offset(i as isize * c.1);
-            *ci = (*ci).add(alpha * s);
-        }
+        j0 += nb;
     }
 }
 
@@ -525,8 +827,27 @@ fn run<R: GemmReal, T: 'static, D: 'static>(
     // SAFETY: the callers pass slices of the checked lengths, `c` distinct from `a` and `b`
     // (`&mut` borrows); every view below stays within them
     unsafe {
+        let cg =
+            c.g.filter(|&cg| step != Step::ForwardValues && !all_zero(cg, m * n, c.s));
         // adjoint-only on gradient numbers: `C`'s values are never read again
-        if !(step.adjoints_only() && c.g.is_some()) {
+        let values = !(step.adjoints_only() && c.g.is_some());
+        if let (true, 1, true, None, Some(bg), Some(cg)) = (values, n, k <= FUSED, a.g, b.g, cg) {
+            // a matrix-vector product on data: values and `B̄` in one pass over `A`
+            let av = a.x(k, false);
+            if gemv_and_adjoint_dispatch(
+                m,
+                k,
+                sign,
+                av,
+                (b.x, b.s),
+                (c.x, c.s),
+                (cg, c.s),
+                (bg, b.s),
+            ) {
+                return true;
+            }
+        }
+        if values {
             R::gemm(
                 m,
                 k,
@@ -537,10 +858,7 @@ fn run<R: GemmReal, T: 'static, D: 'static>(
                 (c.x, strides(c.s, n, false).0, c.s),
             );
         }
-        let Some(cg) = c.g else { return true };
-        if step == Step::ForwardValues || all_zero(cg, m * n, c.s) {
-            return true;
-        }
+        let Some(cg) = cg else { return true };
         let cgv = (cg.cast_const(), c.s * n as isize, c.s);
         if let Some(ag) = a.g {
             // Ā (m × k) ∓= C̄ (m × n) · Bᵀ (n × k)
@@ -605,18 +923,19 @@ fn add_rows_in<R: GemmReal, T: 'static>(
             }
         }
         if let (Some(yg), Some(bg), false) = (y.g, b.g, step == Step::ForwardValues) {
-            // row by row (`Ȳ` is read once, in memory order)
-            for r in 0..rows {
-                let row = yg.offset(r as isize * n as isize * y.s);
-                for j in 0..n {
-                    let (bj, g) = (bg.offset(j as isize * b.s), *row.offset(j as isize * y.s));
-                    *bj = if inverse {
-                        (*bj).add(g)
-                    } else {
-                        (*bj).add(g.neg())
-                    };
-                }
-            }
+            // b̄ ∓= Ȳᵀ·1: a matrix-vector product with a vector of ones (stride 0), `Ȳ`
+            // read once, in memory order
+            let one = R::ONE;
+            let sign = if inverse { R::ONE } else { R::ONE.neg() };
+            R::gemm(
+                n,
+                rows,
+                1,
+                sign,
+                (yg.cast_const(), y.s, n as isize * y.s),
+                (&one, 0, 0),
+                (bg, b.s, 0),
+            );
         }
     }
     true
@@ -635,6 +954,20 @@ unsafe fn add_rows_values<R: GemmReal, const YS: usize, const BS: usize>(
     rows: usize,
     n: usize,
 ) {
+    if n == 1 {
+        // one output: the same addition on every row, no inner loop
+        // SAFETY: `b` has one element, `y` has `rows` at stride `YS`
+        let b0 = unsafe { *b };
+        let b0 = if inverse { b0.neg() } else { b0 };
+        for r in 0..rows {
+            // SAFETY: as above
+            unsafe {
+                let yr = y.add(r * YS);
+                *yr = (*yr).add(b0);
+            }
+        }
+        return;
+    }
     for r in 0..rows {
         // SAFETY: row `r` of `y`, `n` elements at stride `YS`; `b` has `n` at stride `BS`
         unsafe {
@@ -706,3 +1039,148 @@ macro_rules! dense_reversible {
     };
 }
 pub(crate) use dense_reversible;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn data(len: usize, seed: usize) -> Vec<f64> {
+        (0..len)
+            .map(|i| ((i * 7919 + seed * 104_729) % 1009) as f64 / 1009.0 * 4.0 - 2.0)
+            .collect()
+    }
+    fn bits(v: &[f64]) -> Vec<u64> {
+        v.iter().map(|v| v.to_bits()).collect()
+    }
+
+    /// The matrix-vector kernels as this CPU runs them (AVX-512 or AVX2 where present) and as
+    /// the default build compiles them: the same bits; and the products they compute.
+    #[test]
+    fn vector_kernels_give_the_same_bits_on_every_path_and_the_products() {
+        // short rows (one padded load), a row past one block of `b`, odd and tail sizes
+        for &(m, k) in &[(37, 16), (9, 5), (3, 300), (21, 17), (40, 1), (1, 1)] {
+            for s in [1usize, 2] {
+                let (a, b) = (data(m * k * s, 1), data(k.max(m) * s, 2));
+                let c0 = data(m.max(k) * s, 3);
+                // c += A·b (rows of A in order), c' += Aᵀ·b' (a transposed view)
+                let rows = (a.as_ptr(), (k * s) as isize, s as isize);
+                let cols = (a.as_ptr(), s as isize, (k * s) as isize);
+                for (mm, kk, av) in [(m, k, rows), (k, m, cols)] {
+                    let run = |dispatched: bool| {
+                        let mut c = c0.clone();
+                        let (bv, cv) =
+                            ((b.as_ptr(), s as isize, 0), (c.as_mut_ptr(), s as isize, 0));
+                        // SAFETY: the views lie in the vectors
+                        unsafe {
+                            if dispatched {
+                                vector_product_dispatch(mm, kk, 1, -1.0, av, bv, cv)
+                            } else {
+                                vector_product(mm, kk, 1, -1.0, av, bv, cv)
+                            }
+                        }
+                        c
+                    };
+                    let (got, plain) = (run(true), run(false));
+                    assert_eq!(bits(&got), bits(&plain), "{mm}x{kk} stride {s}");
+                    for i in 0..mm {
+                        let at = |l: usize| a[(i as isize * av.1 + l as isize * av.2) as usize];
+                        let want = c0[i * s] - (0..kk).map(|l| at(l) * b[l * s]).sum::<f64>();
+                        assert!((got[i * s] - want).abs() < 1e-12, "{mm}x{kk} {i}");
+                    }
+                }
+                // C (m × k) += a bᵀ: an outer product (inner dimension one)
+                let run = |dispatched: bool| {
+                    let mut c = data(m * k * s, 4);
+                    let av = (a.as_ptr(), s as isize, 0);
+                    let bv = (b.as_ptr(), 0, s as isize);
+                    let cv = (c.as_mut_ptr(), (k * s) as isize, s as isize);
+                    // SAFETY: the views lie in the vectors
+                    unsafe {
+                        if dispatched {
+                            vector_product_dispatch(m, 1, k, 1.0, av, bv, cv)
+                        } else {
+                            vector_product(m, 1, k, 1.0, av, bv, cv)
+                        }
+                    }
+                    c
+                };
+                let (got, plain, c1) = (run(true), run(false), data(m * k * s, 4));
+                assert_eq!(bits(&got), bits(&plain), "outer {m}x{k} stride {s}");
+                for (i, j) in (0..m).flat_map(|i| (0..k).map(move |j| (i, j))) {
+                    let q = (i * k + j) * s;
+                    assert_eq!(got[q], c1[q] + a[i * s] * b[j * s], "outer {i} {j}");
+                }
+            }
+        }
+    }
+
+    /// The one-pass backward rule of a matrix-vector product on data (`c -= A·b`,
+    /// `b̄ += Aᵀ·c̄`): the bits of the two products it replaces, on every path.
+    #[test]
+    fn one_pass_rule_is_the_two_products() {
+        for &(m, k) in &[(37, 16), (10, 5), (1, 16), (8, 3)] {
+            for s in [1usize, 2] {
+                let (a, b, cg) = (data(m * k, 5), data(k * s, 6), data(m * s, 7));
+                let (c0, bg0) = (data(m * s, 8), data(k * s, 9));
+                let av = (a.as_ptr(), k as isize, 1);
+                let fused = |dispatched: bool| {
+                    let (mut c, mut bg) = (c0.clone(), bg0.clone());
+                    let args = (
+                        (b.as_ptr(), s as isize),
+                        (c.as_mut_ptr(), s as isize),
+                        (cg.as_ptr(), s as isize),
+                        (bg.as_mut_ptr(), s as isize),
+                    );
+                    // SAFETY: the views lie in the vectors
+                    unsafe {
+                        if dispatched {
+                            assert!(gemv_and_adjoint_dispatch(
+                                m, k, -1.0, av, args.0, args.1, args.2, args.3
+                            ));
+                        } else {
+                            gemv_and_adjoint::<f64, 1>(
+                                m,
+                                k,
+                                -1.0,
+                                (av.0, av.1),
+                                args.0,
+                                args.1,
+                                args.2,
+                                args.3,
+                            );
+                        }
+                    }
+                    (c, bg)
+                };
+                let (mut c, mut bg) = (c0.clone(), bg0.clone());
+                // SAFETY: the views lie in the vectors
+                unsafe {
+                    vector_product(
+                        m,
+                        k,
+                        1,
+                        -1.0,
+                        av,
+                        (b.as_ptr(), s as isize, 0),
+                        (c.as_mut_ptr(), s as isize, 0),
+                    );
+                    vector_product(
+                        k,
+                        m,
+                        1,
+                        1.0,
+                        (a.as_ptr(), 1, k as isize),
+                        (cg.as_ptr(), s as isize, 0),
+                        (bg.as_mut_ptr(), s as isize, 0),
+                    );
+                }
+                for dispatched in [true, false] {
+                    let (fc, fbg) = fused(dispatched);
+                    assert_eq!(bits(&fc), bits(&c), "{m}x{k} stride {s}");
+                    assert_eq!(bits(&fbg), bits(&bg), "{m}x{k} stride {s}");
+                }
+                assert!(bg.iter().zip(&bg0).any(|(p, q)| p != q));
+            }
+        }
+    }
+}
