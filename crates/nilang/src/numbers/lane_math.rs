@@ -22,10 +22,11 @@
 //! The constants of the polynomials are fdlibm's (Sun Microsystems, via FreeBSD and musl) and
 //! Cephes' (S. Moshier).
 //!
-//! The functions of `x4`, `x8` (on `wide`'s vectors, those of `F64x4`, `F64x8`) run these
-//! bodies compiled for the running CPU's widest vectors: AVX-512 or AVX2 (a `#[target_feature]`
-//! copy each, picked by [`level`] at every call), else the default build's; the same bits on
-//! every path (no FMA).
+//! The functions of `x4`, `x8` (on `wide`'s vectors, those of `F64x4`, `F64x8`) but `exp` and
+//! `ln` run these bodies compiled for the running CPU's widest vectors: AVX-512 or AVX2 (a
+//! `#[target_feature]` copy each, picked by [`level`] at every call), else the default
+//! build's; the same bits on every path (no FMA). `exp` and `ln` are inlined in the caller
+//! (on `wide`'s vectors): in a program their call would cost more than the wider copy saves.
 
 /// The functions on one lane type: `$simd` (`f64` lanes) and `$u` (`u64` lanes).
 macro_rules! lane_math {
@@ -511,6 +512,8 @@ macro_rules! lane_math {
 // dispatched functions of `x4`, `x8` below)
 #[allow(dead_code)] // `a8` is called for the functions of the table only
 mod bodies {
+    lane_math!(w4, wide::f64x4, wide::u64x4, 4);
+    lane_math!(w8, wide::f64x8, wide::u64x8, 8);
     lane_math!(
         a4,
         crate::numbers::lane_array::F4,
@@ -640,11 +643,11 @@ macro_rules! on_level {
 /// level computes the same IEEE operations in the same order (no FMA contraction, no
 /// `mul_add`), so the same bits. `<name>_at(level, ..)` runs one level (for the tests).
 macro_rules! dispatched {
-    ($module:ident, $body:ident, $simd:ty, $arr:ty) => {
+    ($module:ident, $body:ident, $wide:ident, $simd:ty, $arr:ty) => {
         /// Elementary functions on this many lanes, on the CPU's widest vectors.
         pub(crate) mod $module {
             #![allow(dead_code)] // the `_at` forms are for the tests
-            use super::{bodies::$body, level, Level};
+            use super::{bodies::$body, bodies::$wide, level, Level};
             type F = $simd;
             type A = $arr;
 
@@ -657,9 +660,9 @@ macro_rules! dispatched {
                 F::new(x.to_array())
             }
 
-            dispatched!(@one $body exp exp_at);
+            dispatched!(@inline $body $wide exp exp_at);
             dispatched!(@one $body exp_m1 exp_m1_at);
-            dispatched!(@one $body ln ln_at);
+            dispatched!(@inline $body $wide ln ln_at);
             dispatched!(@one $body ln_1p ln_1p_at);
             dispatched!(@one $body tanh tanh_at);
             dispatched!(@one $body sin sin_at);
@@ -696,6 +699,24 @@ macro_rules! dispatched {
             }
         }
     };
+    (@inline $body:ident $wide:ident $f:ident $f_at:ident) => {
+        #[doc = concat!("`", stringify!($f), "` in the caller's code (inlined: `wide`'s vectors, the")]
+        /// default build's SSE2): short enough that the call of a wider copy costs more than it
+        /// saves in a program (measured on GMM's gradient, whose `logsumexp` calls `exp` and `ln`).
+        #[inline(always)]
+        pub(crate) fn $f(x: F) -> F {
+            $wide::$f(x)
+        }
+        #[doc = concat!("`", stringify!($f), "` compiled for `l` (at most [`level()`]).")]
+        #[inline(always)]
+        pub(crate) fn $f_at(l: Level, x: F) -> F {
+            #[inline(always)]
+            fn on(l: Level, x: A) -> A {
+                on_level!(l, fn(x: A) -> A { $body::$f(x) })
+            }
+            back(on(l, lanes(x)))
+        }
+    };
     (@one $body:ident $f:ident $f_at:ident) => {
         #[doc = concat!("`", stringify!($f), "` on the CPU's widest vectors.")]
         #[inline(always)]
@@ -713,8 +734,8 @@ macro_rules! dispatched {
         }
     };
 }
-dispatched!(x4, a4, wide::f64x4, crate::numbers::lane_array::F4);
-dispatched!(x8, a8, wide::f64x8, crate::numbers::lane_array::F8);
+dispatched!(x4, a4, w4, wide::f64x4, crate::numbers::lane_array::F4);
+dispatched!(x8, a8, w8, wide::f64x8, crate::numbers::lane_array::F8);
 
 #[cfg(test)]
 mod tests {
