@@ -1,10 +1,10 @@
-//! Elementary functions on SIMD lanes ([`wide`]'s `f64x4`, `f64x8`), computed as vectors:
+//! Elementary functions on SIMD lanes (the lane arrays `F4`, `F8` of `lane_array`), computed as vectors:
 //! the implementations that rows of the table of elementary functions ([`nilang_functions`])
 //! name in their `lanes` slot, so that `F64x4`/`F64x8` values, their reverse rules
 //! (`GVar<F64x4>`) and everything built on them use one vector version of each function.
 //!
 //! Every function is branch-free over the lanes (both sides of a case are computed and
-//! blended), written in plain Rust on `wide`'s vectors. Each is within two ulps of `f64`'s
+//! blended), written in plain Rust on lane arrays. Each is within two ulps of `f64`'s
 //! function (std) at every input, with its special values (±0, ±∞, NaN, subnormals,
 //! overflow) as std's; `tests/numbers/lane_math.rs` checks this.
 //!
@@ -21,8 +21,14 @@
 //!
 //! The constants of the polynomials are fdlibm's (Sun Microsystems, via FreeBSD and musl) and
 //! Cephes' (S. Moshier).
+//!
+//! The functions of `x4`, `x8` (on `wide`'s vectors, those of `F64x4`, `F64x8`) but `exp` and
+//! `ln` run these bodies compiled for the running CPU's widest vectors: AVX-512 or AVX2 (a
+//! `#[target_feature]` copy each, picked by [`level`] at every call), else the default
+//! build's; the same bits on every path (no FMA). `exp` and `ln` are inlined in the caller
+//! (on `wide`'s vectors): in a program their call would cost more than the wider copy saves.
 
-/// The functions on one `wide` vector type: `$simd` (`f64` lanes) and `$u` (`u64` lanes).
+/// The functions on one lane type: `$simd` (`f64` lanes) and `$u` (`u64` lanes).
 macro_rules! lane_math {
     ($module:ident, $simd:ty, $u:ty, $n:literal) => {
         /// Elementary functions on this many lanes.
@@ -41,11 +47,11 @@ macro_rules! lane_math {
             }
             #[inline(always)]
             fn bits(x: F) -> U {
-                wide::bytemuck::cast(x)
+                x.to_bits()
             }
             #[inline(always)]
             fn from_bits(u: U) -> F {
-                wide::bytemuck::cast(u)
+                F::from_bits(u)
             }
             /// `2ᵏ` for integers `k` (as `f64` lanes) with `−1022 ≤ k ≤ 1023`.
             #[inline(always)]
@@ -501,12 +507,19 @@ macro_rules! lane_math {
     };
 }
 
-lane_math!(x4, wide::f64x4, wide::u64x4, 4);
-lane_math!(x8, wide::f64x8, wide::u64x8, 8);
-// the same functions on plain arrays of eight lanes, for code compiled for the running CPU's
-// vector width (`lane_array`); only the functions of the table are called there
-#[allow(dead_code)]
-mod arrays {
+// the bodies, on plain lane arrays: compiled for whatever vector width their caller is compiled
+// for (`a8` is called from `stdlib::elementwise`'s dispatched kernel; `a4`, `a8` from the
+// dispatched functions of `x4`, `x8` below)
+#[allow(dead_code)] // `a8` is called for the functions of the table only
+mod bodies {
+    lane_math!(w4, wide::f64x4, wide::u64x4, 4);
+    lane_math!(w8, wide::f64x8, wide::u64x8, 8);
+    lane_math!(
+        a4,
+        crate::numbers::lane_array::F4,
+        crate::numbers::lane_array::U4,
+        4
+    );
     lane_math!(
         a8,
         crate::numbers::lane_array::F8,
@@ -514,4 +527,364 @@ mod arrays {
         8
     );
 }
-pub(crate) use arrays::a8;
+pub(crate) use bodies::a8;
+
+/// The instruction set a lane function runs on (wider is greater).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub(crate) enum Level {
+    /// The default build's (SSE2 on x86-64, NEON on aarch64).
+    Baseline,
+    /// x86-64 AVX2 (256-bit vectors).
+    Avx2,
+    /// x86-64 AVX-512 F, VL, DQ, BW, CD (512-bit vectors).
+    Avx512,
+}
+
+/// The widest [`Level`] this CPU runs, detected once (`u8::MAX`: not yet).
+static LEVEL: core::sync::atomic::AtomicU8 = core::sync::atomic::AtomicU8::new(u8::MAX);
+
+/// The widest [`Level`] this CPU runs: one relaxed load after the first call.
+#[inline(always)]
+pub(crate) fn level() -> Level {
+    // the widest first: one compare on the usual path
+    match LEVEL.load(core::sync::atomic::Ordering::Relaxed) {
+        2 => Level::Avx512,
+        1 => Level::Avx2,
+        0 => Level::Baseline,
+        _ => detect(),
+    }
+}
+
+#[cold]
+fn detect() -> Level {
+    #[allow(unused_mut)]
+    let mut l = Level::Baseline;
+    #[cfg(target_arch = "x86_64")]
+    {
+        use std::arch::is_x86_feature_detected as has;
+        if has!("avx2") && has!("fma") {
+            l = Level::Avx2;
+        }
+        if l == Level::Avx2
+            && has!("avx512f")
+            && has!("avx512vl")
+            && has!("avx512dq")
+            && has!("avx512bw")
+            && has!("avx512cd")
+        {
+            l = Level::Avx512;
+        }
+    }
+    LEVEL.store(l as u8, core::sync::atomic::Ordering::Relaxed);
+    l
+}
+
+/// `x` read in 16-byte halves, for a `#[target_feature]` copy called from the default build:
+/// the caller stored the lanes in 16-byte halves (SSE2 registers), and one wider load of two
+/// such stores misses store-to-load forwarding (a stall of tens of cycles, about the time of
+/// the whole function on four lanes). Volatile, so that LLVM does not merge the halves into
+/// one wide load.
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+fn load_halves<const N: usize>(x: &[f64; N]) -> [f64; N] {
+    use core::arch::x86_64::__m128d;
+    let mut r = [0.0; N];
+    for k in (0..N).step_by(2) {
+        // SAFETY: `k + 1 < N` (`N` even): 16 readable bytes, 16-byte aligned (the lane
+        // arrays are aligned to their size, `k` even); `__m128d` and `[f64; 2]` one layout
+        let h = unsafe {
+            core::mem::transmute::<__m128d, [f64; 2]>(core::ptr::read_volatile(
+                x.as_ptr().add(k).cast::<__m128d>(),
+            ))
+        };
+        r[k] = h[0];
+        r[k + 1] = h[1];
+    }
+    r
+}
+
+/// Runs `fn($args) -> $R $body` (`$args` lane arrays) compiled for the level `$l`: the body
+/// (calls of the `#[inline(always)]` functions of `bodies`) is written into a
+/// `#[target_feature]` function per level, so the lane arrays' loops become that level's vector
+/// instructions; its arguments cross in 16-byte halves ([`load_halves`]). `$l` must be at
+/// most [`level()`].
+macro_rules! on_level {
+    ($l:expr, fn($($a:ident: $t:ty),*) -> $R:ty $body:block) => {{
+        #[cfg(target_arch = "x86_64")]
+        {
+            #[target_feature(enable = "avx512f,avx512vl,avx512dq,avx512bw,avx512cd,avx2,fma")]
+            #[inline]
+            fn avx512($($a: &$t),*) -> $R {
+                $(let $a = <$t>::new(super::load_halves(&$a.0));)*
+                $body
+            }
+            #[target_feature(enable = "avx2,fma")]
+            #[inline]
+            fn avx2($($a: &$t),*) -> $R {
+                $(let $a = <$t>::new(super::load_halves(&$a.0));)*
+                $body
+            }
+            match $l {
+                // SAFETY: the CPU has these features (`$l` is at most `level()`)
+                Level::Avx512 => return unsafe { avx512($(&$a),*) },
+                // SAFETY: as above
+                Level::Avx2 => return unsafe { avx2($(&$a),*) },
+                Level::Baseline => {}
+            }
+        }
+        let _ = $l;
+        $body
+    }};
+}
+
+/// The functions on one batch vector type `$simd` (lane array `$arr`): each converts to the
+/// lane array, runs the body of `$body` compiled for the widest [`Level`] the CPU has (a
+/// relaxed load and a predictable branch per call, then a call) and converts back. Every
+/// level computes the same IEEE operations in the same order (no FMA contraction, no
+/// `mul_add`), so the same bits. `<name>_at(level, ..)` runs one level (for the tests).
+macro_rules! dispatched {
+    ($module:ident, $body:ident, $wide:ident, $simd:ty, $arr:ty) => {
+        /// Elementary functions on this many lanes, on the CPU's widest vectors.
+        pub(crate) mod $module {
+            #![allow(dead_code)] // the `_at` forms are for the tests
+            use super::{bodies::$body, bodies::$wide, level, Level};
+            type F = $simd;
+            type A = $arr;
+
+            #[inline(always)]
+            fn lanes(x: F) -> A {
+                A::new(x.to_array())
+            }
+            #[inline(always)]
+            fn back(x: A) -> F {
+                F::new(x.to_array())
+            }
+
+            dispatched!(@inline $body $wide exp exp_at);
+            dispatched!(@one $body exp_m1 exp_m1_at);
+            dispatched!(@inline $body $wide ln ln_at);
+            dispatched!(@one $body ln_1p ln_1p_at);
+            dispatched!(@one $body tanh tanh_at);
+            dispatched!(@one $body sin sin_at);
+            dispatched!(@one $body cos cos_at);
+
+            /// `(sin x, cos x)` ([`sin_cos_at`] of the CPU's level).
+            #[inline(always)]
+            pub(crate) fn sin_cos(x: F) -> (F, F) {
+                sin_cos_at(level(), x)
+            }
+            /// `(sin x, cos x)` compiled for `l` (at most [`level()`]).
+            #[inline(always)]
+            pub(crate) fn sin_cos_at(l: Level, x: F) -> (F, F) {
+                #[inline(always)]
+                fn on(l: Level, x: A) -> (A, A) {
+                    on_level!(l, fn(x: A) -> (A, A) { $body::sin_cos(x) })
+                }
+                let (s, c) = on(l, lanes(x));
+                (back(s), back(c))
+            }
+            /// `xʸ` ([`powf_at`] of the CPU's level).
+            #[inline(always)]
+            pub(crate) fn powf(x: F, y: F) -> F {
+                powf_at(level(), x, y)
+            }
+            /// `xʸ` compiled for `l` (at most [`level()`]).
+            #[inline(always)]
+            pub(crate) fn powf_at(l: Level, x: F, y: F) -> F {
+                #[inline(always)]
+                fn on(l: Level, x: A, y: A) -> A {
+                    on_level!(l, fn(x: A, y: A) -> A { $body::powf(x, y) })
+                }
+                back(on(l, lanes(x), lanes(y)))
+            }
+        }
+    };
+    (@inline $body:ident $wide:ident $f:ident $f_at:ident) => {
+        #[doc = concat!("`", stringify!($f), "` in the caller's code (inlined: `wide`'s vectors, the")]
+        /// default build's SSE2): short enough that the call of a wider copy costs more than it
+        /// saves in a program (measured on GMM's gradient, whose `logsumexp` calls `exp` and `ln`).
+        #[inline(always)]
+        pub(crate) fn $f(x: F) -> F {
+            $wide::$f(x)
+        }
+        #[doc = concat!("`", stringify!($f), "` compiled for `l` (at most [`level()`]).")]
+        #[inline(always)]
+        pub(crate) fn $f_at(l: Level, x: F) -> F {
+            #[inline(always)]
+            fn on(l: Level, x: A) -> A {
+                on_level!(l, fn(x: A) -> A { $body::$f(x) })
+            }
+            back(on(l, lanes(x)))
+        }
+    };
+    (@one $body:ident $f:ident $f_at:ident) => {
+        #[doc = concat!("`", stringify!($f), "` on the CPU's widest vectors.")]
+        #[inline(always)]
+        pub(crate) fn $f(x: F) -> F {
+            $f_at(level(), x)
+        }
+        #[doc = concat!("`", stringify!($f), "` compiled for `l` (at most [`level()`]).")]
+        #[inline(always)]
+        pub(crate) fn $f_at(l: Level, x: F) -> F {
+            #[inline(always)]
+            fn on(l: Level, x: A) -> A {
+                on_level!(l, fn(x: A) -> A { $body::$f(x) })
+            }
+            back(on(l, lanes(x)))
+        }
+    };
+}
+dispatched!(x4, a4, w4, wide::f64x4, crate::numbers::lane_array::F4);
+dispatched!(x8, a8, w8, wide::f64x8, crate::numbers::lane_array::F8);
+
+#[cfg(test)]
+mod tests {
+    use super::{level, x4, x8, Level};
+
+    /// Inputs over every function's domain and beyond: random bit patterns (every exponent,
+    /// NaNs, infinities, subnormals), uniform values in `[-lo, hi]`-style ranges, and the
+    /// special values.
+    fn inputs() -> Vec<f64> {
+        let mut s = 0x9e37_79b9_7f4a_7c15_u64;
+        let mut next = move || {
+            s ^= s << 13;
+            s ^= s >> 7;
+            s ^= s << 17;
+            s
+        };
+        let mut v = vec![
+            0.0,
+            -0.0,
+            f64::INFINITY,
+            f64::NEG_INFINITY,
+            f64::NAN,
+            f64::MIN_POSITIVE,
+            -f64::MIN_POSITIVE,
+            5e-324,
+            -5e-324,
+            1.0,
+            -1.0,
+            0.625,
+            708.0,
+            -708.0,
+            709.9,
+            -745.5,
+            1.6e6,
+            -1.7e6,
+            1e300,
+            f64::MAX,
+            f64::MIN,
+        ];
+        for _ in 0..1500 {
+            v.push(f64::from_bits(next()));
+        }
+        for scale in [1.0, 3.0, 30.0, 800.0, 2e6] {
+            for _ in 0..400 {
+                let u = (next() >> 11) as f64 / (1u64 << 53) as f64;
+                v.push((2.0 * u - 1.0) * scale);
+            }
+        }
+        v
+    }
+
+    /// The levels this CPU runs.
+    fn levels() -> Vec<Level> {
+        [Level::Baseline, Level::Avx2, Level::Avx512]
+            .into_iter()
+            .filter(|&l| l <= level())
+            .collect()
+    }
+
+    fn bits<const N: usize>(v: [f64; N]) -> [u64; N] {
+        v.map(f64::to_bits)
+    }
+
+    macro_rules! same_bits_on_every_level {
+        ($m:ident, $simd:ty, $n:literal) => {{
+            let xs = inputs();
+            let mut ys = xs.clone();
+            ys.rotate_left(7);
+            let ls = levels();
+            let mut checked = 0;
+            for (xc, yc) in xs.chunks_exact($n).zip(ys.chunks_exact($n)) {
+                let x = <$simd>::new(xc.try_into().unwrap());
+                let y = <$simd>::new(yc.try_into().unwrap());
+                let all = |l: Level| {
+                    let (s, c) = $m::sin_cos_at(l, x);
+                    [
+                        $m::exp_at(l, x),
+                        $m::exp_m1_at(l, x),
+                        $m::ln_at(l, x),
+                        $m::ln_1p_at(l, x),
+                        $m::tanh_at(l, x),
+                        $m::sin_at(l, x),
+                        $m::cos_at(l, x),
+                        s,
+                        c,
+                        $m::powf_at(l, x, y),
+                        $m::powf_at(l, x.abs(), y),
+                    ]
+                    .map(|v| bits(v.to_array()))
+                };
+                let base = all(Level::Baseline);
+                for &l in &ls[1..] {
+                    assert_eq!(all(l), base, "{:?} at x = {xc:?}, y = {yc:?}", l);
+                    checked += 1;
+                }
+                // the dispatched form is the widest level's
+                let (s, c) = $m::sin_cos(x);
+                let top = [
+                    $m::exp(x),
+                    $m::exp_m1(x),
+                    $m::ln(x),
+                    $m::ln_1p(x),
+                    $m::tanh(x),
+                    $m::sin(x),
+                    $m::cos(x),
+                    s,
+                    c,
+                    $m::powf(x, y),
+                    $m::powf(x.abs(), y),
+                ]
+                .map(|v| bits(v.to_array()));
+                assert_eq!(top, base);
+            }
+            // on an x86-64 CPU with AVX2 (every one of the last decade) the wide levels ran
+            if cfg!(target_arch = "x86_64") && std::arch::is_x86_feature_detected!("avx2") {
+                assert!(checked > 0);
+            }
+        }};
+    }
+
+    /// Each function compiled for each level this CPU runs (AVX-512, AVX2, the default
+    /// build's SSE2) gives the same bits, on four and on eight lanes.
+    #[test]
+    fn every_level_gives_the_same_bits() {
+        // a large stack: unoptimised, the inlined bodies' temporaries take a lot of it
+        std::thread::Builder::new()
+            .stack_size(256 << 20)
+            .spawn(|| {
+                same_bits_on_every_level!(x4, wide::f64x4, 4);
+                same_bits_on_every_level!(x8, wide::f64x8, 8);
+            })
+            .unwrap()
+            .join()
+            .unwrap();
+    }
+
+    /// The detected level is what the CPU has.
+    #[test]
+    fn the_level_is_the_cpus() {
+        #[cfg(target_arch = "x86_64")]
+        {
+            let avx2 = std::arch::is_x86_feature_detected!("avx2")
+                && std::arch::is_x86_feature_detected!("fma");
+            assert_eq!(level() >= Level::Avx2, avx2);
+            if level() == Level::Avx512 {
+                assert!(std::arch::is_x86_feature_detected!("avx512f"));
+            }
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        assert_eq!(level(), Level::Baseline);
+    }
+}

@@ -19,6 +19,7 @@ mod fixed;
 mod forward;
 #[allow(unsafe_code)] // bytemuck's Pod/Zeroable for plain lane arrays
 pub(crate) mod lane_array;
+#[allow(unsafe_code)] // run-time CPU dispatch: `#[target_feature]` copies of the functions
 mod lane_math;
 mod tropical;
 mod ulog;
