@@ -1,5 +1,6 @@
 //! Batch numbers [`F64x4`], [`F64x8`]: several independent `f64` values (lanes) in a SIMD
-//! vector ([`wide`]), so that one run of a reversible program computes it at 4 or 8 inputs.
+//! vector (plain lane arrays, compiled for the running CPU's vector width: [`crate::simd`]),
+//! so that one run of a reversible program computes it at 4 or 8 inputs.
 //!
 //! Every instruction acts lane by lane; `GVar<F64x4>` carries one adjoint per lane, so the
 //! gradient program is batched too. A batch has **no order and no single value**: it
@@ -83,7 +84,7 @@ macro_rules! batch_type {
         /// ```
         #[derive(Clone, Copy, Default)]
         #[repr(transparent)]
-        pub struct $name(pub $simd);
+        pub struct $name(pub(crate) $simd);
 
         impl $name {
             /// The number of lanes.
@@ -227,6 +228,7 @@ macro_rules! batch_type {
         impl crate::number::Adjoints for $name {}
         crate::instr::fresh::fresh_scalar!([] $name);
         impl crate::number::LaneOrd for $name {
+            const WIDE: bool = true;
             #[inline(always)]
             fn le_mask(&self, o: &Self) -> Self {
                 self.zip_map(*o, |a, b| if a <= b { 1.0 } else { 0.0 })
@@ -393,14 +395,14 @@ macro_rules! batch_binary {
 
 batch_type!(
     F64x4,
-    wide::f64x4,
+    super::lane_array::F4,
     x4,
     4,
     "Four independent `f64` lanes (a batch of four inputs of one program)."
 );
 batch_type!(
     F64x8,
-    wide::f64x8,
+    super::lane_array::F8,
     x8,
     8,
     "Eight independent `f64` lanes (a batch of eight inputs of one program)."

@@ -1,54 +1,39 @@
-//! Eight `f64` lanes as a plain array ([`F8`], with its `u64` twin [`U8`]): the vector type of
-//! the lane functions ([`lane_math`](super::lane_math), the same code as on `F64x4`/`F64x8`)
-//! when they are compiled for the running CPU's vector width. `wide`'s vectors are fixed when
-//! `wide` is compiled (SSE2 in a default x86-64 build); every operation here is an ordinary
-//! loop over the eight lanes, so a caller compiled with `#[target_feature(enable = "avx512f")]`
-//! (or `avx2`) gets the wide instructions and a default build gets SSE2, with the same bits on
-//! every path: each operation is one IEEE operation per lane (no contraction into FMA), and
-//! the comparisons, selects, min/max and bit operations are defined lane by lane as `wide`'s
-//! (masks of all ones or all zeros; `fast_min(a, b)` is `a` where `a < b`, else `b`, as
-//! `minpd`).
+//! `f64` lanes as plain arrays ([`F4`], [`F8`], with their `u64` twins [`U4`], [`U8`]): the
+//! vectors of the batch numbers [`F64x4`](super::F64x4), [`F64x8`](super::F64x8) and of the
+//! lane functions ([`lane_math`](super::lane_math)). Every operation is an ordinary loop over
+//! the lanes, written `#[inline(always)]`, so code compiled with
+//! `#[target_feature(enable = "avx512f")]` (or `avx2`: the run-time dispatch of
+//! [`crate::simd`]) gets the wide instructions and a default build gets SSE2 (NEON on
+//! aarch64), with the same bits on every path: each operation is one IEEE operation per lane
+//! (no contraction into FMA), and the comparisons, selects, min/max and bit operations are
+//! defined lane by lane as `wide`'s were (masks of all ones or all zeros; `fast_min(a, b)` is
+//! `a` where `a < b`, else `b`, as `minpd`).
 //!
 //! [`ArrayLanes`] gives each function of the table of elementary functions that has a vector
-//! implementation its value and derivative on these lanes (used by
+//! implementation its value and derivative on eight lanes (used by
 //! [`crate::stdlib::elementwise`]).
 use super::batch::lanes;
 use crate::instr::fns;
 use core::ops::{Add, BitAnd, BitOr, BitXor, Div, Mul, Neg, Not, Shl, Shr, Sub};
 
-/// Eight `f64` lanes.
-#[derive(Clone, Copy, Debug, PartialEq)]
-#[repr(C, align(64))]
-pub(crate) struct F8(pub(crate) [f64; 8]);
-
-/// Eight `u64` lanes (the bits of an [`F8`]).
-#[derive(Clone, Copy, Debug, PartialEq)]
-#[repr(C, align(64))]
-pub(crate) struct U8(pub(crate) [u64; 8]);
-
-// SAFETY: plain arrays of numbers (every bit pattern valid), no padding (64 bytes, align 64)
-unsafe impl wide::bytemuck::Zeroable for F8 {}
-// SAFETY: as above
-unsafe impl wide::bytemuck::Pod for F8 {}
-// SAFETY: as above
-unsafe impl wide::bytemuck::Zeroable for U8 {}
-// SAFETY: as above
-unsafe impl wide::bytemuck::Pod for U8 {}
-
-/// `[f(a[0]), .., f(a[7])]`.
+/// `[f(a[0]), .., f(a[N - 1])]`.
 #[inline(always)]
-fn map<A: Copy, R: Copy + Default>(a: [A; 8], f: impl Fn(A) -> R) -> [R; 8] {
-    let mut r = [R::default(); 8];
-    for i in 0..8 {
+fn map<A: Copy, R: Copy + Default, const N: usize>(a: [A; N], f: impl Fn(A) -> R) -> [R; N] {
+    let mut r = [R::default(); N];
+    for i in 0..N {
         r[i] = f(a[i]);
     }
     r
 }
-/// `[f(a[0], b[0]), .., f(a[7], b[7])]`.
+/// `[f(a[0], b[0]), .., f(a[N - 1], b[N - 1])]`.
 #[inline(always)]
-fn zip<A: Copy, B: Copy, R: Copy + Default>(a: [A; 8], b: [B; 8], f: impl Fn(A, B) -> R) -> [R; 8] {
-    let mut r = [R::default(); 8];
-    for i in 0..8 {
+fn zip<A: Copy, B: Copy, R: Copy + Default, const N: usize>(
+    a: [A; N],
+    b: [B; N],
+    f: impl Fn(A, B) -> R,
+) -> [R; N] {
+    let mut r = [R::default(); N];
+    for i in 0..N {
         r[i] = f(a[i], b[i]);
     }
     r
@@ -70,135 +55,177 @@ macro_rules! binary {
         }
     )*};
 }
-binary!(F8, f64: Add add +, Sub sub -, Mul mul *, Div div /);
-binary!(U8, u64: BitAnd bitand &, BitOr bitor |);
-// integer lanes wrap (as `wide`'s and the machine's)
-impl Add for U8 {
-    type Output = U8;
-    #[inline(always)]
-    fn add(self, o: U8) -> U8 {
-        U8(zip(self.0, o.0, u64::wrapping_add))
-    }
-}
-impl Sub for U8 {
-    type Output = U8;
-    #[inline(always)]
-    fn sub(self, o: U8) -> U8 {
-        U8(zip(self.0, o.0, u64::wrapping_sub))
-    }
-}
 
 macro_rules! bits_binary {
-    ($($tr:ident $m:ident $op:tt),*) => {$(
-        impl $tr for F8 {
-            type Output = F8;
+    ($F:ident: $($tr:ident $m:ident $op:tt),*) => {$(
+        impl $tr for $F {
+            type Output = $F;
             #[inline(always)]
-            fn $m(self, o: F8) -> F8 {
-                F8(zip(self.0, o.0, |a: f64, b: f64| f64::from_bits(a.to_bits() $op b.to_bits())))
+            fn $m(self, o: $F) -> $F {
+                $F(zip(self.0, o.0, |a: f64, b: f64| f64::from_bits(a.to_bits() $op b.to_bits())))
             }
         }
     )*};
 }
-bits_binary!(BitAnd bitand &, BitOr bitor |, BitXor bitxor ^);
-
-impl Neg for F8 {
-    type Output = F8;
-    #[inline(always)]
-    fn neg(self) -> F8 {
-        F8(map(self.0, |a| -a))
-    }
-}
-impl Not for F8 {
-    type Output = F8;
-    #[inline(always)]
-    fn not(self) -> F8 {
-        F8(map(self.0, |a| f64::from_bits(!a.to_bits())))
-    }
-}
-impl Shl<u32> for U8 {
-    type Output = U8;
-    #[inline(always)]
-    fn shl(self, s: u32) -> U8 {
-        U8(map(self.0, |a| a << s))
-    }
-}
-impl Shr<u32> for U8 {
-    type Output = U8;
-    #[inline(always)]
-    fn shr(self, s: u32) -> U8 {
-        U8(map(self.0, |a| a >> s))
-    }
-}
 
 macro_rules! compare {
-    ($($m:ident $op:tt),*) => {$(
+    ($F:ident: $($m:ident $op:tt),*) => {$(
         /// A lane mask: all ones where the comparison holds.
         #[inline(always)]
-        pub(crate) fn $m(self, o: F8) -> F8 {
-            F8(zip(self.0, o.0, |a: f64, b: f64| mask(a $op b)))
+        pub(crate) fn $m(self, o: $F) -> $F {
+            $F(zip(self.0, o.0, |a: f64, b: f64| mask(a $op b)))
         }
     )*};
 }
 
-#[allow(dead_code)] // the methods the lane functions use, not every one in every build
-impl F8 {
-    /// Every lane `v`.
-    #[inline(always)]
-    pub(crate) fn splat(v: f64) -> F8 {
-        F8([v; 8])
-    }
-    /// The lanes `a`.
-    #[inline(always)]
-    pub(crate) fn new(a: [f64; 8]) -> F8 {
-        F8(a)
-    }
-    /// The lanes.
-    #[inline(always)]
-    pub(crate) fn to_array(self) -> [f64; 8] {
-        self.0
-    }
-    /// `|x|` (the sign bit cleared).
-    #[inline(always)]
-    pub(crate) fn abs(self) -> F8 {
-        F8(map(self.0, |a| f64::from_bits(a.to_bits() & !(1 << 63))))
-    }
-    /// Rounded to the nearest integer, half away from zero (`f64::round`, as `wide`'s).
-    #[inline(always)]
-    pub(crate) fn round(self) -> F8 {
-        F8(map(self.0, f64::round))
-    }
-    /// `self` where `self < o`, else `o` (`minpd`).
-    #[inline(always)]
-    pub(crate) fn fast_min(self, o: F8) -> F8 {
-        F8(zip(self.0, o.0, |a: f64, b: f64| if a < b { a } else { b }))
-    }
-    /// `self` where `self > o`, else `o` (`maxpd`).
-    #[inline(always)]
-    pub(crate) fn fast_max(self, o: F8) -> F8 {
-        F8(zip(self.0, o.0, |a: f64, b: f64| if a > b { a } else { b }))
-    }
-    /// `t` where the mask `self` is set, else `f` (bitwise).
-    #[inline(always)]
-    pub(crate) fn select(self, t: F8, f: F8) -> F8 {
-        (self & t) | (!self & f)
-    }
-    /// Whether every lane of the mask is set (its sign bit, as `movmskpd`).
-    #[inline(always)]
-    pub(crate) fn all(self) -> bool {
-        self.0
-            .iter()
-            .fold(true, |all, a| all & a.is_sign_negative())
-    }
-    compare!(simd_eq ==, simd_ne !=, simd_lt <, simd_le <=, simd_gt >, simd_ge >=);
-}
+/// The `f64` lane type `$F` and its `u64` twin `$U`, `$n` lanes each.
+macro_rules! lane_arrays {
+    ($F:ident, $U:ident, $n:literal, $align:literal) => {
+        #[doc = concat!(stringify!($n), " `f64` lanes.")]
+        #[derive(Clone, Copy, Debug, PartialEq, Default)]
+        #[repr(C, align($align))]
+        pub(crate) struct $F(pub(crate) [f64; $n]);
 
-impl U8 {
-    /// Every lane `v`.
-    #[inline(always)]
-    pub(crate) fn splat(v: u64) -> U8 {
-        U8([v; 8])
-    }
+        #[doc = concat!(stringify!($n), " `u64` lanes (the bits of an [`", stringify!($F), "`]).")]
+        #[derive(Clone, Copy, Debug, PartialEq, Default)]
+        #[repr(C, align($align))]
+        pub(crate) struct $U(pub(crate) [u64; $n]);
+
+        binary!($F, f64: Add add +, Sub sub -, Mul mul *, Div div /);
+        binary!($U, u64: BitAnd bitand &, BitOr bitor |);
+        // integer lanes wrap (as `wide`'s and the machine's)
+        impl Add for $U {
+            type Output = $U;
+            #[inline(always)]
+            fn add(self, o: $U) -> $U {
+                $U(zip(self.0, o.0, u64::wrapping_add))
+            }
+        }
+        impl Sub for $U {
+            type Output = $U;
+            #[inline(always)]
+            fn sub(self, o: $U) -> $U {
+                $U(zip(self.0, o.0, u64::wrapping_sub))
+            }
+        }
+        bits_binary!($F: BitAnd bitand &, BitOr bitor |, BitXor bitxor ^);
+        impl Neg for $F {
+            type Output = $F;
+            #[inline(always)]
+            fn neg(self) -> $F {
+                $F(map(self.0, |a| -a))
+            }
+        }
+        impl Not for $F {
+            type Output = $F;
+            #[inline(always)]
+            fn not(self) -> $F {
+                $F(map(self.0, |a| f64::from_bits(!a.to_bits())))
+            }
+        }
+        impl Shl<u32> for $U {
+            type Output = $U;
+            #[inline(always)]
+            fn shl(self, s: u32) -> $U {
+                $U(map(self.0, |a| a << s))
+            }
+        }
+        impl Shr<u32> for $U {
+            type Output = $U;
+            #[inline(always)]
+            fn shr(self, s: u32) -> $U {
+                $U(map(self.0, |a| a >> s))
+            }
+        }
+
+        #[allow(dead_code)] // the methods the lane functions use, not every one in every build
+        impl $F {
+            /// Every lane `v`.
+            #[inline(always)]
+            pub(crate) fn splat(v: f64) -> $F {
+                $F([v; $n])
+            }
+            /// The lanes `a`.
+            #[inline(always)]
+            pub(crate) fn new(a: [f64; $n]) -> $F {
+                $F(a)
+            }
+            /// The lanes.
+            #[inline(always)]
+            pub(crate) fn to_array(self) -> [f64; $n] {
+                self.0
+            }
+            /// `|x|` (the sign bit cleared).
+            #[inline(always)]
+            pub(crate) fn abs(self) -> $F {
+                $F(map(self.0, |a| f64::from_bits(a.to_bits() & !(1 << 63))))
+            }
+            /// `√x` (IEEE, correctly rounded: `sqrtpd`).
+            #[inline(always)]
+            pub(crate) fn sqrt(self) -> $F {
+                $F(map(self.0, f64::sqrt))
+            }
+            /// Rounded to the nearest integer, half away from zero (`f64::round`, as `wide`'s).
+            #[inline(always)]
+            pub(crate) fn round(self) -> $F {
+                $F(map(self.0, f64::round))
+            }
+            /// `self` where `self < o`, else `o` (`minpd`).
+            #[inline(always)]
+            pub(crate) fn fast_min(self, o: $F) -> $F {
+                $F(zip(self.0, o.0, |a: f64, b: f64| if a < b { a } else { b }))
+            }
+            /// `self` where `self > o`, else `o` (`maxpd`).
+            #[inline(always)]
+            pub(crate) fn fast_max(self, o: $F) -> $F {
+                $F(zip(self.0, o.0, |a: f64, b: f64| if a > b { a } else { b }))
+            }
+            /// `t` where the mask `self` is set, else `f` (bitwise).
+            #[inline(always)]
+            pub(crate) fn select(self, t: $F, f: $F) -> $F {
+                (self & t) | (!self & f)
+            }
+            /// Whether every lane of the mask is set (its sign bit, as `movmskpd`).
+            #[inline(always)]
+            pub(crate) fn all(self) -> bool {
+                self.0
+                    .iter()
+                    .fold(true, |all, a| all & a.is_sign_negative())
+            }
+            /// Whether any lane of the mask is set (its sign bit, as `movmskpd`).
+            #[inline(always)]
+            pub(crate) fn any(self) -> bool {
+                self.0
+                    .iter()
+                    .fold(false, |any, a| any | a.is_sign_negative())
+            }
+            compare!($F: simd_eq ==, simd_ne !=, simd_lt <, simd_le <=, simd_gt >, simd_ge >=);
+        }
+
+        impl $U {
+            /// Every lane `v`.
+            #[inline(always)]
+            pub(crate) fn splat(v: u64) -> $U {
+                $U([v; $n])
+            }
+        }
+
+        impl $F {
+            /// The bits of the lanes.
+            #[inline(always)]
+            pub(crate) fn to_bits(self) -> $U {
+                $U(map(self.0, f64::to_bits))
+            }
+            /// The lanes with bits `u`.
+            #[inline(always)]
+            pub(crate) fn from_bits(u: $U) -> $F {
+                $F(map(u.0, f64::from_bits))
+            }
+        }
+    };
 }
+lane_arrays!(F4, U4, 4, 32);
+lane_arrays!(F8, U8, 8, 64);
 
 /// A function of the table of elementary functions with a vector implementation, on
 /// [`F8`] lanes: its value and the factor of its backward rule, computed as the rule on

@@ -1,10 +1,10 @@
-//! Elementary functions on SIMD lanes ([`wide`]'s `f64x4`, `f64x8`), computed as vectors:
+//! Elementary functions on SIMD lanes (the lane arrays `F4`, `F8` of `lane_array`), computed as vectors:
 //! the implementations that rows of the table of elementary functions ([`nilang_functions`])
 //! name in their `lanes` slot, so that `F64x4`/`F64x8` values, their reverse rules
 //! (`GVar<F64x4>`) and everything built on them use one vector version of each function.
 //!
 //! Every function is branch-free over the lanes (both sides of a case are computed and
-//! blended), written in plain Rust on `wide`'s vectors. Each is within two ulps of `f64`'s
+//! blended), written in plain Rust on lane arrays. Each is within two ulps of `f64`'s
 //! function (std) at every input, with its special values (±0, ±∞, NaN, subnormals,
 //! overflow) as std's; `tests/numbers/lane_math.rs` checks this.
 //!
@@ -22,7 +22,7 @@
 //! The constants of the polynomials are fdlibm's (Sun Microsystems, via FreeBSD and musl) and
 //! Cephes' (S. Moshier).
 
-/// The functions on one `wide` vector type: `$simd` (`f64` lanes) and `$u` (`u64` lanes).
+/// The functions on one lane type: `$simd` (`f64` lanes) and `$u` (`u64` lanes).
 macro_rules! lane_math {
     ($module:ident, $simd:ty, $u:ty, $n:literal) => {
         /// Elementary functions on this many lanes.
@@ -41,11 +41,11 @@ macro_rules! lane_math {
             }
             #[inline(always)]
             fn bits(x: F) -> U {
-                wide::bytemuck::cast(x)
+                x.to_bits()
             }
             #[inline(always)]
             fn from_bits(u: U) -> F {
-                wide::bytemuck::cast(u)
+                F::from_bits(u)
             }
             /// `2ᵏ` for integers `k` (as `f64` lanes) with `−1022 ≤ k ≤ 1023`.
             #[inline(always)]
@@ -501,17 +501,18 @@ macro_rules! lane_math {
     };
 }
 
-lane_math!(x4, wide::f64x4, wide::u64x4, 4);
-lane_math!(x8, wide::f64x8, wide::u64x8, 8);
-// the same functions on plain arrays of eight lanes, for code compiled for the running CPU's
-// vector width (`lane_array`); only the functions of the table are called there
-#[allow(dead_code)]
-mod arrays {
-    lane_math!(
-        a8,
-        crate::numbers::lane_array::F8,
-        crate::numbers::lane_array::U8,
-        8
-    );
-}
-pub(crate) use arrays::a8;
+// the batch numbers' lanes (`F64x4`, `F64x8`) and the eight lanes of `stdlib::elementwise`:
+// plain arrays, compiled for whatever vector width the caller is compiled for
+lane_math!(
+    x4,
+    crate::numbers::lane_array::F4,
+    crate::numbers::lane_array::U4,
+    4
+);
+lane_math!(
+    x8,
+    crate::numbers::lane_array::F8,
+    crate::numbers::lane_array::U8,
+    8
+);
+pub(crate) use x8 as a8;
