@@ -1,24 +1,24 @@
-//! Run-time CPU dispatch: programs on batch numbers ([`F64x4`](crate::numbers::F64x4),
-//! [`F64x8`](crate::numbers::F64x8)) run with the running CPU's widest vectors, without
-//! `RUSTFLAGS`.
+//! Run-time CPU dispatch: programs on the batch number [`F64x8`](crate::numbers::F64x8) (and
+//! gradient numbers over it) run with the running CPU's widest vectors, without `RUSTFLAGS`.
 //!
 //! The default x86-64 build targets SSE2 (two `f64` lanes per instruction). Every generic
-//! `#[i]` function (a type parameter bounded by `Scalar`, `Ordered` or `Batch`) instantiated
-//! on batch numbers (`F64x8`, `GVar<F64x8>`, ..: [`LaneOrd::WIDE`](crate::ad::LaneOrd::WIDE))
-//! runs each of its bodies (forward, inverse, and the variants the gradient runs) compiled
-//! three times: for AVX-512, for AVX2 + FMA and for the default build, the copy picked at each
-//! call from [`active`] (one relaxed load). The batch types are plain arrays whose operations
-//! are `#[inline(always)]` loops over the lanes, so in the AVX-512 copy they are 512-bit
-//! instructions. So a program runs wide wherever it is called from: the gradient API
+//! `#[i]` function with a loop (a type parameter bounded by `Scalar`, `Ordered` or `Batch`)
+//! instantiated on `F64x8` (`F64x8`, `GVar<F64x8>`, ..:
+//! [`LaneOrd::WIDE`](crate::ad::LaneOrd::WIDE)) runs each of its bodies (forward, inverse,
+//! and the variants the gradient runs) compiled three times: for AVX-512, for AVX2 + FMA and
+//! for the default build, the copy picked at each call from [`active`] (one relaxed load); a
+//! function without a loop is compiled into its caller's copy. `F64x8` is a plain array whose
+//! operations are `#[inline(always)]` loops over the lanes, so in the AVX-512 copy they are
+//! 512-bit instructions. So a program runs wide wherever it is called from: the gradient API
 //! ([`gradient`](crate::gradient), [`Plan`](crate::ad::Plan), ..), a forward run, another
-//! function. On every other number type the generated code is what it was (the condition is
-//! a constant). Every path computes the same IEEE operations in the same order (Rust never
+//! function. Every path computes the same IEEE operations in the same order (Rust never
 //! contracts `a * b + c` into an FMA, and nothing here calls `mul_add`), so the results are
-//! **bit-identical** on every path. Code of your own on batches outside `#[i]` functions
-//! (a hand-written loop) gets the same with [`dispatch`].
+//! **bit-identical** on every path. Code of your own on batches outside `#[i]` functions (a
+//! hand-written loop) gets the same with [`dispatch`].
 //!
 //! On aarch64, NEON is the baseline (128-bit, the widest every aarch64 CPU has): no dispatch.
-//! Scalar programs (`f64`, `GVar<f64>`) are not dispatched (the default build's code).
+//! Scalar programs (`f64`, `GVar<f64>`) and `F64x4` are not dispatched (the default build's
+//! code).
 //!
 //! The environment variable `NILANG_SIMD` (`baseline`, `avx2` or `avx512`, read once) caps
 //! the path, as does [`limit`] at run time: e.g. `NILANG_SIMD=baseline` to compare with the

@@ -37,9 +37,12 @@ where
 #[i]
 fn lane_fns<T: Scalar>(out: &mut T, x: &mut [T]) {
     for i in 0..x.len() {
-        out += exp(x[i]) * tanh(x[i]);
-        out += sin(x[i]) / (cos(x[i]) + 2.0);
-        out += ln(x[i] * x[i] + 1.0) + sqrt(abs2(x[i]) + 0.5);
+        out += exp(x[i]);
+        out += tanh(x[i]);
+        out += sin(x[i]);
+        out += cos(x[i]);
+        out += exp_m1(x[i]);
+        out += abs2(x[i]);
     }
 }
 

@@ -67,8 +67,8 @@ pub trait LaneOrd {
     /// The lane-wise maximum of the values (`f64::max`: a NaN lane is ignored), without
     /// derivative (a constant, such as the shift of a `logsumexp`).
     fn lane_max(&self, o: &Self) -> Self;
-    /// A batch number (SIMD lanes, or gradient numbers over them): `#[i]` functions on it
-    /// run compiled for the CPU's widest vectors ([`crate::simd`]).
+    /// A batch number on plain lane arrays (`F64x8`, or gradient numbers over it): `#[i]`
+    /// functions on it run compiled for the CPU's widest vectors ([`crate::simd`]).
     ///
     /// ```
     /// use nilang::ad::LaneOrd;

@@ -1,6 +1,6 @@
-//! `f64` lanes as plain arrays ([`F4`], [`F8`], with their `u64` twins [`U4`], [`U8`]): the
-//! vectors of the batch numbers [`F64x4`](super::F64x4), [`F64x8`](super::F64x8) and of the
-//! lane functions ([`lane_math`](super::lane_math)). Every operation is an ordinary loop over
+//! `f64` lanes as plain arrays ([`F8`], with its `u64` twin [`U8`]): the vector of the batch
+//! number [`F64x8`](super::F64x8) and of the lane functions on it
+//! ([`lane_math`](super::lane_math)). Every operation is an ordinary loop over
 //! the lanes, written `#[inline(always)]`, so code compiled with
 //! `#[target_feature(enable = "avx512f")]` (or `avx2`: the run-time dispatch of
 //! [`crate::simd`]) gets the wide instructions and a default build gets SSE2 (NEON on
@@ -224,7 +224,6 @@ macro_rules! lane_arrays {
         }
     };
 }
-lane_arrays!(F4, U4, 4, 32);
 lane_arrays!(F8, U8, 8, 64);
 
 /// A function of the table of elementary functions with a vector implementation, on

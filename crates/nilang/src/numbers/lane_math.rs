@@ -1,4 +1,4 @@
-//! Elementary functions on SIMD lanes (the lane arrays `F4`, `F8` of `lane_array`), computed as vectors:
+//! Elementary functions on SIMD lanes (`wide`'s `f64x4`, the lane array `F8` of `lane_array`), computed as vectors:
 //! the implementations that rows of the table of elementary functions ([`nilang_functions`])
 //! name in their `lanes` slot, so that `F64x4`/`F64x8` values, their reverse rules
 //! (`GVar<F64x4>`) and everything built on them use one vector version of each function.
@@ -41,11 +41,11 @@ macro_rules! lane_math {
             }
             #[inline(always)]
             fn bits(x: F) -> U {
-                x.to_bits()
+                super::LaneBits::to_u(x)
             }
             #[inline(always)]
             fn from_bits(u: U) -> F {
-                F::from_bits(u)
+                <F as super::LaneBits>::from_u(u)
             }
             /// `2ᵏ` for integers `k` (as `f64` lanes) with `−1022 ≤ k ≤ 1023`.
             #[inline(always)]
@@ -501,14 +501,40 @@ macro_rules! lane_math {
     };
 }
 
-// the batch numbers' lanes (`F64x4`, `F64x8`) and the eight lanes of `stdlib::elementwise`:
-// plain arrays, compiled for whatever vector width the caller is compiled for
-lane_math!(
-    x4,
-    crate::numbers::lane_array::F4,
-    crate::numbers::lane_array::U4,
-    4
-);
+/// The bits of a lane vector (`u64` lanes) and back.
+trait LaneBits {
+    type U;
+    fn to_u(self) -> Self::U;
+    fn from_u(u: Self::U) -> Self;
+}
+impl LaneBits for wide::f64x4 {
+    type U = wide::u64x4;
+    #[inline(always)]
+    fn to_u(self) -> wide::u64x4 {
+        wide::bytemuck::cast(self)
+    }
+    #[inline(always)]
+    fn from_u(u: wide::u64x4) -> Self {
+        wide::bytemuck::cast(u)
+    }
+}
+impl LaneBits for crate::numbers::lane_array::F8 {
+    type U = crate::numbers::lane_array::U8;
+    #[inline(always)]
+    fn to_u(self) -> Self::U {
+        self.to_bits()
+    }
+    #[inline(always)]
+    fn from_u(u: Self::U) -> Self {
+        Self::from_bits(u)
+    }
+}
+
+// `F64x4`: `wide`'s vector (SSE2 in a default build, not dispatched: 4 lanes gain little from
+// wider vectors, and `wide`'s code was faster than the array's); `F64x8` and the eight lanes
+// of `stdlib::elementwise`: the plain array, compiled for whatever vector width the caller is
+// compiled for (`crate::simd`)
+lane_math!(x4, wide::f64x4, wide::u64x4, 4);
 lane_math!(
     x8,
     crate::numbers::lane_array::F8,
