@@ -205,10 +205,16 @@ pub fn __wide<A>(args: A, avx512: impl FnOnce(A), avx2: impl FnOnce(A)) -> Resul
             f(a)
         }
         match active() {
-            // SAFETY: `active` is at most `detected`: the CPU has these features
-            Isa::Avx512 => return Ok(unsafe { level2(avx512, args) }),
-            // SAFETY: as above
-            Isa::Avx2 => return Ok(unsafe { level1(avx2, args) }),
+            Isa::Avx512 => {
+                // SAFETY: `active` is at most `detected`: the CPU has these features
+                unsafe { level2(avx512, args) };
+                return Ok(());
+            }
+            Isa::Avx2 => {
+                // SAFETY: as above
+                unsafe { level1(avx2, args) };
+                return Ok(());
+            }
             Isa::Baseline => {}
         }
     }
