@@ -6,7 +6,7 @@ use crate::facts::{Facts, Masks, Signature};
 use crate::invert::invert_block;
 use crate::parse::Parser;
 use proc_macro2::{Span, TokenStream};
-use quote::{format_ident, quote};
+use quote::{format_ident, quote, ToTokens};
 use std::collections::HashMap;
 use std::rc::Rc;
 use syn::spanned::Spanned;
@@ -472,9 +472,66 @@ fn items(
     } else {
         quote!()
     };
+    // on batch numbers, each body runs compiled for the CPU's widest vectors (`lanes`)
+    let param_names: Option<Vec<syn::Ident>> = sig
+        .inputs
+        .iter()
+        .map(|a| match a {
+            syn::FnArg::Typed(pt) => match &*pt.pat {
+                syn::Pat::Ident(pi)
+                    if pi.by_ref.is_none()
+                        && pi.subpat.is_none()
+                        && !matches!(*pt.ty, syn::Type::ImplTrait(_)) =>
+                {
+                    Some(pi.ident.clone())
+                }
+                _ => None,
+            },
+            syn::FnArg::Receiver(_) => None,
+        })
+        .collect();
+    let tracked = !track.is_empty() || attrs.iter().any(|a| a.path().is_ident("track_caller"));
+    // a function without a loop is cheap to call and small: LLVM inlines it into its
+    // caller's copy, and a dispatch per call would cost more than it gains
+    let wide = match (&param_names, &sig.output) {
+        (Some(_), syn::ReturnType::Default)
+            if !has_receiver
+                && !tracked
+                && sig.constness.is_none()
+                && sig.asyncness.is_none()
+                && crate::lanes::has_loop(f.block.to_token_stream()) =>
+        {
+            crate::lanes::wide_condition(&sig.generics)
+        }
+        _ => None,
+    };
+    let own_targs: Vec<&syn::Ident> = sig
+        .generics
+        .params
+        .iter()
+        .filter_map(|g| match g {
+            syn::GenericParam::Type(t) => Some(&t.ident),
+            syn::GenericParam::Const(c) => Some(&c.ident),
+            syn::GenericParam::Lifetime(_) => None,
+        })
+        .collect();
+    let sig_inputs = &sig.inputs;
+    let by_level = |body: &TokenStream| match (&wide, &param_names) {
+        (Some(w), Some(names)) => crate::lanes::dispatched(
+            w,
+            &sig.generics,
+            &quote!(#sig_inputs),
+            names,
+            &own_targs,
+            body,
+            &allow,
+        ),
+        _ => crate::lanes::level_zero(body),
+    };
+    let (fwd_l, inv_l) = (by_level(fwd), by_level(inv));
     let mut out = quote! {
-        #(#attrs)* #track #allow #vis #sig { #fwd }
-        #[doc = #inv_doc] #(#inline)* #track #allow #vis #inv_sig { #inv }
+        #(#attrs)* #track #allow #vis #sig { #fwd_l }
+        #[doc = #inv_doc] #(#inline)* #track #allow #vis #inv_sig { #inv_l }
     };
     if !has_receiver {
         // the one-pass analysis, for callers and for the gradient API (see `one_pass`): a
@@ -566,6 +623,28 @@ fn items(
                 // the body is a function of its own with the parameters as parameters (their
                 // `&mut` keep `noalias`, as in `__primal` below: `#[inline]`, not `always`),
                 // called with the tuple's fields
+                let body = match (&wide, &param_names) {
+                    (Some(w), Some(names)) => {
+                        let mut all = vec![
+                            format_ident!("__nilang_f", span = Span::call_site()),
+                            format_ident!("__nilang_dead", span = Span::call_site()),
+                        ];
+                        all.extend(names.iter().cloned());
+                        let nf = format_ident!("__NilangF", span = Span::call_site());
+                        let mut targs = own_args.clone();
+                        targs.push(&nf);
+                        crate::lanes::dispatched(
+                            w,
+                            &generics,
+                            &quote!(__nilang_f: __NilangF, __nilang_dead: #mask, #(#pats: #tys),*),
+                            &all,
+                            &targs,
+                            body,
+                            &allow,
+                        )
+                    }
+                    _ => crate::lanes::level_zero(body),
+                };
                 quote! {
                     #[doc(hidden)] #[inline] #allow
                     #vis fn #adj_name #generics (__nilang_f: __NilangF, __nilang_dead: #mask, (#(#args,)*): (#(#tys,)*)) #where_clause {
@@ -597,6 +676,7 @@ fn items(
             // scope metadata)
             let inputs = &sig.inputs;
             let (own_generics, own_where) = (&sig.generics, &sig.generics.where_clause);
+            let primal = by_level(primal);
             quote! {
                 #[doc(hidden)] #[inline] #allow
                 #vis fn #primal_name #generics (_: __NilangF, (#(#args,)*): (#(#tys,)*)) #where_clause {

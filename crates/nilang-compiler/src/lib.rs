@@ -40,6 +40,7 @@ pub mod functions;
 pub mod invert;
 pub mod ir;
 pub mod krate;
+mod lanes;
 pub mod lower;
 pub mod opencl;
 pub mod ordinary;

@@ -288,7 +288,7 @@ fn uncomputation_on_fresh_workspaces_is_adjoint_only() {
     assert!(inv.contains("minus_eq_adjoint"), "{inv}");
     assert!(
         inv.contains(
-            "g_inv__is_called_from_i_code__declare_it_with_i_or_nilang_additive :: __adj (g_inv"
+            "g_inv__is_called_from_i_code__declare_it_with_i_or_nilang_additive :: __adj (:: nilang :: simd :: Level :: < __NILANG_ISA , _ > (g_inv)"
         ),
         "{inv}"
     );
@@ -621,4 +621,38 @@ fn a_copy_by_a_call_that_only_reads_the_workspace_keeps_the_adjoint_only_uncompu
     assert!(inv.contains(":: __adj (i_gemm_inv"), "{inv}");
     assert!(inv.contains(":: WRITES } >> 1u32) & 1 == 1)"), "{inv}");
     assert!(inv.contains("Fresh :: zero_values (& mut (* c))"), "{inv}");
+}
+
+#[test]
+fn generic_bodies_dispatch_on_batch_numbers_and_plain_ones_do_not() {
+    // every body of a function generic over a `Scalar` runs through the levels of
+    // `nilang::simd::__wide` when the type is a batch (`LaneOrd::WIDE`)
+    let out = expand_nocheck(
+        "fn f<T: Scalar, X: Copy>(y: &mut [T], x: &[X], n: usize) where T: Ordered {
+            for j in 0..n { y[j] += y[j + 1]; }
+        }",
+    );
+    // forward, inverse and value-only bodies (the adjoint-only variants are the function
+    // itself here)
+    assert_eq!(out.matches("fn __nilang_lanes").count(), 3, "{out}");
+    assert!(
+        out.contains("false || < T as :: nilang :: ad :: LaneOrd > :: WIDE {"),
+        "{out}"
+    );
+    assert!(!out.contains("< X as"), "{out}");
+    assert!(
+        out.contains("__nilang_lanes :: < T , X , 2 > (y , x , n)"),
+        "{out}"
+    );
+    assert!(out.contains(":: nilang :: simd :: __wide"), "{out}");
+    // a function on f64 only, and one whose type parameter is no number: no dispatch
+    // (a function without a loop runs in its caller's copy)
+    for src in [
+        "fn g(y: &mut f64, x: &mut f64) { for i in 0..2 { y += x; } }",
+        "fn h<X: Copy>(y: &mut f64, x: &[X]) { for i in 0..2 { y += 1.0; } }",
+        "fn k<T: Scalar>(y: &mut T, x: &mut T) { y += x; }",
+    ] {
+        let out = expand_nocheck(src);
+        assert!(!out.contains("__nilang_lanes"), "{out}");
+    }
 }

@@ -96,6 +96,8 @@ pub mod kernel;
 pub mod number;
 pub mod numbers;
 mod reversible;
+#[allow(unsafe_code)] // calling the `#[target_feature]` copies after detecting the features
+pub mod simd;
 pub mod stdlib;
 #[allow(unsafe_code)] // the typed byte arena: raw reads of the bytes it wrote, the current tape
 pub mod tape;

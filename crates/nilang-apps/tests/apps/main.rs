@@ -26,6 +26,7 @@ mod ordinary;
 mod parallel;
 mod qr;
 mod readme_examples;
+mod simd_dispatch;
 mod sparse;
 mod unitary;
 

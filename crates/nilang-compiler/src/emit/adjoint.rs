@@ -183,6 +183,15 @@ impl Emitter {
         };
         let body = self.call(&call, s);
         let (adj, zero) = (abi::item(abi::ADJOINT), abi::mask_lit(0));
+        // the function value tagged with the caller's instruction-set level (see
+        // `crate::lanes`): the callee's instance differs by level, so each has one caller
+        // and LLVM inlines it into that level's code (a callee of more parameters takes
+        // them by name, with an `FnOnce` bound: untagged)
+        let fpath = if c.args.len() <= abi::MAX_CALL_TUPLE {
+            quote!(::nilang::simd::Level::<__NILANG_ISA, _>(#fpath))
+        } else {
+            quote!(#fpath)
+        };
         let adj = marker.item(quote!(#adj(#fpath, #zero #(| #bits)*, (#(#names,)*))));
         Some(quote!({
             let #clo = |#(#names),*| #adj;

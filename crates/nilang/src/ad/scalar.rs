@@ -32,6 +32,7 @@ impl<const N: usize> Value for Lanes<N> {
 }
 
 impl<T: LaneOrd + Default> LaneOrd for GVar<T> {
+    const WIDE: bool = T::WIDE;
     #[inline(always)]
     fn le_mask(&self, o: &Self) -> Self {
         Self::from(self.x.le_mask(&o.x))

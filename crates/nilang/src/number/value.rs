@@ -67,6 +67,15 @@ pub trait LaneOrd {
     /// The lane-wise maximum of the values (`f64::max`: a NaN lane is ignored), without
     /// derivative (a constant, such as the shift of a `logsumexp`).
     fn lane_max(&self, o: &Self) -> Self;
+    /// A batch number on plain lane arrays (`F64x8`, or gradient numbers over it): `#[i]`
+    /// functions on it run compiled for the CPU's widest vectors ([`crate::simd`]).
+    ///
+    /// ```
+    /// use nilang::ad::LaneOrd;
+    /// use nilang::numbers::F64x8;
+    /// assert!(<nilang::GVar<F64x8> as LaneOrd>::WIDE && !<f64 as LaneOrd>::WIDE);
+    /// ```
+    const WIDE: bool = false;
 }
 impl<T: Real + Plain> LaneOrd for T {
     #[inline(always)]

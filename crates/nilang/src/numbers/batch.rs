@@ -1,5 +1,7 @@
 //! Batch numbers [`F64x4`], [`F64x8`]: several independent `f64` values (lanes) in a SIMD
-//! vector ([`wide`]), so that one run of a reversible program computes it at 4 or 8 inputs.
+//! vector ([`wide`]'s `f64x4`; for `F64x8` a plain lane array, compiled for the running CPU's
+//! vector width: [`crate::simd`]), so that one run of a reversible program computes it at 4
+//! or 8 inputs.
 //!
 //! Every instruction acts lane by lane; `GVar<F64x4>` carries one adjoint per lane, so the
 //! gradient program is batched too. A batch has **no order and no single value**: it
@@ -72,7 +74,7 @@ macro_rules! lanes {
 pub(super) use lanes;
 
 macro_rules! batch_type {
-    ($name:ident, $simd:ty, $m:ident, $n:literal, $doc:literal) => {
+    ($name:ident, $simd:ty, $m:ident, $n:literal, $wide:literal, $doc:literal) => {
         #[doc = $doc]
         ///
         /// ```
@@ -83,7 +85,7 @@ macro_rules! batch_type {
         /// ```
         #[derive(Clone, Copy, Default)]
         #[repr(transparent)]
-        pub struct $name(pub $simd);
+        pub struct $name(pub(crate) $simd);
 
         impl $name {
             /// The number of lanes.
@@ -227,6 +229,7 @@ macro_rules! batch_type {
         impl crate::number::Adjoints for $name {}
         crate::instr::fresh::fresh_scalar!([] $name);
         impl crate::number::LaneOrd for $name {
+            const WIDE: bool = $wide;
             #[inline(always)]
             fn le_mask(&self, o: &Self) -> Self {
                 self.zip_map(*o, |a, b| if a <= b { 1.0 } else { 0.0 })
@@ -396,12 +399,14 @@ batch_type!(
     wide::f64x4,
     x4,
     4,
+    false,
     "Four independent `f64` lanes (a batch of four inputs of one program)."
 );
 batch_type!(
     F64x8,
-    wide::f64x8,
+    super::lane_array::F8,
     x8,
     8,
+    true,
     "Eight independent `f64` lanes (a batch of eight inputs of one program)."
 );

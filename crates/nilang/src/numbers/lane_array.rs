@@ -1,6 +1,6 @@
-//! `f64` lanes as plain arrays ([`F4`], [`F8`], with their `u64` twins [`U4`], [`U8`]): the
-//! vectors of the lane functions ([`lane_math`](super::lane_math), the same code as on
-//! `F64x4`/`F64x8`) when they are compiled for the running CPU's vector width. Every operation
+//! `f64` lanes as plain arrays ([`F4`], [`F8`], with their `u64` twins [`U4`], [`U8`]): `F8` the
+//! vector of the batch number [`F64x8`](super::F64x8), both the vectors of the lane functions
+//! ([`lane_math`](super::lane_math)) when they are compiled for the running CPU's vector width. Every operation
 //! is an ordinary loop over the lanes, written `#[inline(always)]`, so code compiled with
 //! `#[target_feature(enable = "avx512f")]` (or `avx2`: the run-time dispatch of `lane_math`
 //! and [`crate::stdlib::elementwise`]) gets the wide instructions and a default build gets

@@ -1,4 +1,4 @@
-//! Elementary functions on SIMD lanes (the lane arrays `F4`, `F8` of `lane_array`), computed as vectors:
+//! Elementary functions on SIMD lanes (`wide`'s `f64x4`, the lane arrays `F4`, `F8` of `lane_array`), computed as vectors:
 //! the implementations that rows of the table of elementary functions ([`nilang_functions`])
 //! name in their `lanes` slot, so that `F64x4`/`F64x8` values, their reverse rules
 //! (`GVar<F64x4>`) and everything built on them use one vector version of each function.
@@ -22,11 +22,13 @@
 //! The constants of the polynomials are fdlibm's (Sun Microsystems, via FreeBSD and musl) and
 //! Cephes' (S. Moshier).
 //!
-//! The functions of `x4`, `x8` (on `wide`'s vectors, those of `F64x4`, `F64x8`) but `exp` and
+//! The functions of `x4` (on `wide`'s vectors, those of `F64x4`) but `exp` and
 //! `ln` run these bodies compiled for the running CPU's widest vectors: AVX-512 or AVX2 (a
 //! `#[target_feature]` copy each, picked by [`level`] at every call), else the default
 //! build's; the same bits on every path (no FMA). `exp` and `ln` are inlined in the caller
 //! (on `wide`'s vectors): in a program their call would cost more than the wider copy saves.
+//! The functions of `x8` (those of `F64x8`, a lane array) are the bodies themselves, compiled
+//! into their caller, whose own level copy (`crate::simd`) picks the vector width.
 
 /// The functions on one lane type: `$simd` (`f64` lanes) and `$u` (`u64` lanes).
 macro_rules! lane_math {
@@ -47,11 +49,11 @@ macro_rules! lane_math {
             }
             #[inline(always)]
             fn bits(x: F) -> U {
-                x.to_bits()
+                crate::numbers::lane_math::LaneBits::to_u(x)
             }
             #[inline(always)]
             fn from_bits(u: U) -> F {
-                F::from_bits(u)
+                <F as crate::numbers::lane_math::LaneBits>::from_u(u)
             }
             /// `2ᵏ` for integers `k` (as `f64` lanes) with `−1022 ≤ k ≤ 1023`.
             #[inline(always)]
@@ -507,13 +509,52 @@ macro_rules! lane_math {
     };
 }
 
+/// The bits of a lane vector (`u64` lanes) and back.
+trait LaneBits {
+    type U;
+    fn to_u(self) -> Self::U;
+    fn from_u(u: Self::U) -> Self;
+}
+impl LaneBits for wide::f64x4 {
+    type U = wide::u64x4;
+    #[inline(always)]
+    fn to_u(self) -> wide::u64x4 {
+        wide::bytemuck::cast(self)
+    }
+    #[inline(always)]
+    fn from_u(u: wide::u64x4) -> Self {
+        wide::bytemuck::cast(u)
+    }
+}
+impl LaneBits for crate::numbers::lane_array::F4 {
+    type U = crate::numbers::lane_array::U4;
+    #[inline(always)]
+    fn to_u(self) -> Self::U {
+        self.to_bits()
+    }
+    #[inline(always)]
+    fn from_u(u: Self::U) -> Self {
+        Self::from_bits(u)
+    }
+}
+impl LaneBits for crate::numbers::lane_array::F8 {
+    type U = crate::numbers::lane_array::U8;
+    #[inline(always)]
+    fn to_u(self) -> Self::U {
+        self.to_bits()
+    }
+    #[inline(always)]
+    fn from_u(u: Self::U) -> Self {
+        Self::from_bits(u)
+    }
+}
+
 // the bodies, on plain lane arrays: compiled for whatever vector width their caller is compiled
-// for (`a8` is called from `stdlib::elementwise`'s dispatched kernel; `a4`, `a8` from the
-// dispatched functions of `x4`, `x8` below)
+// for (`a8`, also `x8`, is called from `stdlib::elementwise`'s dispatched kernel and by
+// `F64x8`; `a4` from the dispatched functions of `x4` below)
 #[allow(dead_code)] // `a8` is called for the functions of the table only
 mod bodies {
     lane_math!(w4, wide::f64x4, wide::u64x4, 4);
-    lane_math!(w8, wide::f64x8, wide::u64x8, 8);
     lane_math!(
         a4,
         crate::numbers::lane_array::F4,
@@ -540,43 +581,15 @@ pub(crate) enum Level {
     Avx512,
 }
 
-/// The widest [`Level`] this CPU runs, detected once (`u8::MAX`: not yet).
-static LEVEL: core::sync::atomic::AtomicU8 = core::sync::atomic::AtomicU8::new(u8::MAX);
-
-/// The widest [`Level`] this CPU runs: one relaxed load after the first call.
+/// The widest [`Level`] this process runs: [`crate::simd::active`] (the CPU's, capped by
+/// `NILANG_SIMD`; one relaxed load after the first call).
 #[inline(always)]
 pub(crate) fn level() -> Level {
-    // the widest first: one compare on the usual path
-    match LEVEL.load(core::sync::atomic::Ordering::Relaxed) {
-        2 => Level::Avx512,
-        1 => Level::Avx2,
-        0 => Level::Baseline,
-        _ => detect(),
+    match crate::simd::active() {
+        crate::simd::Isa::Avx512 => Level::Avx512,
+        crate::simd::Isa::Avx2 => Level::Avx2,
+        crate::simd::Isa::Baseline => Level::Baseline,
     }
-}
-
-#[cold]
-fn detect() -> Level {
-    #[allow(unused_mut)]
-    let mut l = Level::Baseline;
-    #[cfg(target_arch = "x86_64")]
-    {
-        use std::arch::is_x86_feature_detected as has;
-        if has!("avx2") && has!("fma") {
-            l = Level::Avx2;
-        }
-        if l == Level::Avx2
-            && has!("avx512f")
-            && has!("avx512vl")
-            && has!("avx512dq")
-            && has!("avx512bw")
-            && has!("avx512cd")
-        {
-            l = Level::Avx512;
-        }
-    }
-    LEVEL.store(l as u8, core::sync::atomic::Ordering::Relaxed);
-    l
 }
 
 /// `x` read in 16-byte halves, for a `#[target_feature]` copy called from the default build:
@@ -735,11 +748,14 @@ macro_rules! dispatched {
     };
 }
 dispatched!(x4, a4, w4, wide::f64x4, crate::numbers::lane_array::F4);
-dispatched!(x8, a8, w8, wide::f64x8, crate::numbers::lane_array::F8);
+// `F64x8` (a lane array) and the eight lanes of `stdlib::elementwise`: the bodies themselves,
+// compiled into their caller, whose own dispatch (`crate::simd`, the `#[i]` functions' level
+// copies) picks the vector width
+pub(crate) use bodies::a8 as x8;
 
 #[cfg(test)]
 mod tests {
-    use super::{level, x4, x8, Level};
+    use super::{level, x4, Level};
 
     /// Inputs over every function's domain and beyond: random bit patterns (every exponent,
     /// NaNs, infinities, subnormals), uniform values in `[-lo, hi]`-style ranges, and the
@@ -865,7 +881,6 @@ mod tests {
             .stack_size(256 << 20)
             .spawn(|| {
                 same_bits_on_every_level!(x4, wide::f64x4, 4);
-                same_bits_on_every_level!(x8, wide::f64x8, 8);
             })
             .unwrap()
             .join()

@@ -257,10 +257,14 @@ matmul::dense_markers!(
     #[doc(hidden)]
     #[inline]
     #[allow(clippy::type_complexity)]
-    pub fn __adj<F: Fn(&mut [T], &mut [T], &mut [T], usize, usize, usize), T: Scalar>(
+    pub fn __adj<
+        'a,
+        F: crate::CallTuple<(&'a mut [T], &'a mut [T], &'a mut [T], usize, usize, usize)>,
+        T: Scalar,
+    >(
         _f: F,
         dead: crate::abi::ParamMask,
-        (c, a, b, m, k, n): (&mut [T], &mut [T], &mut [T], usize, usize, usize),
+        (c, a, b, m, k, n): (&'a mut [T], &'a mut [T], &'a mut [T], usize, usize, usize),
     ) {
         gemm_dims(c.len(), a.len(), b.len(), m, k, n);
         let step = Step::Forward.dead_target(dead);
@@ -272,10 +276,14 @@ matmul::dense_markers!(
     #[doc(hidden)]
     #[inline]
     #[allow(clippy::type_complexity)]
-    pub fn __adj<F: Fn(&mut [T], &mut [T], &mut [T], usize, usize, usize), T: Scalar>(
+    pub fn __adj<
+        'a,
+        F: crate::CallTuple<(&'a mut [T], &'a mut [T], &'a mut [T], usize, usize, usize)>,
+        T: Scalar,
+    >(
         _f: F,
         dead: crate::abi::ParamMask,
-        (c, a, b, m, k, n): (&mut [T], &mut [T], &mut [T], usize, usize, usize),
+        (c, a, b, m, k, n): (&'a mut [T], &'a mut [T], &'a mut [T], usize, usize, usize),
     ) {
         gemm_dims(c.len(), a.len(), b.len(), m, k, n);
         let step = Step::Inverse.dead_target(dead);

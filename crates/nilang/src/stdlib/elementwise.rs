@@ -88,10 +88,15 @@ matmul::dense_markers!(
     /// Adjoint-only where bit 0 of `dead` is set (`y`'s value afterwards is never read).
     #[doc(hidden)]
     #[inline]
-    pub fn __adj<Fun: Fn(&mut [T], F, &mut [T]), T: Scalar + PlusEq1<F, T>, F: Copy + 'static>(
+    pub fn __adj<
+        'a,
+        Fun: crate::CallTuple<(&'a mut [T], F, &'a mut [T])>,
+        T: Scalar + PlusEq1<F, T>,
+        F: Copy + 'static,
+    >(
         _f: Fun,
         dead: crate::abi::ParamMask,
-        (y, f, x): (&mut [T], F, &mut [T]),
+        (y, f, x): (&'a mut [T], F, &'a mut [T]),
     ) {
         let step = if dead & 1 == 1 {
             Step::PlusAdjoints
@@ -103,10 +108,15 @@ matmul::dense_markers!(
     /// Adjoint-only where bit 0 of `dead` is set (`y`'s value afterwards is never read).
     #[doc(hidden)]
     #[inline]
-    pub fn __adj<Fun: Fn(&mut [T], F, &mut [T]), T: Scalar + PlusEq1<F, T>, F: Copy + 'static>(
+    pub fn __adj<
+        'a,
+        Fun: crate::CallTuple<(&'a mut [T], F, &'a mut [T])>,
+        T: Scalar + PlusEq1<F, T>,
+        F: Copy + 'static,
+    >(
         _f: Fun,
         dead: crate::abi::ParamMask,
-        (y, f, x): (&mut [T], F, &mut [T]),
+        (y, f, x): (&'a mut [T], F, &'a mut [T]),
     ) {
         let step = if dead & 1 == 1 {
             Step::MinusAdjoints
@@ -203,7 +213,7 @@ fn by_lanes<F: ArrayLanes, T: 'static>(step: Step, y: &mut [T], x: &mut [T]) -> 
 }
 
 /// Runs [`kernel`] compiled for the widest vectors the CPU has: on x86-64 AVX-512 or AVX2
-/// (detected at run time; the answer is cached), else the default build's (SSE2 on x86-64,
+/// ([`crate::simd::active`]: detected at run time, capped by `NILANG_SIMD`), else the default build's (SSE2 on x86-64,
 /// NEON on aarch64). The kernel computes lane by lane with the same IEEE operations whatever
 /// the instructions, so every path gives the same bits.
 #[inline]
@@ -218,13 +228,12 @@ fn dispatch<F: ArrayLanes, L: Lane>(step: Step, y: &mut [L], x: &mut [L]) {
         fn avx2<F: ArrayLanes, L: Lane>(step: Step, y: &mut [L], x: &mut [L]) {
             kernel::<F, L>(step, y, x)
         }
-        if std::arch::is_x86_feature_detected!("avx512f") {
-            // SAFETY: the CPU has AVX-512F
-            return unsafe { avx512::<F, L>(step, y, x) };
-        }
-        if std::arch::is_x86_feature_detected!("avx2") {
+        match crate::simd::active() {
+            // SAFETY: the CPU has AVX-512F (`active` is at most what it has)
+            crate::simd::Isa::Avx512 => return unsafe { avx512::<F, L>(step, y, x) },
             // SAFETY: the CPU has AVX2
-            return unsafe { avx2::<F, L>(step, y, x) };
+            crate::simd::Isa::Avx2 => return unsafe { avx2::<F, L>(step, y, x) },
+            crate::simd::Isa::Baseline => {}
         }
     }
     kernel::<F, L>(step, y, x)

@@ -69,20 +69,28 @@ crate::stdlib::matmul::dense_markers!(
     /// Adjoint-only where bit 0 of `dead` is set (`y`'s value afterwards is never read).
     #[doc(hidden)]
     #[inline]
-    pub fn __adj<F: Fn(&mut [T], &mut [T], &mut [T], &mut [T]), T: Scalar>(
+    pub fn __adj<
+        'a,
+        F: crate::CallTuple<(&'a mut [T], &'a mut [T], &'a mut [T], &'a mut [T])>,
+        T: Scalar,
+    >(
         _f: F,
         dead: crate::abi::ParamMask,
-        (y, w, b, x): (&mut [T], &mut [T], &mut [T], &mut [T]),
+        (y, w, b, x): (&'a mut [T], &'a mut [T], &'a mut [T], &'a mut [T]),
     ) {
         affine(Step::Forward.dead_target(dead), y, w, b, x)
     },
     /// Adjoint-only where bit 0 of `dead` is set (`y`'s value afterwards is never read).
     #[doc(hidden)]
     #[inline]
-    pub fn __adj<F: Fn(&mut [T], &mut [T], &mut [T], &mut [T]), T: Scalar>(
+    pub fn __adj<
+        'a,
+        F: crate::CallTuple<(&'a mut [T], &'a mut [T], &'a mut [T], &'a mut [T])>,
+        T: Scalar,
+    >(
         _f: F,
         dead: crate::abi::ParamMask,
-        (y, w, b, x): (&mut [T], &mut [T], &mut [T], &mut [T]),
+        (y, w, b, x): (&'a mut [T], &'a mut [T], &'a mut [T], &'a mut [T]),
     ) {
         affine(Step::Inverse.dead_target(dead), y, w, b, x)
     }

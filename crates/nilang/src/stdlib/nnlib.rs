@@ -348,14 +348,26 @@ matmul::dense_markers!(
     #[doc(hidden)]
     #[inline]
     #[allow(clippy::type_complexity)]
-    pub fn __adj<F: Fn(&mut [T], &mut [T], &mut [T], &mut [T], usize, usize, usize), T: Scalar>(
+    pub fn __adj<
+        'a,
+        F: crate::CallTuple<(
+            &'a mut [T],
+            &'a mut [T],
+            &'a mut [T],
+            &'a mut [T],
+            usize,
+            usize,
+            usize,
+        )>,
+        T: Scalar,
+    >(
         _f: F,
         dead: crate::abi::ParamMask,
         (y, x, w, b, rows, n_in, n_out): (
-            &mut [T],
-            &mut [T],
-            &mut [T],
-            &mut [T],
+            &'a mut [T],
+            &'a mut [T],
+            &'a mut [T],
+            &'a mut [T],
             usize,
             usize,
             usize,
@@ -374,14 +386,26 @@ matmul::dense_markers!(
     #[doc(hidden)]
     #[inline]
     #[allow(clippy::type_complexity)]
-    pub fn __adj<F: Fn(&mut [T], &mut [T], &mut [T], &mut [T], usize, usize, usize), T: Scalar>(
+    pub fn __adj<
+        'a,
+        F: crate::CallTuple<(
+            &'a mut [T],
+            &'a mut [T],
+            &'a mut [T],
+            &'a mut [T],
+            usize,
+            usize,
+            usize,
+        )>,
+        T: Scalar,
+    >(
         _f: F,
         dead: crate::abi::ParamMask,
         (y, x, w, b, rows, n_in, n_out): (
-            &mut [T],
-            &mut [T],
-            &mut [T],
-            &mut [T],
+            &'a mut [T],
+            &'a mut [T],
+            &'a mut [T],
+            &'a mut [T],
             usize,
             usize,
             usize,
@@ -490,13 +514,30 @@ matmul::dense_markers!(
     #[inline]
     #[allow(clippy::type_complexity)]
     pub fn __adj<
-        F: Fn(&mut [T], &[D], &mut [T], &mut [T], usize, usize, usize),
+        'a,
+        F: crate::CallTuple<(
+            &'a mut [T],
+            &'a [D],
+            &'a mut [T],
+            &'a mut [T],
+            usize,
+            usize,
+            usize,
+        )>,
         T: Scalar + PlusEq2<Mul, D, T>,
         D: Copy + 'static,
     >(
         _f: F,
         dead: crate::abi::ParamMask,
-        (y, x, w, b, rows, n_in, n_out): (&mut [T], &[D], &mut [T], &mut [T], usize, usize, usize),
+        (y, x, w, b, rows, n_in, n_out): (
+            &'a mut [T],
+            &'a [D],
+            &'a mut [T],
+            &'a mut [T],
+            usize,
+            usize,
+            usize,
+        ),
     ) {
         dense_data(
             Step::Forward.dead_target(dead),
@@ -512,13 +553,30 @@ matmul::dense_markers!(
     #[inline]
     #[allow(clippy::type_complexity)]
     pub fn __adj<
-        F: Fn(&mut [T], &[D], &mut [T], &mut [T], usize, usize, usize),
+        'a,
+        F: crate::CallTuple<(
+            &'a mut [T],
+            &'a [D],
+            &'a mut [T],
+            &'a mut [T],
+            usize,
+            usize,
+            usize,
+        )>,
         T: Scalar + PlusEq2<Mul, D, T>,
         D: Copy + 'static,
     >(
         _f: F,
         dead: crate::abi::ParamMask,
-        (y, x, w, b, rows, n_in, n_out): (&mut [T], &[D], &mut [T], &mut [T], usize, usize, usize),
+        (y, x, w, b, rows, n_in, n_out): (
+            &'a mut [T],
+            &'a [D],
+            &'a mut [T],
+            &'a mut [T],
+            usize,
+            usize,
+            usize,
+        ),
     ) {
         dense_data(
             Step::Inverse.dead_target(dead),

@@ -88,30 +88,35 @@ macro_rules! rule2 {
 }
 
 #[i(nocheck, norev)]
+#[inline(always)] // a leaf: compiled into its caller (its SIMD width, `crate::simd`)
 fn identity_rule<T: Scalar>(y: &mut GVar<T>, a: &mut GVar<T>) {
     y.x -= a.x;
     a.g += y.g;
 }
 // the adjoint part alone (the target's value is not read afterwards)
 #[i(nocheck, norev)]
+#[inline(always)] // a leaf: compiled into its caller (its SIMD width, `crate::simd`)
 fn identity_adj<T: Scalar>(y: &mut GVar<T>, a: &mut GVar<T>) {
     a.g += y.g;
 }
 rule1!(Identity, identity_rule, identity_rule_inv; identity_adj, identity_adj_inv);
 
 #[i(nocheck, norev)]
+#[inline(always)] // a leaf: compiled into its caller (its SIMD width, `crate::simd`)
 fn neg_rule<T: Scalar>(y: &mut GVar<T>, a: &mut GVar<T>) {
     y.x -= -a.x;
     a.g -= y.g;
 }
 // the adjoint part alone (the target's value is not read afterwards)
 #[i(nocheck, norev)]
+#[inline(always)] // a leaf: compiled into its caller (its SIMD width, `crate::simd`)
 fn neg_adj<T: Scalar>(y: &mut GVar<T>, a: &mut GVar<T>) {
     a.g -= y.g;
 }
 rule1!(Neg, neg_rule, neg_rule_inv; neg_adj, neg_adj_inv);
 
 #[i(nocheck, norev)]
+#[inline(always)] // a leaf: compiled into its caller (its SIMD width, `crate::simd`)
 fn add_rule<T: Scalar>(y: &mut GVar<T>, a: &mut GVar<T>, b: &mut GVar<T>) {
     y.x -= a.x + b.x;
     a.g += y.g;
@@ -119,6 +124,7 @@ fn add_rule<T: Scalar>(y: &mut GVar<T>, a: &mut GVar<T>, b: &mut GVar<T>) {
 }
 // the adjoint part alone (the target's value is not read afterwards)
 #[i(nocheck, norev)]
+#[inline(always)] // a leaf: compiled into its caller (its SIMD width, `crate::simd`)
 fn add_adj<T: Scalar>(y: &mut GVar<T>, a: &mut GVar<T>, b: &mut GVar<T>) {
     a.g += y.g;
     b.g += y.g;
@@ -126,6 +132,7 @@ fn add_adj<T: Scalar>(y: &mut GVar<T>, a: &mut GVar<T>, b: &mut GVar<T>) {
 rule2!(Add, add_rule, add_rule_inv; add_adj, add_adj_inv);
 
 #[i(nocheck, norev)]
+#[inline(always)] // a leaf: compiled into its caller (its SIMD width, `crate::simd`)
 fn sub_rule<T: Scalar>(y: &mut GVar<T>, a: &mut GVar<T>, b: &mut GVar<T>) {
     y.x -= a.x - b.x;
     a.g += y.g;
@@ -133,6 +140,7 @@ fn sub_rule<T: Scalar>(y: &mut GVar<T>, a: &mut GVar<T>, b: &mut GVar<T>) {
 }
 // the adjoint part alone (the target's value is not read afterwards)
 #[i(nocheck, norev)]
+#[inline(always)] // a leaf: compiled into its caller (its SIMD width, `crate::simd`)
 fn sub_adj<T: Scalar>(y: &mut GVar<T>, a: &mut GVar<T>, b: &mut GVar<T>) {
     a.g += y.g;
     b.g -= y.g;
@@ -140,6 +148,7 @@ fn sub_adj<T: Scalar>(y: &mut GVar<T>, a: &mut GVar<T>, b: &mut GVar<T>) {
 rule2!(Sub, sub_rule, sub_rule_inv; sub_adj, sub_adj_inv);
 
 #[i(nocheck, norev)]
+#[inline(always)] // a leaf: compiled into its caller (its SIMD width, `crate::simd`)
 fn mul_rule<T: Scalar>(y: &mut GVar<T>, a: &mut GVar<T>, b: &mut GVar<T>) {
     y.x -= a.x * b.x;
     a.g += y.g * b.x;
@@ -147,6 +156,7 @@ fn mul_rule<T: Scalar>(y: &mut GVar<T>, a: &mut GVar<T>, b: &mut GVar<T>) {
 }
 // the adjoint part alone (the target's value is not read afterwards)
 #[i(nocheck, norev)]
+#[inline(always)] // a leaf: compiled into its caller (its SIMD width, `crate::simd`)
 fn mul_adj<T: Scalar>(y: &mut GVar<T>, a: &mut GVar<T>, b: &mut GVar<T>) {
     a.g += y.g * b.x;
     b.g += y.g * a.x;
@@ -286,6 +296,7 @@ rules! { |y, a, b; fx|
 }
 
 #[i(nocheck, norev)]
+#[inline(always)] // a leaf: compiled into its caller (its SIMD width, `crate::simd`)
 fn abs_rule<T: Scalar>(y: &mut GVar<T>, a: &mut GVar<T>) {
     y.x -= abs(a.x);
     // `a.g += ȳ·[a ≥ 0] − ȳ·[a < 0]` (lane masks, exact on batches)
@@ -295,6 +306,7 @@ fn abs_rule<T: Scalar>(y: &mut GVar<T>, a: &mut GVar<T>) {
 rule1!(Abs, abs_rule, abs_rule_inv);
 
 #[i(nocheck, norev)]
+#[inline(always)] // a leaf: compiled into its caller (its SIMD width, `crate::simd`)
 fn abs2_rule<T: Scalar>(y: &mut GVar<T>, a: &mut GVar<T>) {
     y.x -= abs2(a.x);
     a.g += y.g * a.x;
@@ -302,6 +314,7 @@ fn abs2_rule<T: Scalar>(y: &mut GVar<T>, a: &mut GVar<T>) {
 }
 // the adjoint part alone (the target's value is not read afterwards)
 #[i(nocheck, norev)]
+#[inline(always)] // a leaf: compiled into its caller (its SIMD width, `crate::simd`)
 fn abs2_adj<T: Scalar>(y: &mut GVar<T>, a: &mut GVar<T>) {
     a.g += y.g * a.x;
     a.g += y.g * a.x;
@@ -309,6 +322,7 @@ fn abs2_adj<T: Scalar>(y: &mut GVar<T>, a: &mut GVar<T>) {
 rule1!(Abs2, abs2_rule, abs2_rule_inv; abs2_adj, abs2_adj_inv);
 
 #[i(nocheck, norev)]
+#[inline(always)] // a leaf: compiled into its caller (its SIMD width, `crate::simd`)
 fn sqdiff_rule<T: Scalar>(y: &mut GVar<T>, a: &mut GVar<T>, b: &mut GVar<T>) {
     y.x -= sqdiff(a.x, b.x);
     routine! {
@@ -324,6 +338,7 @@ fn sqdiff_rule<T: Scalar>(y: &mut GVar<T>, a: &mut GVar<T>, b: &mut GVar<T>) {
 rule2!(SqDiff, sqdiff_rule, sqdiff_rule_inv);
 
 #[i(nocheck, norev)]
+#[inline(always)] // a leaf: compiled into its caller (its SIMD width, `crate::simd`)
 fn powf_rule<T: Scalar>(y: &mut GVar<T>, a: &mut GVar<T>, b: &mut GVar<T>) {
     routine! {
         let p = T::lit(-0.0);
@@ -363,6 +378,7 @@ fn powf_rule<T: Scalar>(y: &mut GVar<T>, a: &mut GVar<T>, b: &mut GVar<T>) {
 rule2!(Powf, powf_rule, powf_rule_inv);
 
 #[i(nocheck, norev)]
+#[inline(always)] // a leaf: compiled into its caller (its SIMD width, `crate::simd`)
 fn powin_rule<T: Scalar, const N: i32>(y: &mut GVar<T>, a: &mut GVar<T>)
 where
     T: PlusEq1<PowiN<N>, T>,
@@ -437,6 +453,7 @@ impl<T: Scalar + PlusEq1<PowiN<N>, T>, const N: i32> Rule1<T> for PowiN<N> {
 }
 
 #[i(nocheck, norev)]
+#[inline(always)] // a leaf: compiled into its caller (its SIMD width, `crate::simd`)
 fn min_rule<T: Scalar>(y: &mut GVar<T>, a: &mut GVar<T>, b: &mut GVar<T>) {
     y.x -= min(a.x, b.x);
     // lane masks: `ā += ȳ·[a ≤ b]`, `b̄ += ȳ·[b < a]`
@@ -446,6 +463,7 @@ fn min_rule<T: Scalar>(y: &mut GVar<T>, a: &mut GVar<T>, b: &mut GVar<T>) {
 rule2!(Min, min_rule, min_rule_inv);
 
 #[i(nocheck, norev)]
+#[inline(always)] // a leaf: compiled into its caller (its SIMD width, `crate::simd`)
 fn max_rule<T: Scalar>(y: &mut GVar<T>, a: &mut GVar<T>, b: &mut GVar<T>) {
     y.x -= max(a.x, b.x);
     // lane masks: `ā += ȳ·[a ≥ b]`, `b̄ += ȳ·[a < b]`
@@ -456,6 +474,7 @@ rule2!(Max, max_rule, max_rule_inv);
 
 /// `(s, c) -= sincos(a)` on gradient numbers.
 #[i(nocheck, norev)]
+#[inline(always)] // a leaf: compiled into its caller (its SIMD width, `crate::simd`)
 pub(crate) fn sincos_rule<T: Scalar>(s: &mut GVar<T>, c: &mut GVar<T>, a: &mut GVar<T>) {
     s.x -= sin(a.x);
     c.x -= cos(a.x);

@@ -45,6 +45,7 @@ impl<T: Scalar, A: Promote<T>> PlusEq1<SinCos, A> for (GVar<T>, GVar<T>) {
 /// `IROT` on gradient numbers: restores the values, rotates the adjoints back and accumulates
 /// the angle's adjoint `θ̄ += b̄·a − ā·b` (with the rotated values).
 #[i(nocheck, norev)]
+#[inline(always)] // a leaf: compiled into its caller (its SIMD width, `crate::simd`)
 fn irot_rule<T: Scalar + Rotate<T>>(a: &mut GVar<T>, b: &mut GVar<T>, t: &mut GVar<T>) {
     t.g += b.g * a.x;
     t.g -= a.g * b.x;
@@ -80,6 +81,7 @@ impl<T: Scalar + Rotate<T>> Rotate<T> for GVar<T> {
 /// `INV` on a gradient number: `(y, ȳ) -> (1/y, −ȳ y²)`, written as a reversible program over
 /// `T` (so that it has second derivatives): `t = −ȳ y²`, `ȳ += t / y²` (now zero), swap.
 #[i(nocheck, norev)]
+#[inline(always)] // a leaf: compiled into its caller (its SIMD width, `crate::simd`)
 fn inv_rule<T: Scalar + Reciprocate>(v: &mut GVar<T>) {
     routine! {
         let s = T::default();
