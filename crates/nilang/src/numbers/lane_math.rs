@@ -581,15 +581,43 @@ pub(crate) enum Level {
     Avx512,
 }
 
-/// The widest [`Level`] this process runs: [`crate::simd::active`] (the CPU's, capped by
-/// `NILANG_SIMD`; one relaxed load after the first call).
+/// The widest [`Level`] this CPU runs, detected once (`u8::MAX`: not yet).
+static LEVEL: core::sync::atomic::AtomicU8 = core::sync::atomic::AtomicU8::new(u8::MAX);
+
+/// The widest [`Level`] this CPU runs: one relaxed load after the first call.
 #[inline(always)]
 pub(crate) fn level() -> Level {
-    match crate::simd::active() {
-        crate::simd::Isa::Avx512 => Level::Avx512,
-        crate::simd::Isa::Avx2 => Level::Avx2,
-        crate::simd::Isa::Baseline => Level::Baseline,
+    // the widest first: one compare on the usual path
+    match LEVEL.load(core::sync::atomic::Ordering::Relaxed) {
+        2 => Level::Avx512,
+        1 => Level::Avx2,
+        0 => Level::Baseline,
+        _ => detect(),
     }
+}
+
+#[cold]
+fn detect() -> Level {
+    #[allow(unused_mut)]
+    let mut l = Level::Baseline;
+    #[cfg(target_arch = "x86_64")]
+    {
+        use std::arch::is_x86_feature_detected as has;
+        if has!("avx2") && has!("fma") {
+            l = Level::Avx2;
+        }
+        if l == Level::Avx2
+            && has!("avx512f")
+            && has!("avx512vl")
+            && has!("avx512dq")
+            && has!("avx512bw")
+            && has!("avx512cd")
+        {
+            l = Level::Avx512;
+        }
+    }
+    LEVEL.store(l as u8, core::sync::atomic::Ordering::Relaxed);
+    l
 }
 
 /// `x` read in 16-byte halves, for a `#[target_feature]` copy called from the default build:
