@@ -174,7 +174,7 @@ fn block_forward(w: &[f64], xb: &[f64], z: &mut [f64], e: &mut [f64], s: &mut [f
     ::nilang::stdlib::elementwise::i_map(s, fns::Ln1p, e);
 }
 
-/// [`nll`] as the best plain code (`rust-O`): blocks of [`BLOCK`] samples, the margins as dot
+/// [`nll`] as the best plain code (`rust-O`): blocks of `BLOCK` samples, the margins as dot
 /// products in lanes, `exp` and `ln_1p` in SIMD lanes.
 pub fn nll_lanes(w: &[f64], x: &[f64], y: &[f64]) -> f64 {
     let (mut z, mut e, mut s) = ([0.0; BLOCK], [0.0; BLOCK], [0.0; BLOCK]);
