@@ -27,7 +27,7 @@
 //! `#[target_feature]` copy each, picked by [`level`] at every call), else the default
 //! build's; the same bits on every path (no FMA). `exp` and `ln` are inlined in the caller
 //! (on `wide`'s vectors): in a program their call would cost more than the wider copy saves.
-//! The functions of `x8` (those of `F64x8`, a lane array) are the bodies themselves, compiled
+//! On `x8` (those of `F64x8`, a lane array) the same, but `exp` and `ln` are the bodies compiled
 //! into their caller, whose own level copy (`crate::simd`) picks the vector width.
 
 /// The functions on one lane type: `$simd` (`f64` lanes) and `$u` (`u64` lanes).
@@ -567,6 +567,8 @@ mod bodies {
         crate::numbers::lane_array::U8,
         8
     );
+    // `F64x8`'s inline functions (`exp`, `ln`): the array bodies themselves
+    pub(crate) use self::a8 as w8;
 }
 pub(crate) use bodies::a8;
 
@@ -776,14 +778,19 @@ macro_rules! dispatched {
     };
 }
 dispatched!(x4, a4, w4, wide::f64x4, crate::numbers::lane_array::F4);
-// `F64x8` (a lane array) and the eight lanes of `stdlib::elementwise`: the bodies themselves,
-// compiled into their caller, whose own dispatch (`crate::simd`, the `#[i]` functions' level
-// copies) picks the vector width
-pub(crate) use bodies::a8 as x8;
+// `F64x8` (a lane array): `exp` and `ln` are the bodies, compiled into the caller (whose own
+// level copy, `crate::simd`, picks the width); the longer functions dispatch per call as `x4`'s
+dispatched!(
+    x8,
+    a8,
+    w8,
+    crate::numbers::lane_array::F8,
+    crate::numbers::lane_array::F8
+);
 
 #[cfg(test)]
 mod tests {
-    use super::{level, x4, Level};
+    use super::{level, x4, x8, Level};
 
     /// Inputs over every function's domain and beyond: random bit patterns (every exponent,
     /// NaNs, infinities, subnormals), uniform values in `[-lo, hi]`-style ranges, and the
@@ -909,6 +916,7 @@ mod tests {
             .stack_size(256 << 20)
             .spawn(|| {
                 same_bits_on_every_level!(x4, wide::f64x4, 4);
+                same_bits_on_every_level!(x8, crate::numbers::lane_array::F8, 8);
             })
             .unwrap()
             .join()
