@@ -351,9 +351,12 @@ impl Harness {
         }
         // a device cell's host thread waits for the device, and a pool cell's work runs on
         // other threads whose CPU time Linux adds to the process clock only at a tick or a
-        // context switch (a 50 µs sample on a pool thread read as ~0): wall time only
+        // context switch (a 50 µs sample on a pool thread read as ~0): wall time only. The
+        // pool of one thread that is this thread (`nilang-t1`) is timed like any cell.
+        let elsewhere =
+            on_pool(tool) && !self.pools.iter().any(|p| p.tool == tool && p.runs_here());
         let budget = Budget {
-            cpu_clock: self.budget.cpu_clock && !tool.starts_with("gpu") && !on_pool(tool),
+            cpu_clock: self.budget.cpu_clock && !tool.starts_with("gpu") && !elsewhere,
             ..self.budget
         };
         let (raw, base_min, paired) = match base {

@@ -154,6 +154,21 @@ impl<F, A: GradArgs<E>, E: Elem> TermProgram<A, E> for F where
 /// the shared parameters, summing their adjoints) stays small.
 pub const MAX_CHUNKS: usize = 64;
 
+/// At least this many terms per chunk by default ([`TermSum::new`], unless there are fewer
+/// terms): each chunk lifts the shared parameters, runs the program once and sums its
+/// adjoints into the tree, a cost of its own that a chunk of a few terms does not repay (and
+/// a program's vector kernels run on the chunk's terms). Sums of few, costly terms (the rows
+/// of a triangle of pairs) can ask for smaller chunks with [`TermSum::with_chunk`].
+pub const MIN_CHUNK: usize = 64;
+
+/// The default chunk length of `terms` terms: `terms / MIN_CHUNK` chunks (at least 1, at most
+/// [`MAX_CHUNKS`]) of equal length, the last one shorter. A function of the number of terms
+/// only, so that the chunks, and with them the result's bits, never depend on the threads.
+fn default_chunk(terms: usize) -> usize {
+    let chunks = (terms / MIN_CHUNK).clamp(1, MAX_CHUNKS);
+    terms.div_ceil(chunks).max(1)
+}
+
 /// A reusable data-parallel gradient of `loss = Σ_terms term(params, data)`.
 ///
 /// The user writes one `#[i]` program for a chunk of terms and a closure that builds its
@@ -161,14 +176,16 @@ pub const MAX_CHUNKS: usize = 64;
 /// [`Shared`] slices or numbers, the data sliced to the range (or the range's ends as
 /// `usize`s), workspaces as `Shared(&zero_workspace)`. [`TermSum::args`] takes that closure,
 /// [`TermArgs::value_and_gradient`] then
-/// runs the chunks on the current rayon pool (`pool.install(..)` chooses it) and returns the
+/// runs the chunks on the current rayon pool (`pool.install(..)` chooses it; on a pool of one
+/// thread they run in order on that thread, with no tasks) and returns the
 /// loss with the adjoints of the named parameter arguments, concatenated in the order named.
 ///
 /// **Deterministic.** The chunks depend only on the number of terms (never on the number of
 /// threads), and their values and adjoints are summed in a fixed binary tree over the chunk
 /// indices: the same bits for 1, 2 or 64 threads. Each thread keeps its own [`Plan`] (its
-/// gradient storage made at the first call and reused), and the chunks' adjoint buffers are
-/// kept between calls.
+/// gradient storage made at the first call and reused; a last chunk shorter than the others
+/// has its own), and the chunks' adjoint buffers are kept between calls: no allocation after
+/// the first call on a pool.
 ///
 /// ```
 /// use nilang::prelude::*;
@@ -218,9 +235,20 @@ pub struct TermSum<St> {
 }
 
 impl<St> TermSum<St> {
-    /// A sum of `terms` terms in at most [`MAX_CHUNKS`] chunks of equal length.
+    /// A sum of `terms` terms in chunks of equal length (the last one shorter), at least
+    /// [`MIN_CHUNK`] terms each but the last (one chunk when there are fewer than twice as
+    /// many terms) and at most [`MAX_CHUNKS`] chunks:
+    /// 256 terms in 4 chunks of 64, 1000 in 15 of 67 (the last one 62), 10⁵ in 64 of 1563.
+    ///
+    /// ```
+    /// use nilang::ad::TermSum;
+    /// let lens = |n| TermSum::<()>::new(n).chunks().map(|r| r.len()).collect::<Vec<_>>();
+    /// assert_eq!(lens(256), [64; 4]);
+    /// assert_eq!(lens(100), [100]);
+    /// assert_eq!((lens(100_000).len(), lens(100_000)[0]), (64, 1563));
+    /// ```
     pub fn new(terms: usize) -> Self {
-        Self::with_chunk(terms, terms.div_ceil(MAX_CHUNKS).max(1))
+        Self::with_chunk(terms, default_chunk(terms))
     }
 
     /// A sum of `terms` terms in chunks of `chunk` terms (the last one shorter). Panics if
@@ -300,15 +328,23 @@ impl<St, M> TermArgs<'_, St, M> {
         let (terms, chunk) = (sum.terms, sum.chunk);
         let n_chunks = terms.div_ceil(chunk).max(1);
         let threads = rayon::current_num_threads().max(1);
-        while sum.plans.len() < threads {
+        // one plan per thread, and one for a last chunk shorter than the others, whose
+        // arguments would not fit a thread's storage (made again for it, and again for the
+        // next chunk of full length, at every call)
+        while sum.plans.len() < threads + 1 {
             sum.plans.push(Mutex::new(Plan::new()));
         }
+        let short_last = terms % chunk != 0 && n_chunks > 1;
         sum.partial.resize(n_chunks * width.max(1), 0.0);
         sum.values.resize(n_chunks, 0.0);
         let plans = &sum.plans;
         let wrong = core::sync::atomic::AtomicUsize::new(usize::MAX);
         let run = |c: usize, pg: &mut [f64], v: &mut f64| {
-            let t = rayon::current_thread_index().unwrap_or(0) % plans.len();
+            let t = if short_last && c == n_chunks - 1 {
+                plans.len() - 1
+            } else {
+                rayon::current_thread_index().unwrap_or(0) % (plans.len() - 1)
+            };
             let mut plan = plans[t].lock().unwrap_or_else(|e| e.into_inner());
             let (value, st) = plan.value_and_gradient_lifted(
                 f,
@@ -330,9 +366,15 @@ impl<St, M> TermArgs<'_, St, M> {
             }
         };
         let partial = &mut sum.partial[..n_chunks * width];
-        // one task per chunk (`with_max_len(1)`): chunks of unequal cost (the rows of a
-        // triangle of pairs) are shared out by work stealing, not in halves fixed up front
-        if width == 0 {
+        if threads == 1 {
+            // one thread: the chunks in order on the caller, no tasks (the same chunks and
+            // tree, so the same bits)
+            for (c, v) in sum.values.iter_mut().enumerate() {
+                run(c, &mut partial[c * width..(c + 1) * width], v);
+            }
+        } else if width == 0 {
+            // one task per chunk (`with_max_len(1)`): chunks of unequal cost (the rows of a
+            // triangle of pairs) are shared out by work stealing, not in halves fixed up front
             sum.values
                 .par_iter_mut()
                 .enumerate()
@@ -402,23 +444,29 @@ pub fn for_each_term<T: Send>(
 /// Sum the `len / width` rows of `rows` into its first row in a fixed binary tree: at
 /// distance 1, 2, 4, … row `c` (a multiple of twice the distance) adds row `c + distance`.
 /// The order of every addition depends on the number of rows only; the rows of one level are
-/// added in parallel.
+/// added in parallel (in order on a pool of one thread).
 fn tree_sum(rows: &mut [f64], width: usize) {
     use rayon::prelude::*;
     if width == 0 {
         return;
     }
     let n = rows.len() / width;
+    let serial = rayon::current_num_threads() == 1;
     let mut dist = 1;
     while dist < n {
-        rows.par_chunks_mut(2 * dist * width).for_each(|pair| {
+        let add = |pair: &mut [f64]| {
             if pair.len() > dist * width {
                 let (left, right) = pair.split_at_mut(dist * width);
                 for (l, r) in left[..width].iter_mut().zip(&right[..width]) {
                     *l += r;
                 }
             }
-        });
+        };
+        if serial {
+            rows.chunks_mut(2 * dist * width).for_each(add);
+        } else {
+            rows.par_chunks_mut(2 * dist * width).for_each(add);
+        }
         dist *= 2;
     }
 }

@@ -39,7 +39,8 @@ fn equals_the_serial_gradient_and_its_bits_do_not_depend_on_the_threads() {
     let (_, gx1, ..) = nilang::gradient(&Pairs, (&mut e1, &mut x1[..], 0, x.len()), 0);
     let mut serial_e = 0.0;
     pairs(&mut serial_e, &mut x.clone(), 0, x.len());
-    let mut sum = TermSum::new(x.len());
+    // few costly terms (rows of pairs): chunks smaller than the default
+    let mut sum = TermSum::with_chunk(x.len(), 3);
     assert_eq!(sum.chunks().count(), 50); // 150 rows in chunks of 3
     let mut runs = vec![];
     for threads in [1, 2, 3, 5] {
@@ -65,7 +66,35 @@ fn chunks_are_fixed_by_the_number_of_terms() {
     assert_eq!(s.chunks().collect::<Vec<_>>(), [0..4, 4..8, 8..10]);
     let none: Vec<_> = TermSum::<()>::new(0).chunks().collect();
     assert_eq!((none.len(), none[0].clone()), (1, 0..0));
-    assert_eq!(TermSum::<()>::new(64 * 5 + 1).chunks().count(), 54); // chunks of 6
+    // the default: `terms / MIN_CHUNK` chunks of equal length, at most MAX_CHUNKS
+    let lens = |n| {
+        TermSum::<()>::new(n)
+            .chunks()
+            .map(|r| r.len())
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(lens(64 * 5 + 1), [65, 65, 65, 65, 61]);
+    assert_eq!(lens(127), [127]);
+    assert_eq!(lens(128), [64, 64]);
+    assert_eq!(lens(64 * 64), [64; 64]);
+    let big = lens(64 * 64 * 10 + 1);
+    assert_eq!(
+        (big.len(), big[0], big[63]),
+        (64, 641, 64 * 64 * 10 + 1 - 63 * 641)
+    );
+    for n in [0, 1, 63, 1000, 4095, 4097, 1 << 20] {
+        let c: Vec<_> = TermSum::<()>::new(n).chunks().collect();
+        assert!(c.len() <= nilang::ad::term_sum::MAX_CHUNKS, "{n}");
+        let (last, whole) = c.split_last().unwrap();
+        assert!(
+            whole
+                .iter()
+                .all(|r| r.len() >= nilang::ad::term_sum::MIN_CHUNK),
+            "{n}"
+        );
+        assert!(whole.iter().all(|r| r.len() >= last.len()), "{n}");
+        assert_eq!((c[0].start, c[c.len() - 1].end), (0, n));
+    }
 }
 
 #[test]
@@ -172,4 +201,43 @@ fn parameters_must_exist() {
 #[should_panic(expected = "TermSum chunks must hold at least one term")]
 fn chunks_are_not_empty() {
     TermSum::<()>::with_chunk(10, 0);
+}
+
+/// `out += Σ_k (w·x_k)²` over the chunk's data `x`, the products kept in `z`, a zero
+/// workspace of the chunk's length.
+#[i]
+fn scaled_sq<T: Scalar>(out: &mut T, w: &mut T, z: &mut [T], x: &[f64]) {
+    for k in 0..x.len() {
+        routine! {
+            z[k] += w * x[k];
+        }
+        out += abs2(z[k]);
+        unroutine!();
+    }
+}
+
+#[test]
+fn no_allocation_after_the_first_call_even_with_a_shorter_last_chunk() {
+    let x = points(150);
+    let zeros = vec![0.0; 40];
+    let w = 0.5;
+    // chunks of 40, 40, 40 and 30 terms: the workspace of the last one is shorter
+    let mut sum = TermSum::with_chunk(x.len(), 40);
+    let want = 2.0 * w * x.iter().map(|v| v * v).sum::<f64>();
+    for threads in [1, 2] {
+        let (fresh, g) = pool(threads).install(|| {
+            let mut g = [0.0];
+            let mut call = || {
+                sum.args(|r| (Shared(&0.0), Shared(&w), Shared(&zeros[..r.len()]), &x[r]))
+                    .value_and_gradient(&ScaledSq, 0, &[1], &mut g)
+            };
+            call();
+            let before = nilang_testkit::alloc::allocs();
+            call();
+            (nilang_testkit::alloc::allocs() - before, g)
+        });
+        assert!((g[0] - want).abs() < 1e-12 * want, "{} vs {want}", g[0]);
+        // counted on the pool's thread that called: the chunks it ran and the tree
+        assert_eq!(fresh, 0, "{threads} threads");
+    }
 }
