@@ -50,6 +50,9 @@ impl Emitter<'_> {
 
     /// The adjoint of a place, if it has one.
     pub fn bar(&self, p: &Place) -> Option<TokenStream> {
+        if !self.f.is_active(p) {
+            return None;
+        }
         match p {
             Place::Var(v) => match self.f.kind(v) {
                 Some(Kind::Active) => {

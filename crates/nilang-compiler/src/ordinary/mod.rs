@@ -5,7 +5,8 @@
 //! 1. [`parse`]: the `fn` to the [`ir`] (parameters classified, scalar locals hoisted to
 //!    function-wide variables, everything outside the subset reported at its tokens);
 //! 2. [`lower`]: calls of `#[ad]` functions as their own statements, early `return`s as a
-//!    result variable and a flag;
+//!    result variable and a flag; [`activity`]: the locals that depend on `#[data]` and
+//!    constants only (no adjoint);
 //! 3. [`ir::Ssa`]: each right-hand side in single-assignment (three-address) form;
 //! 4. [`tape`]: which overwrites the forward code records (the value tape's layout), and
 //!    [`remat`]: which assignments the adjoint executes again instead;
@@ -18,6 +19,7 @@
 //! (`nilang::gradient(&F, (&mut out, args..), 0)`: `F` is `out += f(args)`, a
 //! compute–copy–uncompute function). [`show`] returns the single-assignment form, the tape
 //! layout and the generated code as text.
+pub mod activity;
 pub mod adjoint;
 pub mod emit;
 pub mod forward;
@@ -68,6 +70,7 @@ pub fn show(item: TokenStream) -> Result<Shown, syn::Error> {
     let item: syn::ItemFn = syn::parse2(item)?;
     let mut f = parse::parse(item).map_err(|e| e.into_error().expect("an error"))?;
     lower::lower(&mut f);
+    activity::analyze(&mut f);
     let layout = tape::Layout::of(&f);
     let vjp = vjp_fn(&f, &layout, &quote!(::nilang));
     Ok(Shown {
@@ -101,6 +104,8 @@ pub fn compile(attr: TokenStream, item: TokenStream) -> TokenStream {
         Err(e) => {
             // the errors, and the signature alone, so that uses elsewhere report nothing more
             let errs = e.to_compile_errors();
+            let mut item = item;
+            parse::strip_data(&mut item);
             let (attrs, vis, sig) = (&item.attrs, &item.vis, &item.sig);
             return quote! {
                 #errs
@@ -113,12 +118,14 @@ pub fn compile(attr: TokenStream, item: TokenStream) -> TokenStream {
         }
     };
     lower::lower(&mut f);
+    activity::analyze(&mut f);
     let krate = crate::krate::resolve(None);
     let layout = tape::Layout::of(&f);
     let vjp = vjp_fn(&f, &layout, &krate);
     let forward = forward_fn(&f, &krate);
     let value = value_struct(&f, &layout, &krate, &vjp);
     let pairs = additive_pairs(&f, &krate);
+    let item = &f.item;
     let out = quote!(#item #vjp #forward #value #pairs);
     crate::krate::rewrite(out, &krate)
 }

@@ -9,8 +9,21 @@ use quote::{quote, ToTokens};
 use std::collections::HashSet;
 use syn::spanned::Spanned;
 
-/// Parse `item` (an `fn`) into the IR; every error at once.
-pub fn parse(item: syn::ItemFn) -> Result<Func, Errors> {
+/// The mark of a parameter without derivative: `#[data] x: &[f64]`.
+pub const DATA: &str = "data";
+
+/// `item` without the `#[data]` marks of its parameters (the function as Rust compiles it).
+pub fn strip_data(item: &mut syn::ItemFn) {
+    for input in item.sig.inputs.iter_mut() {
+        if let syn::FnArg::Typed(pt) = input {
+            pt.attrs.retain(|a| !a.path().is_ident(DATA));
+        }
+    }
+}
+
+/// Parse `item` (an `fn`) into the IR; every error at once. The [`Func`] holds `item` without
+/// its `#[data]` marks ([`strip_data`]).
+pub fn parse(mut item: syn::ItemFn) -> Result<Func, Errors> {
     let mut p = Parser {
         errors: Errors::default(),
         params: vec![],
@@ -19,6 +32,7 @@ pub fn parse(item: syn::ItemFn) -> Result<Func, Errors> {
         depth: 0,
     };
     p.signature(&item.sig);
+    strip_data(&mut item);
     let body = p.body(&item.block);
     if p.errors.is_empty() {
         Ok(Func {
@@ -26,6 +40,7 @@ pub fn parse(item: syn::ItemFn) -> Result<Func, Errors> {
             params: p.params,
             vars: p.vars,
             body,
+            passive: Default::default(),
         })
     } else {
         Err(p.errors)
@@ -111,6 +126,10 @@ impl Parser {
                 }
             };
             let ty = (*pt.ty).clone();
+            if self.data_attr(pt) {
+                self.data_param(name, ty);
+                continue;
+            }
             let kind = match &ty {
                 t if is_f64(t) => Kind::Active,
                 syn::Type::Reference(r)
@@ -127,6 +146,7 @@ impl Parser {
                         kind: Kind::Array,
                         ty,
                         output: true,
+                        data: false,
                     });
                     continue;
                 }
@@ -153,6 +173,7 @@ impl Parser {
                 kind,
                 ty,
                 output: false,
+                data: false,
             });
         }
         let outputs = self.params.iter().any(|p| p.output);
@@ -164,6 +185,61 @@ impl Parser {
                 "an `#[ad]` function returns the `f64` it differentiates (`-> f64`), or writes `&mut [f64]` outputs",
             ),
         }
+    }
+
+    /// Whether parameter `pt` is marked `#[data]` (a malformed mark is reported).
+    fn data_attr(&mut self, pt: &syn::PatType) -> bool {
+        let mut data = false;
+        for a in pt.attrs.iter().filter(|a| a.path().is_ident(DATA)) {
+            if !matches!(a.meta, syn::Meta::Path(_)) {
+                self.errors.push_tokens(
+                    &a.meta,
+                    "`#[data]` takes no arguments: write `#[data] x: &[f64]`",
+                );
+            }
+            data = true;
+        }
+        data
+    }
+
+    /// A parameter marked `#[data]`: an `f64` or a read-only `f64` array without derivative.
+    fn data_param(&mut self, name: Ident, ty: syn::Type) {
+        let ok = match &ty {
+            t if is_f64(t) => true,
+            syn::Type::Reference(r) if is_f64_array(&r.elem) => {
+                if r.mutability.is_some() {
+                    self.errors.push_tokens(
+                        &ty,
+                        format!("`{name}` is `#[data]`, which is read only: an output `&mut [f64]` is differentiated (remove `#[data]`), data is `&[f64]`"),
+                    );
+                    return;
+                }
+                true
+            }
+            _ => false,
+        };
+        if !ok {
+            self.errors.push_tokens(
+                &ty,
+                "`#[data]` marks an `f64`, `&[f64]`, `&[f64; N]` or `&Vec<f64>` parameter as data (no derivative); parameters of other types have none already: remove `#[data]`",
+            );
+            return;
+        }
+        self.scopes[0].insert(name.to_string());
+        self.params.push(Param {
+            name,
+            kind: Kind::Inactive,
+            ty,
+            output: false,
+            data: true,
+        });
+    }
+
+    /// Whether `id` is an `f64` array parameter marked `#[data]`.
+    fn data_array(&self, id: &Ident) -> bool {
+        self.params
+            .iter()
+            .any(|p| &p.name == id && p.data && !is_f64(&p.ty))
     }
 
     fn body(&mut self, block: &syn::Block) -> Vec<Stmt> {
@@ -398,7 +474,7 @@ impl Parser {
                         let id = p.path.get_ident()?;
                         self.params
                             .iter()
-                            .find(|q| &q.name == id && q.kind == Kind::Array)
+                            .find(|q| &q.name == id && (q.kind == Kind::Array || self.data_array(id)))
                             .map(|q| ArrayInit::CopyOf(q.name.clone()))
                     }
                     _ => None,
@@ -458,6 +534,23 @@ impl Parser {
     /// Whether `e` reads a differentiated value (a literal does not).
     fn reads_active(&self, e: &syn::Expr) -> bool {
         !matches!(e, syn::Expr::Lit(_)) && self.is_active(e)
+    }
+
+    /// `x`, `&x`, `&x[..]` for a `#[data]` array `x`.
+    fn data_arg(&self, e: &syn::Expr) -> Option<Ident> {
+        match e {
+            syn::Expr::Path(p) => p
+                .path
+                .get_ident()
+                .filter(|id| self.data_array(id))
+                .cloned(),
+            syn::Expr::Reference(r) if r.mutability.is_none() => self.data_arg(&r.expr),
+            syn::Expr::Index(i) if matches!(&*i.index, syn::Expr::Range(r) if r.start.is_none() && r.end.is_none()) => {
+                self.data_arg(&i.expr)
+            }
+            syn::Expr::Paren(p) => self.data_arg(&p.expr),
+            _ => None,
+        }
     }
 
     /// `x`, `&x`, `&x[..]` for an array `x`.
@@ -591,9 +684,10 @@ impl Parser {
             syn::Expr::Path(p) if p.path.get_ident().is_some() => {
                 let id = p.path.get_ident().expect("an ident").clone();
                 if self.params.iter().any(|q| q.name == id) {
+                    let what = self.read_only(&id);
                     self.errors.push_tokens(
                         left,
-                        format!("parameters of an `#[ad]` function are read only: copy it first (`let mut v = {id};`)"),
+                        format!("{what}: copy it first (`let mut v = {id};`)"),
                     );
                     return;
                 }
@@ -623,9 +717,10 @@ impl Parser {
                         (Place::Elem(id, i.index.to_token_stream()), Kind::Array)
                     }
                     Some(id) if self.params.iter().any(|q| q.name == id) => {
+                        let what = self.read_only(&id);
                         self.errors.push_tokens(
                             left,
-                            format!("parameters of an `#[ad]` function are read only: copy it first (`let mut v = {id}.to_vec();`)"),
+                            format!("{what}: copy it first (`let mut v = {id}.to_vec();`)"),
                         );
                         return;
                     }
@@ -749,9 +844,9 @@ impl Parser {
             e => {
                 let arr = match e {
                     syn::Expr::MethodCall(m) if m.method == "iter" && m.args.is_empty() => {
-                        self.array_arg(&m.receiver)
+                        self.array_arg(&m.receiver).or_else(|| self.data_arg(&m.receiver))
                     }
-                    e => self.array_arg(e),
+                    e => self.array_arg(e).or_else(|| self.data_arg(e)),
                 };
                 match arr {
                     Some(a) => (quote!(0usize), quote!(#a.len()), Some(a)),
@@ -785,16 +880,28 @@ impl Parser {
         }
         if let Some(a) = &over {
             self.scopes.last_mut().expect("a scope").insert(name_s);
+            // the elements of data carry no derivative
+            let kind = if self.data_array(a) {
+                Kind::Inactive
+            } else {
+                Kind::Active
+            };
             if !self.vars.iter().any(|v| v.name == var) {
                 self.vars.push(Var {
                     name: var.clone(),
-                    kind: Kind::Active,
-                    ty: None,
+                    kind,
+                    ty: Some(syn::parse_quote!(f64)),
                 });
             }
-            body.push(Stmt::Assign {
-                target: Place::Var(var.clone()),
-                value: Expr::Read(Place::Elem(a.clone(), quote!(#index))),
+            body.push(match kind {
+                Kind::Inactive => Stmt::Inactive {
+                    target: var.clone(),
+                    value: quote!(#a[#index]),
+                },
+                _ => Stmt::Assign {
+                    target: Place::Var(var.clone()),
+                    value: Expr::Read(Place::Elem(a.clone(), quote!(#index))),
+                },
             });
         }
         body.extend(self.block(&f.body));
@@ -855,6 +962,15 @@ impl Parser {
             }
         }
         out.push(Stmt::Reversible { func, args });
+    }
+
+    /// Why parameter `id` cannot be assigned.
+    fn read_only(&self, id: &Ident) -> String {
+        if self.params.iter().any(|p| &p.name == id && p.data) {
+            format!("`{id}` is `#[data]`: data is read only (and has no derivative)")
+        } else {
+            "parameters of an `#[ad]` function are read only".into()
+        }
     }
 
     fn is_param_name(&self, id: &Ident) -> bool {
