@@ -212,7 +212,6 @@ impl Parser {
                         &ty,
                         format!("`{name}` is `#[data]`, which is read only: an output `&mut [f64]` is differentiated (remove `#[data]`), data is `&[f64]`"),
                     );
-                    return;
                 }
                 true
             }
@@ -223,15 +222,16 @@ impl Parser {
                 &ty,
                 "`#[data]` marks an `f64`, `&[f64]`, `&[f64; N]` or `&Vec<f64>` parameter as data (no derivative); parameters of other types have none already: remove `#[data]`",
             );
-            return;
         }
+        // after an error, a parameter as if unmarked (so that its uses report nothing more)
+        let output = matches!(&ty, syn::Type::Reference(r) if r.mutability.is_some()) && ok;
         self.scopes[0].insert(name.to_string());
         self.params.push(Param {
             name,
-            kind: Kind::Inactive,
+            kind: if output { Kind::Array } else { Kind::Inactive },
             ty,
-            output: false,
-            data: true,
+            output,
+            data: ok && !output,
         });
     }
 
