@@ -166,13 +166,7 @@ pub fn gmm_value_grad(g: &crate::adbench::gmm::GmmInput) -> (f64, Vec<f64>, usiz
 /// Jacobian block is [`ba_block`] (one backward pass with two adjoint lanes through the
 /// gradient API's `jacobian`, each lane one pullback of this function).
 #[ad]
-pub fn ba_reproj(
-    cam: &[f64; 11],
-    x: &[f64; 3],
-    w: f64,
-    #[data] feat: &[f64; 2],
-    e: &mut [f64; 2],
-) {
+pub fn ba_reproj(cam: &[f64; 11], x: &[f64; 3], w: f64, #[data] feat: &[f64; 2], e: &mut [f64; 2]) {
     let mut p = [0.0; 3];
     let mut y = [0.0; 3];
     for j in 0..3 {

@@ -474,7 +474,9 @@ impl Parser {
                         let id = p.path.get_ident()?;
                         self.params
                             .iter()
-                            .find(|q| &q.name == id && (q.kind == Kind::Array || self.data_array(id)))
+                            .find(|q| {
+                                &q.name == id && (q.kind == Kind::Array || self.data_array(id))
+                            })
                             .map(|q| ArrayInit::CopyOf(q.name.clone()))
                     }
                     _ => None,
@@ -539,11 +541,7 @@ impl Parser {
     /// `x`, `&x`, `&x[..]` for a `#[data]` array `x`.
     fn data_arg(&self, e: &syn::Expr) -> Option<Ident> {
         match e {
-            syn::Expr::Path(p) => p
-                .path
-                .get_ident()
-                .filter(|id| self.data_array(id))
-                .cloned(),
+            syn::Expr::Path(p) => p.path.get_ident().filter(|id| self.data_array(id)).cloned(),
             syn::Expr::Reference(r) if r.mutability.is_none() => self.data_arg(&r.expr),
             syn::Expr::Index(i) if matches!(&*i.index, syn::Expr::Range(r) if r.start.is_none() && r.end.is_none()) => {
                 self.data_arg(&i.expr)
@@ -685,10 +683,8 @@ impl Parser {
                 let id = p.path.get_ident().expect("an ident").clone();
                 if self.params.iter().any(|q| q.name == id) {
                     let what = self.read_only(&id);
-                    self.errors.push_tokens(
-                        left,
-                        format!("{what}: copy it first (`let mut v = {id};`)"),
-                    );
+                    self.errors
+                        .push_tokens(left, format!("{what}: copy it first (`let mut v = {id};`)"));
                     return;
                 }
                 match self.kind_of(&id) {
@@ -843,9 +839,9 @@ impl Parser {
             }
             e => {
                 let arr = match e {
-                    syn::Expr::MethodCall(m) if m.method == "iter" && m.args.is_empty() => {
-                        self.array_arg(&m.receiver).or_else(|| self.data_arg(&m.receiver))
-                    }
+                    syn::Expr::MethodCall(m) if m.method == "iter" && m.args.is_empty() => self
+                        .array_arg(&m.receiver)
+                        .or_else(|| self.data_arg(&m.receiver)),
                     e => self.array_arg(e).or_else(|| self.data_arg(e)),
                 };
                 match arr {

@@ -46,7 +46,10 @@ fn fit_all(w: &[f64], x: &[f64], y: &[f64], lambda: f64) -> f64 {
 
 fn data(n: usize) -> (Vec<f64>, Vec<f64>) {
     let x: Vec<f64> = (0..n).map(|i| 0.1 * i as f64 - 0.3).collect();
-    let y: Vec<f64> = x.iter().map(|v| 0.7 + 1.9 * v + 0.05 * (9.0 * v).sin()).collect();
+    let y: Vec<f64> = x
+        .iter()
+        .map(|v| 0.7 + 1.9 * v + 0.05 * (9.0 * v).sin())
+        .collect();
     (x, y)
 }
 
@@ -78,7 +81,11 @@ fn data_gives_the_same_gradient_of_the_rest() {
             fit(&u, &x, &y, 0.1)
         };
         let fd = (at(-2.0 * h) - 8.0 * at(-h) + 8.0 * at(h) - at(2.0 * h)) / (12.0 * h);
-        assert!((gw[j].g - fd).abs() <= 1e-9 * fd.abs(), "{} vs {fd}", gw[j].g);
+        assert!(
+            (gw[j].g - fd).abs() <= 1e-9 * fd.abs(),
+            "{} vs {fd}",
+            gw[j].g
+        );
     }
 }
 
@@ -100,7 +107,13 @@ fn the_pullback_returns_nothing_for_data() {
 #[test]
 fn data_has_no_adjoint_and_records_nothing() {
     // no adjoint of the data, of the passive locals `mean` and `prod`, nor of `x[i] - mean`
-    for name in ["x__bar", "y__bar", "lambda__bar", "mean__bar +=", "prod__bar +="] {
+    for name in [
+        "x__bar",
+        "y__bar",
+        "lambda__bar",
+        "mean__bar +=",
+        "prod__bar +=",
+    ] {
         assert!(!Fit::VJP.contains(name), "{name} in {}", Fit::VJP);
     }
     assert!(FitAll::VJP.contains("x__bar"));
