@@ -410,8 +410,10 @@ impl Parser {
         let kind = match &ty {
             Some(t) if is_f64(t) => Kind::Active,
             Some(_) => Kind::Inactive,
+            // an `f64` without derivative (of data, `i as f64`) is an `f64` variable too,
+            // without adjoint by the activity analysis (recorded as an `f64`, not an integer)
             None => {
-                if self.is_active(e) {
+                if self.is_float(e) {
                     Kind::Active
                 } else {
                     Kind::Inactive
@@ -529,6 +531,48 @@ impl Parser {
                 matches!(&*c.ty, syn::Type::Path(p) if p.path.is_ident("f64"))
                     && self.is_active(&c.expr)
             }
+            _ => false,
+        }
+    }
+
+    /// Whether `e` is an `f64`: it reads a differentiated value, data, or converts to `f64`.
+    fn is_float(&self, e: &syn::Expr) -> bool {
+        if self.is_active(e) {
+            return true;
+        }
+        match e {
+            syn::Expr::Path(p) => p.path.get_ident().is_some_and(|id| {
+                self.params
+                    .iter()
+                    .any(|q| &q.name == id && q.data && is_f64(&q.ty))
+            }),
+            syn::Expr::Index(i) => match &*i.expr {
+                syn::Expr::Path(p) => p.path.get_ident().is_some_and(|id| self.data_array(id)),
+                _ => false,
+            },
+            syn::Expr::Binary(b) => {
+                matches!(
+                    b.op,
+                    syn::BinOp::Add(_)
+                        | syn::BinOp::Sub(_)
+                        | syn::BinOp::Mul(_)
+                        | syn::BinOp::Div(_)
+                        | syn::BinOp::Rem(_)
+                ) && (self.is_float(&b.left) || self.is_float(&b.right))
+            }
+            syn::Expr::Unary(u) => !matches!(u.op, syn::UnOp::Not(_)) && self.is_float(&u.expr),
+            syn::Expr::Paren(p) => self.is_float(&p.expr),
+            syn::Expr::Group(g) => self.is_float(&g.expr),
+            syn::Expr::MethodCall(m) => {
+                let name = m.method.to_string();
+                self.is_float(&m.receiver)
+                    && !(name == "len"
+                        || name.starts_with("is_")
+                        || name.starts_with("to_")
+                        || name.ends_with("cmp")
+                        || name == "classify")
+            }
+            syn::Expr::Cast(c) => matches!(&*c.ty, syn::Type::Path(p) if p.path.is_ident("f64")),
             _ => false,
         }
     }

@@ -195,3 +195,35 @@ fn reversible_callers_pass_data() {
     let want: f64 = x.iter().map(|v| v * (1.1 * v).cos()).sum();
     assert!((ga.g - want).abs() <= 1e-14 * want.abs());
 }
+
+/// A value of data kept from one step to the next (two assignments: recorded, as an `f64`),
+/// and an integer converted to `f64` the same way.
+#[ad]
+fn lagged(w: &[f64], #[data] x: &[f64]) -> f64 {
+    let mut v = x[0];
+    let mut u = 0 as f64;
+    let mut s = 0.0;
+    for i in 1..x.len() {
+        s += (v * w[i]).sin() + (u * w[i]).cos();
+        v = x[i];
+        u = i as f64 * 0.5;
+    }
+    s
+}
+
+#[test]
+fn data_values_overwritten_in_a_loop_are_restored_exactly() {
+    let x: Vec<f64> = (0..6).map(|i| 0.3 + 0.77 * i as f64).collect();
+    let mut w: Vec<f64> = (0..6).map(|i| 0.2 - 0.1 * i as f64).collect();
+    let (_, (_, gw, _)) =
+        nilang::ad::value_and_gradient(&Lagged, (&mut 0.0, &mut w[..], &x[..]), 0);
+    for (i, g) in gw.iter().enumerate().skip(1) {
+        let (v, u) = (x[i - 1], (i - 1) as f64 * 0.5);
+        let want = v * (v * w[i]).cos() - u * (u * w[i]).sin();
+        assert!(
+            (g.g - want).abs() <= 1e-14 * want.abs().max(1.0),
+            "d/dw{i}: {} vs {want}",
+            g.g
+        );
+    }
+}
