@@ -109,7 +109,7 @@ impl Emitter<'_> {
                             Some(pb) => pb,
                             None => quote!(0.0),
                         }),
-                        Arg::Value(_) => Some(quote!(0.0)),
+                        Arg::Value(_) | Arg::Data(_) => Some(quote!(0.0)),
                         // a local array without derivative: the callee's adjoints of it
                         // into a buffer no one reads
                         Arg::Array(a, _) if self.f.is_passive(a) => {
@@ -128,7 +128,9 @@ impl Emitter<'_> {
                 for (k, g) in grads.iter().enumerate() {
                     let key = g.to_string();
                     if key == "0.0" {
-                        passed.push(quote!(&mut 0.0));
+                        // no derivative: a slot that drops what the callee adds (which a
+                        // `#[data]` parameter of the callee requires)
+                        passed.push(quote!(#krate::ad::ordinary::NoAdjoint));
                     } else if seen.insert(key.clone()) {
                         passed.push(quote!(&mut #g));
                     } else {

@@ -82,6 +82,8 @@ pub enum Arg {
     Array(Ident, TokenStream),
     /// Anything without derivative, passed as written.
     Const(TokenStream),
+    /// A `#[data]` array, passed as written (its adjoint slot: none).
+    Data(TokenStream),
 }
 
 /// Binary arithmetic.

@@ -130,8 +130,10 @@ pub fn compile(attr: TokenStream, item: TokenStream) -> TokenStream {
     crate::krate::rewrite(out, &krate)
 }
 
-/// The differentiated parameters with their adjoint arguments of `f__ad_vjp`.
-fn grad_params(f: &Func) -> Vec<TokenStream> {
+/// The adjoint arguments of `f__ad_vjp`: one per differentiated parameter (a scalar's
+/// [`ScalarSlot`](::nilang::ad::ordinary::ScalarSlot), an array's `&mut [f64]`) and one
+/// per `#[data]` parameter (which takes only `NoAdjoint`).
+fn grad_params(f: &Func, krate: &TokenStream) -> Vec<TokenStream> {
     f.params
         .iter()
         .filter_map(|p| {
@@ -139,9 +141,13 @@ fn grad_params(f: &Func) -> Vec<TokenStream> {
             match p.kind {
                 Kind::Active => {
                     let g = format_ident!("{}__grad", p.name);
-                    Some(quote!(#g: &mut f64))
+                    Some(quote!(mut #g: impl #krate::ad::ordinary::ScalarSlot))
                 }
                 Kind::Array => Some(quote!(#b: &mut [f64])),
+                Kind::Inactive if p.data => {
+                    let g = format_ident!("{}__data", p.name);
+                    Some(quote!(#g: impl #krate::ad::ordinary::DataSlot))
+                }
                 Kind::Inactive => None,
             }
         })
@@ -155,7 +161,7 @@ fn vjp_fn(f: &Func, layout: &tape::Layout, krate: &TokenStream) -> TokenStream {
     let name = format_ident!("{}__ad_vjp", f.item.sig.ident);
     let vis = &f.item.vis;
     let params = f.item.sig.inputs.iter();
-    let grads = grad_params(f);
+    let grads = grad_params(f, krate);
     let tp = emit::tape();
     let early = f.vars.iter().any(|v| v.name == lower::done());
     let e = Emitter {
@@ -189,7 +195,7 @@ fn vjp_fn(f: &Func, layout: &tape::Layout, krate: &TokenStream) -> TokenStream {
     let out_bars = f.params.iter().filter(|p| p.kind == Kind::Active).map(|p| {
         let b = bar_of(&p.name);
         let g = format_ident!("{}__grad", p.name);
-        quote!(*#g += #b;)
+        quote!(#krate::ad::ordinary::ScalarSlot::add(&mut #g, #b);)
     });
     let fwd = e.forward(&f.body);
     let rev = e.reverse(&f.body);
@@ -273,6 +279,9 @@ fn forward_fn(f: &Func, krate: &TokenStream) -> TokenStream {
                 outs.push(quote!(#b));
             }
             Kind::Inactive => {
+                if p.data {
+                    grads.push(quote!(#krate::ad::ordinary::NoAdjoint));
+                }
                 tys.push(quote!(()));
                 outs.push(quote!(()));
             }
@@ -396,7 +405,12 @@ fn value_struct(
                     }
                 });
             }
-            Kind::Inactive => gv_args.push(quote!(#n)),
+            Kind::Inactive => {
+                if p.data {
+                    gv_grads.push(quote!(#krate::ad::ordinary::NoAdjoint));
+                }
+                gv_args.push(quote!(#n))
+            }
         }
     }
     let arrays: Vec<_> = f
@@ -816,7 +830,10 @@ fn render_block(f: &Func, layout: &tape::Layout, b: &[Stmt], depth: usize, s: &m
                     .iter()
                     .map(|a| match a {
                         Arg::Value(Expr::Read(p)) => place_text(p),
-                        Arg::Value(Expr::Const(t)) | Arg::Const(t) | Arg::Array(_, t) => tok(t),
+                        Arg::Value(Expr::Const(t))
+                        | Arg::Const(t)
+                        | Arg::Array(_, t)
+                        | Arg::Data(t) => tok(t),
                         Arg::Value(_) => "?".into(),
                     })
                     .collect();

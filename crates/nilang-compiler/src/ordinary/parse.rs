@@ -1180,8 +1180,14 @@ impl Parser {
         for a in &c.args {
             if let Some(id) = self.array_arg(a) {
                 args.push(Arg::Array(id, a.to_token_stream()));
+            } else if self.data_arg(a).is_some() {
+                args.push(Arg::Data(a.to_token_stream()));
             } else if self.is_active(a) {
                 args.push(Arg::Value(self.expr(a)));
+            } else if self.is_float(a) {
+                // an `f64` without derivative (data, `i as f64`): no adjoint to pass back
+                self.check_const(a);
+                args.push(Arg::Value(Expr::Const(a.to_token_stream())));
             } else {
                 self.check_const(a);
                 args.push(Arg::Const(a.to_token_stream()));

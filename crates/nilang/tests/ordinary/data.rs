@@ -227,3 +227,37 @@ fn data_values_overwritten_in_a_loop_are_restored_exactly() {
         );
     }
 }
+
+#[ad]
+fn scaled(a: f64, v: &[f64], #[data] c: f64) -> f64 {
+    a * v[0] * c
+}
+
+/// Calls of `#[ad]` functions with data, an element of data and an integer converted to
+/// `f64` passed to differentiated scalar parameters, data to `#[data]` ones, and a copy of
+/// data to a differentiated array parameter.
+#[ad]
+fn mixes(w: &[f64], #[data] x: &[f64], #[data] c: f64) -> f64 {
+    let xv = x.to_vec();
+    let mut s = scaled(w[0], &xv, c);
+    for i in 0..x.len() {
+        s += scaled(x[i], w, c) + scaled(i as f64, w, x[i]) + weighted_sum(w[i], x);
+    }
+    s
+}
+
+#[test]
+fn calls_pass_data_and_constants_to_any_parameter() {
+    let x = [0.4, -1.1, 2.3];
+    let (w, c) = ([0.7, -0.2, 1.3], 1.9);
+    let mut wm = w;
+    let (v, (_, gw, _, _)) =
+        nilang::ad::value_and_gradient(&Mixes, (&mut 0.0, &mut wm[..], &x[..], c), 0);
+    assert_eq!(v, mixes(&w, &x, c));
+    let sum_cos = |a: f64| x.iter().map(|v| v * (a * v).cos()).sum::<f64>();
+    let mut want = [sum_cos(w[0]), sum_cos(w[1]), sum_cos(w[2])];
+    want[0] += (0..3).map(|i| x[i] * c + i as f64 * x[i]).sum::<f64>() + x[0] * c;
+    for (g, w) in gw.iter().zip(want) {
+        assert!((g.g - w).abs() <= 1e-13 * w.abs(), "{} vs {w}", g.g);
+    }
+}
