@@ -108,7 +108,6 @@ fn main() {
         .chain(&g.icf)
         .copied()
         .collect();
-    let mut x = g.x.clone();
     let c = nilang_apps::adbench::gmm::gmm_constant(d, k, n, g.gamma, g.m);
     let mut plan = nilang::ad::Plan::new();
     let mut ordinary_gmm = || {
@@ -117,13 +116,13 @@ fn main() {
             (
                 &mut 0.0,
                 &mut p[..],
-                &mut x[..],
+                &g.x[..],
                 d,
                 k,
                 n,
-                &mut { g.gamma },
-                &mut { g.m as f64 },
-                &mut { c },
+                g.gamma,
+                g.m as f64,
+                c,
             ),
             0,
         );

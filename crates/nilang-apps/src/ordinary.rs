@@ -34,7 +34,8 @@ pub fn besselj(nu: usize, z: f64) -> f64 {
 
 /// ADBench's GMM objective ([`crate::adbench::gmm::gmm_objective`]) as an ordinary function of
 /// the flat parameters `p = [α (K) | μ (K·d) | icf (K·d(d+1)/2)]` and the points `x` (`n·d`),
-/// differentiated by `#[ad]`; `constant` is
+/// differentiated by `#[ad]` with respect to `p` only: the points and the prior's constants
+/// are `#[data]`, as in the reversible program; `constant` is
 /// [`gmm_constant`](crate::adbench::gmm::gmm_constant). [`gmm_value_grad`] calls it from a
 /// [`GmmInput`](crate::adbench::gmm::GmmInput). Written as ADBench's reference objective is:
 /// `exp` of each component's diagonal and `α + Σ q` once per component, then the points.
@@ -42,13 +43,13 @@ pub fn besselj(nu: usize, z: f64) -> f64 {
 #[allow(clippy::too_many_arguments)]
 pub fn gmm(
     p: &[f64],
-    x: &[f64],
+    #[data] x: &[f64],
     d: usize,
     k: usize,
     n: usize,
-    gamma: f64,
-    m: f64,
-    constant: f64,
+    #[data] gamma: f64,
+    #[data] m: f64,
+    #[data] constant: f64,
 ) -> f64 {
     let tri = d * (d + 1) / 2;
     let mut qdiag = vec![0.0; k * d];
@@ -138,19 +139,18 @@ pub fn gmm_value_grad(g: &crate::adbench::gmm::GmmInput) -> (f64, Vec<f64>, usiz
         .copied()
         .collect();
     let c = crate::adbench::gmm::gmm_constant(g.d, g.k, g.n, g.gamma, g.m);
-    let mut x = g.x.clone();
     let (v, (_, gp, _, _, _, _, _, _, _)) = nilang::ad::value_and_gradient(
         &Gmm,
         (
             &mut 0.0,
             &mut p[..],
-            &mut x[..],
+            &g.x[..],
             g.d,
             g.k,
             g.n,
-            &mut { g.gamma },
-            &mut { g.m as f64 },
-            &mut { c },
+            g.gamma,
+            g.m as f64,
+            c,
         ),
         0,
     );
@@ -161,11 +161,12 @@ pub fn gmm_value_grad(g: &crate::adbench::gmm::GmmInput) -> (f64, Vec<f64>, usiz
 /// ADBench's bundle-adjustment residual of one observation
 /// ([`crate::adbench::ba::ba_reproj`]) as an ordinary function with a vector output: `e` (two
 /// numbers, written once each) is `w (proj(cam, x) − feat)`, with the Rodrigues rotation and
-/// its first-order branch at `θ = 0`. `cam = [r (3) | C (3) | f | u₀ v₀ | k₁ k₂]`. The 2×15
+/// its first-order branch at `θ = 0`; the observed feature `feat` is `#[data]`, as in the
+/// reversible program. `cam = [r (3) | C (3) | f | u₀ v₀ | k₁ k₂]`. The 2×15
 /// Jacobian block is [`ba_block`] (one backward pass with two adjoint lanes through the
 /// gradient API's `jacobian`, each lane one pullback of this function).
 #[ad]
-pub fn ba_reproj(cam: &[f64; 11], x: &[f64; 3], w: f64, feat: &[f64; 2], e: &mut [f64; 2]) {
+pub fn ba_reproj(cam: &[f64; 11], x: &[f64; 3], w: f64, #[data] feat: &[f64; 2], e: &mut [f64; 2]) {
     let mut p = [0.0; 3];
     let mut y = [0.0; 3];
     for j in 0..3 {
@@ -209,11 +210,11 @@ pub fn ba_reproj(cam: &[f64; 11], x: &[f64; 3], w: f64, feat: &[f64; 2], e: &mut
 /// assert!((0..2).all(|i| (0..15).all(|k| (j[i][k] - r[i][k]).abs() < 1e-12 * r[i][k].abs().max(1.0))));
 /// ```
 pub fn ba_block(cam: &[f64; 11], x: &[f64; 3], w: f64, feat: &[f64; 2]) -> ([[f64; 15]; 2], usize) {
-    let (mut c, mut xx, mut ww, mut ft, mut e) = (*cam, *x, w, *feat, [0.0; 2]);
+    let (mut c, mut xx, mut ww, mut e) = (*cam, *x, w, [0.0; 2]);
     let mut plan = nilang::ad::Plan::new();
     let (_, gc, gx, gw, _, _) = plan.jacobian::<_, _, 2>(
         &BaReproj,
-        (&mut 0.0, &mut c, &mut xx, &mut ww, &mut ft, &mut e),
+        (&mut 0.0, &mut c, &mut xx, &mut ww, feat, &mut e),
         5,
     );
     let mut out = [[0.0; 15]; 2];

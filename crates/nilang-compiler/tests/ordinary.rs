@@ -75,3 +75,31 @@ proptest! {
         prop_assert!(syn::parse_str::<syn::File>(&out).is_ok());
     }
 }
+
+/// An `f64` without derivative (data, `i as f64`) overwritten in a loop is recorded as an
+/// `f64` (an integer record would truncate it), and gets no adjoint code.
+#[test]
+fn values_of_data_are_f64_variables_without_adjoint() {
+    let s = show(quote!(
+        fn f(w: &[f64], #[data] x: &[f64]) -> f64 {
+            let mut v = x[0];
+            let mut u = 0 as f64;
+            let mut s = 0.0;
+            for i in 1..x.len() {
+                s += (v * w[i]).sin() + (u * w[i]).cos();
+                v = x[i];
+                u = i as f64 * 0.5;
+            }
+            s
+        }
+    ))
+    .unwrap();
+    assert!(s.tape.contains("v: f64 per overwrite"), "{}", s.tape);
+    assert!(s.tape.contains("u: f64 per overwrite"), "{}", s.tape);
+    assert!(!s.tape.contains(": integer per overwrite"), "{}", s.tape);
+    assert!(
+        !s.vjp.contains("v__bar +=") && !s.vjp.contains("x__bar"),
+        "{}",
+        s.vjp
+    );
+}

@@ -109,7 +109,12 @@ impl Emitter<'_> {
                             Some(pb) => pb,
                             None => quote!(0.0),
                         }),
-                        Arg::Value(_) => Some(quote!(0.0)),
+                        Arg::Value(_) | Arg::Data(_) => Some(quote!(0.0)),
+                        // a local array without derivative: the callee's adjoints of it
+                        // into a buffer no one reads
+                        Arg::Array(a, _) if self.f.is_passive(a) => {
+                            Some(quote!(::std::vec![0.0f64; #a.len()][..]))
+                        }
                         Arg::Array(a, _) => {
                             let ab = super::emit::bar_of(a);
                             Some(quote!(#ab[..]))
@@ -123,7 +128,9 @@ impl Emitter<'_> {
                 for (k, g) in grads.iter().enumerate() {
                     let key = g.to_string();
                     if key == "0.0" {
-                        passed.push(quote!(&mut 0.0));
+                        // no derivative: a slot that drops what the callee adds (which a
+                        // `#[data]` parameter of the callee requires)
+                        passed.push(quote!(#krate::ad::ordinary::NoAdjoint));
                     } else if seen.insert(key.clone()) {
                         passed.push(quote!(&mut #g));
                     } else {
@@ -170,6 +177,8 @@ impl Emitter<'_> {
                 })
             }
             Stmt::Array { name, init } => match init {
+                // a copy of data: no adjoint to pass on
+                ArrayInit::CopyOf(x) if self.f.kind(x) != Some(Kind::Array) => quote!(),
                 ArrayInit::CopyOf(x) => {
                     let (xb, nb) = (super::emit::bar_of(x), super::emit::bar_of(name));
                     quote!(for __ad_k in 0..#name.len() { #xb[__ad_k] += #nb[__ad_k]; })

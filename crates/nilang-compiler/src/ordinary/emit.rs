@@ -50,6 +50,9 @@ impl Emitter<'_> {
 
     /// The adjoint of a place, if it has one.
     pub fn bar(&self, p: &Place) -> Option<TokenStream> {
+        if !self.f.is_active(p) {
+            return None;
+        }
         match p {
             Place::Var(v) => match self.f.kind(v) {
                 Some(Kind::Active) => {
@@ -79,7 +82,9 @@ impl Emitter<'_> {
     pub fn arg_value(&self, a: &Arg) -> TokenStream {
         match a {
             Arg::Value(Expr::Read(p)) => self.place(p),
-            Arg::Value(Expr::Const(t)) | Arg::Const(t) | Arg::Array(_, t) => quote!(#t),
+            Arg::Value(Expr::Const(t)) | Arg::Const(t) | Arg::Array(_, t) | Arg::Data(t) => {
+                quote!(#t)
+            }
             Arg::Value(_) => quote!(f64::NAN),
         }
     }

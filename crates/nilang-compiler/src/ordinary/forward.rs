@@ -57,6 +57,13 @@ impl Emitter<'_> {
             }
             Stmt::Array { name, init } => {
                 let bar = bar_of(name);
+                if self.f.is_passive(name) {
+                    // no adjoint
+                    return match init {
+                        ArrayInit::Repeat { init, .. } => quote!(let mut #name = #init;),
+                        ArrayInit::CopyOf(x) => quote!(let mut #name = #x.to_vec();),
+                    };
+                }
                 match init {
                     ArrayInit::Repeat { init, zeros } => {
                         quote!(let mut #name = #init; let mut #bar = #zeros;)

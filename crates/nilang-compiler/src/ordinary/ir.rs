@@ -26,6 +26,9 @@ pub struct Param {
     /// An output (`&mut [f64]`, `&mut [f64; N]`): an array the function writes, whose
     /// adjoint the caller seeds.
     pub output: bool,
+    /// Marked `#[data]`: an `f64` or `f64` array without derivative (its kind is
+    /// [`Kind::Inactive`]; no adjoint, no adjoint arithmetic for what depends on it alone).
+    pub data: bool,
 }
 
 /// A function-wide variable (a `let` hoisted out of its block, a loop variable, or a
@@ -79,6 +82,8 @@ pub enum Arg {
     Array(Ident, TokenStream),
     /// Anything without derivative, passed as written.
     Const(TokenStream),
+    /// A `#[data]` array, passed as written (its adjoint slot: none).
+    Data(TokenStream),
 }
 
 /// Binary arithmetic.
@@ -214,6 +219,9 @@ pub struct Func {
     pub vars: Vec<Var>,
     /// Its body.
     pub body: Vec<Stmt>,
+    /// The local `f64` variables and arrays whose values depend on no differentiated
+    /// parameter (on data and constants only): no adjoint ([`super::activity`]).
+    pub passive: std::collections::HashSet<String>,
 }
 
 impl Func {
@@ -229,9 +237,13 @@ impl Func {
     /// differentiated array).
     pub fn is_active(&self, p: &Place) -> bool {
         match p {
-            Place::Var(v) => self.kind(v) == Some(Kind::Active),
-            Place::Elem(a, _) => self.kind(a) == Some(Kind::Array),
+            Place::Var(v) => self.kind(v) == Some(Kind::Active) && !self.is_passive(v),
+            Place::Elem(a, _) => self.kind(a) == Some(Kind::Array) && !self.is_passive(a),
         }
+    }
+    /// Whether local `name` is an `f64` (array) that depends on no differentiated parameter.
+    pub fn is_passive(&self, name: &Ident) -> bool {
+        !self.passive.is_empty() && self.passive.contains(&name.to_string())
     }
     /// Whether `name` is a parameter.
     pub fn is_param(&self, name: &Ident) -> bool {

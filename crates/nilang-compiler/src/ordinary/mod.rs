@@ -5,7 +5,8 @@
 //! 1. [`parse`]: the `fn` to the [`ir`] (parameters classified, scalar locals hoisted to
 //!    function-wide variables, everything outside the subset reported at its tokens);
 //! 2. [`lower`]: calls of `#[ad]` functions as their own statements, early `return`s as a
-//!    result variable and a flag;
+//!    result variable and a flag; [`activity`]: the locals that depend on `#[data]` and
+//!    constants only (no adjoint);
 //! 3. [`ir::Ssa`]: each right-hand side in single-assignment (three-address) form;
 //! 4. [`tape`]: which overwrites the forward code records (the value tape's layout), and
 //!    [`remat`]: which assignments the adjoint executes again instead;
@@ -18,6 +19,7 @@
 //! (`nilang::gradient(&F, (&mut out, args..), 0)`: `F` is `out += f(args)`, a
 //! compute–copy–uncompute function). [`show`] returns the single-assignment form, the tape
 //! layout and the generated code as text.
+pub mod activity;
 pub mod adjoint;
 pub mod emit;
 pub mod forward;
@@ -68,6 +70,7 @@ pub fn show(item: TokenStream) -> Result<Shown, syn::Error> {
     let item: syn::ItemFn = syn::parse2(item)?;
     let mut f = parse::parse(item).map_err(|e| e.into_error().expect("an error"))?;
     lower::lower(&mut f);
+    activity::analyze(&mut f);
     let layout = tape::Layout::of(&f);
     let vjp = vjp_fn(&f, &layout, &quote!(::nilang));
     Ok(Shown {
@@ -101,6 +104,8 @@ pub fn compile(attr: TokenStream, item: TokenStream) -> TokenStream {
         Err(e) => {
             // the errors, and the signature alone, so that uses elsewhere report nothing more
             let errs = e.to_compile_errors();
+            let mut item = item;
+            parse::strip_data(&mut item);
             let (attrs, vis, sig) = (&item.attrs, &item.vis, &item.sig);
             return quote! {
                 #errs
@@ -113,18 +118,22 @@ pub fn compile(attr: TokenStream, item: TokenStream) -> TokenStream {
         }
     };
     lower::lower(&mut f);
+    activity::analyze(&mut f);
     let krate = crate::krate::resolve(None);
     let layout = tape::Layout::of(&f);
     let vjp = vjp_fn(&f, &layout, &krate);
     let forward = forward_fn(&f, &krate);
     let value = value_struct(&f, &layout, &krate, &vjp);
     let pairs = additive_pairs(&f, &krate);
+    let item = &f.item;
     let out = quote!(#item #vjp #forward #value #pairs);
     crate::krate::rewrite(out, &krate)
 }
 
-/// The differentiated parameters with their adjoint arguments of `f__ad_vjp`.
-fn grad_params(f: &Func) -> Vec<TokenStream> {
+/// The adjoint arguments of `f__ad_vjp`: one per differentiated parameter (a scalar's
+/// [`ScalarSlot`](::nilang::ad::ordinary::ScalarSlot), an array's `&mut [f64]`) and one
+/// per `#[data]` parameter (which takes only `NoAdjoint`).
+fn grad_params(f: &Func, krate: &TokenStream) -> Vec<TokenStream> {
     f.params
         .iter()
         .filter_map(|p| {
@@ -132,9 +141,13 @@ fn grad_params(f: &Func) -> Vec<TokenStream> {
             match p.kind {
                 Kind::Active => {
                     let g = format_ident!("{}__grad", p.name);
-                    Some(quote!(#g: &mut f64))
+                    Some(quote!(mut #g: impl #krate::ad::ordinary::ScalarSlot))
                 }
                 Kind::Array => Some(quote!(#b: &mut [f64])),
+                Kind::Inactive if p.data => {
+                    let g = format_ident!("{}__data", p.name);
+                    Some(quote!(#g: impl #krate::ad::ordinary::DataSlot))
+                }
                 Kind::Inactive => None,
             }
         })
@@ -148,7 +161,7 @@ fn vjp_fn(f: &Func, layout: &tape::Layout, krate: &TokenStream) -> TokenStream {
     let name = format_ident!("{}__ad_vjp", f.item.sig.ident);
     let vis = &f.item.vis;
     let params = f.item.sig.inputs.iter();
-    let grads = grad_params(f);
+    let grads = grad_params(f, krate);
     let tp = emit::tape();
     let early = f.vars.iter().any(|v| v.name == lower::done());
     let e = Emitter {
@@ -182,7 +195,7 @@ fn vjp_fn(f: &Func, layout: &tape::Layout, krate: &TokenStream) -> TokenStream {
     let out_bars = f.params.iter().filter(|p| p.kind == Kind::Active).map(|p| {
         let b = bar_of(&p.name);
         let g = format_ident!("{}__grad", p.name);
-        quote!(*#g += #b;)
+        quote!(#krate::ad::ordinary::ScalarSlot::add(&mut #g, #b);)
     });
     let fwd = e.forward(&f.body);
     let rev = e.reverse(&f.body);
@@ -266,6 +279,9 @@ fn forward_fn(f: &Func, krate: &TokenStream) -> TokenStream {
                 outs.push(quote!(#b));
             }
             Kind::Inactive => {
+                if p.data {
+                    grads.push(quote!(#krate::ad::ordinary::NoAdjoint));
+                }
                 tys.push(quote!(()));
                 outs.push(quote!(()));
             }
@@ -389,7 +405,12 @@ fn value_struct(
                     }
                 });
             }
-            Kind::Inactive => gv_args.push(quote!(#n)),
+            Kind::Inactive => {
+                if p.data {
+                    gv_grads.push(quote!(#krate::ad::ordinary::NoAdjoint));
+                }
+                gv_args.push(quote!(#n))
+            }
         }
     }
     let arrays: Vec<_> = f
@@ -809,7 +830,10 @@ fn render_block(f: &Func, layout: &tape::Layout, b: &[Stmt], depth: usize, s: &m
                     .iter()
                     .map(|a| match a {
                         Arg::Value(Expr::Read(p)) => place_text(p),
-                        Arg::Value(Expr::Const(t)) | Arg::Const(t) | Arg::Array(_, t) => tok(t),
+                        Arg::Value(Expr::Const(t))
+                        | Arg::Const(t)
+                        | Arg::Array(_, t)
+                        | Arg::Data(t) => tok(t),
                         Arg::Value(_) => "?".into(),
                     })
                     .collect();

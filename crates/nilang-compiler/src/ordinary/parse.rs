@@ -9,8 +9,21 @@ use quote::{quote, ToTokens};
 use std::collections::HashSet;
 use syn::spanned::Spanned;
 
-/// Parse `item` (an `fn`) into the IR; every error at once.
-pub fn parse(item: syn::ItemFn) -> Result<Func, Errors> {
+/// The mark of a parameter without derivative: `#[data] x: &[f64]`.
+pub const DATA: &str = "data";
+
+/// `item` without the `#[data]` marks of its parameters (the function as Rust compiles it).
+pub fn strip_data(item: &mut syn::ItemFn) {
+    for input in item.sig.inputs.iter_mut() {
+        if let syn::FnArg::Typed(pt) = input {
+            pt.attrs.retain(|a| !a.path().is_ident(DATA));
+        }
+    }
+}
+
+/// Parse `item` (an `fn`) into the IR; every error at once. The [`Func`] holds `item` without
+/// its `#[data]` marks ([`strip_data`]).
+pub fn parse(mut item: syn::ItemFn) -> Result<Func, Errors> {
     let mut p = Parser {
         errors: Errors::default(),
         params: vec![],
@@ -19,6 +32,7 @@ pub fn parse(item: syn::ItemFn) -> Result<Func, Errors> {
         depth: 0,
     };
     p.signature(&item.sig);
+    strip_data(&mut item);
     let body = p.body(&item.block);
     if p.errors.is_empty() {
         Ok(Func {
@@ -26,6 +40,7 @@ pub fn parse(item: syn::ItemFn) -> Result<Func, Errors> {
             params: p.params,
             vars: p.vars,
             body,
+            passive: Default::default(),
         })
     } else {
         Err(p.errors)
@@ -111,6 +126,10 @@ impl Parser {
                 }
             };
             let ty = (*pt.ty).clone();
+            if self.data_attr(pt) {
+                self.data_param(name, ty);
+                continue;
+            }
             let kind = match &ty {
                 t if is_f64(t) => Kind::Active,
                 syn::Type::Reference(r)
@@ -127,6 +146,7 @@ impl Parser {
                         kind: Kind::Array,
                         ty,
                         output: true,
+                        data: false,
                     });
                     continue;
                 }
@@ -153,6 +173,7 @@ impl Parser {
                 kind,
                 ty,
                 output: false,
+                data: false,
             });
         }
         let outputs = self.params.iter().any(|p| p.output);
@@ -164,6 +185,61 @@ impl Parser {
                 "an `#[ad]` function returns the `f64` it differentiates (`-> f64`), or writes `&mut [f64]` outputs",
             ),
         }
+    }
+
+    /// Whether parameter `pt` is marked `#[data]` (a malformed mark is reported).
+    fn data_attr(&mut self, pt: &syn::PatType) -> bool {
+        let mut data = false;
+        for a in pt.attrs.iter().filter(|a| a.path().is_ident(DATA)) {
+            if !matches!(a.meta, syn::Meta::Path(_)) {
+                self.errors.push_tokens(
+                    &a.meta,
+                    "`#[data]` takes no arguments: write `#[data] x: &[f64]`",
+                );
+            }
+            data = true;
+        }
+        data
+    }
+
+    /// A parameter marked `#[data]`: an `f64` or a read-only `f64` array without derivative.
+    fn data_param(&mut self, name: Ident, ty: syn::Type) {
+        let ok = match &ty {
+            t if is_f64(t) => true,
+            syn::Type::Reference(r) if is_f64_array(&r.elem) => {
+                if r.mutability.is_some() {
+                    self.errors.push_tokens(
+                        &ty,
+                        format!("`{name}` is `#[data]`, which is read only: an output `&mut [f64]` is differentiated (remove `#[data]`), data is `&[f64]`"),
+                    );
+                }
+                true
+            }
+            _ => false,
+        };
+        if !ok {
+            self.errors.push_tokens(
+                &ty,
+                "`#[data]` marks an `f64`, `&[f64]`, `&[f64; N]` or `&Vec<f64>` parameter as data (no derivative); parameters of other types have none already: remove `#[data]`",
+            );
+        }
+        // after an error, a parameter as if unmarked (so that its uses report nothing more)
+        let output = matches!(&ty, syn::Type::Reference(r) if r.mutability.is_some()) && ok;
+        self.scopes[0].insert(name.to_string());
+        self.params.push(Param {
+            name,
+            kind: if output { Kind::Array } else { Kind::Inactive },
+            ty,
+            output,
+            data: ok && !output,
+        });
+    }
+
+    /// Whether `id` is an `f64` array parameter marked `#[data]`.
+    fn data_array(&self, id: &Ident) -> bool {
+        self.params
+            .iter()
+            .any(|p| &p.name == id && p.data && !is_f64(&p.ty))
     }
 
     fn body(&mut self, block: &syn::Block) -> Vec<Stmt> {
@@ -334,8 +410,10 @@ impl Parser {
         let kind = match &ty {
             Some(t) if is_f64(t) => Kind::Active,
             Some(_) => Kind::Inactive,
+            // an `f64` without derivative (of data, `i as f64`) is an `f64` variable too,
+            // without adjoint by the activity analysis (recorded as an `f64`, not an integer)
             None => {
-                if self.is_active(e) {
+                if self.is_float(e) {
                     Kind::Active
                 } else {
                     Kind::Inactive
@@ -398,7 +476,9 @@ impl Parser {
                         let id = p.path.get_ident()?;
                         self.params
                             .iter()
-                            .find(|q| &q.name == id && q.kind == Kind::Array)
+                            .find(|q| {
+                                &q.name == id && (q.kind == Kind::Array || self.data_array(id))
+                            })
                             .map(|q| ArrayInit::CopyOf(q.name.clone()))
                     }
                     _ => None,
@@ -455,9 +535,64 @@ impl Parser {
         }
     }
 
+    /// Whether `e` is an `f64`: it reads a differentiated value, data, or converts to `f64`.
+    fn is_float(&self, e: &syn::Expr) -> bool {
+        if self.is_active(e) {
+            return true;
+        }
+        match e {
+            syn::Expr::Path(p) => p.path.get_ident().is_some_and(|id| {
+                self.params
+                    .iter()
+                    .any(|q| &q.name == id && q.data && is_f64(&q.ty))
+            }),
+            syn::Expr::Index(i) => match &*i.expr {
+                syn::Expr::Path(p) => p.path.get_ident().is_some_and(|id| self.data_array(id)),
+                _ => false,
+            },
+            syn::Expr::Binary(b) => {
+                matches!(
+                    b.op,
+                    syn::BinOp::Add(_)
+                        | syn::BinOp::Sub(_)
+                        | syn::BinOp::Mul(_)
+                        | syn::BinOp::Div(_)
+                        | syn::BinOp::Rem(_)
+                ) && (self.is_float(&b.left) || self.is_float(&b.right))
+            }
+            syn::Expr::Unary(u) => !matches!(u.op, syn::UnOp::Not(_)) && self.is_float(&u.expr),
+            syn::Expr::Paren(p) => self.is_float(&p.expr),
+            syn::Expr::Group(g) => self.is_float(&g.expr),
+            syn::Expr::MethodCall(m) => {
+                let name = m.method.to_string();
+                self.is_float(&m.receiver)
+                    && !(name == "len"
+                        || name.starts_with("is_")
+                        || name.starts_with("to_")
+                        || name.ends_with("cmp")
+                        || name == "classify")
+            }
+            syn::Expr::Cast(c) => matches!(&*c.ty, syn::Type::Path(p) if p.path.is_ident("f64")),
+            _ => false,
+        }
+    }
+
     /// Whether `e` reads a differentiated value (a literal does not).
     fn reads_active(&self, e: &syn::Expr) -> bool {
         !matches!(e, syn::Expr::Lit(_)) && self.is_active(e)
+    }
+
+    /// `x`, `&x`, `&x[..]` for a `#[data]` array `x`.
+    fn data_arg(&self, e: &syn::Expr) -> Option<Ident> {
+        match e {
+            syn::Expr::Path(p) => p.path.get_ident().filter(|id| self.data_array(id)).cloned(),
+            syn::Expr::Reference(r) if r.mutability.is_none() => self.data_arg(&r.expr),
+            syn::Expr::Index(i) if matches!(&*i.index, syn::Expr::Range(r) if r.start.is_none() && r.end.is_none()) => {
+                self.data_arg(&i.expr)
+            }
+            syn::Expr::Paren(p) => self.data_arg(&p.expr),
+            _ => None,
+        }
     }
 
     /// `x`, `&x`, `&x[..]` for an array `x`.
@@ -591,10 +726,9 @@ impl Parser {
             syn::Expr::Path(p) if p.path.get_ident().is_some() => {
                 let id = p.path.get_ident().expect("an ident").clone();
                 if self.params.iter().any(|q| q.name == id) {
-                    self.errors.push_tokens(
-                        left,
-                        format!("parameters of an `#[ad]` function are read only: copy it first (`let mut v = {id};`)"),
-                    );
+                    let what = self.read_only(&id);
+                    self.errors
+                        .push_tokens(left, format!("{what}: copy it first (`let mut v = {id};`)"));
                     return;
                 }
                 match self.kind_of(&id) {
@@ -623,9 +757,10 @@ impl Parser {
                         (Place::Elem(id, i.index.to_token_stream()), Kind::Array)
                     }
                     Some(id) if self.params.iter().any(|q| q.name == id) => {
+                        let what = self.read_only(&id);
                         self.errors.push_tokens(
                             left,
-                            format!("parameters of an `#[ad]` function are read only: copy it first (`let mut v = {id}.to_vec();`)"),
+                            format!("{what}: copy it first (`let mut v = {id}.to_vec();`)"),
                         );
                         return;
                     }
@@ -748,10 +883,10 @@ impl Parser {
             }
             e => {
                 let arr = match e {
-                    syn::Expr::MethodCall(m) if m.method == "iter" && m.args.is_empty() => {
-                        self.array_arg(&m.receiver)
-                    }
-                    e => self.array_arg(e),
+                    syn::Expr::MethodCall(m) if m.method == "iter" && m.args.is_empty() => self
+                        .array_arg(&m.receiver)
+                        .or_else(|| self.data_arg(&m.receiver)),
+                    e => self.array_arg(e).or_else(|| self.data_arg(e)),
                 };
                 match arr {
                     Some(a) => (quote!(0usize), quote!(#a.len()), Some(a)),
@@ -785,16 +920,28 @@ impl Parser {
         }
         if let Some(a) = &over {
             self.scopes.last_mut().expect("a scope").insert(name_s);
+            // the elements of data carry no derivative
+            let kind = if self.data_array(a) {
+                Kind::Inactive
+            } else {
+                Kind::Active
+            };
             if !self.vars.iter().any(|v| v.name == var) {
                 self.vars.push(Var {
                     name: var.clone(),
-                    kind: Kind::Active,
-                    ty: None,
+                    kind,
+                    ty: Some(syn::parse_quote!(f64)),
                 });
             }
-            body.push(Stmt::Assign {
-                target: Place::Var(var.clone()),
-                value: Expr::Read(Place::Elem(a.clone(), quote!(#index))),
+            body.push(match kind {
+                Kind::Inactive => Stmt::Inactive {
+                    target: var.clone(),
+                    value: quote!(#a[#index]),
+                },
+                _ => Stmt::Assign {
+                    target: Place::Var(var.clone()),
+                    value: Expr::Read(Place::Elem(a.clone(), quote!(#index))),
+                },
             });
         }
         body.extend(self.block(&f.body));
@@ -855,6 +1002,15 @@ impl Parser {
             }
         }
         out.push(Stmt::Reversible { func, args });
+    }
+
+    /// Why parameter `id` cannot be assigned.
+    fn read_only(&self, id: &Ident) -> String {
+        if self.params.iter().any(|p| &p.name == id && p.data) {
+            format!("`{id}` is `#[data]`: data is read only (and has no derivative)")
+        } else {
+            "parameters of an `#[ad]` function are read only".into()
+        }
     }
 
     fn is_param_name(&self, id: &Ident) -> bool {
@@ -1024,8 +1180,14 @@ impl Parser {
         for a in &c.args {
             if let Some(id) = self.array_arg(a) {
                 args.push(Arg::Array(id, a.to_token_stream()));
+            } else if self.data_arg(a).is_some() {
+                args.push(Arg::Data(a.to_token_stream()));
             } else if self.is_active(a) {
                 args.push(Arg::Value(self.expr(a)));
+            } else if self.is_float(a) {
+                // an `f64` without derivative (data, `i as f64`): no adjoint to pass back
+                self.check_const(a);
+                args.push(Arg::Value(Expr::Const(a.to_token_stream())));
             } else {
                 self.check_const(a);
                 args.push(Arg::Const(a.to_token_stream()));

@@ -49,7 +49,7 @@ fn arg(a: &Arg, v: &str) -> bool {
     match a {
         Arg::Value(e) => expr(e, v),
         Arg::Array(a, t) => a == v || tok(t, v),
-        Arg::Const(t) => tok(t, v),
+        Arg::Const(t) | Arg::Data(t) => tok(t, v),
     }
 }
 

@@ -221,7 +221,9 @@ impl Layout {
                     for a in args {
                         match a {
                             Arg::Value(Expr::Read(p)) => place(p, pending),
-                            Arg::Value(Expr::Const(t)) | Arg::Const(t) => tokens(t, pending),
+                            Arg::Value(Expr::Const(t)) | Arg::Const(t) | Arg::Data(t) => {
+                                tokens(t, pending)
+                            }
                             Arg::Array(a, t) => {
                                 pending.insert(a.to_string());
                                 tokens(t, pending)

@@ -20,6 +20,51 @@
 //! ```
 use core::cell::RefCell;
 
+/// Where the adjoint code of an `#[ad]` function adds the adjoint of a scalar argument:
+/// the caller's adjoint (`&mut f64`), or nowhere ([`NoAdjoint`]: the argument is a
+/// constant or data). The generated code takes it; users do not call it.
+///
+/// ```
+/// use nilang::ad::ordinary::{NoAdjoint, ScalarSlot};
+/// let mut g = 1.0;
+/// ScalarSlot::add(&mut &mut g, 0.5);
+/// ScalarSlot::add(&mut NoAdjoint, 0.5);
+/// assert_eq!(g, 1.5);
+/// ```
+pub trait ScalarSlot {
+    /// Add `v` to the adjoint (or drop it).
+    fn add(&mut self, v: f64);
+}
+
+impl ScalarSlot for &mut f64 {
+    #[inline(always)]
+    fn add(&mut self, v: f64) {
+        **self += v;
+    }
+}
+
+impl ScalarSlot for NoAdjoint {
+    #[inline(always)]
+    fn add(&mut self, _: f64) {}
+}
+
+/// The adjoint slot of an argument without derivative (a constant, data) in the generated
+/// adjoint call of an `#[ad]` function.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct NoAdjoint;
+
+/// What a `#[data]` parameter of an `#[ad]` function takes in its generated adjoint code:
+/// only [`NoAdjoint`], so that a value with a derivative passed to data (whose derivative
+/// would be lost) does not compile.
+#[diagnostic::on_unimplemented(
+    message = "a value with a derivative is passed to a `#[data]` parameter of an `#[ad]` function",
+    label = "a call in this function passes a value with a derivative to `#[data]`",
+    note = "data has no derivative: pass data or a constant, or remove `#[data]` from the callee's parameter"
+)]
+pub trait DataSlot {}
+
+impl DataSlot for NoAdjoint {}
+
 /// The value tape of `#[ad]` forward code: overwritten values the adjoint reads (`f64`s)
 /// and branch decisions, loop starts and trip counts (integers). The adjoint code takes
 /// back, in reverse order, exactly what the forward code recorded; a tape reused across

@@ -10,6 +10,7 @@
 static ALLOC: nilang_testkit::alloc::CountingAlloc = nilang_testkit::alloc::CountingAlloc;
 
 mod api;
+mod data;
 mod from_i;
 mod outputs;
 mod programs;
