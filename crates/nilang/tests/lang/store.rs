@@ -331,7 +331,7 @@ fn a_cursor_holds_the_tape_and_its_guard_hands_it_back() {
             let mut c = g.open();
             let mut a = 1.0;
             c.store(&mut a, 0.0, "here");
-            core::mem::forget(c);
+            // `c` ends here without `close`
         }
         assert_eq!(nilang::tape::stats().len, 0);
     });
