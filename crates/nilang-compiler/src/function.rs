@@ -354,19 +354,19 @@ fn emit_bodies(i: EmitInput) -> Emitted {
     let emitter =
         |facts: &Rc<Facts>, mode: Mode| Emitter::new(facts.clone(), mode).with_float_data(i.data);
     let mut fwd_emitter = emitter(&fwd_facts, Mode::Ordinary);
-    let fwd = fwd_emitter.block(i.body);
-    let primal = emitter(&fwd_facts, Mode::Primal).block(i.body);
+    let fwd = fwd_emitter.body(i.body);
+    let primal = emitter(&fwd_facts, Mode::Primal).body(i.body);
     let (adj, adj_inv) = if i.checked {
         (quote!(), quote!())
     } else {
-        let adj = emitter(&fwd_facts, Mode::Adjoint).block(i.body);
+        let adj = emitter(&fwd_facts, Mode::Adjoint).body(i.body);
         let adj_inv = emitter(&inv_facts, Mode::Adjoint)
             .inverse_of(i.inv_name)
-            .block(&inverse);
+            .body(&inverse);
         (adj, adj_inv)
     };
     let mut inv_emitter = emitter(&inv_facts, Mode::Ordinary).inverse_of(i.inv_name);
-    let inv = inv_emitter.block(&inverse);
+    let inv = inv_emitter.body(&inverse);
     let (fwd, inv) = if i.checked && !i.zero_idents.is_empty() {
         (
             fwd_emitter.zero_checked(i.zero_idents, fwd),

@@ -136,7 +136,9 @@ impl Emitter {
                 (None, CallArg::InOut(_)) => quote!(),
             });
         }
+        let tape = self.tape_call(c, &args, s);
         let call = match &c.callee {
+            Callee::Path(_) if tape.is_some() => tape.unwrap_or_default(),
             Callee::Path(p) => {
                 let mut p = p.clone();
                 if c.inverse {

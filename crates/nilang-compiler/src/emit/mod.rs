@@ -11,6 +11,7 @@
 //! | `for` | `for_loop.rs` |
 //! | `#[from(a)] loop { .. }` | `do_loop.rs` |
 //! | stack operations, `fresh!` | `stack.rs` |
+//! | the store tape of `#[store]` routines (a cursor per body) | `tape.rs` |
 //!
 //! Runtime messages of conditions are built in `messages.rs`.
 use crate::analyze::ParamKind;
@@ -33,6 +34,7 @@ mod instr;
 mod messages;
 mod operands;
 mod stack;
+mod tape;
 mod while_loop;
 
 /// What is emitted from a program: with [`Emitter::inverse_of`], the program is a function's
@@ -86,6 +88,8 @@ pub struct Emitter {
     /// Read-only float data of a generic function (see [`crate::data`]): operands converted
     /// to the target's number type.
     float_data: HashMap<String, usize>,
+    /// The body has a store-tape cursor (see `tape.rs`).
+    cursor: bool,
     counter: usize,
 }
 
@@ -120,6 +124,7 @@ impl Emitter {
             adj,
             loops: vec![],
             float_data: HashMap::new(),
+            cursor: false,
             counter: 0,
         }
     }
@@ -402,10 +407,14 @@ impl Emitter {
     fn stmt(&mut self, s: &Stmt) -> TokenStream {
         match &s.kind {
             StmtKind::Instr(i) => self.instr(i, s),
-            StmtKind::Call(c) => match self.adj_call(c, s) {
-                Some(t) => t,
-                None => self.call(c, s),
-            },
+            StmtKind::Call(c) if crate::lower::store::cursor_method(c).is_some() => self.call(c, s),
+            StmtKind::Call(c) => {
+                let t = match self.adj_call(c, s) {
+                    Some(t) => t,
+                    None => self.call(c, s),
+                };
+                self.cursor_released(t)
+            }
             StmtKind::Alloc(a) => self.alloc(a, s),
             StmtKind::Dealloc(a) => self.dealloc(a, s),
             StmtKind::Move { dst, src } => self.take(dst, src, s),
@@ -426,7 +435,7 @@ impl Emitter {
                 quote!({ #b })
             }
             StmtKind::Seq(b) | StmtKind::Routine { body: b, .. } => self.stmts(b),
-            StmtKind::Safe(t) => quote!({ #t; }),
+            StmtKind::Safe(t) => self.cursor_released(quote!({ #t; })),
             StmtKind::Fresh(ps) => self.fresh_workspaces(ps, s),
             StmtKind::Stack { kind, stack, value } => self.stack(kind, stack, value, s),
             // lowered before emission

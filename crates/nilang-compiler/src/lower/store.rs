@@ -135,6 +135,55 @@ fn inits(a: &Anc) -> Option<Vec<(syn::Ident, Expr)>> {
     }
 }
 
+/// The functions of `nilang::tape` the recorded body calls (one ancilla, two ancillas).
+const TAPE_CALLS: [&str; 2] = ["store", "store2"];
+
+/// The method of `nilang::tape::Cursor` that runs `c` when it is a call of the store tape
+/// recorded by [`recorded_body`] (`store2`, or `store2_inv` where it is inverted).
+pub fn cursor_method(c: &Call) -> Option<syn::Ident> {
+    let Callee::Path(p) = &c.callee else {
+        return None;
+    };
+    let segs: Vec<String> = p
+        .path
+        .segments
+        .iter()
+        .map(|s| s.ident.to_string())
+        .collect();
+    match segs.as_slice() {
+        [krate, tape, f]
+            if p.path.leading_colon.is_some()
+                && krate == "nilang"
+                && tape == "tape"
+                && TAPE_CALLS.contains(&f.as_str()) =>
+        {
+            let f = &p.path.segments[2].ident;
+            Some(if c.inverse {
+                crate::abi::inverse_name(f)
+            } else {
+                f.clone()
+            })
+        }
+        _ => None,
+    }
+}
+
+/// Whether a statement list calls the store tape (see [`cursor_method`]), at any depth.
+pub fn stores(stmts: &[Stmt]) -> bool {
+    struct Stores(bool);
+    impl<'ir> Visit<'ir> for Stores {
+        fn visit_stmt(&mut self, s: &'ir Stmt) {
+            match &s.kind {
+                StmtKind::Call(c) if cursor_method(c).is_some() => self.0 = true,
+                _ => walk_stmt(self, s),
+            }
+        }
+    }
+    let mut v = Stores(false);
+    walk_block(&mut v, stmts);
+    v.0
+}
+
 const MISPLACED: &str =
     "`#[store]` applies to `routine! { ... }` only (it stores the routine's results \
                          for the backward pass instead of uncomputing them)";
@@ -261,12 +310,14 @@ mod tests {
             }
         ));
         assert!(!out.contains("compile_error"), "{out}");
-        // forward: store; inverse: store_inv
-        assert!(out.contains(":: nilang :: tape :: store (& mut a"), "{out}");
+        // every body opens a cursor on the tape; forward: store; inverse: store_inv
         assert!(
-            out.contains(":: nilang :: tape :: store_inv (& mut a"),
+            out.contains(":: nilang :: tape :: Guard :: new ()"),
             "{out}"
         );
+        assert!(out.contains("__nilang_tape . store (& mut a"), "{out}");
+        assert!(out.contains("__nilang_tape . store_inv (& mut a"), "{out}");
+        assert!(out.contains("__nilang_tape . close ()"), "{out}");
     }
 
     #[test]
@@ -288,23 +339,52 @@ mod tests {
         assert!(!out.contains("compile_error"), "{out}");
         // forward: c alone, then a and b in one push; inverse: the pair, then c
         assert!(
-            out.contains(":: nilang :: tape :: store2 (& mut a , & mut b"),
+            out.contains("__nilang_tape . store2 (& mut a , & mut b"),
             "{out}"
         );
-        assert!(out.contains(":: nilang :: tape :: store (& mut c"), "{out}");
+        assert!(out.contains("__nilang_tape . store (& mut c"), "{out}");
         assert!(
-            out.contains(":: nilang :: tape :: store2_inv (& mut a , & mut b"),
+            out.contains("__nilang_tape . store2_inv (& mut a , & mut b"),
             "{out}"
         );
-        assert!(
-            out.contains(":: nilang :: tape :: store_inv (& mut c"),
-            "{out}"
-        );
+        assert!(out.contains("__nilang_tape . store_inv (& mut c"), "{out}");
         let (pair_at, c_at) = (
             out.find("store2 (& mut a").unwrap(),
             out.find("store (& mut c").unwrap(),
         );
         assert!(c_at < pair_at, "c is pushed before the pair: {out}");
+    }
+
+    #[test]
+    fn other_calls_release_the_cursor_and_functions_without_stores_have_none() {
+        let out = compile(quote!(
+            fn f(y: &mut f64, x: &f64) {
+                #[store]
+                routine! {
+                    let a = 0.0;
+                    g(&mut a, x);
+                }
+                y += a;
+                unroutine!();
+            }
+        ));
+        assert!(!out.contains("compile_error"), "{out}");
+        let release = "__nilang_tape . release () ;";
+        let at = out.find(release).expect(&out);
+        let call = out[at..].find("g (& mut a").expect(&out) + at;
+        let acquire = out[at..].find("__nilang_tape . acquire ()").expect(&out) + at;
+        assert!(call < acquire, "{out}");
+        let out = compile(quote!(
+            fn f(y: &mut f64, x: &f64) {
+                routine! {
+                    let a = 0.0;
+                    g(&mut a, x);
+                }
+                y += a;
+                unroutine!();
+            }
+        ));
+        assert!(!out.contains("__nilang_tape"), "{out}");
     }
 
     #[test]

@@ -286,3 +286,53 @@ fn grad_and_hessian_use_a_tape_of_their_own() {
     assert_eq!(nilang::tape::stats(), before);
     nilang::tape::clear();
 }
+
+/// Issue 22: a function that stores opens one cursor on the tape per body; while it holds the
+/// tape, code outside the generated statements cannot use it (a stack error, not a stale
+/// read), and a cursor dropped without being closed (a panic) hands the tape back through its
+/// guard.
+#[test]
+fn a_cursor_holds_the_tape_and_its_guard_hands_it_back() {
+    use nilang::tape::{Guard, Tape};
+    let mut tape = Tape::new();
+    tape.scope(|| {
+        let mut g = Guard::new();
+        let mut c = g.open();
+        let (mut a, mut b) = (1.5, 2.5);
+        c.store2(&mut a, &mut b, 0.0, 0.0, "here");
+        let e = catch(nilang::tape::stats).unwrap_err();
+        assert_eq!(e.kind, ErrorKind::Stack);
+        assert!(e.detail.contains("in use"), "{e}");
+        // released: the tape holds what the cursor pushed
+        c.release();
+        assert_eq!(nilang::tape::stats().len, 2);
+        c.acquire();
+        c.store2_inv(&mut a, &mut b, 0.0, 0.0, "here");
+        c.close();
+        assert_eq!((a, b, nilang::tape::stats().len), (1.5, 2.5, 0));
+    });
+    // a panic inside a split-mode inverse (nothing stored): the guard hands the tape back
+    let (mut b, mut x) = ([0.0; N], input());
+    let e = catch(|| tape.scope(|| SmoothSplit.uncall((&mut b, &mut x)))).unwrap_err();
+    assert_eq!(e.kind, ErrorKind::Stack);
+    let (mut b, mut x) = ([0.0; N], input());
+    tape.scope(|| {
+        SmoothSplit.call((&mut b, &mut x));
+        assert_eq!(nilang::tape::stats().len, 2 * N);
+        SmoothSplit.uncall((&mut b, &mut x));
+        assert_eq!(nilang::tape::stats().len, 0);
+    });
+    assert_eq!((b, x), ([0.0; N], input()));
+    // a cursor never closed: its guard hands the tape back (what it pushed since its last
+    // write-back is dropped)
+    tape.scope(|| {
+        {
+            let mut g = Guard::new();
+            let mut c = g.open();
+            let mut a = 1.0;
+            c.store(&mut a, 0.0, "here");
+            // `c` ends here without `close`
+        }
+        assert_eq!(nilang::tape::stats().len, 0);
+    });
+}
