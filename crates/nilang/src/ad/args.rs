@@ -145,10 +145,9 @@ impl<S> core::ops::IndexMut<usize> for Slots<'_, S> {
             Slots::Fields(v) => v[k],
             Slots::Pairs(z) => {
                 let c = &mut z[k / 2];
-                if k % 2 == 0 {
-                    &mut c.re
-                } else {
-                    &mut c.im
+                match k % 2 {
+                    0 => &mut c.re,
+                    _ => &mut c.im,
                 }
             }
         }

@@ -6,7 +6,10 @@
 //! so its inverse and its gradient follow from the real rules: `y += a + b`, `a - b`, `a * b`,
 //! `a / b` (operands complex gradient numbers, plain complex constants, real gradient numbers
 //! or real constants), `y += -a`, `identity(a)`, `conj(a)`, `exp(a)`, `ln(a)` into a complex
-//! target, and `abs(z)`, `abs2(z)` of a complex `z` into a real target.
+//! target, and `abs(z)`, `abs2(z)` of a complex `z` into a real target. The product
+//! `y += a * b` of two complex numbers has one pairwise rule (`ā += ȳ·conj(b)`,
+//! `b̄ += ȳ·conj(a)`, each formed whole and added once, and an adjoint-only variant), not four
+//! real instructions. A complex slice `&mut [Complex<f64>]` is an argument of the gradient API.
 //!
 //! ```
 //! use nilang::prelude::*;
