@@ -3,6 +3,7 @@
 //! against `sprs`. `cargo run --release -p nilang-apps --example sparse`
 use nilang::GVar;
 use nilang_apps::sparse::*;
+use num_complex::{Complex, Complex64};
 use rand::{Rng, SeedableRng};
 use std::time::Instant;
 
@@ -54,29 +55,36 @@ fn main() {
         w.iter().all(|&v| v == 0.0)
     );
 
-    // complex y = A x with interleaved (re, im) storage
-    let mut cav: Vec<f64> = (0..2 * pa.nnz())
-        .map(|_| rng.gen_range(-1.0..1.0))
-        .collect();
-    let mut x: Vec<f64> = (0..2 * n).map(|_| rng.gen_range(-1.0..1.0)).collect();
-    let mut y = vec![0.0; 2 * n];
+    // complex y = A x
+    let mut cz = || Complex64::new(rng.gen_range(-1.0..1.0), rng.gen_range(-1.0..1.0));
+    let mut cav: Vec<Complex64> = (0..pa.nnz()).map(|_| cz()).collect();
+    let mut x: Vec<Complex64> = (0..n).map(|_| cz()).collect();
+    let mut y = vec![Complex64::new(0.0, 0.0); n];
     let t = Instant::now();
     i_sparse_matvec(&mut y, &pa, &mut cav, &mut x);
     println!(
         "\ncomplex y = A x: forward {:?}, |y|² = {:.6}",
         t.elapsed(),
-        y.iter().map(|v| v * v).sum::<f64>()
+        y.iter().map(|v| v.norm_sqr()).sum::<f64>()
     );
-    // gradient of L = |y|²/2 : ȳ = y
-    let mut gy: Vec<GVar<f64>> = y.iter().map(|&v| GVar::new(v, v)).collect();
-    let mut ga: Vec<GVar<f64>> = cav.iter().map(|&v| GVar::from(v)).collect();
-    let mut gx: Vec<GVar<f64>> = x.iter().map(|&v| GVar::from(v)).collect();
+    // gradient of L = |y|²/2 : ȳ = y (∂L/∂Re y, ∂L/∂Im y)
+    let g = |z: &Complex64, seed: bool| {
+        let s = if seed { *z } else { Complex64::new(0.0, 0.0) };
+        Complex::new(GVar::new(z.re, s.re), GVar::new(z.im, s.im))
+    };
+    let mut gy: Vec<Complex<GVar<f64>>> = y.iter().map(|z| g(z, true)).collect();
+    let mut ga: Vec<Complex<GVar<f64>>> = cav.iter().map(|z| g(z, false)).collect();
+    let mut gx: Vec<Complex<GVar<f64>>> = x.iter().map(|z| g(z, false)).collect();
     let t = Instant::now();
     i_sparse_matvec_inv(&mut gy, &pa, &mut ga, &mut gx);
     println!(
         "backward pass {:?}: |∂L/∂x| = {:.6}, y restored to zero: {}",
         t.elapsed(),
-        gx.iter().map(|v| v.g * v.g).sum::<f64>().sqrt(),
-        gy.iter().all(|v| v.x.abs() < 1e-12)
+        gx.iter()
+            .map(|v| v.re.g * v.re.g + v.im.g * v.im.g)
+            .sum::<f64>()
+            .sqrt(),
+        gy.iter()
+            .all(|v| v.re.x.abs() < 1e-12 && v.im.x.abs() < 1e-12)
     );
 }

@@ -254,14 +254,14 @@ fn sparse_matvec(prefix: &str) {
         indptr: &a.colptr,
         indices: &a.rowval,
     };
-    let (mut av, mut xv, yb) = (flat(&a.nzval), flat(&x), flat(&ybar));
-    let mut yv = vec![0.0; 2 * n];
+    let (mut av, mut xv, yb) = (a.nzval.clone(), x.clone(), flat(&ybar));
+    let mut yv = vec![Complex64::new(0.0, 0.0); n];
     let nil_o = count(prefix, || {
-        yv.iter_mut().for_each(|v| *v = 0.0);
+        yv.iter_mut().for_each(|v| *v = Complex64::new(0.0, 0.0));
         i_sparse_matvec(&mut yv, &view, &mut av, &mut xv);
         black_box(&yv);
     });
-    let mut scratch = SparseMatvecScratch::new(2 * n);
+    let mut scratch = SparseMatvecScratch::new(n);
     let nil_b = count(prefix, || {
         sparse_matvec_vjp(&yb, &view, &mut av, &mut xv, &mut scratch);
         black_box(&scratch);

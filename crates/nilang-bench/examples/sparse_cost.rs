@@ -34,8 +34,8 @@ fn run_manual(
 fn run_nilang<'p>(
     ybar: &[f64],
     p: &'p SparseView<'p>,
-    av: &mut [f64],
-    x: &mut [f64],
+    av: &mut [Complex64],
+    x: &mut [Complex64],
     s: &mut SparseMatvecScratch<'p>,
 ) {
     for _ in 0..REPS {
@@ -54,14 +54,14 @@ fn main() {
     let x: Vec<Complex64> = (0..n).map(|_| z(&mut rng)).collect();
     let ybar: Vec<Complex64> = (0..n).map(|_| z(&mut rng)).collect();
     let il = |v: &[Complex64]| -> Vec<f64> { v.iter().flat_map(|c| [c.re, c.im]).collect() };
-    let (mut av, mut xv, yb) = (il(&a.nzval), il(&x), il(&ybar));
+    let (mut av, mut xv, yb) = (a.nzval.clone(), x.clone(), il(&ybar));
     let p = SparseView {
         nrows: a.m,
         ncols: a.n,
         indptr: &a.colptr,
         indices: &a.rowval,
     };
-    let mut s = SparseMatvecScratch::new(2 * n);
+    let mut s = SparseMatvecScratch::new(n);
     let (mut xbar, mut abar) = (
         vec![Complex64::default(); n],
         vec![Complex64::default(); a.nnz()],

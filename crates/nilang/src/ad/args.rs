@@ -7,6 +7,7 @@ pub use super::fields::{FieldSlots, LiftField};
 use super::GVar;
 pub use crate::number::Elem;
 use crate::numbers::{Dual, Duals, Real, Tangents};
+use num_complex::Complex;
 
 /// A plain element type `E` lifted into the scalar `S` of a gradient computation (`f64` into
 /// `f64`, or into a vector of lanes for one-pass Jacobians).
@@ -52,6 +53,8 @@ pub enum Slots<'a, S> {
     Slice(&'a mut [GVar<S>]),
     /// One slot per struct field.
     Fields(Vec<&'a mut GVar<S>>),
+    /// Complex numbers: two slots each, `re` then `im`.
+    Pairs(&'a mut [Complex<GVar<S>>]),
 }
 
 impl<'a, S> Slots<'a, S> {
@@ -60,6 +63,7 @@ impl<'a, S> Slots<'a, S> {
         match self {
             Slots::Slice(s) => s.len(),
             Slots::Fields(v) => v.len(),
+            Slots::Pairs(z) => 2 * z.len(),
         }
     }
     /// Whether there are none.
@@ -75,6 +79,10 @@ impl<'a, S> Slots<'a, S> {
         match self {
             Slots::Slice(s) => SlotsIterMut::Slice(s.iter_mut()),
             Slots::Fields(v) => SlotsIterMut::Fields(v.iter_mut()),
+            Slots::Pairs(z) => SlotsIterMut::Pairs(PairsIterMut {
+                numbers: z.iter_mut(),
+                im: None,
+            }),
         }
     }
 }
@@ -85,14 +93,37 @@ pub enum SlotsIterMut<'s, 'a, S> {
     Slice(core::slice::IterMut<'s, GVar<S>>),
     #[doc(hidden)]
     Fields(core::slice::IterMut<'s, &'a mut GVar<S>>),
+    #[doc(hidden)]
+    Pairs(PairsIterMut<'s, S>),
+}
+
+/// The parts of complex slots in order, `re` then `im` (see [`Slots::Pairs`]).
+pub struct PairsIterMut<'s, S> {
+    numbers: core::slice::IterMut<'s, Complex<GVar<S>>>,
+    im: Option<&'s mut GVar<S>>,
+}
+
+impl<'s, S> Iterator for PairsIterMut<'s, S> {
+    type Item = &'s mut GVar<S>;
+    #[inline]
+    fn next(&mut self) -> Option<&'s mut GVar<S>> {
+        if let Some(im) = self.im.take() {
+            return Some(im);
+        }
+        let z = self.numbers.next()?;
+        self.im = Some(&mut z.im);
+        Some(&mut z.re)
+    }
 }
 
 impl<'s, 'a: 's, S> Iterator for SlotsIterMut<'s, 'a, S> {
     type Item = &'s mut GVar<S>;
+    #[inline]
     fn next(&mut self) -> Option<&'s mut GVar<S>> {
         match self {
             SlotsIterMut::Slice(i) => i.next(),
             SlotsIterMut::Fields(i) => i.next().map(|r| &mut **r),
+            SlotsIterMut::Pairs(i) => i.next(),
         }
     }
 }
@@ -103,6 +134,7 @@ impl<S> core::ops::Index<usize> for Slots<'_, S> {
         match self {
             Slots::Slice(s) => &s[k],
             Slots::Fields(v) => v[k],
+            Slots::Pairs(z) => [&z[k / 2].re, &z[k / 2].im][k % 2],
         }
     }
 }
@@ -111,6 +143,13 @@ impl<S> core::ops::IndexMut<usize> for Slots<'_, S> {
         match self {
             Slots::Slice(s) => &mut s[k],
             Slots::Fields(v) => v[k],
+            Slots::Pairs(z) => {
+                let c = &mut z[k / 2];
+                match k % 2 {
+                    0 => &mut c.re,
+                    _ => &mut c.im,
+                }
+            }
         }
     }
 }

@@ -6,7 +6,10 @@
 //! so its inverse and its gradient follow from the real rules: `y += a + b`, `a - b`, `a * b`,
 //! `a / b` (operands complex gradient numbers, plain complex constants, real gradient numbers
 //! or real constants), `y += -a`, `identity(a)`, `conj(a)`, `exp(a)`, `ln(a)` into a complex
-//! target, and `abs(z)`, `abs2(z)` of a complex `z` into a real target.
+//! target, and `abs(z)`, `abs2(z)` of a complex `z` into a real target. The product
+//! `y += a * b` of two complex numbers has one pairwise rule (`ā += ȳ·conj(b)`,
+//! `b̄ += ȳ·conj(a)`, each formed whole and added once, and an adjoint-only variant), not four
+//! real instructions. A complex slice `&mut [Complex<f64>]` is an argument of the gradient API.
 //!
 //! ```
 //! use nilang::prelude::*;
@@ -24,6 +27,7 @@
 //! f_inv::<_, GVar<f64>>(&mut gy, &mut gz);
 //! assert!((gz.re.g - 1.8).abs() < 1e-15 && (gz.im.g - 0.6).abs() < 1e-15);
 //! ```
+use super::args::{Elem, GradArg, Lift, Slots};
 use super::{GVar, Scalar};
 use crate::i;
 use crate::instr::fns::*;
@@ -160,12 +164,47 @@ fn c_sub<T: Scalar>(y: &mut Complex<T>, a: &mut Complex<T>, b: &mut Complex<T>) 
     y.re += a.re - b.re;
     y.im += a.im - b.im;
 }
+/// The adjoints of `y -= a·b` (complex, on gradient numbers), pairwise: `ā += ȳ·conj(b)` and
+/// `b̄ += ȳ·conj(a)`, each increment formed whole and added once (a running sum `b̄` over a loop
+/// then carries one addition per part per product, not two). The values do not move.
 #[i(nocheck, norev)]
-fn c_mul<T: Scalar>(y: &mut Complex<T>, a: &mut Complex<T>, b: &mut Complex<T>) {
-    y.re += a.re * b.re;
-    y.re -= a.im * b.im;
-    y.im += a.re * b.im;
-    y.im += a.im * b.re;
+#[inline(always)] // a leaf: compiled into its caller (its SIMD width, `crate::simd`)
+fn c_mul_adjoint<T: Scalar>(
+    y: &mut Complex<GVar<T>>,
+    a: &mut Complex<GVar<T>>,
+    b: &mut Complex<GVar<T>>,
+) {
+    routine! {
+        let (ar, ai, br, bi) = (T::lit(-0.0), T::lit(-0.0), T::lit(-0.0), T::lit(-0.0));
+        ar += y.re.g * b.re.x;
+        ar += y.im.g * b.im.x;
+        ai += y.im.g * b.re.x;
+        ai -= y.re.g * b.im.x;
+        br += y.re.g * a.re.x;
+        br += y.im.g * a.im.x;
+        bi += y.im.g * a.re.x;
+        bi -= y.re.g * a.im.x;
+    }
+    a.re.g += ar;
+    a.im.g += ai;
+    b.re.g += br;
+    b.im.g += bi;
+    unroutine!();
+}
+/// `y -= a·b` on complex gradient numbers: the adjoints ([`c_mul_adjoint`]), then the value.
+/// Its inverse `c_mul_rule_inv` is `y += a·b`.
+#[i(nocheck, norev)]
+#[inline(always)]
+fn c_mul_rule<T: Scalar>(
+    y: &mut Complex<GVar<T>>,
+    a: &mut Complex<GVar<T>>,
+    b: &mut Complex<GVar<T>>,
+) {
+    c_mul_adjoint(y, a, b);
+    y.re.x -= a.re.x * b.re.x;
+    y.re.x += a.im.x * b.im.x;
+    y.im.x -= a.re.x * b.im.x;
+    y.im.x -= a.im.x * b.re.x;
 }
 #[i(nocheck, norev)]
 fn c_div<T: Scalar>(y: &mut Complex<T>, a: &mut Complex<T>, b: &mut Complex<T>) {
@@ -242,7 +281,6 @@ macro_rules! complex_binary {
 complex_binary!(
     Add => c_add, c_add_inv;
     Sub => c_sub, c_sub_inv;
-    Mul => c_mul, c_mul_inv;
     Div => c_div, c_div_inv;
 );
 macro_rules! complex_to_real {
@@ -263,3 +301,105 @@ complex_to_real!(
     Abs => c_abs, c_abs_inv;
     Abs2 => c_abs2, c_abs2_inv;
 );
+
+/// `y += a·b` on complex gradient numbers by one pairwise rule ([`c_mul_rule`]): the product
+/// as one instruction, not four real ones, so the adjoint of a product summed in a loop
+/// (`y[i] += a[p] * x[j]`: `x̄[j]`) is one complex addition per product.
+impl<T: Scalar, A: CPromote<T>, B: CPromote<T>> PlusEq2<Mul, A, B> for Complex<GVar<T>> {
+    #[inline(always)]
+    fn plus_eq(&mut self, a: &mut A, b: &mut B) {
+        let (mut ga, mut gb) = (a.cpromote(), b.cpromote());
+        c_mul_rule_inv::<T>(self, &mut ga, &mut gb);
+        a.crestore(ga);
+        b.crestore(gb);
+    }
+    #[inline(always)]
+    fn minus_eq(&mut self, a: &mut A, b: &mut B) {
+        let (mut ga, mut gb) = (a.cpromote(), b.cpromote());
+        c_mul_rule::<T>(self, &mut ga, &mut gb);
+        a.crestore(ga);
+        b.crestore(gb);
+    }
+    /// The adjoints only (`self`'s value is never read again); over second-order numbers
+    /// (`T` with adjoints of its own) the whole rule.
+    #[inline(always)]
+    fn plus_eq_adjoint(&mut self, a: &mut A, b: &mut B) {
+        if T::HAS_ADJOINT {
+            return <Self as PlusEq2<Mul, A, B>>::plus_eq(self, a, b);
+        }
+        let (mut ga, mut gb) = (a.cpromote(), b.cpromote());
+        c_mul_adjoint_inv::<T>(self, &mut ga, &mut gb);
+        a.crestore(ga);
+        b.crestore(gb);
+    }
+    /// See [`Self::plus_eq_adjoint`].
+    #[inline(always)]
+    fn minus_eq_adjoint(&mut self, a: &mut A, b: &mut B) {
+        if T::HAS_ADJOINT {
+            return <Self as PlusEq2<Mul, A, B>>::minus_eq(self, a, b);
+        }
+        let (mut ga, mut gb) = (a.cpromote(), b.cpromote());
+        c_mul_adjoint::<T>(self, &mut ga, &mut gb);
+        a.crestore(ga);
+        b.crestore(gb);
+    }
+}
+
+/// A complex slice `&mut [Complex<E>]` as an argument of the gradient API: lifted into complex
+/// gradient numbers `Complex<GVar<S>>` (the function runs on them, e.g. with `T = GVar<f64>` in
+/// `fn f<T: Scalar>(y: &mut [Complex<T>], ..)`); its slots are the real parts in order
+/// `[re, im, re, im, ..]` ([`Slots::Pairs`]; an output's seed has `2n` adjoints: `∂L/∂Re`, `∂L/∂Im` per number).
+///
+/// ```
+/// use nilang::prelude::*;
+/// use nilang::instr::{PlusEq2, fns::Mul};
+/// use num_complex::Complex;
+/// #[i]
+/// fn cmul<T: Scalar>(y: &mut [Complex<T>], a: &mut [Complex<T>], b: &mut [Complex<T>])
+/// where
+///     Complex<T>: PlusEq2<Mul, Complex<T>, Complex<T>>,
+/// {
+///     for i in 0..y.len() {
+///         y[i] += a[i] * b[i];
+///     }
+/// }
+/// let (mut y, mut a, mut b) = ([Complex::new(0.0, 0.0)], [Complex::new(1.0, 2.0)], [Complex::new(3.0, 4.0)]);
+/// let mut plan = nilang::ad::Plan::new();
+/// // L = Re y: ā = conj(b) = 3 - 4i, b̄ = conj(a) = 1 - 2i
+/// let (_, ga, gb) = plan.vjp(&Cmul, (&mut y[..], &mut a[..], &mut b[..]), 0, &[1.0, 0.0]);
+/// assert_eq!((ga[0].re.g, ga[0].im.g), (3.0, -4.0));
+/// assert_eq!((gb[0].re.g, gb[0].im.g), (1.0, -2.0));
+/// ```
+impl<E: Elem> GradArg<E> for &mut [Complex<E>] {
+    type Store<S: Lift<E>> = Vec<Complex<GVar<S>>>;
+    type Borrow<'b, S: Lift<E> + 'b> = &'b mut [Complex<GVar<S>>];
+    #[inline]
+    fn store<S: Lift<E>>(&self) -> Vec<Complex<GVar<S>>> {
+        self.iter()
+            .map(|z| Complex::new(GVar::from(S::lift(z.re)), GVar::from(S::lift(z.im))))
+            .collect()
+    }
+    #[inline]
+    fn fits<S: Lift<E>>(&self, st: &Vec<Complex<GVar<S>>>) -> bool {
+        st.len() == self.len()
+    }
+    #[inline]
+    fn refresh<S: Lift<E>>(&self, st: &mut Vec<Complex<GVar<S>>>) {
+        for (d, z) in st.iter_mut().zip(self.iter()) {
+            *d = Complex::new(GVar::from(S::lift(z.re)), GVar::from(S::lift(z.im)));
+        }
+    }
+    #[inline]
+    fn borrow<S: Lift<E>>(s: &mut Vec<Complex<GVar<S>>>) -> &mut [Complex<GVar<S>>] {
+        s
+    }
+    fn slots<S: Lift<E>>(s: &mut Vec<Complex<GVar<S>>>) -> Slots<'_, S> {
+        Slots::Pairs(s)
+    }
+    #[inline]
+    fn restore<S: Lift<E>>(&mut self, s: &Vec<Complex<GVar<S>>>) {
+        for (d, v) in self.iter_mut().zip(s) {
+            *d = Complex::new(v.re.x.lower(), v.im.x.lower());
+        }
+    }
+}

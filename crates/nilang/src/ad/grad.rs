@@ -86,6 +86,7 @@ where
     match A::slots::<S>(st, k) {
         Slots::Slice(s) => &mut s[0],
         Slots::Fields(mut v) => v.swap_remove(0),
+        Slots::Pairs(z) => &mut z[0].re,
     }
 }
 

@@ -151,3 +151,110 @@ fn complex_struct_case_33() {
     assert!((gb.x.re.g - 1.8).abs() < 1e-15 && (gb.x.im.g - 0.6).abs() < 1e-15);
     assert!((ga.x.re.x - 2.0).abs() < 1e-15 && (ga.x.im.x - 3.0).abs() < 1e-15);
 }
+
+/// The complex product is one instruction with a pairwise rule: `y -= a·b` on gradient numbers
+/// moves `ā += ȳ·conj(b)`, `b̄ += ȳ·conj(a)` (against central differences), its inverse
+/// `y += a·b` restores values and adjoints, and the adjoint-only variant (the target's value
+/// never read again) moves the same adjoints, bit for bit, leaving the value.
+#[test]
+fn complex_product_rule_pairwise() {
+    use nilang::instr::{fns::Mul, PlusEq2};
+    let (a0, b0, w) = (c(0.7, -0.4), c(-1.1, 0.6), c(0.9, -1.7));
+    let y0 = c(0.3, -0.2);
+    let seeded = |v: C| Complex::new(GVar::new(v.re, w.re), GVar::new(v.im, w.im));
+    let (mut gy, mut ga, mut gb) = (seeded(y0 + a0 * b0), gc(a0), gc(b0));
+    PlusEq2::<Mul, _, _>::minus_eq(&mut gy, &mut ga, &mut gb);
+    assert!((c(gy.re.x, gy.im.x) - y0).norm() < 1e-15);
+    // L = Re(conj(w) (y0 + a b)) = w.re Re(ab) + w.im Im(ab)
+    let loss = |z: [C; 2]| {
+        let p = z[0] * z[1];
+        w.re * p.re + w.im * p.im
+    };
+    check_z_gradients(&[ga, gb], [a0, b0], loss);
+    // exact: ā = w conj(b), b̄ = w conj(a)
+    let (ea, eb) = (w * b0.conj(), w * a0.conj());
+    assert!((c(ga.re.g, ga.im.g) - ea).norm() < 1e-15);
+    assert!((c(gb.re.g, gb.im.g) - eb).norm() < 1e-15);
+    // the inverse restores the value and erases the adjoints
+    PlusEq2::<Mul, _, _>::plus_eq(&mut gy, &mut ga, &mut gb);
+    assert!((c(gy.re.x, gy.im.x) - (y0 + a0 * b0)).norm() < 1e-15);
+    assert_eq!((gy.re.g, gy.im.g), (w.re, w.im));
+    for v in [ga, gb] {
+        assert!(v.re.g.abs() < 1e-15 && v.im.g.abs() < 1e-15, "{v:?}");
+    }
+    // adjoint-only: the same adjoints, the value untouched; `+=` undoes them
+    let (mut fy, mut fa, mut fb) = (seeded(y0 + a0 * b0), gc(a0), gc(b0));
+    PlusEq2::<Mul, _, _>::minus_eq(&mut fy, &mut fa, &mut fb);
+    let (mut dy, mut da, mut db) = (seeded(y0 + a0 * b0), gc(a0), gc(b0));
+    PlusEq2::<Mul, _, _>::minus_eq_adjoint(&mut dy, &mut da, &mut db);
+    assert_eq!((da, db), (fa, fb));
+    assert_eq!(dy, seeded(y0 + a0 * b0));
+    PlusEq2::<Mul, _, _>::plus_eq_adjoint(&mut dy, &mut da, &mut db);
+    assert_eq!((da, db), (gc(a0), gc(b0)));
+    // a constant operand (plain complex) keeps its value
+    let (mut ky, mut ka, mut kb) = (seeded(y0 + a0 * b0), gc(a0), b0);
+    PlusEq2::<Mul, _, _>::minus_eq(&mut ky, &mut ka, &mut kb);
+    assert_eq!(kb, b0);
+    assert!((c(ka.re.g, ka.im.g) - ea).norm() < 1e-15);
+}
+
+/// Second order: over `GVar<GVar<f64>>` the product's rule runs whole (the adjoint-only
+/// variant too), so forward-over-reverse sees the value update.
+#[test]
+fn complex_product_rule_second_order() {
+    use nilang::instr::{fns::Mul, PlusEq2};
+    type G2 = GVar<GVar<f64>>;
+    let g2 = |x: f64, g: f64| G2::new(GVar::from(x), GVar::from(g));
+    let (mut y, mut a, mut b) = (
+        Complex::new(g2(1.0, 1.0), g2(2.0, 0.0)),
+        Complex::new(g2(0.5, 0.0), g2(-0.3, 0.0)),
+        Complex::new(g2(1.5, 0.0), g2(0.2, 0.0)),
+    );
+    PlusEq2::<Mul, _, _>::minus_eq_adjoint(&mut y, &mut a, &mut b);
+    // y -= a b: Re(ab) = 0.75 + 0.06 = 0.81, Im(ab) = 0.1 - 0.45 = -0.35
+    assert!((y.re.x.x - 0.19).abs() < 1e-15 && (y.im.x.x - 2.35).abs() < 1e-15);
+    // ā = ȳ conj(b) = 1.5 - 0.2i
+    assert!((a.re.g.x - 1.5).abs() < 1e-15 && (a.im.g.x + 0.2).abs() < 1e-15);
+}
+
+/// `y[0] += Σ a_k b_k` on complex slices.
+#[i]
+fn dotc<T: Scalar>(y: &mut [Complex<T>], a: &mut [Complex<T>], b: &mut [Complex<T>])
+where
+    Complex<T>: ComplexOps<T>,
+{
+    for i in 0..a.len() {
+        y[0] += a[i] * b[i];
+    }
+}
+
+/// A complex slice as an argument of the gradient API: a plan's vector–Jacobian product
+/// (slots `[re, im, ..]`), its storage reused by a second call, and the caller's arguments
+/// unchanged.
+#[test]
+fn complex_slices_in_a_plan() {
+    let (mut a, mut b) = ([c(1.0, 2.0), c(-0.5, 0.3)], [c(3.0, 4.0), c(0.25, -2.0)]);
+    let mut plan = nilang::ad::Plan::new();
+    for _ in 0..2 {
+        let mut y = [c(0.0, 0.0)];
+        // L = Re y + 2 Im y: ȳ = 1 + 2i, ā_k = ȳ conj(b_k)
+        let st = plan.vjp(&Dotc, (&mut y[..], &mut a[..], &mut b[..]), 0, &[1.0, 2.0]);
+        let yb = c(1.0, 2.0);
+        for k in 0..2 {
+            assert_eq!(c(st.1[k].re.g, st.1[k].im.g), yb * b[k].conj());
+            assert_eq!(c(st.2[k].re.g, st.2[k].im.g), yb * a[k].conj());
+        }
+        assert_eq!(y, [c(0.0, 0.0)]);
+    }
+    assert_eq!(
+        (a, b),
+        ([c(1.0, 2.0), c(-0.5, 0.3)], [c(3.0, 4.0), c(0.25, -2.0)])
+    );
+    // a seed of the wrong length is refused before anything runs
+    let r = std::panic::catch_unwind(move || {
+        let mut y = [c(0.0, 0.0)];
+        let mut plan = nilang::ad::Plan::new();
+        plan.vjp(&Dotc, (&mut y[..], &mut a[..], &mut b[..]), 0, &[1.0]);
+    });
+    assert!(r.is_err());
+}

@@ -1,10 +1,11 @@
 //! `sparse` suite: `nilang_apps::sparse` (branch-free reversible Frobenius dot, complex
-//! mat-vec on interleaved `(re, im)` values): objective (O), uncall (U) and the backward pass
+//! mat-vec on complex values): objective (O), uncall (U) and the backward pass
 //! (B) from the output state.
 use super::{Csc, SparseCase, SparseKind};
 use crate::harness::Kernel;
 use crate::report::Measure;
 use nilang_apps::sparse::*;
+use num_complex::Complex64;
 
 fn pattern<T>(a: &Csc<T>) -> SparseView<'_> {
     SparseView {
@@ -15,7 +16,7 @@ fn pattern<T>(a: &Csc<T>) -> SparseView<'_> {
     }
 }
 
-fn interleave(z: &[num_complex::Complex64]) -> Vec<f64> {
+fn interleave(z: &[Complex64]) -> Vec<f64> {
     z.iter().flat_map(|c| [c.re, c.im]).collect()
 }
 
@@ -91,30 +92,30 @@ fn matvec(case: &SparseCase) -> Vec<Kernel<'_>> {
     let a = &case.ca;
     // the gradient plan keeps a reference to the pattern: it lives as long as the process
     let p: &SparseView<'_> = Box::leak(Box::new(pattern(a)));
-    let av0 = interleave(&a.nzval);
-    let x0 = interleave(&case.x);
+    let zero = Complex64::new(0.0, 0.0);
+    let (av0, x0) = (a.nzval.clone(), case.x.clone());
     let ybar = interleave(&case.ybar);
-    let mut y0 = vec![0.0; 2 * a.m];
+    let mut y0 = vec![zero; a.m];
     i_sparse_matvec(&mut y0, p, &mut av0.clone(), &mut x0.clone());
     struct S {
-        y: Vec<f64>,
-        av: Vec<f64>,
-        x: Vec<f64>,
+        y: Vec<Complex64>,
+        av: Vec<Complex64>,
+        x: Vec<Complex64>,
     }
     let (av1, x1, av2, x2, y2) = (av0.clone(), x0.clone(), av0.clone(), x0.clone(), y0.clone());
     vec![
         Kernel::with_state(
             Measure::O,
             S {
-                y: vec![0.0; 2 * a.m],
+                y: vec![zero; a.m],
                 av: av0.clone(),
                 x: x0.clone(),
             },
             move |s: &mut S| {
-                s.y.iter_mut().for_each(|v| *v = 0.0);
+                s.y.iter_mut().for_each(|v| *v = zero);
                 i_sparse_matvec(&mut s.y, p, &mut s.av, &mut s.x);
             },
-            |s| s.y.clone(),
+            |s| interleave(&s.y),
         ),
         Kernel::with_state(
             Measure::U,
@@ -127,12 +128,17 @@ fn matvec(case: &SparseCase) -> Vec<Kernel<'_>> {
                 s.y.copy_from_slice(&y2);
                 i_sparse_matvec_inv(&mut s.y, p, &mut s.av, &mut s.x);
             },
-            |s| s.av.iter().chain(&s.x).copied().collect(),
+            |s| {
+                interleave(&s.av)
+                    .into_iter()
+                    .chain(interleave(&s.x))
+                    .collect()
+            },
         ),
         Kernel::with_state(
             Measure::B,
-            (SparseMatvecScratch::new(2 * a.m), av2, x2),
-            move |g: &mut (SparseMatvecScratch, Vec<f64>, Vec<f64>)| {
+            (SparseMatvecScratch::new(a.m), av2, x2),
+            move |g: &mut (SparseMatvecScratch, Vec<Complex64>, Vec<Complex64>)| {
                 sparse_matvec_vjp(&ybar, p, &mut g.1, &mut g.2, &mut g.0);
             },
             |g| g.0.grad_x().chain(g.0.grad_values()).collect(),
