@@ -279,11 +279,50 @@ unsafe fn cast<T, U>(v: &mut [T]) -> &mut [U] {
     unsafe { core::slice::from_raw_parts_mut(v.as_mut_ptr().cast::<U>(), v.len()) }
 }
 
-/// `part(v[0]), .., part(v[7])` as lanes.
+/// The values and the adjoints of eight gradient numbers as two vectors: their 16 reals read
+/// as one block (two vector loads), then split by constant shuffles. Reading the fields one
+/// number at a time (`v.map(|v| v.x)`) compiled to sixteen scalar loads and inserts, which
+/// made the kernel on `GVar<f64>` three times slower than on `f64`.
 #[inline(always)]
-fn load<L: Copy>(v: &[L; 8], part: impl Fn(L) -> f64) -> F8 {
-    F8(v.map(part))
+fn planes(v: &[GVar<f64>; 8]) -> (F8, F8) {
+    let (ox, og) = GVAR_OFFSETS;
+    // SAFETY: `GVar<f64>` is two `f64` fields and nothing else (`GVAR_OFFSETS` asserts it),
+    // so eight of them are sixteen `f64`s
+    let a: &[f64; 16] = unsafe { &*(v as *const [GVar<f64>; 8]).cast::<[f64; 16]>() };
+    (
+        F8(core::array::from_fn(|q| a[2 * q + ox])),
+        F8(core::array::from_fn(|q| a[2 * q + og])),
+    )
 }
+
+/// Write `part` into field `field` (the offset of `x` or of `g` in [`GVAR_OFFSETS`]) of eight
+/// gradient numbers, the other field kept.
+#[inline(always)]
+fn set_plane(v: &mut [GVar<f64>; 8], field: usize, part: F8) {
+    // SAFETY: as in `planes`
+    let a: &mut [f64; 16] = unsafe { &mut *(v as *mut [GVar<f64>; 8]).cast::<[f64; 16]>() };
+    for (q, p) in part.0.into_iter().enumerate() {
+        a[2 * q + field] = p;
+    }
+}
+
+/// Whether all eight lanes are zero (`±0`), by vector operations (`v.0 == [0.0; 8]` compiled
+/// to eight scalar compares and branches).
+#[inline(always)]
+fn all_zero(v: F8) -> bool {
+    v.0.iter().fold(0u64, |acc, r| acc | (r.to_bits() << 1)) == 0
+}
+
+/// The places of `x` and `g` in a `GVar<f64>` seen as two `f64`s (checked at compile time).
+const GVAR_OFFSETS: (usize, usize) = {
+    let (ox, og) = (
+        core::mem::offset_of!(GVar<f64>, x),
+        core::mem::offset_of!(GVar<f64>, g),
+    );
+    assert!(core::mem::size_of::<GVar<f64>>() == 16);
+    assert!((ox == 0 && og == 8) || (ox == 8 && og == 0));
+    (ox / 8, og / 8)
+};
 
 impl Lane for f64 {
     #[inline(always)]
@@ -299,25 +338,20 @@ impl Lane for GVar<f64> {
     /// The backward rule on eight lanes, or the values alone where the eight `ȳ` are zero.
     #[inline(always)]
     fn step<F: ArrayLanes>(step: Step, y: &mut [Self; 8], x: &mut [Self; 8]) {
-        let xv = load(x, |v| v.x);
-        let (yx, yg) = (load(y, |v| v.x), load(y, |v| v.g));
+        let (xv, xg) = planes(x);
+        let (yx, yg) = planes(y);
         let r = F::value(xv);
         let minus = step.minus();
         if !matches!(step, Step::PlusAdjoints | Step::MinusAdjoints) {
             let out = if minus { yx - r } else { yx + r };
-            for (y, o) in y.iter_mut().zip(out.0) {
-                y.x = o;
-            }
+            set_plane(y, GVAR_OFFSETS.0, out);
         }
-        if step == Step::PlusValues || yg.0 == [0.0; 8] {
+        if step == Step::PlusValues || all_zero(yg) {
             return;
         }
         let s = F::adjoint_step(yg, xv, r);
-        let xg = load(x, |v| v.g);
         let g = if minus { xg + s } else { xg - s };
-        for (x, g) in x.iter_mut().zip(g.0) {
-            x.g = g;
-        }
+        set_plane(x, GVAR_OFFSETS.1, g);
     }
 }
 

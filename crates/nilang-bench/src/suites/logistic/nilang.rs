@@ -20,7 +20,7 @@ use nilang::stdlib::nnlib::{i_dense_data, i_dense_data_inv};
 /// `out += Σ_s ln(1 + exp(z_s)) − y_s z_s`, `z = x·w + b` over the samples of `x` (row-major,
 /// `w.len()` features each) and `y`; `z`, `e`, `s` are zero workspaces of one number per
 /// sample, zero again afterwards.
-#[i]
+#[i(zero(z, e, s))]
 #[allow(clippy::too_many_arguments)]
 pub fn logistic_nll<T: Scalar + PlusEq2<Mul, f64, T> + PlusEq2<Mul, T, f64>>(
     out: &mut T,
