@@ -11,7 +11,9 @@
 //! same bits on every path. On gradient numbers the backward rule runs in the same lanes
 //! (`x̄ ∓= ȳ·f'(x)` from the row's derivative, as the scalar rule computes it); where the
 //! adjoints of eight targets are exactly zero (the forward pass of a gradient, a recomputed
-//! routine) only the values move. The last `len mod 8` elements run in a vector padded with
+//! routine) only the values move, and the adjoint-only rule (a target nothing reads
+//! afterwards) computes `f(x)` only where `f'` reads it (`exp`, `exp_m1`, `tanh`; not `ln`,
+//! `ln_1p`, `sin`, `cos`). The last `len mod 8` elements run in a vector padded with
 //! zeros, so every element gets the same function whatever its position. Every other function
 //! and number type (`Dual`, batches, `GVar<GVar<f64>>`, a `#[primitive]` of your own) runs the
 //! instruction `y[i] += f(x[i])` one element at a time.
@@ -281,8 +283,9 @@ unsafe fn cast<T, U>(v: &mut [T]) -> &mut [U] {
 
 /// The values and the adjoints of eight gradient numbers as two vectors: their 16 reals read
 /// as one block (two vector loads), then split by constant shuffles. Reading the fields one
-/// number at a time (`v.map(|v| v.x)`) compiled to sixteen scalar loads and inserts, which
-/// made the kernel on `GVar<f64>` three times slower than on `f64`.
+/// number at a time (`v.map(|v| v.x)`) compiled to sixteen scalar loads and inserts: `exp`
+/// on the values of `GVar<f64>` took 2.8 ns a value, 2.0 ns so (0.93 ns on `f64`; the
+/// stores, which keep the other field, are still eight scalar ones).
 #[inline(always)]
 fn planes(v: &[GVar<f64>; 8]) -> (F8, F8) {
     let (ox, og) = GVAR_OFFSETS;

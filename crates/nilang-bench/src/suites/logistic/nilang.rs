@@ -162,6 +162,40 @@ mod tests {
     use super::*;
 
     #[test]
+    fn the_plan_gradient_is_the_plain_one_and_leaves_the_workspaces_zero() {
+        // 203 samples: the lane kernels' blocks of eight and a padded tail
+        let c = LogisticCase::random(203, &mut crate::suites::rng(4));
+        let mut want = vec![0.0; D + 1];
+        let l = super::super::nll_gradient(&c.w, &c.x, &c.y, &mut want);
+        let (mut w, mut b, [mut z, mut e, mut s]) = serial(&c);
+        let mut plan = Plan::<NllStore<'_>>::new();
+        for _ in 0..2 {
+            let args = (
+                &mut 0.0,
+                &mut w[..],
+                &mut b[..],
+                &mut z[..],
+                &mut e[..],
+                &mut s[..],
+                &c.x[..],
+                &c.y[..],
+            );
+            let (v, st) = plan.value_and_gradient(&LogisticNll, args, 0);
+            assert!((v - l).abs() <= 1e-13 * l.abs(), "{v} vs {l}");
+            let g: Vec<f64> = st.1.iter().chain(st.2.iter()).map(|v| v.g).collect();
+            for (a, b) in g.iter().zip(&want) {
+                assert!((a - b).abs() <= 1e-13 * (1.0 + b.abs()), "{a} vs {b}");
+            }
+            // the zero(..) workspaces come back zero: reset (release builds) or uncomputed
+            // to rounding (checks on)
+            assert!([&st.3, &st.4, &st.5]
+                .iter()
+                .all(|ws| ws.iter().all(|v| v.x.abs() <= 1e-12)));
+        }
+        assert!(want.iter().any(|&v| v.abs() > 1e-3));
+    }
+
+    #[test]
     fn data_parallel_gradient_is_bit_identical_for_any_thread_count_and_right() {
         let c = LogisticCase::random(300, &mut crate::suites::rng(2));
         let mut want = vec![0.0; D + 1];
