@@ -1,7 +1,8 @@
 //! The `logistic` suite's NiLang.rs gradient (`nilang-G`: `Plan::value_and_gradient` of
 //! `logistic_nll`) and its objective (`nilang-O`) run `reps` times each at `n` samples (the
-//! arguments `n reps`, 10000 and 5 by default), in functions of their own, for an instruction count of
-//! each under callgrind (issue 21: what a `Plan` does per call for a program nobody tuned):
+//! arguments `n reps`, 10000 and 5 by default; a third argument `g` runs the gradient alone, for a
+//! profile of it), in functions of their own, for an instruction count of each under callgrind
+//! (issue 21: what a `Plan` does per call for a program nobody tuned):
 //!
 //! ```text
 //! CARGO_PROFILE_RELEASE_DEBUG=line-tables-only cargo build --release -p nilang-bench --example logistic_cost
@@ -63,10 +64,15 @@ fn main() {
             .map_or(v, |a| a.parse().expect("a number"))
     };
     let (n, reps) = (arg(1, 10_000), arg(2, 5));
+    let gradient_only = std::env::args().nth(3).is_some_and(|a| a == "g");
     let c = LogisticCase::random(n, &mut nilang_bench::suites::rng(22));
     let mut w = c.w.clone();
     let mut ws: [Vec<f64>; 3] = std::array::from_fn(|_| vec![0.0; n]);
-    let l = run_objective(reps, &c, &mut w, &mut ws);
+    let l = if gradient_only {
+        f64::NAN
+    } else {
+        run_objective(reps, &c, &mut w, &mut ws)
+    };
     let mut plan = Plan::new();
     let mut g = vec![0.0; D + 1];
     let v = run_gradient(reps, &mut plan, &c, &mut w, &mut ws, &mut g);

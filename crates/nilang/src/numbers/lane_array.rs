@@ -236,6 +236,9 @@ pub(crate) trait ArrayLanes {
     /// `x̄ += ȳ ∘ d` is the rule of `y -= f(x)` (`x̄ −= ȳ ∘ d` that of `y += f(x)`) with
     /// `∘` `*` or `/` and `d` this (`r = f(x)`), negated where the row's sign is `−`.
     fn adjoint_step(ybar: F8, x: F8, r: F8) -> F8;
+    /// Whether the derivative reads `r = f(x)` (`exp`: yes; `ln_1p`, `1 / (1 + x)`: no, so
+    /// its adjoint-only rule need not compute `f`).
+    const READS_R: bool;
 }
 
 /// The derivative expression of a row (`1`, `x`, `r`, `g(arg)` terms, `±` between them) as
@@ -261,6 +264,14 @@ macro_rules! derivative {
     (@arg [$x:ident $r:ident] $($sum:tt)*) => { derivative!(@sum (F8::splat(-0.0)) [$x $r] + $($sum)*) };
     (@fn abs2 $v:expr) => {{ let v = $v; v * v }};
     (@fn $g:ident $v:expr) => { super::lane_math::a8::$g($v) };
+}
+
+/// Whether a derivative expression mentions `r` (in any group).
+macro_rules! reads_r {
+    () => { false };
+    (r $($rest:tt)*) => { true };
+    (($($inner:tt)*) $($rest:tt)*) => { reads_r!($($inner)*) || reads_r!($($rest)*) };
+    ($other:tt $($rest:tt)*) => { reads_r!($($rest)*) };
 }
 
 /// `ȳ ∘ d`, negated for a `−` row.
@@ -290,6 +301,7 @@ macro_rules! array_lanes {
             fn value(x: F8) -> F8 {
                 lanes!($l, a8, x)
             }
+            const READS_R: bool = reads_r!($($d)*);
             #[inline(always)]
             fn adjoint_step(ybar: F8, x: F8, r: F8) -> F8 {
                 let _ = (x, r); // a row's derivative reads one or both

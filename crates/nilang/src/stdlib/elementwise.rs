@@ -11,7 +11,9 @@
 //! same bits on every path. On gradient numbers the backward rule runs in the same lanes
 //! (`x̄ ∓= ȳ·f'(x)` from the row's derivative, as the scalar rule computes it); where the
 //! adjoints of eight targets are exactly zero (the forward pass of a gradient, a recomputed
-//! routine) only the values move. The last `len mod 8` elements run in a vector padded with
+//! routine) only the values move, and the adjoint-only rule (a target nothing reads
+//! afterwards) computes `f(x)` only where `f'` reads it (`exp`, `exp_m1`, `tanh`; not `ln`,
+//! `ln_1p`, `sin`, `cos`). The last `len mod 8` elements run in a vector padded with
 //! zeros, so every element gets the same function whatever its position. Every other function
 //! and number type (`Dual`, batches, `GVar<GVar<f64>>`, a `#[primitive]` of your own) runs the
 //! instruction `y[i] += f(x[i])` one element at a time.
@@ -279,11 +281,51 @@ unsafe fn cast<T, U>(v: &mut [T]) -> &mut [U] {
     unsafe { core::slice::from_raw_parts_mut(v.as_mut_ptr().cast::<U>(), v.len()) }
 }
 
-/// `part(v[0]), .., part(v[7])` as lanes.
+/// The values and the adjoints of eight gradient numbers as two vectors: their 16 reals read
+/// as one block (two vector loads), then split by constant shuffles. Reading the fields one
+/// number at a time (`v.map(|v| v.x)`) compiled to sixteen scalar loads and inserts: `exp`
+/// on the values of `GVar<f64>` took 2.8 ns a value, 2.0 ns so (0.93 ns on `f64`; the
+/// stores, which keep the other field, are still eight scalar ones).
 #[inline(always)]
-fn load<L: Copy>(v: &[L; 8], part: impl Fn(L) -> f64) -> F8 {
-    F8(v.map(part))
+fn planes(v: &[GVar<f64>; 8]) -> (F8, F8) {
+    let (ox, og) = GVAR_OFFSETS;
+    // SAFETY: `GVar<f64>` is two `f64` fields and nothing else (`GVAR_OFFSETS` asserts it),
+    // so eight of them are sixteen `f64`s
+    let a: &[f64; 16] = unsafe { &*(v as *const [GVar<f64>; 8]).cast::<[f64; 16]>() };
+    (
+        F8(core::array::from_fn(|q| a[2 * q + ox])),
+        F8(core::array::from_fn(|q| a[2 * q + og])),
+    )
 }
+
+/// Write `part` into field `field` (the offset of `x` or of `g` in [`GVAR_OFFSETS`]) of eight
+/// gradient numbers, the other field kept.
+#[inline(always)]
+fn set_plane(v: &mut [GVar<f64>; 8], field: usize, part: F8) {
+    // SAFETY: as in `planes`
+    let a: &mut [f64; 16] = unsafe { &mut *(v as *mut [GVar<f64>; 8]).cast::<[f64; 16]>() };
+    for (q, p) in part.0.into_iter().enumerate() {
+        a[2 * q + field] = p;
+    }
+}
+
+/// Whether all eight lanes are zero (`±0`), by vector operations (`v.0 == [0.0; 8]` compiled
+/// to eight scalar compares and branches).
+#[inline(always)]
+fn all_zero(v: F8) -> bool {
+    v.0.iter().fold(0u64, |acc, r| acc | (r.to_bits() << 1)) == 0
+}
+
+/// The places of `x` and `g` in a `GVar<f64>` seen as two `f64`s (checked at compile time).
+const GVAR_OFFSETS: (usize, usize) = {
+    let (ox, og) = (
+        core::mem::offset_of!(GVar<f64>, x),
+        core::mem::offset_of!(GVar<f64>, g),
+    );
+    assert!(core::mem::size_of::<GVar<f64>>() == 16);
+    assert!((ox == 0 && og == 8) || (ox == 8 && og == 0));
+    (ox / 8, og / 8)
+};
 
 impl Lane for f64 {
     #[inline(always)]
@@ -299,25 +341,27 @@ impl Lane for GVar<f64> {
     /// The backward rule on eight lanes, or the values alone where the eight `ȳ` are zero.
     #[inline(always)]
     fn step<F: ArrayLanes>(step: Step, y: &mut [Self; 8], x: &mut [Self; 8]) {
-        let xv = load(x, |v| v.x);
-        let (yx, yg) = (load(y, |v| v.x), load(y, |v| v.g));
-        let r = F::value(xv);
+        let (xv, xg) = planes(x);
+        let (yx, yg) = planes(y);
+        let adjoints_only = matches!(step, Step::PlusAdjoints | Step::MinusAdjoints);
+        // adjoint-only, `f(x)` is computed only where the derivative reads it (`xv` stands
+        // in, unread, where it does not)
+        let r = if adjoints_only && !F::READS_R {
+            xv
+        } else {
+            F::value(xv)
+        };
         let minus = step.minus();
-        if !matches!(step, Step::PlusAdjoints | Step::MinusAdjoints) {
+        if !adjoints_only {
             let out = if minus { yx - r } else { yx + r };
-            for (y, o) in y.iter_mut().zip(out.0) {
-                y.x = o;
-            }
+            set_plane(y, GVAR_OFFSETS.0, out);
         }
-        if step == Step::PlusValues || yg.0 == [0.0; 8] {
+        if step == Step::PlusValues || all_zero(yg) {
             return;
         }
         let s = F::adjoint_step(yg, xv, r);
-        let xg = load(x, |v| v.g);
         let g = if minus { xg + s } else { xg - s };
-        for (x, g) in x.iter_mut().zip(g.0) {
-            x.g = g;
-        }
+        set_plane(x, GVAR_OFFSETS.1, g);
     }
 }
 
@@ -362,5 +406,40 @@ mod tests {
         check::<fns::Ln1p>();
         check::<fns::Sin>();
         check::<fns::Cos>();
+    }
+
+    /// The adjoint-only steps move the same adjoints, bit for bit, as the full steps (which
+    /// compute `f(x)` for the values), also for the functions whose derivative does not read
+    /// `f(x)` and so skip it; the target's values stay as they were.
+    #[test]
+    fn adjoint_only_steps_move_the_full_steps_adjoints() {
+        fn check<F: ArrayLanes>(reads_r: bool) {
+            assert_eq!(F::READS_R, reads_r);
+            let n = 19;
+            let x: Vec<GVar<f64>> = (0..n)
+                .map(|i| GVar::new(0.3 + 0.2 * i as f64, 0.5))
+                .collect();
+            let y: Vec<GVar<f64>> = (0..n)
+                .map(|i| GVar::new(1.5, 0.25 - 0.05 * i as f64))
+                .collect();
+            for (full, adj) in [
+                (Step::Plus, Step::PlusAdjoints),
+                (Step::Minus, Step::MinusAdjoints),
+            ] {
+                let (mut xf, mut yf, mut xa, mut ya) = (x.clone(), y.clone(), x.clone(), y.clone());
+                dispatch::<F, GVar<f64>>(full, &mut yf, &mut xf);
+                dispatch::<F, GVar<f64>>(adj, &mut ya, &mut xa);
+                let g = |v: &[GVar<f64>]| v.iter().map(|v| v.g.to_bits()).collect::<Vec<_>>();
+                assert_eq!(g(&xf), g(&xa));
+                assert_ne!(g(&xa), g(&x));
+                assert_eq!(ya, y);
+            }
+        }
+        check::<fns::Exp>(true);
+        check::<fns::Tanh>(true);
+        check::<fns::ExpM1>(true);
+        check::<fns::Ln1p>(false);
+        check::<fns::Ln>(false);
+        check::<fns::Sin>(false);
     }
 }

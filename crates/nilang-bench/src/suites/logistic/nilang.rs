@@ -20,7 +20,7 @@ use nilang::stdlib::nnlib::{i_dense_data, i_dense_data_inv};
 /// `out += Σ_s ln(1 + exp(z_s)) − y_s z_s`, `z = x·w + b` over the samples of `x` (row-major,
 /// `w.len()` features each) and `y`; `z`, `e`, `s` are zero workspaces of one number per
 /// sample, zero again afterwards.
-#[i]
+#[i(zero(z, e, s))]
 #[allow(clippy::too_many_arguments)]
 pub fn logistic_nll<T: Scalar + PlusEq2<Mul, f64, T> + PlusEq2<Mul, T, f64>>(
     out: &mut T,
@@ -160,6 +160,40 @@ fn parallel<'a>(c: &'a LogisticCase, pool: &'a Pool) -> Kernel<'a> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_plan_gradient_is_the_plain_one_and_leaves_the_workspaces_zero() {
+        // 203 samples: the lane kernels' blocks of eight and a padded tail
+        let c = LogisticCase::random(203, &mut crate::suites::rng(4));
+        let mut want = vec![0.0; D + 1];
+        let l = super::super::nll_gradient(&c.w, &c.x, &c.y, &mut want);
+        let (mut w, mut b, [mut z, mut e, mut s]) = serial(&c);
+        let mut plan = Plan::<NllStore<'_>>::new();
+        for _ in 0..2 {
+            let args = (
+                &mut 0.0,
+                &mut w[..],
+                &mut b[..],
+                &mut z[..],
+                &mut e[..],
+                &mut s[..],
+                &c.x[..],
+                &c.y[..],
+            );
+            let (v, st) = plan.value_and_gradient(&LogisticNll, args, 0);
+            assert!((v - l).abs() <= 1e-13 * l.abs(), "{v} vs {l}");
+            let g: Vec<f64> = st.1.iter().chain(st.2.iter()).map(|v| v.g).collect();
+            for (a, b) in g.iter().zip(&want) {
+                assert!((a - b).abs() <= 1e-13 * (1.0 + b.abs()), "{a} vs {b}");
+            }
+            // the zero(..) workspaces come back zero: reset (release builds) or uncomputed
+            // to rounding (checks on)
+            assert!([&st.3, &st.4, &st.5]
+                .iter()
+                .all(|ws| ws.iter().all(|v| v.x.abs() <= 1e-12)));
+        }
+        assert!(want.iter().any(|&v| v.abs() > 1e-3));
+    }
 
     #[test]
     fn data_parallel_gradient_is_bit_identical_for_any_thread_count_and_right() {
