@@ -208,6 +208,16 @@ macro_rules! lane_arrays {
             pub(crate) fn splat(v: u64) -> $U {
                 $U([v; $n])
             }
+            /// The lanes `a`.
+            #[inline(always)]
+            pub(crate) fn new(a: [u64; $n]) -> $U {
+                $U(a)
+            }
+            /// The lanes.
+            #[inline(always)]
+            pub(crate) fn to_array(self) -> [u64; $n] {
+                self.0
+            }
         }
 
         impl $F {

@@ -8,19 +8,23 @@
 //! function (std) at every input, with its special values (±0, ±∞, NaN, subnormals,
 //! overflow) as std's; `tests/numbers/lane_math.rs` checks this.
 //!
-//! - `exp`: Cephes' Padé form after `x = k·ln 2 + r`;
-//! - `exp_m1`: the same reduction (none below 1.04) with a degree-19 polynomial of `eʳ − 1`, then
+//! - `exp`: a table of `2^(j/64)` after `x = (64k + j)·ln 2/64 + r` and a degree-5
+//!   polynomial of `eʳ` (ARM's optimized-routines' method; no division: two thirds of the
+//!   time of Cephes' Padé form on SSE2);
+//! - `exp_m1`: `x = k·ln 2 + r` (no reduction below 1.04), a degree-19 polynomial of `eʳ − 1`, then
 //!   `2ᵏ·p + (2ᵏ − 1)` (exact terms, one rounding);
 //! - `ln`, `ln_1p`: fdlibm's kernel (`log(1 + f) = 2 atanh(f / (2 + f))`), `ln_1p` with the
 //!   rounding error of `1 + x` carried;
-//! - `tanh`: Cephes' rational form below 0.625, `1 − 2 / (e^(2|x|) + 1)` above (one division);
+//! - `tanh`: Cephes' rational form below 0.625, `1 − 2 / (e^(2|x|) + 1)` above (one division;
+//!   `e^(2|x|)` by Cephes' Padé form: with `exp`'s table look-up it measured slower, most on
+//!   8 lanes);
 //! - `sin`, `cos`: fdlibm's kernels after a three-part Cody–Waite reduction by `π/2` (kept as
 //!   a double-double), for `|x| ≤ 2²⁰·π/2`; a lane beyond that (or ±∞, NaN) takes std's
 //!   functions (each lane's result never depends on the other lanes);
 //! - `powf`: `exp` of `y·ln x` with `ln x` as a double-double.
 //!
 //! The constants of the polynomials are fdlibm's (Sun Microsystems, via FreeBSD and musl) and
-//! Cephes' (S. Moshier).
+//! Cephes' (S. Moshier); `exp`'s table and polynomial were computed here (mpmath).
 //!
 //! The functions of `x4` (on `wide`'s vectors, those of `F64x4`) but `exp` and
 //! `ln` run these bodies compiled for the running CPU's widest vectors: AVX-512 or AVX2 (a
@@ -38,6 +42,9 @@ macro_rules! lane_math {
             #![allow(clippy::excessive_precision, clippy::unreadable_literal)]
             type F = $simd;
             type U = $u;
+            use crate::numbers::lane_math::{
+                EXP_64_LN2, EXP_C2, EXP_C3, EXP_C4, EXP_C5, EXP_LN2_64_HI, EXP_LN2_64_LO, EXP_TABLE,
+            };
 
             const MAGIC: f64 = 6755399441055744.0; // 1.5 · 2^52: adding it rounds to an integer
             const LN2_HI: f64 = 0.693145751953125; // ln 2 with its last 32 bits zero
@@ -73,46 +80,45 @@ macro_rules! lane_math {
                 x ^ (s & f(-0.0))
             }
 
-            /// `eʳ` and `t` (the bits of `k` under `1.5·2⁵²`) for `x = k·ln 2 + r`
-            /// (`|r| ≤ ln 2 / 2`, Cephes): `eʳ = 1 + 2r·P(r²) / (Q(r²) − r·P(r²))`.
+            /// The parts of `eˣ = 2ᵏ·2^(j/64)·eʳ` for `x = (64k + j)·ln 2/64 + r` (`0 ≤ j < 64`,
+            /// `|r| ≤ ln 2/128`): the bits of `s = 2ᵏ·2^(j/64)` ([`EXP_TABLE`]'s entry `j` with
+            /// `k` added to its exponent field), `p(r) ≈ eʳ − 1` (degree 5), so that
+            /// `eˣ ≈ s + s·p`, and `64k + j` (an integer, as `f64` lanes).
             #[inline(always)]
-            fn exp_reduced(x: F) -> (F, F) {
-                let t = x * f(core::f64::consts::LOG2_E) + f(MAGIC);
-                let kf = t - f(MAGIC);
-                let r = (x - kf * f(LN2_HI)) - kf * f(LN2_LO);
-                let rr = r * r;
-                let p = (f(1.261_771_930_748_105_9e-4) * rr + f(3.029_944_077_074_419_6e-2)) * rr
-                    + f(1.0);
-                let p = p * r;
-                let q = ((f(3.001_985_051_386_644_5e-6) * rr + f(2.524_483_403_496_841e-3)) * rr
-                    + f(2.272_655_482_081_550_3e-1))
-                    * rr
-                    + f(2.0);
-                (f(1.0) + f(2.0) * (p / (q - p)), t)
+            fn exp_parts(x: F) -> (U, F, F) {
+                let t = x * f(EXP_64_LN2) + f(MAGIC);
+                let kj = t - f(MAGIC);
+                let r = (x - kj * f(EXP_LN2_64_HI)) - kj * f(EXP_LN2_64_LO);
+                // `t`'s last bits are `64k + j` (two's complement): shifted by 46, `j` cancels
+                // the table's `−j·2⁴⁶` and `k` lands in the exponent field
+                let s = U::new(bits(t).to_array().map(|u| EXP_TABLE[(u & 63) as usize]))
+                    + (bits(t) << 46u32);
+                let r2 = r * r;
+                let p =
+                    r + r2 * (f(EXP_C2) + r * f(EXP_C3)) + (r2 * r2) * (f(EXP_C4) + r * f(EXP_C5));
+                (s, p, kj)
             }
 
-            /// `eˣ` for `|x| ≤ 708` (a normal result): `eʳ · 2ᵏ`.
-            #[inline(always)]
-            fn exp_normal(x: F) -> F {
-                let (e, t) = exp_reduced(x);
-                e * from_bits((bits(t) - U::splat(MAGIC.to_bits()) + U::splat(1023)) << 52u32)
-            }
-
-            /// `eˣ` (Cephes): [`exp_reduced`], times `2ᵏ`: in one factor where every lane is
-            /// within ±708, else in two (so that a subnormal result is rounded once; the same
-            /// bits where the result is normal).
+            /// `eˣ` (a table of the 64 values `2^(j/64)`, as ARM's optimized-routines):
+            /// [`exp_parts`], then `s + s·p` where every lane is within ±670, else the same with
+            /// `s = 2ᵏ²·s₁` in two factors: `(s₁ + s₁·p)·2ᵏ²`, so that a subnormal result is
+            /// rounded once. The same bits where the result is normal: below −670 (`s < 2⁻⁹⁶⁶`)
+            /// the term `s·p` of the first form could be subnormal and rounded coarser.
             #[inline(always)]
             pub(crate) fn exp(x: F) -> F {
-                if x.abs().simd_le(f(708.0)).all() {
-                    return exp_normal(x);
+                if crate::numbers::lane_math::LaneBits::all_set(x.abs().simd_le(f(670.0))) {
+                    let (s, p, _) = exp_parts(x);
+                    let s = from_bits(s);
+                    return s + s * p;
                 }
                 let x = clamp(x, -746.0, 710.0);
-                let (e, t) = exp_reduced(x);
-                // 2^k = 2^k1 · 2^k2, k1 = ⌊k/2⌋: biased exponents e1 = k1 + 1023, e2 = k − k1 + 1023
-                let u = bits(t) - U::splat(MAGIC.to_bits()) + U::splat(2046);
-                let e1 = u >> 1u32;
-                let e2 = u - e1;
-                e * from_bits(e1 << 52u32) * from_bits(e2 << 52u32)
+                let (s, p, kj) = exp_parts(x);
+                // k = (kj − j)/64, k2 = round(k/2) (|k2| ≤ 539): s₁ = s·2⁻ᵏ² is normal
+                let j = from_bits((bits(kj + f(MAGIC)) & U::splat(63)) | U::splat(MAGIC.to_bits()))
+                    - f(MAGIC);
+                let k2 = bits(((kj - j) * f(1.0 / 128.0)) + f(MAGIC)) - U::splat(MAGIC.to_bits());
+                let s1 = from_bits(s - (k2 << 52u32));
+                (s1 + s1 * p) * from_bits((k2 + U::splat(1023)) << 52u32)
             }
 
             /// `eˣ − 1`: `x = k·ln 2 + r` with the rounding of `r` carried in `c` (`k = 0` for
@@ -230,6 +236,27 @@ macro_rules! lane_math {
                 x.simd_eq(f(0.0)).select(x, y)
             }
 
+            /// `eˣ` for `|x| ≤ 708` by Cephes' Padé form (for [`tanh`]: no table look-up, which
+            /// costs more than the division on 8 lanes): `x = k·ln 2 + r` (`|r| ≤ ln 2 / 2`),
+            /// `eʳ = 1 + 2r·P(r²) / (Q(r²) − r·P(r²))`, times `2ᵏ` (added to the exponent field).
+            #[inline(always)]
+            fn exp_pade(x: F) -> F {
+                let t = x * f(core::f64::consts::LOG2_E) + f(MAGIC);
+                let kf = t - f(MAGIC);
+                let r = (x - kf * f(LN2_HI)) - kf * f(LN2_LO);
+                let rr = r * r;
+                let p = (f(1.261_771_930_748_105_9e-4) * rr + f(3.029_944_077_074_419_6e-2)) * rr
+                    + f(1.0);
+                let p = p * r;
+                let q = ((f(3.001_985_051_386_644_5e-6) * rr + f(2.524_483_403_496_841e-3)) * rr
+                    + f(2.272_655_482_081_550_3e-1))
+                    * rr
+                    + f(2.0);
+                let e = f(1.0) + f(2.0) * (p / (q - p));
+                // `t`'s last bits are `k`: `eʳ·2ᵏ` (normal) exactly
+                from_bits(bits(e) + (bits(t) << 52u32))
+            }
+
             /// `tanh x`: `a = |x|`; below 0.625 Cephes' `a + a³·P(a²) / Q(a²)`, from 0.625
             /// `1 − 2 / (e²ᵃ + 1)` (`a` capped at 22, where `tanh = 1`); both of the form
             /// `A + B / C`, so one division; the sign of `x`.
@@ -237,7 +264,7 @@ macro_rules! lane_math {
             pub(crate) fn tanh(x: F) -> F {
                 let a = f(22.0).fast_min(x.abs()); // NaN stays NaN (`minpd`: the second)
                 let big = a.simd_ge(f(0.625));
-                let e = exp_normal(a + a); // 2a ≤ 44
+                let e = exp_pade(a + a); // 2a ≤ 44
                 let z = a * a;
                 let p = (f(-9.64399179425052238628e-1) * z + f(-9.92877231001918586564e1)) * z
                     + f(-1.61468768441708447952e3);
@@ -509,14 +536,58 @@ macro_rules! lane_math {
     };
 }
 
+/// `64 / ln 2`: `x · EXP_64_LN2` rounded to an integer is `64k + j` of `exp`'s reduction.
+const EXP_64_LN2: f64 = 92.33248261689366;
+/// `ln 2 / 64` with its last 20 bits zero (its products with `|64k + j| < 2¹⁷` are exact).
+const EXP_LN2_64_HI: f64 = 0.010830424695086549;
+/// `ln 2 / 64 − EXP_LN2_64_HI`.
+const EXP_LN2_64_LO: f64 = 1.162596423439437e-12;
+// `eʳ − 1 − r ≈ r²·(C2 + C3·r + C4·r² + C5·r³)` on `|r| ≤ ln 2/128` (a Chebyshev fit: relative
+// error of `1 + p(r)` below 4.5·10⁻¹⁸, 0.04 ulp)
+const EXP_C2: f64 = 0.4999999999998495;
+const EXP_C3: f64 = 0.16666666666664517;
+const EXP_C4: f64 = 0.04166670755826905;
+const EXP_C5: f64 = 0.008333339174990219;
+
+/// `exp`'s table: entry `j` is the bits of `2^(j/64)` (rounded to `f64`) minus `j·2⁴⁶`, as
+/// ARM's optimized-routines (`exp_data.c`, there with 128 entries and the rounding errors;
+/// the same values at its even entries). Computed with mpmath at 60 digits; checked by
+/// `exp_table_is_two_to_the_j_64`.
+#[rustfmt::skip]
+static EXP_TABLE: [u64; 64] = [
+    0x3ff0_0000_0000_0000, 0x3fef_ec9a_3e77_8061, 0x3fef_d9b0_d315_8574, 0x3fef_c745_1875_9bc8,
+    0x3fef_b558_6cf9_890f, 0x3fef_a3ec_32d3_d1a2, 0x3fef_9301_d012_5b51, 0x3fef_829a_aea9_2de0,
+    0x3fef_72b8_3c7d_517b, 0x3fef_635b_eb6f_cb75, 0x3fef_5487_3168_b9aa, 0x3fef_463b_8862_8cd6,
+    0x3fef_387a_6e75_6238, 0x3fef_2b45_65e2_7cdd, 0x3fef_1e9d_f51f_dee1, 0x3fef_1285_a6e4_030b,
+    0x3fef_06fe_0a31_b715, 0x3fee_fc08_b264_16ff, 0x3fee_f1a7_373a_a9cb, 0x3fee_e7db_34e5_9ff7,
+    0x3fee_dea6_4c12_3422, 0x3fee_d60a_21f7_2e2a, 0x3fee_ce08_6061_892d, 0x3fee_c6a2_b5c1_3cd0,
+    0x3fee_bfda_d536_2a27, 0x3fee_b9b2_769d_2ca7, 0x3fee_b42b_569d_4f82, 0x3fee_af47_36b5_27da,
+    0x3fee_ab07_dd48_5429, 0x3fee_a76f_15ad_2148, 0x3fee_a47e_b03a_5585, 0x3fee_a238_8255_2225,
+    0x3fee_a09e_667f_3bcd, 0x3fee_9fb2_3c65_1a2f, 0x3fee_9f75_e8ec_5f74, 0x3fee_9feb_5642_67c9,
+    0x3fee_a114_73eb_0187, 0x3fee_a2f3_36cf_4e62, 0x3fee_a589_994c_ce13, 0x3fee_a8d9_9b44_92ed,
+    0x3fee_ace5_422a_a0db, 0x3fee_b1ae_9915_7736, 0x3fee_b737_b0cd_c5e5, 0x3fee_bd82_9fde_4e50,
+    0x3fee_c491_82a3_f090, 0x3fee_cc66_7b5d_e565, 0x3fee_d503_b23e_255d, 0x3fee_de6b_5579_fdbf,
+    0x3fee_e89f_995a_d3ad, 0x3fee_f3a2_b84f_15fb, 0x3fee_ff76_f2fb_5e47, 0x3fef_0c1e_904b_c1d2,
+    0x3fef_199b_dd85_529c, 0x3fef_27f1_2e57_d14b, 0x3fef_3720_dcef_9069, 0x3fef_472d_4a07_897c,
+    0x3fef_5818_dcfb_a487, 0x3fef_69e6_03db_3285, 0x3fef_7c97_337b_9b5f, 0x3fef_902e_e78b_3ff6,
+    0x3fef_a4af_a2a4_90da, 0x3fef_ba1b_ee61_5a27, 0x3fef_d076_5b6e_4540, 0x3fef_e7c1_819e_90d8,
+];
+
 /// The bits of a lane vector (`u64` lanes) and back.
 trait LaneBits {
     type U;
     fn to_u(self) -> Self::U;
     fn from_u(u: Self::U) -> Self;
+    /// Whether every lane of the mask `self` is set.
+    fn all_set(self) -> bool;
 }
 impl LaneBits for wide::f64x4 {
     type U = wide::u64x4;
+    #[inline(always)]
+    fn all_set(self) -> bool {
+        // one test of both halves' signs (`all` tests each half, with a branch each)
+        self.to_bitmask() == 0b1111
+    }
     #[inline(always)]
     fn to_u(self) -> wide::u64x4 {
         wide::bytemuck::cast(self)
@@ -529,6 +600,10 @@ impl LaneBits for wide::f64x4 {
 impl LaneBits for crate::numbers::lane_array::F4 {
     type U = crate::numbers::lane_array::U4;
     #[inline(always)]
+    fn all_set(self) -> bool {
+        self.all()
+    }
+    #[inline(always)]
     fn to_u(self) -> Self::U {
         self.to_bits()
     }
@@ -539,6 +614,10 @@ impl LaneBits for crate::numbers::lane_array::F4 {
 }
 impl LaneBits for crate::numbers::lane_array::F8 {
     type U = crate::numbers::lane_array::U8;
+    #[inline(always)]
+    fn all_set(self) -> bool {
+        self.all()
+    }
     #[inline(always)]
     fn to_u(self) -> Self::U {
         self.to_bits()
@@ -921,6 +1000,34 @@ mod tests {
             .unwrap()
             .join()
             .unwrap();
+    }
+
+    /// Entry `j` of `exp`'s table is `2^(j/64)` rounded to the nearest `f64` (`s`): `s⁶⁴`
+    /// (in double-double arithmetic, to about 10⁻³⁰) is `2ʲ·(1 + 64ε)` with `|s·ε| ≤ 2⁻⁵³`, half
+    /// an ulp of `s`.
+    #[test]
+    fn exp_table_is_two_to_the_j_64() {
+        // double-double product (the exact `a·b` by `mul_add`)
+        fn mul((ah, al): (f64, f64), (bh, bl): (f64, f64)) -> (f64, f64) {
+            let p = ah * bh;
+            let e = ah.mul_add(bh, -p) + (ah * bl + al * bh);
+            let h = p + e;
+            (h, e - (h - p))
+        }
+        for (j, &e) in super::EXP_TABLE.iter().enumerate() {
+            let s = f64::from_bits(e.wrapping_add((j as u64) << 46));
+            assert!((1.0..2.0).contains(&s), "entry {j}: {s}");
+            let mut v = (s, 0.0);
+            for _ in 0..6 {
+                v = mul(v, v);
+            }
+            let two_j = (j as f64).exp2();
+            let eps = ((v.0 - two_j) + v.1) / two_j / 64.0;
+            assert!(
+                (s * eps).abs() <= f64::EPSILON / 2.0 * (1.0 + 1e-9),
+                "entry {j}: s = 2^(j/64)·(1 + {eps:e})"
+            );
+        }
     }
 
     /// The detected level is what the CPU has.
