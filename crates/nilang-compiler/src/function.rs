@@ -493,18 +493,17 @@ fn items(
     let tracked = !track.is_empty() || attrs.iter().any(|a| a.path().is_ident("track_caller"));
     // a function without a loop is cheap to call and small: LLVM inlines it into its
     // caller's copy, and a dispatch per call would cost more than it gains
-    let wide = match (&param_names, &sig.output) {
+    let on_lanes = match (&param_names, &sig.output) {
         (Some(_), syn::ReturnType::Default)
-            if !has_receiver
-                && !tracked
-                && sig.constness.is_none()
-                && sig.asyncness.is_none()
-                && crate::lanes::has_loop(f.block.to_token_stream()) =>
+            if !has_receiver && !tracked && sig.constness.is_none() && sig.asyncness.is_none() =>
         {
             crate::lanes::wide_condition(&sig.generics)
         }
         _ => None,
     };
+    let wide = on_lanes
+        .clone()
+        .filter(|_| crate::lanes::has_loop(f.block.to_token_stream()));
     let own_targs: Vec<&syn::Ident> = sig
         .generics
         .params
@@ -519,6 +518,7 @@ fn items(
     let by_level = |body: &TokenStream| match (&wide, &param_names) {
         (Some(w), Some(names)) => crate::lanes::dispatched(
             w,
+            &crate::lanes::untagged(),
             &sig.generics,
             &quote!(#sig_inputs),
             names,
@@ -614,6 +614,42 @@ fn items(
                 }
             }
         };
+        // a variant's body (in `__nilang_body`, of `generics`, parameters `params` named
+        // `names`) at the level its caller tagged it with (`crate::lanes`): dispatched where it
+        // has a loop on batch numbers, else at the caller's level
+        let nf = format_ident!("__NilangF", span = Span::call_site());
+        let tag = if long {
+            crate::lanes::untagged()
+        } else {
+            crate::lanes::tag_of_callee(&quote!((#(#tys,)*)))
+        };
+        let mut variant_targs = own_args.clone();
+        variant_targs.push(&nf);
+        let by_tag = |params: &TokenStream, names: &[syn::Ident], body: &TokenStream| match (
+            &wide, &on_lanes,
+        ) {
+            (Some(w), _) => crate::lanes::dispatched(
+                w,
+                &tag,
+                &generics,
+                params,
+                names,
+                &variant_targs,
+                body,
+                &allow,
+            ),
+            (None, Some(w)) => crate::lanes::at_callers_level(
+                w,
+                &tag,
+                &generics,
+                params,
+                names,
+                &variant_targs,
+                body,
+                &allow,
+            ),
+            (None, None) => crate::lanes::level_zero(body),
+        };
         let adj_fn = |body: &TokenStream, callee: &syn::Ident| {
             if long && !opaque && !crate::syntax::mentions_name(body, "__nilang_dead") {
                 call_by_name(callee)
@@ -623,27 +659,17 @@ fn items(
                 // the body is a function of its own with the parameters as parameters (their
                 // `&mut` keep `noalias`, as in `__primal` below: `#[inline]`, not `always`),
                 // called with the tuple's fields
-                let body = match (&wide, &param_names) {
-                    (Some(w), Some(names)) => {
+                let params = quote!(__nilang_f: __NilangF, __nilang_dead: #mask, #(#pats: #tys),*);
+                let body = match &param_names {
+                    Some(names) => {
                         let mut all = vec![
                             format_ident!("__nilang_f", span = Span::call_site()),
                             format_ident!("__nilang_dead", span = Span::call_site()),
                         ];
                         all.extend(names.iter().cloned());
-                        let nf = format_ident!("__NilangF", span = Span::call_site());
-                        let mut targs = own_args.clone();
-                        targs.push(&nf);
-                        crate::lanes::dispatched(
-                            w,
-                            &generics,
-                            &quote!(__nilang_f: __NilangF, __nilang_dead: #mask, #(#pats: #tys),*),
-                            &all,
-                            &targs,
-                            body,
-                            &allow,
-                        )
+                        by_tag(&params, &all, body)
                     }
-                    _ => crate::lanes::level_zero(body),
+                    None => crate::lanes::level_zero(body),
                 };
                 quote! {
                     #[doc(hidden)] #[inline] #allow
@@ -674,17 +700,24 @@ fn items(
             // `always`: rustc's MIR inliner inlines `always` functions before LLVM sees their
             // parameters, and their `noalias` goes with them (LLVM's own inlining keeps it as
             // scope metadata)
-            let inputs = &sig.inputs;
-            let (own_generics, own_where) = (&sig.generics, &sig.generics.where_clause);
-            let primal = by_level(primal);
+            //
+            // The body is generic over the function value too, with its bound (and the
+            // lifetimes named): `#[i]` callers tag it with their instruction-set level
+            // (`nilang::simd::Level`, see `crate::lanes`), so each level's caller has an
+            // instance of its own, run at that level and inlined into that level's code
+            let params = quote!(#(#pats: #tys),*);
+            let primal = match &param_names {
+                Some(names) => by_tag(&params, names, primal),
+                None => crate::lanes::level_zero(primal),
+            };
             quote! {
                 #[doc(hidden)] #[inline] #allow
                 #vis fn #primal_name #generics (_: __NilangF, (#(#args,)*): (#(#tys,)*)) #where_clause {
                     #[inline] #allow
-                    fn __nilang_body #own_generics (#inputs) #own_where {
+                    fn __nilang_body #generics (#params) #where_clause {
                         #primal
                     }
-                    __nilang_body::<#(#own_args),*>(#(#args),*)
+                    __nilang_body::<#(#own_args,)* __NilangF>(#(#args),*)
                 }
             }
         };

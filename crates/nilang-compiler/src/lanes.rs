@@ -8,11 +8,13 @@
 //! function whatever its size, and the body, with every `#[inline(always)]` lane operation
 //! in it, is compiled for those vectors. The functions it calls dispatch by themselves. On
 //! other numbers the condition is a constant `false`: only level 0 is compiled. The
-//! adjoint-only calls in a body pass the callee's function value tagged with the level
-//! (`nilang::simd::Level<__NILANG_ISA, _>`), so a callee's instance has one caller and is
-//! inlined into that level's code like the body. Only
-//! functions with a loop dispatch: the others are cheap to call and small, so LLVM inlines
-//! them into their caller's copy.
+//! value-only and adjoint-only calls in a body (`g::__primal`, `g::__adj`) pass the callee's
+//! function value tagged with the level (`nilang::simd::Level<__NILANG_ISA, _>`): the callee's
+//! instance for that tag runs that level alone (`nilang::CallTuple::LEVEL`, a constant), so
+//! it has one caller and is inlined into that level's code like the body, and so do the
+//! instances it calls in turn. Only functions with a loop dispatch: the others are cheap to
+//! call and small, so LLVM inlines them into their caller's copy (their variants run at the
+//! tagged level, [`at_callers_level`], and pass the tag on).
 use proc_macro2::TokenStream;
 use quote::quote;
 
@@ -76,11 +78,58 @@ pub(crate) fn wide_condition(generics: &syn::Generics) -> Option<TokenStream> {
     Some(quote!(false #(|| <#params as ::nilang::ad::LaneOrd>::WIDE)*))
 }
 
+/// The level tag of a body that nothing tags (the function itself, `f`/`f_inv`): it runs the
+/// level [`nilang::simd::active`] says.
+pub(crate) fn untagged() -> TokenStream {
+    quote!(::core::primitive::u8::MAX)
+}
+
+/// The level tag of a variant (`f::__primal`, `f::__adj`) called with a function value of type
+/// `__NilangF` bounded by `nilang::CallTuple<args>`: the caller's level where `#[i]` code
+/// tagged it (`nilang::simd::Level`), else [`untagged`].
+pub(crate) fn tag_of_callee(args: &TokenStream) -> TokenStream {
+    quote!(<__NilangF as ::nilang::CallTuple<#args>>::LEVEL)
+}
+
+/// The body `body` as an inner function `__nilang_lanes` of `generics` and the level
+/// `__NILANG_ISA`, with parameters `params` (as written in its signature) named `names`, and
+/// `level(l)`, its call at level `l` (`targs`: the function's type and const parameters).
+fn lanes_fn(
+    generics: &syn::Generics,
+    params: &TokenStream,
+    names: &[syn::Ident],
+    targs: &[&syn::Ident],
+    body: &TokenStream,
+    allow: &TokenStream,
+) -> (TokenStream, impl Fn(u8) -> TokenStream) {
+    let mut g = generics.clone();
+    g.params
+        .push(syn::parse_quote!(const __NILANG_ISA: ::core::primitive::u8));
+    let where_clause = &g.where_clause;
+    let item = quote! {
+        #[inline] #allow
+        fn __nilang_lanes #g (#params) #where_clause {
+            #body
+        }
+    };
+    let (targs, names): (Vec<syn::Ident>, Vec<syn::Ident>) =
+        (targs.iter().map(|t| (*t).clone()).collect(), names.to_vec());
+    let level = move |l: u8| {
+        let l = proc_macro2::Literal::u8_unsuffixed(l);
+        quote!(__nilang_lanes::<#(#targs,)* #l>(#(#names),*))
+    };
+    (item, level)
+}
+
 /// The body `body` of a function with `generics`, parameters `params` (as written in its
 /// signature) named `names`, run through the levels (see the module): `targs` are the
-/// function's type and const parameters, `wide` the [`wide_condition`].
+/// function's type and const parameters, `wide` the [`wide_condition`], `tag` the level its
+/// caller runs ([`untagged`], [`tag_of_callee`]): a tagged instance runs that level's copy
+/// alone, so each copy of a caller calls an instance of its own.
+#[allow(clippy::too_many_arguments)]
 pub(crate) fn dispatched(
     wide: &TokenStream,
+    tag: &TokenStream,
     generics: &syn::Generics,
     params: &TokenStream,
     names: &[syn::Ident],
@@ -88,28 +137,50 @@ pub(crate) fn dispatched(
     body: &TokenStream,
     allow: &TokenStream,
 ) -> TokenStream {
-    let mut g = generics.clone();
-    g.params
-        .push(syn::parse_quote!(const __NILANG_ISA: ::core::primitive::u8));
-    let where_clause = &g.where_clause;
-    let level = |l: u8| {
-        let l = proc_macro2::Literal::u8_unsuffixed(l);
-        quote!(__nilang_lanes::<#(#targs,)* #l>(#(#names),*))
-    };
+    let (item, level) = lanes_fn(generics, params, names, targs, body, allow);
     let (l0, l1, l2) = (level(0), level(1), level(2));
     quote! {
-        #[inline] #allow
-        fn __nilang_lanes #g (#params) #where_clause {
-            #body
-        }
+        #item
         if #wide {
             match ::nilang::simd::__wide(
+                #tag,
                 (#(#names,)*),
                 |(#(#names,)*)| #l2,
                 |(#(#names,)*)| #l1,
             ) {
                 ::core::result::Result::Ok(()) => {}
                 ::core::result::Result::Err((#(#names,)*)) => #l0,
+            }
+        } else {
+            #l0
+        }
+    }
+}
+
+/// The body `body` of a variant that does not dispatch (no loop) called with the level tag
+/// `tag` ([`tag_of_callee`]), on batch numbers (`wide`, the [`wide_condition`]): its level (`__NILANG_ISA`, which the
+/// calls in it pass on) is the tag, as LLVM inlines it into its caller's copy (a constant
+/// after monomorphisation: the other calls are removed).
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn at_callers_level(
+    wide: &TokenStream,
+    tag: &TokenStream,
+    generics: &syn::Generics,
+    params: &TokenStream,
+    names: &[syn::Ident],
+    targs: &[&syn::Ident],
+    body: &TokenStream,
+    allow: &TokenStream,
+) -> TokenStream {
+    let (item, level) = lanes_fn(generics, params, names, targs, body, allow);
+    let (l0, l1, l2) = (level(0), level(1), level(2));
+    quote! {
+        #item
+        if #wide {
+            match #tag {
+                1 => #l1,
+                2 => #l2,
+                _ => #l0,
             }
         } else {
             #l0

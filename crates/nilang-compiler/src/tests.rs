@@ -137,8 +137,12 @@ fn routines_into_fresh_ancillas_recompute_value_only() {
     let out = expand(src);
     assert_eq!(errors(src), Vec::<String>::new());
     assert!(out.contains("plus_eq_primal"), "{out}");
+    // with the function value tagged with the caller's instruction-set level
     assert!(
-        out.contains("g__is_called_from_i_code__declare_it_with_i_or_nilang_additive :: __primal"),
+        out.contains(
+            "g__is_called_from_i_code__declare_it_with_i_or_nilang_additive :: __primal \
+             (:: nilang :: simd :: Level :: < __NILANG_ISA , _ > (g) ,"
+        ),
         "{out}"
     );
     assert!(
@@ -506,7 +510,8 @@ fn nocheck_on_an_instruction_statement_reaches_the_statement() {
 fn value_only_variant_takes_its_parameters_as_parameters() {
     // `f::__primal` receives the arguments as one tuple; its body is a function of its own
     // with the declared parameters (their `&mut` stay `noalias`: the optimiser may vectorise
-    // as in `f`), called with the tuple's fields and the generic arguments named
+    // as in `f`), called with the tuple's fields and the generic arguments named, the
+    // function value's type among them (each caller's level tag, an instance of its own)
     let out = expand_nocheck(
         "fn f<T: Scalar, const N: i32>(y: &mut [T], l: &mut [T]) {
             for j in 0..y.len() { y[j] += l[j]; }
@@ -519,11 +524,23 @@ fn value_only_variant_takes_its_parameters_as_parameters() {
         .unwrap_or_default();
     assert!(
         primal.contains(
-            "fn __nilang_body < T : Scalar , const N : i32 > (y : & mut [T] , l : & mut [T])"
+            "fn __nilang_body < '__nilang_l0 , '__nilang_l1 , T : Scalar , const N : i32 , __NilangF > \
+             (y : & '__nilang_l0 mut [T] , l : & '__nilang_l1 mut [T]) \
+             where __NilangF : :: nilang :: CallTuple < (& '__nilang_l0 mut [T] , & '__nilang_l1 mut [T] ,) >"
         ),
         "{primal}"
     );
-    assert!(primal.contains("__nilang_body :: < T , N > ("), "{primal}");
+    assert!(
+        primal.contains("__nilang_body :: < T , N , __NilangF > ("),
+        "{primal}"
+    );
+    // it runs the level its caller tagged it with
+    assert!(
+        primal.contains(
+            ":: nilang :: simd :: __wide (< __NilangF as :: nilang :: CallTuple < (& '__nilang_l0 mut [T] , & '__nilang_l1 mut [T] ,) >> :: LEVEL ,"
+        ),
+        "{primal}"
+    );
     assert!(primal.contains("plus_eq_primal"), "{primal}");
 }
 
@@ -657,13 +674,19 @@ fn generic_bodies_dispatch_on_batch_numbers_and_plain_ones_do_not() {
     );
     assert!(out.contains(":: nilang :: simd :: __wide"), "{out}");
     // a function on f64 only, and one whose type parameter is no number: no dispatch
-    // (a function without a loop runs in its caller's copy)
     for src in [
         "fn g(y: &mut f64, x: &mut f64) { for i in 0..2 { y += x; } }",
         "fn h<X: Copy>(y: &mut f64, x: &[X]) { for i in 0..2 { y += 1.0; } }",
-        "fn k<T: Scalar>(y: &mut T, x: &mut T) { y += x; }",
     ] {
         let out = expand_nocheck(src);
         assert!(!out.contains("__nilang_lanes"), "{out}");
     }
+    // a function without a loop runs in its caller's copy: no dispatch; its value-only
+    // variant runs at the level its caller tagged it with, so the calls in it pass that on
+    let out = expand_nocheck("fn k<T: Scalar>(y: &mut T, x: &mut T) { y += x; }");
+    assert!(!out.contains("__wide"), "{out}");
+    assert!(
+        out.contains(":: nilang :: CallTuple < (& '__nilang_l0 mut T , & '__nilang_l1 mut T ,) >> :: LEVEL { 1 => __nilang_lanes :: < T , __NilangF , 1 > (y , x) ,"),
+        "{out}"
+    );
 }

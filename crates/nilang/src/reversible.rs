@@ -69,6 +69,9 @@ pub trait Reversible<Args> {
 /// hand-written pair declared with [`additive!`](crate::additive) runs the function itself.
 #[doc(hidden)]
 pub trait CallTuple<A> {
+    /// The instruction-set level of the `#[i]` code that passes this function value
+    /// ([`simd::Level`](crate::simd::Level)), `u8::MAX` where none tagged it.
+    const LEVEL: u8 = u8::MAX;
     /// `self(args.0, args.1, ..)`.
     fn call_tuple(self, args: A);
 }

@@ -33,119 +33,7 @@
 //! assert_eq!(simd::dispatch(|| 2.0_f64.sqrt()), 2.0_f64.sqrt());
 //! simd::limit(before);
 //! ```
-use core::sync::atomic::{AtomicU8, Ordering};
-
-/// An instruction-set level the dispatched code is compiled for (ordered: wider is greater).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub enum Isa {
-    /// The default build's instructions (SSE2 on x86-64, NEON on aarch64).
-    Baseline,
-    /// x86-64 AVX2 and FMA (256-bit vectors).
-    Avx2,
-    /// x86-64 AVX-512 F, VL, DQ, BW, CD (512-bit vectors).
-    Avx512,
-}
-
-impl Isa {
-    /// The level's name, as `NILANG_SIMD` spells it.
-    ///
-    /// ```
-    /// assert_eq!(nilang::simd::Isa::Avx2.name(), "avx2");
-    /// ```
-    pub fn name(self) -> &'static str {
-        match self {
-            Isa::Baseline => "baseline",
-            Isa::Avx2 => "avx2",
-            Isa::Avx512 => "avx512",
-        }
-    }
-
-    /// The level named `s` (`baseline`, `avx2`, `avx512`; case-insensitive).
-    ///
-    /// ```
-    /// use nilang::simd::Isa;
-    /// assert_eq!(Isa::parse("AVX512"), Some(Isa::Avx512));
-    /// assert_eq!(Isa::parse("sse"), None);
-    /// ```
-    pub fn parse(s: &str) -> Option<Isa> {
-        [Isa::Baseline, Isa::Avx2, Isa::Avx512]
-            .into_iter()
-            .find(|i| s.trim().eq_ignore_ascii_case(i.name()))
-    }
-
-    fn from_u8(v: u8) -> Isa {
-        match v {
-            2 => Isa::Avx512,
-            1 => Isa::Avx2,
-            _ => Isa::Baseline,
-        }
-    }
-}
-
-/// The widest level this CPU runs (detected at run time, cached by the standard library).
-///
-/// ```
-/// let isa = nilang::simd::detected();
-/// println!("dispatching to {}", isa.name());
-/// ```
-pub fn detected() -> Isa {
-    #[cfg(target_arch = "x86_64")]
-    {
-        use std::arch::is_x86_feature_detected as has;
-        if has!("avx512f")
-            && has!("avx512vl")
-            && has!("avx512dq")
-            && has!("avx512bw")
-            && has!("avx512cd")
-        {
-            return Isa::Avx512;
-        }
-        if has!("avx2") && has!("fma") {
-            return Isa::Avx2;
-        }
-    }
-    Isa::Baseline
-}
-
-/// `u8::MAX`: not yet set (from [`detected`] and `NILANG_SIMD` at the first use).
-static ACTIVE: AtomicU8 = AtomicU8::new(u8::MAX);
-
-/// The level [`dispatch`] runs: [`detected`], capped by `NILANG_SIMD` (read at the first
-/// call; an unknown value is ignored) and by the last [`limit`].
-#[inline]
-pub fn active() -> Isa {
-    match ACTIVE.load(Ordering::Relaxed) {
-        u8::MAX => init(),
-        v => Isa::from_u8(v),
-    }
-}
-
-#[cold]
-fn init() -> Isa {
-    let cap = std::env::var("NILANG_SIMD")
-        .ok()
-        .and_then(|v| Isa::parse(&v))
-        .unwrap_or(Isa::Avx512);
-    let isa = detected().min(cap);
-    ACTIVE.store(isa as u8, Ordering::Relaxed);
-    isa
-}
-
-/// Cap the level [`dispatch`] runs at `cap` (process-wide; never above [`detected`]) and
-/// return the level active before, to restore it: for comparing the paths
-/// (`limit(Isa::Baseline)` runs the default build's code).
-///
-/// ```
-/// use nilang::simd::{self, Isa};
-/// let before = simd::limit(Isa::Avx2);
-/// assert!(simd::active() <= Isa::Avx2);
-/// simd::limit(before);
-/// ```
-pub fn limit(cap: Isa) -> Isa {
-    let before = active();
-    ACTIVE.store(detected().min(cap) as u8, Ordering::Relaxed);
-    before
-}
+pub use crate::numbers::isa::{active, detected, limit, Isa};
 
 /// Run `f` compiled for the [`active`] level: `f` and everything LLVM inlines into it are
 /// compiled once per level (`#[target_feature]`), and the copy of the running level runs.
@@ -185,13 +73,15 @@ pub fn dispatch<R, F: FnOnce() -> R>(f: F) -> R {
 }
 
 /// What `#[i]` generates for a body on batch numbers (see [`crate::simd`]): `avx512(args)`
-/// or `avx2(args)` run from a function compiled for that level when it is [`active`]
-/// (`Ok`), else the arguments come back (`Err`: the caller runs the default build's body).
+/// or `avx2(args)` run from a function compiled for that level (`Ok`), else the arguments
+/// come back (`Err`: the caller runs the default build's body). The level is `tag`, the
+/// level of the `#[i]` code that called this instance ([`Level`]; a constant, so the other
+/// levels' code is removed), or [`active`] where `tag` is `u8::MAX` (untagged).
 /// Each closure is called from one place, so LLVM inlines it, and the body it calls, into
 /// that function.
 #[doc(hidden)]
 #[inline(always)]
-pub fn __wide<A>(args: A, avx512: impl FnOnce(A), avx2: impl FnOnce(A)) -> Result<(), A> {
+pub fn __wide<A>(tag: u8, args: A, avx512: impl FnOnce(A), avx2: impl FnOnce(A)) -> Result<(), A> {
     #[cfg(target_arch = "x86_64")]
     {
         #[target_feature(enable = "avx512f,avx512vl,avx512dq,avx512bw,avx512cd,avx2,fma")]
@@ -204,9 +94,21 @@ pub fn __wide<A>(args: A, avx512: impl FnOnce(A), avx2: impl FnOnce(A)) -> Resul
         fn level1<A, F: FnOnce(A)>(f: F, a: A) {
             f(a)
         }
-        match active() {
+        let level = match tag {
+            0 => Isa::Baseline,
+            // the caller's level (its code ran: the CPU has it; checked, for a forged tag)
+            1 | 2 => {
+                let l = if tag == 2 { Isa::Avx512 } else { Isa::Avx2 };
+                if l > detected() {
+                    above_the_cpu(tag)
+                }
+                l
+            }
+            _ => active(),
+        };
+        match level {
             Isa::Avx512 => {
-                // SAFETY: `active` is at most `detected`: the CPU has these features
+                // SAFETY: `level` is at most `detected`: the CPU has these features
                 unsafe { level2(avx512, args) };
                 return Ok(());
             }
@@ -218,21 +120,77 @@ pub fn __wide<A>(args: A, avx512: impl FnOnce(A), avx2: impl FnOnce(A)) -> Resul
             Isa::Baseline => {}
         }
     }
-    let _ = (avx512, avx2);
+    let _ = (tag, avx512, avx2);
     Err(args)
 }
 
+/// A [`Level`] tag that no `#[i]` code on this CPU made (a level above the CPU's).
+#[cfg(target_arch = "x86_64")]
+#[cold]
+#[inline(never)]
+fn above_the_cpu(tag: u8) -> ! {
+    panic!(
+        "nilang::simd::Level::<{tag}, _> names a level above this CPU's ({})",
+        detected().name()
+    )
+}
+
 /// A function value tagged with the instruction-set level of the code that calls it: what
-/// `#[i]` code passes to the adjoint-only variant (`f::__adj`) of the functions it calls, so
-/// that each level's code calls an instance of its own (which LLVM then inlines into it).
-/// Calls the function it holds.
+/// `#[i]` code passes to the value-only and adjoint-only variants (`f::__primal`, `f::__adj`)
+/// of the functions it calls, so that each level's code calls an instance of its own, which
+/// runs that level's code alone (`CallTuple::LEVEL`, read by [`__wide`]) and which LLVM
+/// then inlines into it. Calls the function it holds.
 #[doc(hidden)]
 #[derive(Clone, Copy, Debug)]
 pub struct Level<const L: u8, F>(pub F);
 
 impl<const L: u8, F: crate::CallTuple<A>, A> crate::CallTuple<A> for Level<L, F> {
+    const LEVEL: u8 = L;
     #[inline(always)]
     fn call_tuple(self, args: A) {
         self.0.call_tuple(args)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{__wide, active, detected, Isa};
+
+    /// Which closure `__wide` runs for `tag`: 2 (AVX-512), 1 (AVX2), 0 (the default build's).
+    fn ran(tag: u8) -> u8 {
+        let mut which = 0;
+        let r = __wide(tag, &mut which, |w| *w = 2, |w| *w = 1);
+        assert_eq!(r.is_err(), which == 0);
+        which
+    }
+
+    /// A tagged instance runs its caller's level, whatever the active one; an untagged one
+    /// runs the active level.
+    #[test]
+    fn a_tag_picks_the_level_and_no_tag_the_active_one() {
+        assert_eq!(ran(0), 0);
+        let wide = if cfg!(target_arch = "x86_64") {
+            detected()
+        } else {
+            Isa::Baseline
+        };
+        if wide >= Isa::Avx2 {
+            assert_eq!(ran(1), 1);
+        }
+        if wide >= Isa::Avx512 {
+            assert_eq!(ran(2), 2);
+        }
+        assert_eq!(ran(u8::MAX), wide.min(active()) as u8);
+    }
+
+    /// A tag above the CPU's level (never made by `#[i]` code) panics instead of running
+    /// instructions the CPU lacks.
+    #[cfg(target_arch = "x86_64")]
+    #[test]
+    fn a_tag_above_the_cpu_panics() {
+        if detected() < Isa::Avx512 {
+            let r = std::panic::catch_unwind(|| ran(2));
+            assert!(r.is_err());
+        }
     }
 }

@@ -151,7 +151,16 @@ impl Emitter {
                     Some(marker) => self.value_only_or(
                         {
                             let primal = crate::abi::item(crate::abi::PRIMAL);
-                            let primal = marker.item(quote!(#primal(#p, (#(#args,)*))));
+                            // the function value tagged with this code's instruction-set
+                            // level, as in adjoint-only calls (`emit::adjoint`): each level
+                            // calls an instance of its own, inlined into that level's code
+                            // (a callee of more parameters: untagged, see `adj_call`)
+                            let f = if c.args.len() <= crate::abi::MAX_CALL_TUPLE {
+                                quote!(::nilang::simd::Level::<__NILANG_ISA, _>(#p))
+                            } else {
+                                quote!(#p)
+                            };
+                            let primal = marker.item(quote!(#primal(#f, (#(#args,)*))));
                             quote_spanned!(s.span=> #primal;)
                         },
                         ordinary,

@@ -685,7 +685,7 @@ fn additive_pairs(f: &Func, krate: &TokenStream) -> TokenStream {
                 #[doc(hidden)]
                 #[inline]
                 #[allow(clippy::too_many_arguments)]
-                pub fn #primal<#(#lts,)* __AdF: Fn(&#l0 mut __AdT, #(#tys,)*), __AdT: #bound>(_f: __AdF, (out, #(#names,)*): (&#l0 mut __AdT, #(#tys,)*)) {
+                pub fn #primal<#(#lts,)* __AdF: #krate::CallTuple<(&#l0 mut __AdT, #(#tys,)*)>, __AdT: #bound>(_f: __AdF, (out, #(#names,)*): (&#l0 mut __AdT, #(#tys,)*)) {
                     #sname.value_signed(#sign, (out, #(#names,)*));
                 }
             });

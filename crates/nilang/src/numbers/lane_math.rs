@@ -28,7 +28,8 @@
 //!
 //! The functions of `x4` (on `wide`'s vectors, those of `F64x4`) but `exp` and
 //! `ln` run these bodies compiled for the running CPU's widest vectors: AVX-512 or AVX2 (a
-//! `#[target_feature]` copy each, picked by [`level`] at every call), else the default
+//! `#[target_feature]` copy each, picked by [`active`](super::isa::active) at every call, the
+//! level `NILANG_SIMD` caps as it caps `#[i]` code), else the default
 //! build's; the same bits on every path (no FMA). `exp` and `ln` are inlined in the caller
 //! (on `wide`'s vectors): in a program their call would cost more than the wider copy saves.
 //! On `x8` (those of `F64x8`, a lane array) the same, but `exp` and `ln` are the bodies compiled
@@ -651,55 +652,7 @@ mod bodies {
 }
 pub(crate) use bodies::a8;
 
-/// The instruction set a lane function runs on (wider is greater).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
-pub(crate) enum Level {
-    /// The default build's (SSE2 on x86-64, NEON on aarch64).
-    Baseline,
-    /// x86-64 AVX2 (256-bit vectors).
-    Avx2,
-    /// x86-64 AVX-512 F, VL, DQ, BW, CD (512-bit vectors).
-    Avx512,
-}
-
-/// The widest [`Level`] this CPU runs, detected once (`u8::MAX`: not yet).
-static LEVEL: core::sync::atomic::AtomicU8 = core::sync::atomic::AtomicU8::new(u8::MAX);
-
-/// The widest [`Level`] this CPU runs: one relaxed load after the first call.
-#[inline(always)]
-pub(crate) fn level() -> Level {
-    // the widest first: one compare on the usual path
-    match LEVEL.load(core::sync::atomic::Ordering::Relaxed) {
-        2 => Level::Avx512,
-        1 => Level::Avx2,
-        0 => Level::Baseline,
-        _ => detect(),
-    }
-}
-
-#[cold]
-fn detect() -> Level {
-    #[allow(unused_mut)]
-    let mut l = Level::Baseline;
-    #[cfg(target_arch = "x86_64")]
-    {
-        use std::arch::is_x86_feature_detected as has;
-        if has!("avx2") && has!("fma") {
-            l = Level::Avx2;
-        }
-        if l == Level::Avx2
-            && has!("avx512f")
-            && has!("avx512vl")
-            && has!("avx512dq")
-            && has!("avx512bw")
-            && has!("avx512cd")
-        {
-            l = Level::Avx512;
-        }
-    }
-    LEVEL.store(l as u8, core::sync::atomic::Ordering::Relaxed);
-    l
-}
+use super::isa::{active, Isa};
 
 /// `x` read in 16-byte halves, for a `#[target_feature]` copy called from the default build:
 /// the caller stored the lanes in 16-byte halves (SSE2 registers), and one wider load of two
@@ -729,7 +682,7 @@ fn load_halves<const N: usize>(x: &[f64; N]) -> [f64; N] {
 /// (calls of the `#[inline(always)]` functions of `bodies`) is written into a
 /// `#[target_feature]` function per level, so the lane arrays' loops become that level's vector
 /// instructions; its arguments cross in 16-byte halves ([`load_halves`]). `$l` must be at
-/// most [`level()`].
+/// most [`detected()`](super::isa::detected).
 macro_rules! on_level {
     ($l:expr, fn($($a:ident: $t:ty),*) -> $R:ty $body:block) => {{
         #[cfg(target_arch = "x86_64")]
@@ -747,11 +700,11 @@ macro_rules! on_level {
                 $body
             }
             match $l {
-                // SAFETY: the CPU has these features (`$l` is at most `level()`)
-                Level::Avx512 => return unsafe { avx512($(&$a),*) },
+                // SAFETY: the CPU has these features (`$l` is at most `detected()`)
+                Isa::Avx512 => return unsafe { avx512($(&$a),*) },
                 // SAFETY: as above
-                Level::Avx2 => return unsafe { avx2($(&$a),*) },
-                Level::Baseline => {}
+                Isa::Avx2 => return unsafe { avx2($(&$a),*) },
+                Isa::Baseline => {}
             }
         }
         let _ = $l;
@@ -760,8 +713,9 @@ macro_rules! on_level {
 }
 
 /// The functions on one batch vector type `$simd` (lane array `$arr`): each converts to the
-/// lane array, runs the body of `$body` compiled for the widest [`Level`] the CPU has (a
-/// relaxed load and a predictable branch per call, then a call) and converts back. Every
+/// lane array, runs the body of `$body` compiled for the [`active`] level (the CPU's widest
+/// unless `NILANG_SIMD` or `nilang::simd::limit` caps it: a relaxed load and a predictable
+/// branch per call, then a call) and converts back. Every
 /// level computes the same IEEE operations in the same order (no FMA contraction, no
 /// `mul_add`), so the same bits. `<name>_at(level, ..)` runs one level (for the tests).
 macro_rules! dispatched {
@@ -769,7 +723,7 @@ macro_rules! dispatched {
         /// Elementary functions on this many lanes, on the CPU's widest vectors.
         pub(crate) mod $module {
             #![allow(dead_code)] // the `_at` forms are for the tests
-            use super::{bodies::$body, bodies::$wide, level, Level};
+            use super::{active, bodies::$body, bodies::$wide, Isa};
             type F = $simd;
             type A = $arr;
 
@@ -793,13 +747,13 @@ macro_rules! dispatched {
             /// `(sin x, cos x)` ([`sin_cos_at`] of the CPU's level).
             #[inline(always)]
             pub(crate) fn sin_cos(x: F) -> (F, F) {
-                sin_cos_at(level(), x)
+                sin_cos_at(active(), x)
             }
-            /// `(sin x, cos x)` compiled for `l` (at most [`level()`]).
+            /// `(sin x, cos x)` compiled for `l` (at most [`detected()`](crate::numbers::isa::detected)).
             #[inline(always)]
-            pub(crate) fn sin_cos_at(l: Level, x: F) -> (F, F) {
+            pub(crate) fn sin_cos_at(l: Isa, x: F) -> (F, F) {
                 #[inline(always)]
-                fn on(l: Level, x: A) -> (A, A) {
+                fn on(l: Isa, x: A) -> (A, A) {
                     on_level!(l, fn(x: A) -> (A, A) { $body::sin_cos(x) })
                 }
                 let (s, c) = on(l, lanes(x));
@@ -808,13 +762,13 @@ macro_rules! dispatched {
             /// `xʸ` ([`powf_at`] of the CPU's level).
             #[inline(always)]
             pub(crate) fn powf(x: F, y: F) -> F {
-                powf_at(level(), x, y)
+                powf_at(active(), x, y)
             }
-            /// `xʸ` compiled for `l` (at most [`level()`]).
+            /// `xʸ` compiled for `l` (at most [`detected()`](crate::numbers::isa::detected)).
             #[inline(always)]
-            pub(crate) fn powf_at(l: Level, x: F, y: F) -> F {
+            pub(crate) fn powf_at(l: Isa, x: F, y: F) -> F {
                 #[inline(always)]
-                fn on(l: Level, x: A, y: A) -> A {
+                fn on(l: Isa, x: A, y: A) -> A {
                     on_level!(l, fn(x: A, y: A) -> A { $body::powf(x, y) })
                 }
                 back(on(l, lanes(x), lanes(y)))
@@ -829,11 +783,11 @@ macro_rules! dispatched {
         pub(crate) fn $f(x: F) -> F {
             $wide::$f(x)
         }
-        #[doc = concat!("`", stringify!($f), "` compiled for `l` (at most [`level()`]).")]
+        #[doc = concat!("`", stringify!($f), "` compiled for `l` (at most [`detected()`](crate::numbers::isa::detected)).")]
         #[inline(always)]
-        pub(crate) fn $f_at(l: Level, x: F) -> F {
+        pub(crate) fn $f_at(l: Isa, x: F) -> F {
             #[inline(always)]
-            fn on(l: Level, x: A) -> A {
+            fn on(l: Isa, x: A) -> A {
                 on_level!(l, fn(x: A) -> A { $body::$f(x) })
             }
             back(on(l, lanes(x)))
@@ -843,13 +797,13 @@ macro_rules! dispatched {
         #[doc = concat!("`", stringify!($f), "` on the CPU's widest vectors.")]
         #[inline(always)]
         pub(crate) fn $f(x: F) -> F {
-            $f_at(level(), x)
+            $f_at(active(), x)
         }
-        #[doc = concat!("`", stringify!($f), "` compiled for `l` (at most [`level()`]).")]
+        #[doc = concat!("`", stringify!($f), "` compiled for `l` (at most [`detected()`](crate::numbers::isa::detected)).")]
         #[inline(always)]
-        pub(crate) fn $f_at(l: Level, x: F) -> F {
+        pub(crate) fn $f_at(l: Isa, x: F) -> F {
             #[inline(always)]
-            fn on(l: Level, x: A) -> A {
+            fn on(l: Isa, x: A) -> A {
                 on_level!(l, fn(x: A) -> A { $body::$f(x) })
             }
             back(on(l, lanes(x)))
@@ -869,7 +823,8 @@ dispatched!(
 
 #[cfg(test)]
 mod tests {
-    use super::{level, x4, x8, Level};
+    use super::{x4, x8, Isa};
+    use crate::numbers::isa::detected;
 
     /// Inputs over every function's domain and beyond: random bit patterns (every exponent,
     /// NaNs, infinities, subnormals), uniform values in `[-lo, hi]`-style ranges, and the
@@ -918,10 +873,10 @@ mod tests {
     }
 
     /// The levels this CPU runs.
-    fn levels() -> Vec<Level> {
-        [Level::Baseline, Level::Avx2, Level::Avx512]
+    fn levels() -> Vec<Isa> {
+        [Isa::Baseline, Isa::Avx2, Isa::Avx512]
             .into_iter()
-            .filter(|&l| l <= level())
+            .filter(|&l| l <= detected())
             .collect()
     }
 
@@ -939,7 +894,7 @@ mod tests {
             for (xc, yc) in xs.chunks_exact($n).zip(ys.chunks_exact($n)) {
                 let x = <$simd>::new(xc.try_into().unwrap());
                 let y = <$simd>::new(yc.try_into().unwrap());
-                let all = |l: Level| {
+                let all = |l: Isa| {
                     let (s, c) = $m::sin_cos_at(l, x);
                     [
                         $m::exp_at(l, x),
@@ -956,7 +911,7 @@ mod tests {
                     ]
                     .map(|v| bits(v.to_array()))
                 };
-                let base = all(Level::Baseline);
+                let base = all(Isa::Baseline);
                 for &l in &ls[1..] {
                     assert_eq!(all(l), base, "{:?} at x = {xc:?}, y = {yc:?}", l);
                     checked += 1;
@@ -1028,21 +983,5 @@ mod tests {
                 "entry {j}: s = 2^(j/64)·(1 + {eps:e})"
             );
         }
-    }
-
-    /// The detected level is what the CPU has.
-    #[test]
-    fn the_level_is_the_cpus() {
-        #[cfg(target_arch = "x86_64")]
-        {
-            let avx2 = std::arch::is_x86_feature_detected!("avx2")
-                && std::arch::is_x86_feature_detected!("fma");
-            assert_eq!(level() >= Level::Avx2, avx2);
-            if level() == Level::Avx512 {
-                assert!(std::arch::is_x86_feature_detected!("avx512f"));
-            }
-        }
-        #[cfg(not(target_arch = "x86_64"))]
-        assert_eq!(level(), Level::Baseline);
     }
 }

@@ -17,6 +17,7 @@ mod dual;
 mod duals;
 mod fixed;
 mod forward;
+pub(crate) mod isa;
 #[allow(unsafe_code)] // bytemuck's Pod/Zeroable for plain lane arrays
 pub(crate) mod lane_array;
 #[allow(unsafe_code)] // run-time CPU dispatch: `#[target_feature]` copies of the functions

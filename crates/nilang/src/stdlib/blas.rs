@@ -175,9 +175,13 @@ matmul::dense_markers!(
     /// Values only (`y` carries no adjoint).
     #[doc(hidden)]
     #[inline]
-    pub fn __primal<F: Fn(&mut [T], &mut [T], &mut [T], usize, usize), T: Scalar>(
+    pub fn __primal<
+        'a,
+        F: crate::CallTuple<(&'a mut [T], &'a mut [T], &'a mut [T], usize, usize)>,
+        T: Scalar,
+    >(
         _f: F,
-        (y, a, x, m, n): (&mut [T], &mut [T], &mut [T], usize, usize),
+        (y, a, x, m, n): (&'a mut [T], &'a mut [T], &'a mut [T], usize, usize),
     ) {
         gemv_dims(y.len(), a.len(), x.len(), m, n);
         if !matmul::gemm(
@@ -238,9 +242,13 @@ matmul::dense_markers!(
     #[doc(hidden)]
     #[inline]
     #[allow(clippy::type_complexity)]
-    pub fn __primal<F: Fn(&mut [T], &mut [T], &mut [T], usize, usize, usize), T: Scalar>(
+    pub fn __primal<
+        'a,
+        F: crate::CallTuple<(&'a mut [T], &'a mut [T], &'a mut [T], usize, usize, usize)>,
+        T: Scalar,
+    >(
         _f: F,
-        (c, a, b, m, k, n): (&mut [T], &mut [T], &mut [T], usize, usize, usize),
+        (c, a, b, m, k, n): (&'a mut [T], &'a mut [T], &'a mut [T], usize, usize, usize),
     ) {
         gemm_dims(c.len(), a.len(), b.len(), m, k, n);
         if !matmul::gemm(

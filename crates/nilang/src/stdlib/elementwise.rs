@@ -78,12 +78,13 @@ matmul::dense_markers!(
     #[doc(hidden)]
     #[inline]
     pub fn __primal<
-        Fun: Fn(&mut [T], F, &mut [T]),
+        'a,
+        Fun: crate::CallTuple<(&'a mut [T], F, &'a mut [T])>,
         T: Scalar + PlusEq1<F, T>,
         F: Copy + 'static,
     >(
         _f: Fun,
-        (y, f, x): (&mut [T], F, &mut [T]),
+        (y, f, x): (&'a mut [T], F, &'a mut [T]),
     ) {
         map(Step::PlusValues, y, f, x)
     },

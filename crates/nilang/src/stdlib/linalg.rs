@@ -60,9 +60,13 @@ crate::stdlib::matmul::dense_markers!(
     /// Values only (`y` carries no adjoint).
     #[doc(hidden)]
     #[inline]
-    pub fn __primal<F: Fn(&mut [T], &mut [T], &mut [T], &mut [T]), T: Scalar>(
+    pub fn __primal<
+        'a,
+        F: crate::CallTuple<(&'a mut [T], &'a mut [T], &'a mut [T], &'a mut [T])>,
+        T: Scalar,
+    >(
         _f: F,
-        (y, w, b, x): (&mut [T], &mut [T], &mut [T], &mut [T]),
+        (y, w, b, x): (&'a mut [T], &'a mut [T], &'a mut [T], &'a mut [T]),
     ) {
         affine(Step::ForwardValues, y, w, b, x)
     },

@@ -328,15 +328,24 @@ matmul::dense_markers!(
     #[inline]
     #[allow(clippy::type_complexity)]
     pub fn __primal<
-        F: Fn(&mut [T], &mut [T], &mut [T], &mut [T], usize, usize, usize),
+        'a,
+        F: crate::CallTuple<(
+            &'a mut [T],
+            &'a mut [T],
+            &'a mut [T],
+            &'a mut [T],
+            usize,
+            usize,
+            usize,
+        )>,
         T: Scalar,
     >(
         _f: F,
         (y, x, w, b, rows, n_in, n_out): (
-            &mut [T],
-            &mut [T],
-            &mut [T],
-            &mut [T],
+            &'a mut [T],
+            &'a mut [T],
+            &'a mut [T],
+            &'a mut [T],
             usize,
             usize,
             usize,
@@ -500,12 +509,29 @@ matmul::dense_markers!(
     #[inline]
     #[allow(clippy::type_complexity)]
     pub fn __primal<
-        F: Fn(&mut [T], &[D], &mut [T], &mut [T], usize, usize, usize),
+        'a,
+        F: crate::CallTuple<(
+            &'a mut [T],
+            &'a [D],
+            &'a mut [T],
+            &'a mut [T],
+            usize,
+            usize,
+            usize,
+        )>,
         T: Scalar + PlusEq2<Mul, D, T>,
         D: Copy + 'static,
     >(
         _f: F,
-        (y, x, w, b, rows, n_in, n_out): (&mut [T], &[D], &mut [T], &mut [T], usize, usize, usize),
+        (y, x, w, b, rows, n_in, n_out): (
+            &'a mut [T],
+            &'a [D],
+            &'a mut [T],
+            &'a mut [T],
+            usize,
+            usize,
+            usize,
+        ),
     ) {
         dense_data(Step::ForwardValues, y, x, w, b, (rows, n_in, n_out))
     },
