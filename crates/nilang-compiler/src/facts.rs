@@ -104,6 +104,7 @@ pub struct Facts {
     pub adjoint_params: Vec<(usize, Key)>,
     value_only: HashMap<StmtId, Cond>,
     undo: HashMap<StmtId, Undo>,
+    fresh_targets: HashMap<StmtId, Cond>,
     tracked: HashSet<StmtId>,
     reads: HashMap<(StmtId, String), Cond>,
     kills: HashSet<(StmtId, String)>,
@@ -121,7 +122,7 @@ impl Facts {
             .iter()
             .enumerate()
             .filter_map(|(k, n)| Some((k, Key::of_name(n.as_ref()?))))
-            .filter(|(k, _)| adjoint && abi::param_bit(*k).is_some())
+            .filter(|(k, _)| adjoint && abi::dead_bit(*k).is_some())
             .collect();
         let mut c = Collector {
             sig,
@@ -131,6 +132,7 @@ impl Facts {
                 adjoint_params,
                 value_only: HashMap::new(),
                 undo: HashMap::new(),
+                fresh_targets: HashMap::new(),
                 tracked: HashSet::new(),
                 reads: HashMap::new(),
                 kills: HashSet::new(),
@@ -159,6 +161,14 @@ impl Facts {
     /// The adjoint-only uncomputation of `unroutine!()` `id`, if it has one.
     pub fn undo(&self, id: StmtId) -> Option<&Undo> {
         self.undo.get(&id)
+    }
+
+    /// The condition under which call `id` of an adjoint-only uncomputation ([`Facts::undo`])
+    /// undoes a call of the routine that wrote its first argument into a workspace zero
+    /// before it, which nothing else in the routine writes: the call may be told
+    /// [`abi::FRESH_TARGET`] (`None`: never).
+    pub fn fresh_target(&self, id: StmtId) -> Option<&Cond> {
+        self.fresh_targets.get(&id)
     }
 
     /// Whether the single-name ancilla allocated by `id` is tracked (its first deallocation is
@@ -346,6 +356,15 @@ impl Collector<'_, '_> {
             let (read, killed) = adjoint::first_read(stmts, c, &cx);
             killed && read.is_false() && adjoint::reads_block(&stmts[m + 1..], c, &cx).is_false()
         });
+        // the uncomputation is the routine inverted statement by statement, in reverse order
+        // (its statements numbered on their own)
+        if undo.len() == body.len() {
+            let fresh = fresh_targets(body, &cands, &fname, &inout);
+            let n = body.len();
+            self.facts
+                .fresh_targets
+                .extend(fresh.into_iter().map(|(j, c)| (undo[n - 1 - j].id, c)));
+        }
         self.liveness(core::slice::from_ref(s), &cands);
         self.facts.undo.insert(
             s.id,
@@ -423,6 +442,41 @@ impl<'ir> Visit<'ir> for Collector<'_, '_> {
             _ => walk_stmt(self, s),
         }
     }
+}
+
+/// The calls of routine `body` (top level, by position) whose first argument lies in a workspace of
+/// `cands` (zero before the routine) that no other statement of the routine may write (a
+/// condition on callees' `WRITES`): the workspace is zero before the call, and as nothing
+/// between the routine and its uncomputation writes it either ([`Undo::cond`]), it holds
+/// what the call added when the uncomputation undoes the call.
+fn fresh_targets(
+    body: &[Stmt],
+    cands: &[Key],
+    fname: &str,
+    inout: &dyn Fn(&str) -> bool,
+) -> Vec<(usize, Cond)> {
+    let mut out = vec![];
+    for (j, u) in body.iter().enumerate() {
+        let StmtKind::Call(c) = &u.kind else {
+            continue;
+        };
+        if abi::plain_analysed_callee(c).is_none() {
+            continue;
+        }
+        let Some(p) = c.args.first().and_then(|a| a.inout_place(inout)) else {
+            continue;
+        };
+        let Some(key) = cands.iter().find(|k| k.covers(p)) else {
+            continue;
+        };
+        let root = key.root.as_str();
+        let others = primal::may_write(&body[..j], root, fname, inout)
+            .or(primal::may_write(&body[j + 1..], root, fname, inout));
+        if !others.is_true() {
+            out.push((j, !others));
+        }
+    }
+    out
 }
 
 /// The first deallocation of `name` in `stmts` (and statements spliced into them): whether it

@@ -105,7 +105,9 @@ matmul::dense_markers!(
         };
         map(step, y, f, x)
     },
-    /// Adjoint-only where bit 0 of `dead` is set (`y`'s value afterwards is never read).
+    /// Adjoint-only where bit 0 of `dead` is set (`y`'s value afterwards is never read); where
+    /// [`FRESH_TARGET`](crate::abi::FRESH_TARGET) is set, `y` holds `f(x)` (it was zero before
+    /// the `i_map` undone), so the rule reads `f(x)` from it instead of recomputing it.
     #[doc(hidden)]
     #[inline]
     pub fn __adj<
@@ -118,10 +120,11 @@ matmul::dense_markers!(
         dead: crate::abi::ParamMask,
         (y, f, x): (&'a mut [T], F, &'a mut [T]),
     ) {
-        let step = if dead & 1 == 1 {
-            Step::MinusAdjoints
-        } else {
-            Step::Minus
+        let step = match (dead & 1 == 1, dead & crate::abi::FRESH_TARGET != 0) {
+            (true, false) => Step::MinusAdjoints,
+            (true, true) => Step::MinusAdjointsStored,
+            (false, false) => Step::Minus,
+            (false, true) => Step::MinusStored,
         };
         map(step, y, f, x)
     }
@@ -141,13 +144,35 @@ enum Step {
     PlusAdjoints,
     /// `y -= f(x)` adjoint-only (as [`Step::PlusAdjoints`]).
     MinusAdjoints,
+    /// [`Step::Minus`] where `y` holds `f(x)` exactly (up to the sign of a zero: it was zero
+    /// before the `y += f(x)` undone, [`FRESH_TARGET`](crate::abi::FRESH_TARGET)): the lanes
+    /// read `f(x)` from `y` instead of computing it.
+    MinusStored,
+    /// [`Step::MinusAdjoints`] where `y` holds `f(x)` (as [`Step::MinusStored`]).
+    MinusAdjointsStored,
 }
 
 impl Step {
     /// Whether it subtracts (`y -= f(x)`).
     #[inline(always)]
     fn minus(self) -> bool {
-        matches!(self, Step::Minus | Step::MinusAdjoints)
+        matches!(
+            self,
+            Step::Minus | Step::MinusAdjoints | Step::MinusStored | Step::MinusAdjointsStored
+        )
+    }
+    /// Whether only the adjoints move (on gradient numbers).
+    #[inline(always)]
+    fn adjoints_only(self) -> bool {
+        matches!(
+            self,
+            Step::PlusAdjoints | Step::MinusAdjoints | Step::MinusAdjointsStored
+        )
+    }
+    /// Whether `y` holds `f(x)` ([`Step::MinusStored`]).
+    #[inline(always)]
+    fn stored(self) -> bool {
+        matches!(self, Step::MinusStored | Step::MinusAdjointsStored)
     }
 }
 
@@ -164,10 +189,12 @@ fn map<T: Scalar + PlusEq1<F, T>, F: Copy + 'static>(step: Step, y: &mut [T], _f
     for (y, x) in y.iter_mut().zip(x.iter_mut()) {
         match step {
             Step::Plus => <T as PlusEq1<F, T>>::plus_eq(y, x),
-            Step::Minus => <T as PlusEq1<F, T>>::minus_eq(y, x),
+            Step::Minus | Step::MinusStored => <T as PlusEq1<F, T>>::minus_eq(y, x),
             Step::PlusValues => <T as PlusEq1<F, T>>::plus_eq_primal(y, x),
             Step::PlusAdjoints => <T as PlusEq1<F, T>>::plus_eq_adjoint(y, x),
-            Step::MinusAdjoints => <T as PlusEq1<F, T>>::minus_eq_adjoint(y, x),
+            Step::MinusAdjoints | Step::MinusAdjointsStored => {
+                <T as PlusEq1<F, T>>::minus_eq_adjoint(y, x)
+            }
         }
     }
 }
@@ -279,45 +306,72 @@ unsafe fn cast<T, U>(v: &mut [T]) -> &mut [U] {
     unsafe { core::slice::from_raw_parts_mut(v.as_mut_ptr().cast::<U>(), v.len()) }
 }
 
-/// `part(v[0]), .., part(v[7])` as lanes.
-#[inline(always)]
-fn load<L: Copy>(v: &[L; 8], part: impl Fn(L) -> f64) -> F8 {
-    F8(v.map(part))
-}
-
 impl Lane for f64 {
     #[inline(always)]
     fn step<F: ArrayLanes>(step: Step, y: &mut [f64; 8], x: &mut [f64; 8]) {
-        let r = F::value(F8(*x));
         let yv = F8(*y);
+        let r = if step.stored() { yv } else { F::value(F8(*x)) };
         // plain numbers: an adjoint-only step is the instruction itself
         *y = if step.minus() { yv - r } else { yv + r }.0;
     }
+}
+
+/// The reals of eight gradient numbers, in memory order (values and adjoints interleaved).
+type Pairs = [f64; 16];
+
+/// The positions of a `GVar<f64>`'s value and adjoint among its two reals.
+const X_AT: usize = core::mem::offset_of!(GVar<f64>, x) / size_of::<f64>();
+const G_AT: usize = core::mem::offset_of!(GVar<f64>, g) / size_of::<f64>();
+const _: () = assert!(size_of::<GVar<f64>>() == 2 * size_of::<f64>() && X_AT + G_AT == 1);
+
+/// Eight gradient numbers as their sixteen reals (one copy of the whole chunk: two vector
+/// loads and a shuffle per part, where reading the fields one by one loads them one at a time).
+#[inline(always)]
+fn pairs(v: &[GVar<f64>; 8]) -> Pairs {
+    // SAFETY: `GVar<f64>` is two `f64`s (asserted above), so eight are sixteen, same alignment
+    unsafe { core::ptr::read(v.as_ptr().cast::<Pairs>()) }
+}
+
+/// Writes the sixteen reals back (one store of the whole chunk).
+#[inline(always)]
+fn set_pairs(v: &mut [GVar<f64>; 8], p: Pairs) {
+    // SAFETY: as in [`pairs`]
+    unsafe { core::ptr::write(v.as_mut_ptr().cast::<Pairs>(), p) }
+}
+
+/// The values (`at` = [`X_AT`]) or adjoints ([`G_AT`]) of [`pairs`] as lanes.
+#[inline(always)]
+fn part(p: &Pairs, at: usize) -> F8 {
+    F8(core::array::from_fn(|l| p[2 * l + at]))
+}
+
+/// `p` with its part `at` replaced by `v`.
+#[inline(always)]
+fn with_part(p: &Pairs, at: usize, v: F8) -> Pairs {
+    core::array::from_fn(|k| if k % 2 == at { v.0[k / 2] } else { p[k] })
 }
 
 impl Lane for GVar<f64> {
     /// The backward rule on eight lanes, or the values alone where the eight `ȳ` are zero.
     #[inline(always)]
     fn step<F: ArrayLanes>(step: Step, y: &mut [Self; 8], x: &mut [Self; 8]) {
-        let xv = load(x, |v| v.x);
-        let (yx, yg) = (load(y, |v| v.x), load(y, |v| v.g));
-        let r = F::value(xv);
+        let (xp, yp) = (pairs(x), pairs(y));
+        let (xv, yx, yg) = (part(&xp, X_AT), part(&yp, X_AT), part(&yp, G_AT));
+        // `y` = ±0 + f(x): the same bits as f(x) but for the sign of a zero, which no row's
+        // derivative of `r` sees (`1 − r²`, `r + 1`; `exp` is never −0)
+        let r = if step.stored() { yx } else { F::value(xv) };
         let minus = step.minus();
-        if !matches!(step, Step::PlusAdjoints | Step::MinusAdjoints) {
+        if !step.adjoints_only() {
             let out = if minus { yx - r } else { yx + r };
-            for (y, o) in y.iter_mut().zip(out.0) {
-                y.x = o;
-            }
+            set_pairs(y, with_part(&yp, X_AT, out));
         }
         if step == Step::PlusValues || yg.0 == [0.0; 8] {
             return;
         }
         let s = F::adjoint_step(yg, xv, r);
-        let xg = load(x, |v| v.g);
+        let xg = part(&xp, G_AT);
         let g = if minus { xg + s } else { xg - s };
-        for (x, g) in x.iter_mut().zip(g.0) {
-            x.g = g;
-        }
+        set_pairs(x, with_part(&xp, G_AT, g));
     }
 }
 
