@@ -470,8 +470,12 @@ fn fresh_targets(
             continue;
         };
         let root = key.root.as_str();
-        let others = primal::may_write(&body[..j], root, fname, inout)
-            .or(primal::may_write(&body[j + 1..], root, fname, inout));
+        let others = primal::may_write(&body[..j], root, fname, inout).or(primal::may_write(
+            &body[j + 1..],
+            root,
+            fname,
+            inout,
+        ));
         if !others.is_true() {
             out.push((j, !others));
         }
@@ -540,6 +544,59 @@ mod tests {
         crate::lower::lower(&mut b, &mut errors);
         assert!(errors.is_empty());
         b
+    }
+
+    #[test]
+    fn a_call_writing_a_zero_workspace_alone_is_told_its_target_is_fresh() {
+        let f: syn::ItemFn = syn::parse_quote!(
+            fn f(y: &mut f64, h: &mut [f64], e: &mut [f64], z: &mut [f64]) {
+                routine! {
+                    i_map(h, Tanh, z);
+                    i_map(e, Exp, z);
+                    i_map(e, Exp, h);
+                }
+                y += h[0] * e[0];
+                unroutine!();
+            }
+        );
+        let b = body(&f);
+        let names: Vec<Ident> = ["y", "h", "e", "z"]
+            .iter()
+            .map(|n| Ident::new(n, proc_macro2::Span::call_site()))
+            .collect();
+        let params: HashMap<String, ParamKind> = names
+            .iter()
+            .map(|n| (n.to_string(), ParamKind::InOut))
+            .collect();
+        let inout: Vec<Option<Ident>> = names.iter().cloned().map(Some).collect();
+        let zero = ["h".to_string(), "e".to_string(), "z".to_string()];
+        let sig = Signature {
+            name: &f.sig.ident,
+            params: &params,
+            names: &names,
+            inout: &inout,
+            zero: &zero,
+        };
+        let facts = Facts::collect(&sig, &b, true);
+        let StmtKind::Routine { body: undo, .. } = &b[2].kind else {
+            panic!("the uncomputation")
+        };
+        assert!(facts.undo(b[2].id).is_some());
+        // the uncomputation runs in reverse: `e -= exp(h)`, `e -= exp(z)`, `h -= tanh(z)`;
+        // `h` is written by the routine's first call alone (a condition on the others'
+        // `WRITES`: `i_map` does not write its third argument); `e` by two calls, each only
+        // if the other does not write its first argument (which `WRITES` says it does)
+        let fresh = |k: usize| {
+            facts
+                .fresh_target(undo[k].id)
+                .map(|c| c.to_tokens().to_string())
+        };
+        let h = fresh(2).expect("h is fresh");
+        assert!(h.contains("WRITES") && h.contains(">> 2u32"), "{h}");
+        for k in [0, 1] {
+            let e = fresh(k).expect("a condition");
+            assert!(e.contains("WRITES") && e.contains(">> 0u32"), "{e}");
+        }
     }
 
     #[test]
