@@ -8,7 +8,7 @@
 //! | `ADDITIVE`, `WRITES`, `READS` ([`Masks`]) | parameter | `ad::one_pass`, `ad::primal`, `ad::adjoint` |
 //! | value-only routine: the [`Cond`] under which it runs on values only | `StmtId` of the routine | `ad::primal` |
 //! | adjoint-only uncomputation ([`Undo`]) | `StmtId` of the `unroutine!()` | `ad::adjoint`, `ad::primal` |
-//! | its calls told [`abi::FRESH_TARGET`] | `StmtId` of the call in the `unroutine!()` | [`fresh_targets`], `ad::primal` |
+//! | its calls told [`abi::FRESH_TARGET`] | `StmtId` of the call in the `unroutine!()` | `fresh_targets`, `ad::primal` |
 //! | liveness: may statement `s` read place `p`, does it overwrite it | `StmtId`, place | `ad::adjoint` |
 //! | loop liveness: may an iteration read what another left | `StmtId` of the `for`, place | `ad::adjoint` |
 //! | tracked ancillas (first deallocation checked) | `StmtId` of the `let` | [`first_dealloc`] |
