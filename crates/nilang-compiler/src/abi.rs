@@ -55,6 +55,12 @@ pub fn param_bit(k: usize) -> Option<u32> {
     (k < MASK_BITS).then_some(k as u32)
 }
 
+/// The bit of parameter `k` in an adjoint-only variant's `dead` mask, if it can name it (the
+/// last bit is [`FRESH_TARGET`]).
+pub fn dead_bit(k: usize) -> Option<u32> {
+    (k < DEAD_BITS).then_some(k as u32)
+}
+
 /// The declaration (`#[i]` or `nilang::additive!`) of a callee called by path: where its
 /// analyses and variants are found.
 /// A callee called by path that may have a recorded analysis: not a built-in instruction or

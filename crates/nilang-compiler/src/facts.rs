@@ -8,6 +8,7 @@
 //! | `ADDITIVE`, `WRITES`, `READS` ([`Masks`]) | parameter | `ad::one_pass`, `ad::primal`, `ad::adjoint` |
 //! | value-only routine: the [`Cond`] under which it runs on values only | `StmtId` of the routine | `ad::primal` |
 //! | adjoint-only uncomputation ([`Undo`]) | `StmtId` of the `unroutine!()` | `ad::adjoint`, `ad::primal` |
+//! | its calls told [`abi::FRESH_TARGET`] | `StmtId` of the call in the `unroutine!()` | `fresh_targets`, `ad::primal` |
 //! | liveness: may statement `s` read place `p`, does it overwrite it | `StmtId`, place | `ad::adjoint` |
 //! | loop liveness: may an iteration read what another left | `StmtId` of the `for`, place | `ad::adjoint` |
 //! | tracked ancillas (first deallocation checked) | `StmtId` of the `let` | [`first_dealloc`] |
@@ -104,6 +105,7 @@ pub struct Facts {
     pub adjoint_params: Vec<(usize, Key)>,
     value_only: HashMap<StmtId, Cond>,
     undo: HashMap<StmtId, Undo>,
+    fresh_targets: HashMap<StmtId, Cond>,
     tracked: HashSet<StmtId>,
     reads: HashMap<(StmtId, String), Cond>,
     kills: HashSet<(StmtId, String)>,
@@ -121,7 +123,7 @@ impl Facts {
             .iter()
             .enumerate()
             .filter_map(|(k, n)| Some((k, Key::of_name(n.as_ref()?))))
-            .filter(|(k, _)| adjoint && abi::param_bit(*k).is_some())
+            .filter(|(k, _)| adjoint && abi::dead_bit(*k).is_some())
             .collect();
         let mut c = Collector {
             sig,
@@ -131,6 +133,7 @@ impl Facts {
                 adjoint_params,
                 value_only: HashMap::new(),
                 undo: HashMap::new(),
+                fresh_targets: HashMap::new(),
                 tracked: HashSet::new(),
                 reads: HashMap::new(),
                 kills: HashSet::new(),
@@ -159,6 +162,14 @@ impl Facts {
     /// The adjoint-only uncomputation of `unroutine!()` `id`, if it has one.
     pub fn undo(&self, id: StmtId) -> Option<&Undo> {
         self.undo.get(&id)
+    }
+
+    /// The condition under which call `id` of an adjoint-only uncomputation ([`Facts::undo`])
+    /// undoes a call of the routine that wrote its first argument into a workspace zero
+    /// before it, which nothing else in the routine writes: the call may be told
+    /// [`abi::FRESH_TARGET`] (`None`: never).
+    pub fn fresh_target(&self, id: StmtId) -> Option<&Cond> {
+        self.fresh_targets.get(&id)
     }
 
     /// Whether the single-name ancilla allocated by `id` is tracked (its first deallocation is
@@ -346,6 +357,15 @@ impl Collector<'_, '_> {
             let (read, killed) = adjoint::first_read(stmts, c, &cx);
             killed && read.is_false() && adjoint::reads_block(&stmts[m + 1..], c, &cx).is_false()
         });
+        // the uncomputation is the routine inverted statement by statement, in reverse order
+        // (its statements numbered on their own)
+        if undo.len() == body.len() {
+            let fresh = fresh_targets(body, &cands, &fname, &inout);
+            let n = body.len();
+            self.facts
+                .fresh_targets
+                .extend(fresh.into_iter().map(|(j, c)| (undo[n - 1 - j].id, c)));
+        }
         self.liveness(core::slice::from_ref(s), &cands);
         self.facts.undo.insert(
             s.id,
@@ -425,6 +445,45 @@ impl<'ir> Visit<'ir> for Collector<'_, '_> {
     }
 }
 
+/// The calls of routine `body` (top level, by position) whose first argument lies in a workspace of
+/// `cands` (zero before the routine) that no other statement of the routine may write (a
+/// condition on callees' `WRITES`): the workspace is zero before the call, and as nothing
+/// between the routine and its uncomputation writes it either ([`Undo::cond`]), it holds
+/// what the call added when the uncomputation undoes the call.
+fn fresh_targets(
+    body: &[Stmt],
+    cands: &[Key],
+    fname: &str,
+    inout: &dyn Fn(&str) -> bool,
+) -> Vec<(usize, Cond)> {
+    let mut out = vec![];
+    for (j, u) in body.iter().enumerate() {
+        let StmtKind::Call(c) = &u.kind else {
+            continue;
+        };
+        if abi::plain_analysed_callee(c).is_none() {
+            continue;
+        }
+        let Some(p) = c.args.first().and_then(|a| a.inout_place(inout)) else {
+            continue;
+        };
+        let Some(key) = cands.iter().find(|k| k.covers(p)) else {
+            continue;
+        };
+        let root = key.root.as_str();
+        let others = primal::may_write(&body[..j], root, fname, inout).or(primal::may_write(
+            &body[j + 1..],
+            root,
+            fname,
+            inout,
+        ));
+        if !others.is_true() {
+            out.push((j, !others));
+        }
+    }
+    out
+}
+
 /// The first deallocation of `name` in `stmts` (and statements spliced into them): whether it
 /// is a checked single-name one.
 pub fn first_dealloc(stmts: &[Stmt], name: &Ident) -> Option<bool> {
@@ -486,6 +545,59 @@ mod tests {
         crate::lower::lower(&mut b, &mut errors);
         assert!(errors.is_empty());
         b
+    }
+
+    #[test]
+    fn a_call_writing_a_zero_workspace_alone_is_told_its_target_is_fresh() {
+        let f: syn::ItemFn = syn::parse_quote!(
+            fn f(y: &mut f64, h: &mut [f64], e: &mut [f64], z: &mut [f64]) {
+                routine! {
+                    i_map(h, Tanh, z);
+                    i_map(e, Exp, z);
+                    i_map(e, Exp, h);
+                }
+                y += h[0] * e[0];
+                unroutine!();
+            }
+        );
+        let b = body(&f);
+        let names: Vec<Ident> = ["y", "h", "e", "z"]
+            .iter()
+            .map(|n| Ident::new(n, proc_macro2::Span::call_site()))
+            .collect();
+        let params: HashMap<String, ParamKind> = names
+            .iter()
+            .map(|n| (n.to_string(), ParamKind::InOut))
+            .collect();
+        let inout: Vec<Option<Ident>> = names.iter().cloned().map(Some).collect();
+        let zero = ["h".to_string(), "e".to_string(), "z".to_string()];
+        let sig = Signature {
+            name: &f.sig.ident,
+            params: &params,
+            names: &names,
+            inout: &inout,
+            zero: &zero,
+        };
+        let facts = Facts::collect(&sig, &b, true);
+        let StmtKind::Routine { body: undo, .. } = &b[2].kind else {
+            panic!("the uncomputation")
+        };
+        assert!(facts.undo(b[2].id).is_some());
+        // the uncomputation runs in reverse: `e -= exp(h)`, `e -= exp(z)`, `h -= tanh(z)`;
+        // `h` is written by the routine's first call alone (a condition on the others'
+        // `WRITES`: `i_map` does not write its third argument); `e` by two calls, each only
+        // if the other does not write its first argument (which `WRITES` says it does)
+        let fresh = |k: usize| {
+            facts
+                .fresh_target(undo[k].id)
+                .map(|c| c.to_tokens().to_string())
+        };
+        let h = fresh(2).expect("h is fresh");
+        assert!(h.contains("WRITES") && h.contains(">> 2u32"), "{h}");
+        for k in [0, 1] {
+            let e = fresh(k).expect("a condition");
+            assert!(e.contains("WRITES") && e.contains(">> 0u32"), "{e}");
+        }
     }
 
     #[test]

@@ -12,7 +12,8 @@
 //! - the variants, taking the function itself and its arguments as one tuple (at most
 //!   [`MAX_CALL_TUPLE`] elements go through `nilang::CallTuple`): [`PRIMAL`]`(f, args)`
 //!   (value-only) and [`ADJOINT`]`(f, dead, args)` (adjoint-only; bit `k` of `dead`: the value
-//!   of parameter `k` after the call is never read).
+//!   of parameter `k` after the call is never read; its last bit, [`FRESH_TARGET`], says that
+//!   the first argument holds the result of the call being undone).
 //!
 //! ```
 //! use nilang_functions::abi;
@@ -40,6 +41,17 @@ pub const PRIMAL: &str = "__primal";
 
 /// The adjoint-only variant: `f::__adj(f, dead, (args..))`.
 pub const ADJOINT: &str = "__adj";
+
+/// How many parameters the `dead` mask of an adjoint-only variant ([`ADJOINT`]) names: its
+/// last bit is [`FRESH_TARGET`].
+pub const DEAD_BITS: usize = MASK_BITS - 1;
+
+/// The last bit of an adjoint-only call's `dead` mask: the call undoes a call whose first
+/// argument (the target `y` of `y += f(..)`) was exactly zero before it and has been written by
+/// nothing else since, so `y` now holds what that call added (up to the sign of a zero) and
+/// this call leaves it zero. A backward rule may read the forward result from `y` instead of
+/// recomputing it (`i_map_inv`'s `x̄ += ȳ·(1 − y²)` for `tanh`); others ignore the bit.
+pub const FRESH_TARGET: ParamMask = 1 << DEAD_BITS;
 
 /// The one-pass analysis: `f::ADDITIVE`.
 pub const ADDITIVE: &str = "ADDITIVE";

@@ -22,6 +22,9 @@ pub(crate) struct Adj {
     pub out: Vec<Cond>,
     /// Per candidate: whether it is read after the statement being emitted.
     pub cur: Vec<Cond>,
+    /// Whether this is the adjoint-only uncomputation of a routine ([`Emitter::adj_undo`]),
+    /// whose calls may be told [`abi::FRESH_TARGET`] ([`crate::facts::Facts::fresh_target`]).
+    pub undo: bool,
 }
 
 impl Adj {
@@ -40,6 +43,7 @@ impl Adj {
             cur: out.clone(),
             cands,
             out,
+            undo: false,
         }
     }
 }
@@ -138,7 +142,8 @@ impl Emitter {
 
     /// A call whose in-out arguments include candidates never read again: the callee's
     /// variant `g::__adj(g, dead, (args..))`, by way of a closure that the ordinary call
-    /// emission calls.
+    /// emission calls; in an adjoint-only uncomputation, with [`abi::FRESH_TARGET`] where the
+    /// call's target holds the result of the call undone.
     pub(super) fn adj_call(&mut self, c: &Call, s: &Stmt) -> Option<TokenStream> {
         let adj = self.adj.as_ref()?;
         if self.primal.is_some() {
@@ -148,7 +153,7 @@ impl Emitter {
         let inout = self.adj_ctx_inout();
         let (mut bits, ty) = (vec![], abi::mask_type());
         for (k, a) in c.args.iter().enumerate() {
-            let Some(k) = abi::param_bit(k) else {
+            let Some(k) = abi::dead_bit(k) else {
                 break;
             };
             let Some(pl) = a.inout_place(&inout) else {
@@ -162,6 +167,10 @@ impl Emitter {
             }
         }
         drop(inout);
+        if let Some(fresh) = adj.undo.then(|| self.facts.fresh_target(s.id)).flatten() {
+            let bit = abi::mask_lit(abi::FRESH_TARGET);
+            bits.push(quote!((((#fresh) as #ty) * #bit)));
+        }
         if bits.is_empty() {
             return None;
         }
@@ -217,6 +226,7 @@ impl Emitter {
             cands: cands.clone(),
             out: vec![Cond::False; n],
             cur: vec![Cond::False; n],
+            undo: true,
         });
         let fast = self.stmt(s);
         self.adj = None;

@@ -108,7 +108,9 @@ matmul::dense_markers!(
         };
         map(step, y, f, x)
     },
-    /// Adjoint-only where bit 0 of `dead` is set (`y`'s value afterwards is never read).
+    /// Adjoint-only where bit 0 of `dead` is set (`y`'s value afterwards is never read); where
+    /// [`FRESH_TARGET`](crate::abi::FRESH_TARGET) is set, `y` holds `f(x)` (it was zero before
+    /// the `i_map` undone), so the rule reads `f(x)` from it instead of recomputing it.
     #[doc(hidden)]
     #[inline]
     pub fn __adj<
@@ -121,10 +123,11 @@ matmul::dense_markers!(
         dead: crate::abi::ParamMask,
         (y, f, x): (&'a mut [T], F, &'a mut [T]),
     ) {
-        let step = if dead & 1 == 1 {
-            Step::MinusAdjoints
-        } else {
-            Step::Minus
+        let step = match (dead & 1 == 1, dead & crate::abi::FRESH_TARGET != 0) {
+            (true, false) => Step::MinusAdjoints,
+            (true, true) => Step::MinusAdjointsStored,
+            (false, false) => Step::Minus,
+            (false, true) => Step::MinusStored,
         };
         map(step, y, f, x)
     }
@@ -144,13 +147,35 @@ enum Step {
     PlusAdjoints,
     /// `y -= f(x)` adjoint-only (as [`Step::PlusAdjoints`]).
     MinusAdjoints,
+    /// [`Step::Minus`] where `y` holds `f(x)` exactly (up to the sign of a zero: it was zero
+    /// before the `y += f(x)` undone, [`FRESH_TARGET`](crate::abi::FRESH_TARGET)): the lanes
+    /// read `f(x)` from `y` instead of computing it.
+    MinusStored,
+    /// [`Step::MinusAdjoints`] where `y` holds `f(x)` (as [`Step::MinusStored`]).
+    MinusAdjointsStored,
 }
 
 impl Step {
     /// Whether it subtracts (`y -= f(x)`).
     #[inline(always)]
     fn minus(self) -> bool {
-        matches!(self, Step::Minus | Step::MinusAdjoints)
+        matches!(
+            self,
+            Step::Minus | Step::MinusAdjoints | Step::MinusStored | Step::MinusAdjointsStored
+        )
+    }
+    /// Whether only the adjoints move (on gradient numbers).
+    #[inline(always)]
+    fn adjoints_only(self) -> bool {
+        matches!(
+            self,
+            Step::PlusAdjoints | Step::MinusAdjoints | Step::MinusAdjointsStored
+        )
+    }
+    /// Whether `y` holds `f(x)` ([`Step::MinusStored`]).
+    #[inline(always)]
+    fn stored(self) -> bool {
+        matches!(self, Step::MinusStored | Step::MinusAdjointsStored)
     }
 }
 
@@ -167,10 +192,12 @@ fn map<T: Scalar + PlusEq1<F, T>, F: Copy + 'static>(step: Step, y: &mut [T], _f
     for (y, x) in y.iter_mut().zip(x.iter_mut()) {
         match step {
             Step::Plus => <T as PlusEq1<F, T>>::plus_eq(y, x),
-            Step::Minus => <T as PlusEq1<F, T>>::minus_eq(y, x),
+            Step::Minus | Step::MinusStored => <T as PlusEq1<F, T>>::minus_eq(y, x),
             Step::PlusValues => <T as PlusEq1<F, T>>::plus_eq_primal(y, x),
             Step::PlusAdjoints => <T as PlusEq1<F, T>>::plus_eq_adjoint(y, x),
-            Step::MinusAdjoints => <T as PlusEq1<F, T>>::minus_eq_adjoint(y, x),
+            Step::MinusAdjoints | Step::MinusAdjointsStored => {
+                <T as PlusEq1<F, T>>::minus_eq_adjoint(y, x)
+            }
         }
     }
 }
@@ -209,10 +236,36 @@ fn by_lanes<F: ArrayLanes, T: 'static>(step: Step, y: &mut [T], x: &mut [T]) -> 
     if TypeId::of::<T>() == TypeId::of::<GVar<f64>>() {
         // SAFETY: `T` is `GVar<f64>`
         let (y, x) = unsafe { (cast::<T, GVar<f64>>(y), cast::<T, GVar<f64>>(x)) };
-        dispatch::<F, GVar<f64>>(step, y, x);
+        if step == Step::PlusValues {
+            values_by_blocks::<F>(y, x);
+        } else {
+            dispatch::<F, GVar<f64>>(step, y, x);
+        }
         return true;
     }
     false
+}
+
+/// The values-only step on gradient numbers by the kernel of plain numbers: their values
+/// copied to blocks of `f64` and back (the lanes of `f64` ran a `tanh` twice as fast as those
+/// of interleaved `GVar`s; the same operations, so the same bits).
+#[inline]
+fn values_by_blocks<F: ArrayLanes>(y: &mut [GVar<f64>], x: &[GVar<f64>]) {
+    const BLOCK: usize = 256;
+    let (mut yv, mut xv) = ([0.0; BLOCK], [0.0; BLOCK]);
+    for (y, x) in y.chunks_mut(BLOCK).zip(x.chunks(BLOCK)) {
+        let n = y.len();
+        for (v, y) in yv.iter_mut().zip(y.iter()) {
+            *v = y.x;
+        }
+        for (v, x) in xv.iter_mut().zip(x) {
+            *v = x.x;
+        }
+        dispatch::<F, f64>(Step::Plus, &mut yv[..n], &mut xv[..n]);
+        for (y, v) in y.iter_mut().zip(&yv) {
+            y.x = *v;
+        }
+    }
 }
 
 /// Runs [`kernel`] compiled for the widest vectors the CPU has: on x86-64 AVX-512 or AVX2
@@ -282,34 +335,6 @@ unsafe fn cast<T, U>(v: &mut [T]) -> &mut [U] {
     unsafe { core::slice::from_raw_parts_mut(v.as_mut_ptr().cast::<U>(), v.len()) }
 }
 
-/// The values and the adjoints of eight gradient numbers as two vectors: their 16 reals read
-/// as one block (two vector loads), then split by constant shuffles. Reading the fields one
-/// number at a time (`v.map(|v| v.x)`) compiled to sixteen scalar loads and inserts: `exp`
-/// on the values of `GVar<f64>` took 2.8 ns a value, 2.0 ns so (0.93 ns on `f64`; the
-/// stores, which keep the other field, are still eight scalar ones).
-#[inline(always)]
-fn planes(v: &[GVar<f64>; 8]) -> (F8, F8) {
-    let (ox, og) = GVAR_OFFSETS;
-    // SAFETY: `GVar<f64>` is two `f64` fields and nothing else (`GVAR_OFFSETS` asserts it),
-    // so eight of them are sixteen `f64`s
-    let a: &[f64; 16] = unsafe { &*(v as *const [GVar<f64>; 8]).cast::<[f64; 16]>() };
-    (
-        F8(core::array::from_fn(|q| a[2 * q + ox])),
-        F8(core::array::from_fn(|q| a[2 * q + og])),
-    )
-}
-
-/// Write `part` into field `field` (the offset of `x` or of `g` in [`GVAR_OFFSETS`]) of eight
-/// gradient numbers, the other field kept.
-#[inline(always)]
-fn set_plane(v: &mut [GVar<f64>; 8], field: usize, part: F8) {
-    // SAFETY: as in `planes`
-    let a: &mut [f64; 16] = unsafe { &mut *(v as *mut [GVar<f64>; 8]).cast::<[f64; 16]>() };
-    for (q, p) in part.0.into_iter().enumerate() {
-        a[2 * q + field] = p;
-    }
-}
-
 /// Whether all eight lanes are zero (`±0`), by vector operations (`v.0 == [0.0; 8]` compiled
 /// to eight scalar compares and branches).
 #[inline(always)]
@@ -317,37 +342,65 @@ fn all_zero(v: F8) -> bool {
     v.0.iter().fold(0u64, |acc, r| acc | (r.to_bits() << 1)) == 0
 }
 
-/// The places of `x` and `g` in a `GVar<f64>` seen as two `f64`s (checked at compile time).
-const GVAR_OFFSETS: (usize, usize) = {
-    let (ox, og) = (
-        core::mem::offset_of!(GVar<f64>, x),
-        core::mem::offset_of!(GVar<f64>, g),
-    );
-    assert!(core::mem::size_of::<GVar<f64>>() == 16);
-    assert!((ox == 0 && og == 8) || (ox == 8 && og == 0));
-    (ox / 8, og / 8)
-};
-
 impl Lane for f64 {
     #[inline(always)]
     fn step<F: ArrayLanes>(step: Step, y: &mut [f64; 8], x: &mut [f64; 8]) {
-        let r = F::value(F8(*x));
         let yv = F8(*y);
+        let r = if step.stored() { yv } else { F::value(F8(*x)) };
         // plain numbers: an adjoint-only step is the instruction itself
         *y = if step.minus() { yv - r } else { yv + r }.0;
     }
+}
+
+/// The reals of eight gradient numbers, in memory order (values and adjoints interleaved).
+type Pairs = [f64; 16];
+
+/// The positions of a `GVar<f64>`'s value and adjoint among its two reals.
+const X_AT: usize = core::mem::offset_of!(GVar<f64>, x) / size_of::<f64>();
+const G_AT: usize = core::mem::offset_of!(GVar<f64>, g) / size_of::<f64>();
+const _: () = assert!(size_of::<GVar<f64>>() == 2 * size_of::<f64>() && X_AT + G_AT == 1);
+
+/// Eight gradient numbers as their sixteen reals (one copy of the whole chunk: two vector
+/// loads and a shuffle per part, where reading the fields one by one loads them one at a time).
+#[inline(always)]
+fn pairs(v: &[GVar<f64>; 8]) -> Pairs {
+    // SAFETY: `GVar<f64>` is two `f64`s (asserted above), so eight are sixteen, same alignment
+    unsafe { core::ptr::read(v.as_ptr().cast::<Pairs>()) }
+}
+
+/// Writes the sixteen reals back (one store of the whole chunk).
+#[inline(always)]
+fn set_pairs(v: &mut [GVar<f64>; 8], p: Pairs) {
+    // SAFETY: as in [`pairs`]
+    unsafe { core::ptr::write(v.as_mut_ptr().cast::<Pairs>(), p) }
+}
+
+/// The values (`at` = [`X_AT`]) or adjoints ([`G_AT`]) of [`pairs`] as lanes.
+#[inline(always)]
+fn part(p: &Pairs, at: usize) -> F8 {
+    F8(core::array::from_fn(|l| p[2 * l + at]))
+}
+
+/// `p` with its part `at` replaced by `v`.
+#[inline(always)]
+fn with_part(p: &Pairs, at: usize, v: F8) -> Pairs {
+    core::array::from_fn(|k| if k % 2 == at { v.0[k / 2] } else { p[k] })
 }
 
 impl Lane for GVar<f64> {
     /// The backward rule on eight lanes, or the values alone where the eight `ȳ` are zero.
     #[inline(always)]
     fn step<F: ArrayLanes>(step: Step, y: &mut [Self; 8], x: &mut [Self; 8]) {
-        let (xv, xg) = planes(x);
-        let (yx, yg) = planes(y);
-        let adjoints_only = matches!(step, Step::PlusAdjoints | Step::MinusAdjoints);
-        // adjoint-only, `f(x)` is computed only where the derivative reads it (`xv` stands
-        // in, unread, where it does not)
-        let r = if adjoints_only && !F::READS_R {
+        let (xp, yp) = (pairs(x), pairs(y));
+        let (xv, yx, yg) = (part(&xp, X_AT), part(&yp, X_AT), part(&yp, G_AT));
+        let adjoints_only = step.adjoints_only();
+        // `y` = ±0 + f(x) where stored: the same bits as f(x) but for the sign of a zero, which
+        // no row's derivative of `r` sees (`1 − r²`, `r + 1`; `exp` is never −0); adjoint-only,
+        // `f(x)` is computed only where the derivative reads it (`xv` stands in, unread, where
+        // it does not)
+        let r = if step.stored() {
+            yx
+        } else if adjoints_only && !F::READS_R {
             xv
         } else {
             F::value(xv)
@@ -355,14 +408,15 @@ impl Lane for GVar<f64> {
         let minus = step.minus();
         if !adjoints_only {
             let out = if minus { yx - r } else { yx + r };
-            set_plane(y, GVAR_OFFSETS.0, out);
+            set_pairs(y, with_part(&yp, X_AT, out));
         }
         if step == Step::PlusValues || all_zero(yg) {
             return;
         }
         let s = F::adjoint_step(yg, xv, r);
+        let xg = part(&xp, G_AT);
         let g = if minus { xg + s } else { xg - s };
-        set_plane(x, GVAR_OFFSETS.1, g);
+        set_pairs(x, with_part(&xp, G_AT, g));
     }
 }
 
@@ -442,5 +496,100 @@ mod tests {
         check::<fns::Ln1p>(false);
         check::<fns::Ln>(false);
         check::<fns::Sin>(false);
+    }
+
+    /// The rule that reads `f(x)` from the target (`Step::MinusStored`, told
+    /// `abi::FRESH_TARGET`) gives the bits of the rule that recomputes it, after `y += f(x)`
+    /// from `y` = +0 or −0, for every vector function, on values and adjoints, full and
+    /// adjoint-only, at zeros, infinities, NaN and the ends of the ranges too.
+    #[test]
+    fn the_stored_output_gives_the_bits_of_the_recomputed_one() {
+        fn check<F: ArrayLanes>() {
+            let mut x: Vec<f64> = vec![
+                0.0,
+                -0.0,
+                f64::INFINITY,
+                f64::NEG_INFINITY,
+                f64::NAN,
+                f64::MIN_POSITIVE,
+                -f64::MIN_POSITIVE / 4.0,
+                710.0,
+                -746.0,
+                -0.999,
+                1e300,
+            ];
+            x.extend((0..40).map(|i| (i as f64 * 0.37).sin() * 6.0));
+            let n = x.len();
+            for y0 in [0.0, -0.0] {
+                let mut y: Vec<GVar<f64>> = (0..n)
+                    .map(|i| GVar::new(y0, 0.5 - i as f64 * 0.1))
+                    .collect();
+                let mut gx: Vec<GVar<f64>> = x.iter().map(|&v| GVar::new(v, 0.25)).collect();
+                kernel::<F, GVar<f64>>(Step::PlusValues, &mut y, &mut gx);
+                for (plain, stored) in [
+                    (Step::Minus, Step::MinusStored),
+                    (Step::MinusAdjoints, Step::MinusAdjointsStored),
+                ] {
+                    let (mut ya, mut xa) = (y.clone(), gx.clone());
+                    let (mut yb, mut xb) = (y.clone(), gx.clone());
+                    kernel::<F, GVar<f64>>(plain, &mut ya, &mut xa);
+                    kernel::<F, GVar<f64>>(stored, &mut yb, &mut xb);
+                    let bits = |v: &[GVar<f64>]| {
+                        v.iter()
+                            .flat_map(|v| [v.x.to_bits(), v.g.to_bits()])
+                            .collect::<Vec<_>>()
+                    };
+                    assert_eq!(bits(&ya), bits(&yb), "{plain:?}, y0 = {y0}");
+                    assert_eq!(bits(&xa), bits(&xb), "{plain:?}, y0 = {y0}");
+                    assert!(xa.iter().any(|v| v.g != 0.25));
+                }
+                let yv: Vec<f64> = y.iter().map(|v| v.x).collect();
+                let (mut a, mut b) = (yv.clone(), yv);
+                let (mut xa, mut xb) = (x.clone(), x.clone());
+                kernel::<F, f64>(Step::Minus, &mut a, &mut xa);
+                kernel::<F, f64>(Step::MinusStored, &mut b, &mut xb);
+                let fb = |v: &[f64]| v.iter().map(|v| v.to_bits()).collect::<Vec<_>>();
+                assert_eq!(fb(&a), fb(&b));
+            }
+        }
+        check::<fns::Tanh>();
+        check::<fns::Exp>();
+        check::<fns::ExpM1>();
+        check::<fns::Ln>();
+        check::<fns::Ln1p>();
+        check::<fns::Sin>();
+        check::<fns::Cos>();
+    }
+
+    /// The values-only step on gradient numbers through blocks of plain numbers gives the
+    /// bits of the kernel on gradient numbers (values; adjoints untouched), across blocks and
+    /// a tail.
+    #[test]
+    fn values_through_plain_blocks_give_the_gradient_kernels_bits() {
+        fn check<F: ArrayLanes>() {
+            let n = 603;
+            let x: Vec<GVar<f64>> = (0..n)
+                .map(|i| GVar::new(((i * 7919) % n) as f64 / n as f64 * 8.0 - 3.9, i as f64))
+                .collect();
+            let y: Vec<GVar<f64>> = (0..n)
+                .map(|i| GVar::new(if i % 3 == 0 { 0.0 } else { 0.1 * i as f64 }, -(i as f64)))
+                .collect();
+            let (mut ya, mut xa) = (y.clone(), x.clone());
+            kernel::<F, GVar<f64>>(Step::PlusValues, &mut ya, &mut xa);
+            let mut yb = y.clone();
+            values_by_blocks::<F>(&mut yb, &x);
+            let bits = |v: &[GVar<f64>]| {
+                v.iter()
+                    .flat_map(|v| [v.x.to_bits(), v.g.to_bits()])
+                    .collect::<Vec<_>>()
+            };
+            assert_eq!(bits(&ya), bits(&yb));
+            assert_eq!(bits(&xa), bits(&x));
+            assert_ne!(bits(&ya), bits(&y));
+        }
+        check::<fns::Tanh>();
+        check::<fns::Exp>();
+        check::<fns::Ln1p>();
+        check::<fns::Sin>();
     }
 }
