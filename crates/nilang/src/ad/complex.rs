@@ -302,7 +302,7 @@ complex_to_real!(
     Abs2 => c_abs2, c_abs2_inv;
 );
 
-/// `y += a·b` on complex gradient numbers by one pairwise rule ([`c_mul_rule`]): the product
+/// `y += a·b` on complex gradient numbers by one pairwise rule (`c_mul_rule`): the product
 /// as one instruction, not four real ones, so the adjoint of a product summed in a loop
 /// (`y[i] += a[p] * x[j]`: `x̄[j]`) is one complex addition per product.
 impl<T: Scalar, A: CPromote<T>, B: CPromote<T>> PlusEq2<Mul, A, B> for Complex<GVar<T>> {
