@@ -29,7 +29,7 @@ fn main() {
     let t0 = std::time::Instant::now();
     let res = nilang_bench::run(&opts);
     println!(
-        "# NiLang.rs benchmarks ({:?} run, {:.1} s)\n\nTimes in seconds per call: the minimum over repeated samples, +how far the median sample lies above it. In parentheses, the ratio of minimum times to the plain-Rust objective (rust-O) of the same case, whose samples alternate with the cell's; ±: how far the per-pair ratios (a cell sample / the adjacent rust-O sample) scatter, half their interquartile range relative to their median (none for cells on the wall clock: pools of several threads, devices). Samples rotate through four 16-byte stack positions. \"-\": not run within the time budget.\n",
+        "# NiLang.rs benchmarks ({:?} run, {:.1} s)\n\nTimes in seconds per call: the minimum over repeated samples, +how far the median sample lies above it. In parentheses, the ratio of minimum times to the plain-Rust objective (rust-O) of the same case, whose samples alternate with the cell's; ±: how far the per-pair ratios (a cell sample / the adjacent rust-O sample) scatter, half their interquartile range relative to their median (none for cells on the wall clock: pools of several threads, devices). Samples rotate through eight stack positions 528 bytes apart (four places within a cache line, spread over a 4 KiB page). \"-\": not run within the time budget.\n",
         opts.mode,
         t0.elapsed().as_secs_f64()
     );
