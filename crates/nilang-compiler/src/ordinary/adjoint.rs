@@ -58,7 +58,7 @@ impl Emitter<'_> {
                 let act = ssa.active(|p| self.f.is_active(p));
                 let n = ssa.ops.len();
                 if !act[n - 1] {
-                    return quote!({ #tbar = 0.0; #pop });
+                    return quote!({ #tbar = __ad_zero; #pop });
                 }
                 // only the values the adjoint reads are computed again
                 let need = ssa.needed(&act);
@@ -68,7 +68,7 @@ impl Emitter<'_> {
                 // (`0.0 + x` is not `x` for `x = −0.0`, so `0.0` would cost an addition)
                 let bars = (0..n - 1).filter(|&k| act[k]).map(|k| {
                     let bk = b(k);
-                    quote!(let mut #bk: f64 = -0.0;)
+                    quote!(let mut #bk = __ad_nzero;)
                 });
                 let mut adj = quote!();
                 for k in (0..n).rev() {
@@ -81,8 +81,8 @@ impl Emitter<'_> {
                     }
                 }
                 quote!({
-                    let #last: f64 = #tbar;
-                    #tbar = 0.0;
+                    let #last = #tbar;
+                    #tbar = __ad_zero;
                     #pop
                     #ops
                     #(#bars)*
@@ -113,7 +113,7 @@ impl Emitter<'_> {
                         // a local array without derivative: the callee's adjoints of it
                         // into a buffer no one reads
                         Arg::Array(a, _) if self.f.is_passive(a) => {
-                            Some(quote!(::std::vec![0.0f64; #a.len()][..]))
+                            Some(quote!(::std::vec![__ad_zero; #a.len()][..]))
                         }
                         Arg::Array(a, _) => {
                             let ab = super::emit::bar_of(a);
@@ -136,21 +136,21 @@ impl Emitter<'_> {
                     } else {
                         let d = format_ident!("__ad_dup{}", k);
                         if key.ends_with("[..]") {
-                            before.extend(quote!(let mut #d = ::std::vec![0.0f64; #g.len()];));
+                            before.extend(quote!(let mut #d = ::std::vec![__ad_zero; #g.len()];));
                             after.extend(
                                 quote!(for (s, d) in #g.iter_mut().zip(#d.iter()) { *s += *d; }),
                             );
                             passed.push(quote!(&mut #d[..]));
                         } else {
-                            before.extend(quote!(let mut #d: f64 = 0.0;));
+                            before.extend(quote!(let mut #d = __ad_zero;));
                             after.extend(quote!(#g += #d;));
                             passed.push(quote!(&mut #d));
                         }
                     }
                 }
                 quote!({
-                    let __ad_g: f64 = #tbar;
-                    #tbar = 0.0;
+                    let __ad_g = #tbar;
+                    #tbar = __ad_zero;
                     #pop
                     #before
                     #vjp(#(#values,)* #tp, __ad_g, #(#passed),*);

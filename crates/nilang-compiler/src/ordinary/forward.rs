@@ -70,7 +70,7 @@ impl Emitter<'_> {
                     }
                     ArrayInit::CopyOf(x) => quote! {
                         let mut #name = #x.to_vec();
-                        let mut #bar = ::std::vec![0.0f64; #x.len()];
+                        let mut #bar = ::std::vec![__ad_zero; #x.len()];
                     },
                 }
             }

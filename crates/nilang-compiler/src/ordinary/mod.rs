@@ -133,7 +133,7 @@ pub fn compile(attr: TokenStream, item: TokenStream) -> TokenStream {
 /// The adjoint arguments of `f__ad_vjp`: one per differentiated parameter (a scalar's
 /// [`ScalarSlot`](::nilang::ad::ordinary::ScalarSlot), an array's `&mut [f64]`) and one
 /// per `#[data]` parameter (which takes only `NoAdjoint`).
-fn grad_params(f: &Func, krate: &TokenStream) -> Vec<TokenStream> {
+fn grad_params(f: &Func, krate: &TokenStream, adj: &TokenStream) -> Vec<TokenStream> {
     f.params
         .iter()
         .filter_map(|p| {
@@ -141,9 +141,9 @@ fn grad_params(f: &Func, krate: &TokenStream) -> Vec<TokenStream> {
             match p.kind {
                 Kind::Active => {
                     let g = format_ident!("{}__grad", p.name);
-                    Some(quote!(mut #g: impl #krate::ad::ordinary::ScalarSlot))
+                    Some(quote!(mut #g: impl #krate::ad::ordinary::ScalarSlot<#adj>))
                 }
-                Kind::Array => Some(quote!(#b: &mut [f64])),
+                Kind::Array => Some(quote!(#b: &mut [#adj])),
                 Kind::Inactive if p.data => {
                     let g = format_ident!("{}__data", p.name);
                     Some(quote!(#g: impl #krate::ad::ordinary::DataSlot))
@@ -161,7 +161,16 @@ fn vjp_fn(f: &Func, layout: &tape::Layout, krate: &TokenStream) -> TokenStream {
     let name = format_ident!("{}__ad_vjp", f.item.sig.ident);
     let vis = &f.item.vis;
     let params = f.item.sig.inputs.iter();
-    let grads = grad_params(f, krate);
+    // without calls the adjoint code is generic over its adjoint numbers (`f64`, or the lanes
+    // of a one-pass Jacobian); a call's callee may take `f64` adjoints only
+    let generic = !has_calls(&f.body);
+    let adj = if generic { quote!(__AdA) } else { quote!(f64) };
+    let generics = if generic {
+        quote!(<__AdA: #krate::ad::ordinary::Adjoint>)
+    } else {
+        quote!()
+    };
+    let grads = grad_params(f, krate, &adj);
     let tp = emit::tape();
     let early = f.vars.iter().any(|v| v.name == lower::done());
     let e = Emitter {
@@ -174,7 +183,7 @@ fn vjp_fn(f: &Func, layout: &tape::Layout, krate: &TokenStream) -> TokenStream {
         let n = &v.name;
         let b = bar_of(n);
         match v.kind {
-            Kind::Active => Some(quote!(let mut #n: f64 = 0.0; let mut #b: f64 = 0.0;)),
+            Kind::Active => Some(quote!(let mut #n: f64 = 0.0; let mut #b: #adj = __ad_zero;)),
             Kind::Inactive => Some(match &v.ty {
                 Some(t) => quote!(let mut #n: #t = ::core::default::Default::default();),
                 None => quote!(let mut #n = ::core::default::Default::default();),
@@ -184,13 +193,13 @@ fn vjp_fn(f: &Func, layout: &tape::Layout, krate: &TokenStream) -> TokenStream {
     });
     let scalar_bars = f.params.iter().filter(|p| p.kind == Kind::Active).map(|p| {
         let b = bar_of(&p.name);
-        quote!(let mut #b: f64 = 0.0;)
+        quote!(let mut #b: #adj = __ad_zero;)
     });
     // each array's adjoint as long as the array (the callers pass them so): one length for
     // both in the bounds checks
     let same_len = f.params.iter().filter(|p| p.kind == Kind::Array).map(|p| {
         let (n, b) = (&p.name, bar_of(&p.name));
-        quote!(let #b: &mut [f64] = &mut #b[..#n.len()];)
+        quote!(let #b: &mut [#adj] = &mut #b[..#n.len()];)
     });
     let out_bars = f.params.iter().filter(|p| p.kind == Kind::Active).map(|p| {
         let b = bar_of(&p.name);
@@ -204,7 +213,9 @@ fn vjp_fn(f: &Func, layout: &tape::Layout, krate: &TokenStream) -> TokenStream {
     quote! {
         #[doc(hidden)]
         #[allow(unused_mut, unused_variables, unused_assignments, unused_parens, unused_braces, non_snake_case, clippy::all)]
-        #vis fn #name(#(#params,)* #tp: &mut #krate::ad::ordinary::ValueTape, __ad_dy: f64, #(#grads),*) -> f64 {
+        #vis fn #name #generics (#(#params,)* #tp: &mut #krate::ad::ordinary::ValueTape, __ad_dy: #adj, #(#grads),*) -> f64 {
+            let __ad_zero: #adj = <#adj as #krate::ad::ordinary::Adjoint>::ZERO;
+            let __ad_nzero: #adj = <#adj as #krate::ad::ordinary::Adjoint>::NEG_ZERO;
             #(#decls)*
             #(#scalar_bars)*
             #(#same_len)*
@@ -217,6 +228,29 @@ fn vjp_fn(f: &Func, layout: &tape::Layout, krate: &TokenStream) -> TokenStream {
             __ad_value
         }
     }
+}
+
+/// The length of a fixed-size array parameter's type (`&[f64; 3]`, `&mut [f64; 3]`).
+fn fixed_len(t: &syn::Type) -> Option<&syn::Expr> {
+    match t {
+        syn::Type::Reference(r) => match &*r.elem {
+            syn::Type::Array(a) => Some(&a.len),
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
+/// Whether a block calls an `#[ad]` or an `#[i]` function (anywhere inside).
+pub(crate) fn has_calls(body: &[Stmt]) -> bool {
+    body.iter().any(|s| match s {
+        Stmt::Call { .. } | Stmt::Reversible { .. } => true,
+        Stmt::If { arms, otherwise } => {
+            arms.iter().any(|(_, b)| has_calls(b)) || has_calls(otherwise)
+        }
+        Stmt::For { body, .. } | Stmt::While { body, .. } => has_calls(body),
+        _ => false,
+    })
 }
 
 /// A parameter's type with `'ad` on its outer reference.
@@ -347,11 +381,20 @@ fn value_struct(
     let mut lane_out = quote!();
     let mut outs = quote!();
     let mut gv_free = quote!();
+    // on several lanes (a one-pass Jacobian) with adjoint code generic over its numbers: the
+    // adjoints of all lanes at once (`<__AdT as AdNum>::Adj`), one forward and one backward pass
+    let adj_ty = quote!(<__AdT as #ad>::Adj);
+    let adj_zero = quote!(<#adj_ty as #krate::ad::ordinary::Adjoint>::ZERO);
+    let (mut all_in, mut all_grads, mut all_out) = (quote!(), vec![], quote!());
     for (k, p) in f.params.iter().enumerate() {
         let n = &p.name;
         let (v, g) = (format_ident!("__ad_v{}", k), format_ident!("__ad_g{}", k));
+        let h = format_ident!("__ad_h{}", k);
         match p.kind {
             Kind::Active => {
+                all_in.extend(quote!(let mut #h: #adj_ty = #adj_zero;));
+                all_grads.push(quote!(&mut #h));
+                all_out.extend(quote!(#ad::add_adjoint(&mut *#n, #h);));
                 gv_args.push(quote!(#ad::value(&*#n)));
                 lane_in.extend(quote!(let mut #g: f64 = 0.0;));
                 gv_grads.push(quote!(&mut #g));
@@ -371,6 +414,15 @@ fn value_struct(
                 } else {
                     gv_args.push(quote!(&mut #v[..]));
                 }
+                all_in.extend(match fixed_len(&p.ty) {
+                    Some(len) => quote! {
+                        let mut #h: [#adj_ty; #len] = ::core::array::from_fn(|i| #ad::adjoint(&#n[i]) * -sign);
+                    },
+                    None => quote! {
+                        let mut #h: ::std::vec::Vec<#adj_ty> = #n.iter().map(|z| #ad::adjoint(z) * -sign).collect();
+                    },
+                });
+                all_grads.push(quote!(&mut #h[..]));
                 // the seed: the output's adjoint in this lane
                 lane_in.extend(quote! {
                     #v.fill(0.0);
@@ -398,6 +450,16 @@ fn value_struct(
                 }
                 lane_in.extend(quote!(#g.fill(0.0);));
                 gv_grads.push(quote!(&mut #g[..]));
+                all_in.extend(match fixed_len(&p.ty) {
+                    Some(len) => quote!(let mut #h: [#adj_ty; #len] = [#adj_zero; #len];),
+                    None => quote!(let mut #h = ::std::vec![#adj_zero; #n.len()];),
+                });
+                all_grads.push(quote!(&mut #h[..]));
+                all_out.extend(quote! {
+                    for (e, d) in #n.iter_mut().zip(#h.iter()) {
+                        #ad::add_adjoint(e, *d);
+                    }
+                });
                 gv_free.extend(quote!(__ad_ws.put(#v);));
                 lane_out.extend(quote! {
                     for (e, d) in #n.iter_mut().zip(#g.iter()) {
@@ -408,6 +470,7 @@ fn value_struct(
             Kind::Inactive => {
                 if p.data {
                     gv_grads.push(quote!(#krate::ad::ordinary::NoAdjoint));
+                    all_grads.push(quote!(#krate::ad::ordinary::NoAdjoint));
                 }
                 gv_args.push(quote!(#n))
             }
@@ -434,6 +497,21 @@ fn value_struct(
         }
     };
     let (mask, mask_ty) = (additive_mask(f), crate::abi::mask_type());
+    // one pass for all lanes where the adjoint code is generic (else one pullback per lane)
+    let all_branch = if has_calls(&f.body) {
+        quote!()
+    } else {
+        quote! {
+            if <__AdT as #ad>::ADJOINT && <__AdT as #ad>::LANES > 1 {
+                #all_in
+                let __ad_dy = #ad::adjoint(&*out) * -sign;
+                let __ad_y = #vjp(#(#gv_args,)* &mut __ad_ws.tape, __ad_dy, #(#all_grads),*);
+                #all_out
+                #ad::add_value(&mut *out, sign * __ad_y);
+                #outs
+            } else
+        }
+    };
     let call2 = value_call(&gv_args2);
     let call3 = value_call(&gv_args3);
     let step = step_impl(f, &sname, &lts, &elems, &names, krate);
@@ -484,7 +562,7 @@ fn value_struct(
             pub fn uncall_signed<#(#lts,)* __AdT: #krate::ad::ordinary::AdNum>(&self, sign: f64, (out, #(#names,)*): #tuple) -> #tuple {
                 #krate::ad::ordinary::with_workspace(|__ad_ws| {
                     #gv_in
-                    if <__AdT as #ad>::ADJOINT {
+                    #all_branch if <__AdT as #ad>::ADJOINT {
                         #(#grad_bufs)*
                         let mut __ad_y = 0.0;
                         for __ad_l in 0..<__AdT as #ad>::LANES {

@@ -455,7 +455,7 @@ impl Parser {
                 let len = &r.len;
                 Some(ArrayInit::Repeat {
                     init: e.to_token_stream(),
-                    zeros: quote!([0.0f64; #len]),
+                    zeros: quote!([__ad_zero; #len]),
                 })
             }
             syn::Expr::Macro(m) if m.mac.path.is_ident("vec") => {
@@ -467,7 +467,7 @@ impl Parser {
                 let len = &r2.len;
                 Some(ArrayInit::Repeat {
                     init: e.to_token_stream(),
-                    zeros: quote!(::std::vec![0.0f64; #len]),
+                    zeros: quote!(::std::vec![__ad_zero; #len]),
                 })
             }
             syn::Expr::MethodCall(m) if m.method == "to_vec" && m.args.is_empty() => {

@@ -129,7 +129,7 @@ pub fn adjoint(
                 Fn2::Max => quote!(if #ta >= #tb { #ba += #g; } else { #bb += #g; }),
                 Fn2::Min => quote!(if #ta <= #tb { #ba += #g; } else { #bb += #g; }),
             };
-            quote!({ let mut __ad_unused: f64 = 0.0; #body })
+            quote!({ let mut __ad_unused = __ad_zero; #body })
         }
     }
 }

@@ -52,6 +52,21 @@ lane_op!(Add, add, AddAssign, add_assign, +);
 lane_op!(Sub, sub, SubAssign, sub_assign, -);
 lane_op!(Mul, mul, MulAssign, mul_assign, *);
 lane_op!(Div, div, DivAssign, div_assign, /);
+// scaled by a number (the adjoint code of `#[ad]` functions on several lanes)
+impl<const N: usize> Mul<f64> for Lanes<N> {
+    type Output = Self;
+    #[inline(always)]
+    fn mul(self, o: f64) -> Self {
+        Lanes(self.0.map(|v| v * o))
+    }
+}
+impl<const N: usize> Div<f64> for Lanes<N> {
+    type Output = Self;
+    #[inline(always)]
+    fn div(self, o: f64) -> Self {
+        Lanes(self.0.map(|v| v / o))
+    }
+}
 impl<const N: usize> Neg for Lanes<N> {
     type Output = Self;
     #[inline(always)]

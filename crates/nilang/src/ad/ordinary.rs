@@ -21,8 +21,9 @@
 use core::cell::RefCell;
 
 /// Where the adjoint code of an `#[ad]` function adds the adjoint of a scalar argument:
-/// the caller's adjoint (`&mut f64`), or nowhere ([`NoAdjoint`]: the argument is a
-/// constant or data). The generated code takes it; users do not call it.
+/// the caller's adjoint (`&mut f64`, or `&mut A` for an [`Adjoint`] `A` of several lanes),
+/// or nowhere ([`NoAdjoint`]: the argument is a constant or data). The generated code takes
+/// it; users do not call it.
 ///
 /// ```
 /// use nilang::ad::ordinary::{NoAdjoint, ScalarSlot};
@@ -31,21 +32,59 @@ use core::cell::RefCell;
 /// ScalarSlot::add(&mut NoAdjoint, 0.5);
 /// assert_eq!(g, 1.5);
 /// ```
-pub trait ScalarSlot {
+pub trait ScalarSlot<A = f64> {
     /// Add `v` to the adjoint (or drop it).
-    fn add(&mut self, v: f64);
+    fn add(&mut self, v: A);
 }
 
-impl ScalarSlot for &mut f64 {
+impl<A: Adjoint> ScalarSlot<A> for &mut A {
     #[inline(always)]
-    fn add(&mut self, v: f64) {
+    fn add(&mut self, v: A) {
         **self += v;
     }
 }
 
-impl ScalarSlot for NoAdjoint {
+impl<A> ScalarSlot<A> for NoAdjoint {
     #[inline(always)]
-    fn add(&mut self, _: f64) {}
+    fn add(&mut self, _: A) {}
+}
+
+/// The adjoint numbers the generated adjoint code of an `#[ad]` function runs on: `f64`
+/// (one output's adjoint) or [`Lanes<N>`](crate::ad::Lanes) (the adjoints of `N` outputs
+/// of a one-pass Jacobian at once, so one forward and one backward pass serve them all).
+/// Each lane computes exactly what an `f64` adjoint would.
+///
+/// ```
+/// use nilang::ad::{ordinary::Adjoint, Lanes};
+/// let mut a = <Lanes<2> as Adjoint>::ZERO;
+/// a += Lanes([1.0, 2.0]) * 3.0;
+/// a -= Lanes([0.5, 0.5]) / 2.0;
+/// assert_eq!(a.0, [2.75, 5.75]);
+/// ```
+pub trait Adjoint:
+    Copy
+    + core::ops::AddAssign
+    + core::ops::SubAssign
+    + core::ops::Add<Output = Self>
+    + core::ops::Sub<Output = Self>
+    + core::ops::Neg<Output = Self>
+    + core::ops::Mul<f64, Output = Self>
+    + core::ops::Div<f64, Output = Self>
+{
+    /// `0.0` in every lane.
+    const ZERO: Self;
+    /// `-0.0` in every lane (the identity of `+` on floats).
+    const NEG_ZERO: Self;
+}
+
+impl Adjoint for f64 {
+    const ZERO: Self = 0.0;
+    const NEG_ZERO: Self = -0.0;
+}
+
+impl<const N: usize> Adjoint for crate::ad::Lanes<N> {
+    const ZERO: Self = crate::ad::Lanes([0.0; N]);
+    const NEG_ZERO: Self = crate::ad::Lanes([-0.0; N]);
 }
 
 /// The adjoint slot of an argument without derivative (a constant, data) in the generated
@@ -259,6 +298,12 @@ pub trait AdNum: Copy {
     /// Zero, value and adjoints (the unused result of a function with outputs only, run as a
     /// time-loop step).
     fn zero() -> Self;
+    /// The adjoints of all lanes as one number (what the adjoint code runs on).
+    type Adj: Adjoint;
+    /// The adjoints of all lanes (zero for `f64`).
+    fn adjoint(&self) -> Self::Adj;
+    /// Add to the adjoints of all lanes (nothing for `f64`).
+    fn add_adjoint(&mut self, g: Self::Adj);
 }
 
 impl AdNum for f64 {
@@ -282,6 +327,13 @@ impl AdNum for f64 {
     fn zero() -> Self {
         0.0
     }
+    type Adj = f64;
+    #[inline(always)]
+    fn adjoint(&self) -> f64 {
+        0.0
+    }
+    #[inline(always)]
+    fn add_adjoint(&mut self, _: f64) {}
 }
 
 impl AdNum for crate::GVar<f64> {
@@ -307,11 +359,21 @@ impl AdNum for crate::GVar<f64> {
     fn zero() -> Self {
         crate::GVar { x: 0.0, g: 0.0 }
     }
+    type Adj = f64;
+    #[inline(always)]
+    fn adjoint(&self) -> f64 {
+        self.g
+    }
+    #[inline(always)]
+    fn add_adjoint(&mut self, g: f64) {
+        self.g += g;
+    }
 }
 
 /// The numbers of a one-pass Jacobian (`nilang::ad::jacobian::<_, _, N>`): the value broadcast
-/// in every lane, lane `l` the adjoint of output `l`. An `#[ad]` function runs one pullback per
-/// lane.
+/// in every lane, lane `l` the adjoint of output `l`. An `#[ad]` function without calls runs one
+/// forward and one backward pass on [`Lanes<N>`](crate::ad::Lanes) adjoints; one with calls,
+/// one pullback per lane.
 impl<const N: usize> AdNum for crate::GVar<crate::ad::Lanes<N>> {
     const ADJOINT: bool = true;
     const LANES: usize = N;
@@ -339,5 +401,14 @@ impl<const N: usize> AdNum for crate::GVar<crate::ad::Lanes<N>> {
             x: crate::ad::Lanes([0.0; N]),
             g: crate::ad::Lanes([0.0; N]),
         }
+    }
+    type Adj = crate::ad::Lanes<N>;
+    #[inline(always)]
+    fn adjoint(&self) -> Self::Adj {
+        self.g
+    }
+    #[inline(always)]
+    fn add_adjoint(&mut self, g: Self::Adj) {
+        self.g += g;
     }
 }

@@ -1,6 +1,6 @@
 //! `#[ad]` functions with vector outputs (`&mut [f64]`, `&mut [f64; N]` parameters written
 //! element by element): seeded pullbacks against finite differences, and the one-pass
-//! `jacobian` (one pullback per adjoint lane).
+//! `jacobian` (one forward and one backward pass on all adjoint lanes).
 use nilang::prelude::*;
 
 #[ad]
@@ -39,6 +39,28 @@ fn jacobian_of_a_vector_output_in_one_pass() {
     let mut out = [1.0, -1.0];
     polar(&rt, &mut out);
     assert!((out[0] - 2.0 * c).abs() < 1e-15 && (out[1] - 2.0 * s).abs() < 1e-15);
+}
+
+#[test]
+fn jacobian_lanes_equal_one_pullback_per_output_bit_for_bit() {
+    // three lanes in one pass (slice input and output, a scalar input, a loop) against the
+    // `f64` pullback seeded with each output in turn
+    let (p, w) = ([0.4, -0.9, 1.3, 0.2], 1.7);
+    let (mut pp, mut ww, mut r) = (p, w, [0.0; 3]);
+    let args = (&mut 0.0, &mut pp[..], &mut ww, &mut r[..]);
+    let j = nilang::ad::jacobian::<_, _, 3>(&Residuals, args, 1, 3);
+    for (row, jr) in j.iter().enumerate() {
+        let mut dr = [0.0; 3];
+        dr[row] = 1.0;
+        let mut r0 = [0.0; 3];
+        let (_, back) = residuals_forward(&p, w, &mut r0);
+        let (gp, _, ()) = back(0.0, &dr);
+        assert_eq!(jr.len(), 4);
+        for k in 0..4 {
+            assert_eq!(jr[k].to_bits(), gp[k].to_bits(), "J[{row}][{k}]");
+        }
+        assert!(gp[row] != 0.0 && gp[row + 1] != 0.0);
+    }
 }
 
 #[test]
