@@ -164,7 +164,7 @@ pub fn gmm_value_grad(g: &crate::adbench::gmm::GmmInput) -> (f64, Vec<f64>, usiz
 /// its first-order branch at `θ = 0`; the observed feature `feat` is `#[data]`, as in the
 /// reversible program. `cam = [r (3) | C (3) | f | u₀ v₀ | k₁ k₂]`. The 2×15
 /// Jacobian block is [`ba_block`] (one backward pass with two adjoint lanes through the
-/// gradient API's `jacobian`, each lane one pullback of this function).
+/// gradient API's `jacobian`: one forward and one backward pass of this function for both).
 #[ad]
 pub fn ba_reproj(cam: &[f64; 11], x: &[f64; 3], w: f64, #[data] feat: &[f64; 2], e: &mut [f64; 2]) {
     let mut p = [0.0; 3];

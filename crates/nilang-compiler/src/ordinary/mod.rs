@@ -210,8 +210,12 @@ fn vjp_fn(f: &Func, layout: &tape::Layout, krate: &TokenStream) -> TokenStream {
     let rev = e.reverse(&f.body);
     let ret = lower::ret();
     let ret_bar = bar_of(&ret);
+    // not inlined into the gradient API's closure (inlined there, the generic adjoint code of
+    // the embedding example ran 13% slower; before it was generic it could not be inlined
+    // across crates)
     quote! {
         #[doc(hidden)]
+        #[inline(never)]
         #[allow(unused_mut, unused_variables, unused_assignments, unused_parens, unused_braces, non_snake_case, clippy::all)]
         #vis fn #name #generics (#(#params,)* #tp: &mut #krate::ad::ordinary::ValueTape, __ad_dy: #adj, #(#grads),*) -> f64 {
             let __ad_zero: #adj = <#adj as #krate::ad::ordinary::Adjoint>::ZERO;

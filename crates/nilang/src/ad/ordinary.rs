@@ -285,7 +285,7 @@ pub trait AdNum: Copy {
     /// Whether the number carries an adjoint.
     const ADJOINT: bool;
     /// The adjoint lanes it carries: one for `GVar<f64>`, `N` for `GVar<Lanes<N>>` (the
-    /// outputs of a one-pass Jacobian, one pullback each).
+    /// outputs of a one-pass Jacobian).
     const LANES: usize;
     /// The value (lane 0 of a broadcast value).
     fn value(&self) -> f64;
