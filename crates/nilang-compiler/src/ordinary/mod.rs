@@ -245,6 +245,18 @@ fn fixed_len(t: &syn::Type) -> Option<&syn::Expr> {
     }
 }
 
+/// Whether a one-pass Jacobian runs `f`'s adjoint code once on all adjoint lanes: where that
+/// code is generic (no calls) and every array parameter has a fixed size, so that the lanes of
+/// its adjoints live on the stack (a slice's would take a heap buffer per call; a Jacobian
+/// through a `Plan` allocates nothing after the first call).
+fn one_pass(f: &Func) -> bool {
+    !has_calls(&f.body)
+        && f.params
+            .iter()
+            .filter(|p| p.kind == Kind::Array)
+            .all(|p| fixed_len(&p.ty).is_some())
+}
+
 /// Whether a block calls an `#[ad]` or an `#[i]` function (anywhere inside).
 pub(crate) fn has_calls(body: &[Stmt]) -> bool {
     body.iter().any(|s| match s {
@@ -422,9 +434,8 @@ fn value_struct(
                     Some(len) => quote! {
                         let mut #h: [#adj_ty; #len] = ::core::array::from_fn(|i| #ad::adjoint(&#n[i]) * -sign);
                     },
-                    None => quote! {
-                        let mut #h: ::std::vec::Vec<#adj_ty> = #n.iter().map(|z| #ad::adjoint(z) * -sign).collect();
-                    },
+                    // not taken (`one_pass`): a slice's lanes would need a buffer per call
+                    None => quote!(),
                 });
                 all_grads.push(quote!(&mut #h[..]));
                 // the seed: the output's adjoint in this lane
@@ -501,8 +512,9 @@ fn value_struct(
         }
     };
     let (mask, mask_ty) = (additive_mask(f), crate::abi::mask_type());
-    // one pass for all lanes where the adjoint code is generic (else one pullback per lane)
-    let all_branch = if has_calls(&f.body) {
+    // one pass for all lanes where the adjoint code is generic and every array's adjoint lanes
+    // fit on the stack (else one pullback per lane)
+    let all_branch = if !one_pass(f) {
         quote!()
     } else {
         quote! {

@@ -41,14 +41,29 @@ fn jacobian_of_a_vector_output_in_one_pass() {
     assert!((out[0] - 2.0 * c).abs() < 1e-15 && (out[1] - 2.0 * s).abs() < 1e-15);
 }
 
+/// `residuals` on fixed-size arrays (whose adjoint lanes live on the stack: one pass).
+#[ad]
+fn residuals3(p: &[f64; 4], w: f64, r: &mut [f64; 3]) -> f64 {
+    let mut s = 0.0;
+    for i in 0..3 {
+        r[i] = w * (p[i] * p[i + 1]).sin();
+        s += r[i] * r[i];
+    }
+    s
+}
+
 #[test]
 fn jacobian_lanes_equal_one_pullback_per_output_bit_for_bit() {
-    // three lanes in one pass (slice input and output, a scalar input, a loop) against the
-    // `f64` pullback seeded with each output in turn
+    // three lanes in one pass (fixed-size arrays, a scalar input, a loop), and one pullback per
+    // lane (slices), against the `f64` pullback seeded with each output in turn
     let (p, w) = ([0.4, -0.9, 1.3, 0.2], 1.7);
     let (mut pp, mut ww, mut r) = (p, w, [0.0; 3]);
     let args = (&mut 0.0, &mut pp[..], &mut ww, &mut r[..]);
     let j = nilang::ad::jacobian::<_, _, 3>(&Residuals, args, 1, 3);
+    let (mut pp, mut ww, mut r) = (p, w, [0.0; 3]);
+    let j3 =
+        nilang::ad::jacobian::<_, _, 3>(&Residuals3, (&mut 0.0, &mut pp, &mut ww, &mut r), 1, 3);
+    assert_eq!(j3, j);
     for (row, jr) in j.iter().enumerate() {
         let mut dr = [0.0; 3];
         dr[row] = 1.0;
@@ -123,5 +138,33 @@ fn a_seed_of_the_wrong_length_is_named_before_anything_runs() {
     assert_eq!(
         msg,
         "nilang: the adjoint passed for output `r` has 2 numbers; `r` has 3"
+    );
+}
+
+/// A Jacobian through a `Plan` allocates nothing per call after the first, in one pass
+/// (fixed-size arrays) and one pullback per lane (slices).
+#[test]
+fn a_jacobian_through_a_plan_allocates_nothing_after_the_first_call() {
+    use nilang_testkit::alloc::allocs;
+    let (p, w) = ([0.4, -0.9, 1.3, 0.2], 1.7);
+    let (mut one, mut lanes) = (nilang::ad::Plan::new(), nilang::ad::Plan::new());
+    let mut run = |k: usize| {
+        let (mut pp, mut ww, mut r) = (p, w + 0.1 * k as f64, [0.0; 3]);
+        let args = (&mut 0.0, &mut pp, &mut ww, &mut r);
+        let a = one.jacobian::<_, _, 3>(&Residuals3, args, 3).1[0].g.0;
+        let (mut pp, mut ww, mut r) = (p, w + 0.1 * k as f64, [0.0; 3]);
+        let args = (&mut 0.0, &mut pp[..], &mut ww, &mut r[..]);
+        let b = lanes.jacobian::<_, _, 3>(&Residuals, args, 3).1[0].g.0;
+        assert_eq!(a.map(f64::to_bits), b.map(f64::to_bits));
+    };
+    run(0);
+    let before = allocs();
+    for k in 1..4 {
+        run(k);
+    }
+    assert_eq!(
+        allocs() - before,
+        0,
+        "heap allocations per Plan::jacobian call"
     );
 }
