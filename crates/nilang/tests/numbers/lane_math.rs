@@ -140,9 +140,33 @@ fn cases() -> Vec<Case> {
             &[
                 (-25.0, 25.0, false),
                 (-1.5, 1.5, false),
-                (-320.0, 2.0, true)
+                (-320.0, 2.0, true),
+                // where the forms meet (0.625) and where `tanh` reaches 1 (19.06)
+                (0.55, 0.7, false),
+                (18.0, 20.0, false)
             ],
-            &[1.0, -1.0, 22.0, 19.0, 0.55, 1e-8, 5e-8, f64::MAX]
+            &[
+                1.0,
+                -1.0,
+                22.0,
+                19.0,
+                0.55,
+                1e-8,
+                5e-8,
+                f64::MAX,
+                0.625,
+                -0.625,
+                0.624_999_999_999_999_9,
+                0.625_000_000_000_000_1,
+                core::f64::consts::LN_2 * 0.25 * 3.0,
+                core::f64::consts::LN_2 * 0.25 * 5.0,
+                19.06,
+                -19.0615,
+                19.5,
+                19.500_000_000_000_004,
+                1e-300,
+                -2.2e-308
+            ]
         ),
         case!(
             "sin",
@@ -283,6 +307,14 @@ fn special_values_are_f64s() {
         f(F64x4::new([-0.0, f64::INFINITY, f64::NEG_INFINITY, 30.0])).map(f64::to_bits),
         [-0.0, 1.0, -1.0, 1.0].map(f64::to_bits)
     );
+    // beyond 19.06 `tanh` is 1 (the lanes cap |x| at 19.5)
+    let f = |x| <fns::Tanh as Func<(F64x8,)>>::eval((x,)).to_array();
+    assert_eq!(
+        f(F64x8::new([
+            19.1, 19.5, 19.6, 1e10, -19.1, -19.5, -25.0, -1e300
+        ])),
+        [1.0, 1.0, 1.0, 1.0, -1.0, -1.0, -1.0, -1.0]
+    );
     let f = |x| <fns::Ln1p as Func<(F64x4,)>>::eval((x,)).to_array();
     let y = f(F64x4::new([-1.0, -0.0, f64::INFINITY, -1.5]));
     assert_eq!(y[..3], [f64::NEG_INFINITY, -0.0, f64::INFINITY]);
@@ -412,4 +444,25 @@ fn powf_is_within_two_ulps_of_f64_on_a_million_inputs() {
     let (e, x, y) = powf_worst(1_000_000);
     eprintln!("powf: worst {e} ulps (at {x:e}^{y:e})");
     assert!(e <= 2, "powf is {e} ulps from f64's at {x:e}^{y:e}");
+}
+
+/// `tanh` on lanes is odd, bit for bit (the sign of `x` is put on `tanh |x|`), on 4 and 8 lanes.
+#[test]
+fn tanh_is_odd() {
+    let mut u = uniforms(0x7a9);
+    for _ in 0..2_000 {
+        let xs: [f64; 8] = core::array::from_fn(|k| (u() - 0.5) * [2.0, 3.0, 50.0, 1e-3][k % 4]);
+        let y = <fns::Tanh as Func<(F64x8,)>>::eval((F64x8::new(xs),)).to_array();
+        let ny = <fns::Tanh as Func<(F64x8,)>>::eval((F64x8::new(xs.map(|x| -x)),)).to_array();
+        let lo =
+            <fns::Tanh as Func<(F64x4,)>>::eval((F64x4::new(core::array::from_fn(|k| -xs[k])),))
+                .to_array();
+        for k in 0..8 {
+            assert_eq!(ny[k].to_bits(), (-y[k]).to_bits(), "tanh(-{:e})", xs[k]);
+            assert!(y[k].abs() <= 1.0 && (y[k] == 0.0) == (xs[k] == 0.0));
+            if k < 4 {
+                assert_eq!(lo[k].to_bits(), ny[k].to_bits());
+            }
+        }
+    }
 }
