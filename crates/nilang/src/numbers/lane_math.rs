@@ -239,14 +239,15 @@ macro_rules! lane_math {
             }
 
             /// `tanh x` with one rational function and one division: `a = |x|` (capped at 19.5,
-            /// beyond which `tanh = 1`); below 0.625 Cephes' `tanh a = a + a·z·N(z) / M(z)`
-            /// (`z = a²`); from 0.625 `a = k·ln 2 / 2 + h` (`|h| ≤ ln 2 / 4`) and the same
-            /// rational of `h` gives `e²ʰ = (M + p) / (M − p)`, `p = h·M + h·z·N` (`p / M = tanh h`),
-            /// so that `tanh a = 1 − 2/(2ᵏ·e²ʰ + 1) = 1 + (p − M) / ((s + ½)·M + (s − ½)·p)`
-            /// with `s = 2ᵏ⁻¹` (`s = ½` below 0.625 makes that denominator `M`); the sign of `x`.
-            /// Both forms are a value plus a smaller correction (`|tanh a − 1| < 0.45` from
-            /// 0.625): at most 1.5 ulps from `tanh` (mpmath, 1.8·10⁵ inputs; std's is 2.1), two
-            /// from std's. (`z` is `h²` there, `z = a²` below 0.625 as `h = a`.)
+            /// beyond which `tanh = 1`), `h = a` below 0.625, else `h = a − k·ln 2 / 2`
+            /// (`k = round(2a / ln 2)`, `|h| ≤ ln 2 / 4`); Cephes' rational `tanh h = h + c / M`
+            /// with `c = h·z·N(z)` (`z = h²`). Below 0.625 that is the result; above,
+            /// `p = h·M + c` gives `e²ʰ = (M + p) / (M − p)`, so
+            /// `tanh a = 1 − 2 / (2ᵏ·e²ʰ + 1) = 1 + (p − M) / ((s + ½)·M + (s − ½)·p)` with
+            /// `s = 2ᵏ⁻¹` (`s = ½` below 0.625, where that denominator is `M`); then the sign of
+            /// `x`. Both forms are a value plus a smaller correction (`|tanh a − 1| < 0.45` from
+            /// 0.625): at most 1.5 ulps from `tanh` (mpmath, 1.8·10⁵ inputs; std's own error
+            /// reaches 2.1), two from std's.
             #[inline(always)]
             pub(crate) fn tanh(x: F) -> F {
                 let a = f(19.5).fast_min(x.abs()); // NaN stays NaN (`minpd`: the second)
