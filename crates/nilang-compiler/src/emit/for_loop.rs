@@ -114,16 +114,16 @@ impl Emitter {
         out
     }
 
-    /// A range loop whose body is a sequence of instructions (with ancillas and routines
-    /// around them: [`body_instrs`]), some accumulating (`+=`/`-=`) into a place that the loop
-    /// does not move and that no other statement mentions
+    /// A range loop whose body is a sequence of instructions, some accumulating (`+=`/`-=`)
+    /// into a place that the loop does not move and that no other statement mentions
     /// (`for c in 0..k { s[e] += sqdiff(x[i + c], x[j + c]) }`): each such target is read
     /// into a local before the loop and written back after it, so the accumulation stays in a
     /// register. (rustc does not do this itself: the operands' bounds checks are exits of the
     /// loop, so it keeps the store in every iteration.) A target qualifies when its root is
     /// mentioned nowhere else in the body and its indices mention neither the loop variable
-    /// nor any variable of the body. Returns the rewritten body, the reads and the
-    /// write-backs.
+    /// nor any variable of the body. The fixed arguments are kept so also in a body with
+    /// ancillas and routines ([`body_instrs`], [`Emitter::promote_arguments`]). Returns the
+    /// rewritten body, the reads and the write-backs.
     fn promoted_targets(
         &mut self,
         var: &syn::Ident,
@@ -140,7 +140,10 @@ impl Emitter {
         }
         names.extend(body_ancillas(body));
         let (mut out, mut pre, mut post) = (body.to_vec(), quote!(), quote!());
-        for (j, i) in instrs.iter().enumerate() {
+        // targets only in a body of instructions alone: in an adjoint-only variant a target
+        // of a body with ancillas keeps its skipped value updates (`emit/adjoint.rs`)
+        let only_instrs = body.iter().all(|s| matches!(s.kind, StmtKind::Instr(_)));
+        for (j, i) in instrs.iter().enumerate().filter(|_| only_instrs) {
             let Operand::Place(p) = &i.target else {
                 continue;
             };
