@@ -259,6 +259,35 @@ fn loop_arguments_at_a_fixed_place_kept_in_locals() {
 }
 
 #[test]
+fn loop_arguments_kept_apart_from_places_that_move_are_kept_in_locals() {
+    let x_kept = "] = __nilang_acc";
+    // a body with ancillas and a routine; `x[3 * i + c]` is fixed and `x[3 * j + d]` moves,
+    // never the same element for `j` in `i + 1..` (or below `i`): the fixed ones in locals
+    for src in [
+        "fn f(e: &mut f64, x: &mut [f64], i: usize) { for j in i + 1..x.len() / 3 {
+            routine! { let (d, r) = (f64::default(), f64::default());
+                d += x[3 * i + 2] - x[3 * j]; r += x[3 * i] * x[3 * j + 2]; }
+            e += d * r; unroutine!(); } }",
+        "fn f(e: &mut f64, x: &mut [f64], i: usize) { for j in 0..i { e += x[i] * x[j]; } }",
+        "fn f(e: &mut f64, x: &mut [f64], i: usize) { for j in (i + 2..x.len()).rev() { e += x[2 * (i + 1)] * x[2 * j]; } }",
+    ] {
+        let out = expand(src);
+        assert!(out.contains(x_kept), "{src}\n{out}");
+        assert!(out.contains("= __nilang_acc"), "{src}\n{out}");
+    }
+    // ranges that let the moving place reach a fixed one: read in place
+    for src in [
+        "fn f(e: &mut f64, x: &mut [f64], i: usize) { for j in i..x.len() { e += x[i] * x[j]; } }",
+        "fn f(e: &mut f64, x: &mut [f64], i: usize) { for j in 0..=i { e += x[i] * x[j]; } }",
+        "fn f(e: &mut f64, x: &mut [f64], i: usize) { for j in i + 1..x.len() / 3 { e += x[3 * i + 2] * x[3 * j - 1]; } }",
+        "fn f(e: &mut f64, x: &mut [f64], i: usize) { for j in i + 1..x.len() / 3 { e += x[3 * i] * x[2 * j]; } }",
+        "fn f(e: &mut f64, x: &mut [f64], i: usize, k: usize) { for j in k + 1..x.len() { e += x[i] * x[j]; } }",
+    ] {
+        assert!(!expand(src).contains(x_kept), "{src}");
+    }
+}
+
+#[test]
 fn nested_slice_loops_substitute_the_inner_slice() {
     // the inner loop iterates over the element of the outer one: `m[i_row]`, not `row`
     let out = expand("fn f(m: &mut Vec<Vec<i64>>) { for row in m { for x in row { x += 1; } } }");

@@ -8,7 +8,13 @@ use quote::{quote, quote_spanned};
 impl Emitter {
     /// `let x = value;`
     pub(super) fn alloc(&mut self, a: &Anc, s: &Stmt) -> TokenStream {
-        let v = self.expr(&a.value);
+        let v = match &a.value {
+            syn::Expr::Tuple(t) if a.tuple && t.elems.len() == a.names.len() => {
+                let elems: Vec<TokenStream> = t.elems.iter().map(|e| self.start(e)).collect();
+                quote!((#(#elems),*))
+            }
+            e => self.start(e),
+        };
         let ty = a.ty.as_ref().map(|t| quote!(: #t));
         if a.tuple {
             let names = &a.names;
@@ -17,6 +23,39 @@ impl Emitter {
             let n = &a.names[0];
             quote_spanned!(s.span=> let mut #n #ty = #v;)
         }
+    }
+
+    /// The value an ancilla starts from: `P::default()` and `P::zero()` through
+    /// `nilang::instr::fresh::Start` (a gradient number's adjoint starts from −0.0, the
+    /// identity of addition, so the backward pass's first update into it is a move:
+    /// `Fresh::ancilla`), any other value, and every value in a body that stores on the
+    /// tape, as written.
+    fn start(&mut self, e: &syn::Expr) -> TokenStream {
+        let v = self.expr(e);
+        let zero = match e {
+            syn::Expr::Call(c) if c.args.is_empty() => match &*c.func {
+                syn::Expr::Path(p) => {
+                    let segs = &p.path.segments;
+                    p.qself.is_none()
+                        && segs.len() == 2
+                        && segs[0].arguments.is_none()
+                        && segs[1].arguments.is_none()
+                        && (segs[1].ident == "default" || segs[1].ident == "zero")
+                }
+                _ => false,
+            },
+            _ => false,
+        };
+        // a body that stores on the tape keeps zero adjoints as +0.0: the tape stores a
+        // gradient number whose adjoint has the bits of 0.0 as its value alone
+        if !zero || self.cursor {
+            return v;
+        }
+        quote!({
+            #[allow(unused_imports)]
+            use ::nilang::instr::fresh::{StartAny as _, StartFresh as _};
+            (&::nilang::instr::fresh::Start::new(#v)).nilang_start()
+        })
     }
 
     /// `dealloc!(x = value)`: checked to hold `value` (when checks are on).

@@ -43,12 +43,11 @@ impl Emitter {
                 };
                 // the accumulation target of a one-instruction body, kept in a local
                 let promoted = match &r.step {
-                    None => self.promoted_targets(var, body),
+                    None => self.promoted_targets(var, r, body),
                     Some(_) => None,
                 };
-                let (body, promote_pre, promote_post) = match promoted {
-                    Some((stmts, pre, post)) => (self.block(&stmts), pre, post),
-                    None if r.step.is_none() => {
+                let (body, promote_pre, promote_post) = match (promoted, &r.step) {
+                    (promoted, None) => {
                         // the body's last iteration, for an uncomputation that defers the
                         // reset of workspaces the next iteration makes fresh (see `adjoint`)
                         let last = match (r.rev, r.inclusive) {
@@ -56,13 +55,17 @@ impl Emitter {
                             (false, true) => quote!(#var == #ev),
                             (false, false) => quote!(#var + 1 == #ev),
                         };
+                        let (stmts, pre, post) = match promoted {
+                            Some((stmts, pre, post)) => (stmts, pre, post),
+                            None => (body.to_vec(), quote!(), quote!()),
+                        };
                         self.loops
-                            .push((body.first().map(|s| s.id), body.len(), last));
-                        let b = self.block(body);
+                            .push((stmts.first().map(|s| s.id), stmts.len(), last));
+                        let b = self.block(&stmts);
                         self.loops.pop();
-                        (b, quote!(), quote!())
+                        (b, pre, post)
                     }
-                    None => (self.block(body), quote!(), quote!()),
+                    (_, Some(_)) => (self.block(body), quote!(), quote!()),
                 };
                 let (step_let, cap, now) = match &r.step {
                     Some(stp) => {
@@ -118,28 +121,29 @@ impl Emitter {
     /// register. (rustc does not do this itself: the operands' bounds checks are exits of the
     /// loop, so it keeps the store in every iteration.) A target qualifies when its root is
     /// mentioned nowhere else in the body and its indices mention neither the loop variable
-    /// nor any variable of the body. Returns the rewritten body, the reads and the
-    /// write-backs.
+    /// nor any variable of the body. The fixed arguments are kept so also in a body with
+    /// ancillas and routines ([`body_instrs`], [`Emitter::promote_arguments`]). Returns the
+    /// rewritten body, the reads and the write-backs.
     fn promoted_targets(
         &mut self,
         var: &syn::Ident,
+        range: &ForRange,
         body: &[Stmt],
     ) -> Option<(Vec<Stmt>, TokenStream, TokenStream)> {
+        let instrs = body_instrs(body)?;
         let mut names = vec![var.to_string()];
-        for st in body {
-            let StmtKind::Instr(i) = &st.kind else {
-                return None;
-            };
+        for i in &instrs {
             let mut places = vec![];
             operand_places(&i.target, &mut places);
             i.args.iter().for_each(|a| operand_places(a, &mut places));
             names.extend(places.iter().map(|q| q.root.to_string()));
         }
+        names.extend(body_ancillas(body));
         let (mut out, mut pre, mut post) = (body.to_vec(), quote!(), quote!());
-        for (j, st) in body.iter().enumerate() {
-            let StmtKind::Instr(i) = &st.kind else {
-                return None;
-            };
+        // targets only in a body of instructions alone: in an adjoint-only variant a target
+        // of a body with ancillas keeps its skipped value updates (`emit/adjoint.rs`)
+        let only_instrs = body.iter().all(|s| matches!(s.kind, StmtKind::Instr(_)));
+        for (j, i) in instrs.iter().enumerate().filter(|_| only_instrs) {
             let Operand::Place(p) = &i.target else {
                 continue;
             };
@@ -147,15 +151,24 @@ impl Emitter {
             // an ancilla whose round-off budget is tracked is updated in place: the budget
             // counts every iteration
             let budgeted = self.budgeted(&root);
+            let with_target = |body: &[Stmt], t: syn::Ident| {
+                let mut b = body.to_vec();
+                body_instrs_mut(&mut b)[j].target = Operand::Place(Place {
+                    root: t,
+                    path: vec![],
+                    neg: false,
+                    span: p.span,
+                    end: p.end,
+                });
+                b
+            };
+            // the root mentioned nowhere else: not by the instruction's arguments, another
+            // statement, an index or an ancilla's value
             let alone = !p.neg
                 && !budgeted
                 && matches!(i.op, AccOp::Plus | AccOp::Minus)
                 && self.is_writable(&root)
-                && !i.args.iter().any(|a| mentions_operand(a, &root))
-                && !body
-                    .iter()
-                    .enumerate()
-                    .any(|(k, o)| k != j && mentions(core::slice::from_ref(o), &root));
+                && !mentions(&with_target(&out, var.clone()), &root);
             let fixed = p.path.iter().all(|pr| match pr {
                 Proj::Index(e) => !names.iter().any(|n| *n != root && mentions_name(e, n)),
                 Proj::Field(_) => true,
@@ -170,17 +183,9 @@ impl Emitter {
             );
             post.extend(quote!(*#r = #acc;));
             self.locals.insert(acc.to_string());
-            let mut i = i.clone();
-            i.target = Operand::Place(Place {
-                root: acc,
-                path: vec![],
-                neg: false,
-                span: p.span,
-                end: p.end,
-            });
-            out[j].kind = StmtKind::Instr(i);
+            out = with_target(&out, acc);
         }
-        self.promote_arguments(&names, &mut out, &mut pre, &mut post);
+        self.promote_arguments(&names, range, &mut out, &mut pre, &mut post);
         if pre.is_empty() {
             return None;
         }
@@ -196,19 +201,24 @@ impl Emitter {
     /// instruction of the body targets it, it is mentioned only as these arguments (no index
     /// or constant names it), their indices mention neither the loop variable nor any variable
     /// of the body, and its different places are provably different elements (`x[2 * j]` and
-    /// `x[2 * j + 1]`). Rewrites `body` and extends the reads and write-backs.
+    /// `x[2 * j + 1]`). The root may also be read at places that move with the loop, where
+    /// the loop's range keeps them apart from the fixed ones ([`apart_in_loop`]: `x[3 * j]`
+    /// with `j` in `i + 1..n` never is `x[3 * i + 2]`); those stay as they are. Rewrites
+    /// `body` and extends the reads and write-backs.
     fn promote_arguments(
         &mut self,
         names: &[String],
+        range: &ForRange,
         body: &mut [Stmt],
         pre: &mut TokenStream,
         post: &mut TokenStream,
     ) {
+        let var = names[0].as_str();
         let (mut targets, mut roots) = (vec![], vec![]);
-        for st in body.iter() {
-            let StmtKind::Instr(i) = &st.kind else {
-                return;
-            };
+        let Some(instrs) = body_instrs(body) else {
+            return;
+        };
+        for i in &instrs {
             let mut places = vec![];
             operand_places(&i.target, &mut places);
             targets.extend(places.iter().map(|q| q.root.to_string()));
@@ -227,10 +237,7 @@ impl Emitter {
             }
             // the different places of `root` among the arguments
             let mut places: Vec<Place> = vec![];
-            for st in body.iter() {
-                let StmtKind::Instr(i) = &st.kind else {
-                    return;
-                };
+            for i in body_instrs(body).into_iter().flatten() {
                 let mut ps = vec![];
                 i.args.iter().for_each(|a| operand_places(a, &mut ps));
                 for q in ps.into_iter().filter(|q| q.root == root) {
@@ -247,10 +254,22 @@ impl Emitter {
             }
             // a local is in a register already
             let local = places.iter().any(|q| q.path.is_empty()) && !self.is_ref_param(&name);
-            let fixed = places.iter().all(|q| {
+            let is_fixed = |q: &Place| {
                 q.path.iter().all(|pr| match pr {
                     Proj::Index(e) => !names.iter().any(|n| *n != name && mentions_name(e, n)),
                     Proj::Field(_) => true,
+                })
+            };
+            let (places, moving): (Vec<Place>, Vec<Place>) =
+                places.into_iter().partition(|q| is_fixed(q));
+            // each place that moves with the loop is never one of the fixed places
+            let kept_apart = moving.iter().all(|m| {
+                places.iter().all(|f| match relation(m, f) {
+                    Relation::Disjoint => true,
+                    Relation::MaybeSame(pairs) => pairs
+                        .iter()
+                        .any(|(em, ef)| apart_in_loop(em, ef, var, range)),
+                    Relation::Same | Relation::Contains => false,
                 })
             });
             let apart = places.iter().enumerate().all(|(k, a)| {
@@ -260,19 +279,26 @@ impl Emitter {
                     Relation::Same | Relation::Contains => false,
                 })
             });
-            if local || !fixed || !apart {
+            if local || places.is_empty() || !kept_apart || !apart {
                 continue;
             }
             let accs: Vec<syn::Ident> = places.iter().map(|_| self.fresh("acc")).collect();
             let mut rewritten = body.to_vec();
-            for st in &mut rewritten {
-                if let StmtKind::Instr(i) = &mut st.kind {
-                    for a in &mut i.args {
-                        rename_places(a, &places, &accs);
-                    }
+            for i in body_instrs_mut(&mut rewritten) {
+                for a in &mut i.args {
+                    rename_places(a, &places, &accs);
                 }
             }
-            if mentions(&rewritten, &name) {
+            // mentioned nowhere else than at these places (the moving ones renamed away here,
+            // for this test only)
+            let mut rest = rewritten.clone();
+            let others: Vec<syn::Ident> = moving.iter().map(|_| var_ident(var)).collect();
+            for i in body_instrs_mut(&mut rest) {
+                for a in &mut i.args {
+                    rename_places(a, &moving, &others);
+                }
+            }
+            if mentions(&rest, &name) {
                 continue;
             }
             body.clone_from_slice(&rewritten);
@@ -360,18 +386,99 @@ fn offset(e: &syn::Expr) -> (String, i128) {
     }
 }
 
-/// Whether an operand mentions the variable `y` (as a place's root or index, or in a
-/// constant).
-fn mentions_operand(o: &Operand, y: &str) -> bool {
-    match o {
-        Operand::Place(p) => {
-            p.root == y
-                || p.path
-                    .iter()
-                    .any(|pr| matches!(pr, Proj::Index(e) if mentions_name(e, y)))
+/// The instructions of a loop body made of instructions, ancillas (`let`, `dealloc!`) and
+/// routines (their statements included, in order); `None` when it holds any other statement.
+fn body_instrs(body: &[Stmt]) -> Option<Vec<&Instr>> {
+    let mut out = vec![];
+    for s in body {
+        match &s.kind {
+            StmtKind::Instr(i) => out.push(i),
+            StmtKind::Alloc(_) | StmtKind::Dealloc(_) => {}
+            StmtKind::Routine { body, .. } | StmtKind::Seq(body) => out.extend(body_instrs(body)?),
+            _ => return None,
         }
-        Operand::Lit { .. } => false,
-        Operand::Const { expr, .. } => mentions_name(expr, y),
-        Operand::Tuple(v, _) => v.iter().any(|o| mentions_operand(o, y)),
+    }
+    Some(out)
+}
+
+/// The instructions of [`body_instrs`], to rewrite (in the same order).
+fn body_instrs_mut(body: &mut [Stmt]) -> Vec<&mut Instr> {
+    let mut out = vec![];
+    for s in body {
+        match &mut s.kind {
+            StmtKind::Instr(i) => out.push(i),
+            StmtKind::Routine { body, .. } | StmtKind::Seq(body) => {
+                out.extend(body_instrs_mut(body))
+            }
+            _ => {}
+        }
+    }
+    out
+}
+
+/// The names of the ancillas a loop body allocates (in its routines too).
+fn body_ancillas(body: &[Stmt]) -> Vec<String> {
+    let mut out = vec![];
+    for s in body {
+        match &s.kind {
+            StmtKind::Alloc(a) => out.extend(a.names.iter().map(|n| n.to_string())),
+            StmtKind::Routine { body, .. } | StmtKind::Seq(body) => out.extend(body_ancillas(body)),
+            _ => {}
+        }
+    }
+    out
+}
+
+/// The loop variable `var` as an identifier (a stand-in place root: never a root itself).
+fn var_ident(var: &str) -> syn::Ident {
+    syn::Ident::new(var, proc_macro2::Span::call_site())
+}
+
+/// Whether the index `em`, which moves with the loop variable `var` over `range`, is never
+/// the fixed index `ef` in any iteration: both affine with the same positive factor `a`
+/// (`em = a·var + d`, `ef = a·v + c`) and the range bounding `var` away from `v` by enough:
+/// from `v + k` up with `a·k + d > c`, or below `v + k` with `a·(k − 1) + d < c`
+/// (`3 * j + 1` for `j` in `i + 1..n` against `3 * i + 2`: `3 + 1 > 2`). Index arithmetic
+/// that wraps would need more than `usize::MAX / a` iterations.
+fn apart_in_loop(em: &syn::Expr, ef: &syn::Expr, var: &str, range: &ForRange) -> bool {
+    let (Some((a, vm, d)), Some((af, v, c))) = (affine(em), affine(ef)) else {
+        return false;
+    };
+    if vm != var || a != af || a <= 0 || v == var {
+        return false;
+    }
+    let from = matches!(affine(&range.start), Some((1, s, k)) if s == v && a * k + d > c);
+    let below = match affine(&range.end) {
+        Some((1, e, k)) if e == v => {
+            let last = if range.inclusive { k } else { k - 1 };
+            a * last + d < c
+        }
+        _ => false,
+    };
+    from || below
+}
+
+/// An index expression as `a·v + c`: a factor, the tokens of a variable, an offset (integer
+/// constants below 2³²); `None` for any other form.
+fn affine(e: &syn::Expr) -> Option<(i128, String, i128)> {
+    let int = |e: &syn::Expr| match e {
+        syn::Expr::Lit(syn::ExprLit {
+            lit: syn::Lit::Int(i),
+            ..
+        }) => i.base10_parse::<i128>().ok().filter(|k| *k < 1 << 32),
+        _ => None,
+    };
+    match e {
+        syn::Expr::Paren(p) => affine(&p.expr),
+        syn::Expr::Path(p) => p.path.get_ident().map(|i| (1, i.to_string(), 0)),
+        syn::Expr::Binary(b) => match (b.op, int(&b.left), int(&b.right)) {
+            (syn::BinOp::Add(_), _, Some(k)) => affine(&b.left).map(|(a, v, c)| (a, v, c + k)),
+            (syn::BinOp::Add(_), Some(k), _) => affine(&b.right).map(|(a, v, c)| (a, v, c + k)),
+            (syn::BinOp::Sub(_), _, Some(k)) => affine(&b.left).map(|(a, v, c)| (a, v, c - k)),
+            (syn::BinOp::Mul(_), _, Some(k)) => affine(&b.left).map(|(a, v, c)| (a * k, v, c * k)),
+            (syn::BinOp::Mul(_), Some(k), _) => affine(&b.right).map(|(a, v, c)| (a * k, v, c * k)),
+            _ => None,
+        },
+        _ => None,
     }
 }

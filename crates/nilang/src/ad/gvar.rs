@@ -83,7 +83,7 @@ impl<T: Hadamard> Hadamard for GVar<T> {
     }
 }
 
-impl<T: Default + AlmostSame + Adjoints> Fresh for GVar<T> {
+impl<T: Default + AlmostSame + Adjoints + Fresh> Fresh for GVar<T> {
     #[inline(always)]
     fn is_fresh(&self) -> bool {
         self.almost_same(&Self::default())
@@ -100,4 +100,12 @@ impl<T: Default + AlmostSame + Adjoints> Fresh for GVar<T> {
         }
     }
     const VALUES_SKIPPED: bool = !T::HAS_ADJOINT;
+    /// The adjoint's zero made −0.0 (see [`Fresh::ancilla`]); the value kept.
+    #[inline(always)]
+    fn ancilla(self) -> Self {
+        GVar {
+            x: self.x,
+            g: self.g.neg_zero(),
+        }
+    }
 }

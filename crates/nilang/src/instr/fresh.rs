@@ -54,6 +54,14 @@ macro_rules! fresh_float {
             fn make_fresh(&mut self) {
                 *self = 0.0;
             }
+            #[inline(always)]
+            fn neg_zero(self) -> Self {
+                if self == 0.0 {
+                    -0.0
+                } else {
+                    self
+                }
+            }
         }
     )*};
 }
@@ -86,6 +94,58 @@ macro_rules! fresh_seq {
     )*};
 }
 fresh_seq!([T: Fresh] [T], [T: Fresh, const N: usize] [T; N], [T: Fresh] Vec<T>);
+
+/// The start of an ancilla, `let t = T::default();` in `#[i]` code: the compiler emits
+/// `(&Start::new(v)).nilang_start()`, which is [`Fresh::ancilla`] where the type has
+/// [`Fresh`] ([`StartFresh`]) and `v` itself otherwise ([`StartAny`]).
+///
+/// ```
+/// use nilang::instr::fresh::{Start, StartAny as _, StartFresh as _};
+/// let g = (&Start::new(nilang::GVar::new(0.0_f64, 0.0))).nilang_start();
+/// assert!(g.g.is_sign_negative());
+/// let s = (&Start::new(String::from("a"))).nilang_start();
+/// assert_eq!(s, "a");
+/// ```
+pub struct Start<T>(core::cell::Cell<Option<T>>);
+
+impl<T> Start<T> {
+    /// The ancilla's value.
+    #[inline(always)]
+    pub fn new(v: T) -> Self {
+        Start(core::cell::Cell::new(Some(v)))
+    }
+    #[inline(always)]
+    fn take(&self) -> T {
+        match self.0.take() {
+            Some(v) => v,
+            None => unreachable!("an ancilla's start is taken once"),
+        }
+    }
+}
+
+/// [`Start`] of a type with [`Fresh`]: [`Fresh::ancilla`].
+pub trait StartFresh<T> {
+    /// The number the ancilla starts from.
+    fn nilang_start(&self) -> T;
+}
+impl<T: Fresh> StartFresh<T> for Start<T> {
+    #[inline(always)]
+    fn nilang_start(&self) -> T {
+        self.take().ancilla()
+    }
+}
+
+/// [`Start`] of any other type: the value as it is.
+pub trait StartAny<T> {
+    /// The value the ancilla starts from.
+    fn nilang_start(&self) -> T;
+}
+impl<T> StartAny<T> for &Start<T> {
+    #[inline(always)]
+    fn nilang_start(&self) -> T {
+        self.take()
+    }
+}
 
 /// `fresh!(ws)` with checks: `ws` must be zero.
 #[inline]

@@ -31,4 +31,33 @@ pub trait Fresh {
     /// assert!(<Vec<nilang::GVar<f64>> as Fresh>::VALUES_SKIPPED);
     /// ```
     const VALUES_SKIPPED: bool = false;
+    /// The number an ancilla allocated with `self` starts from (`let t = T::default();` in
+    /// `#[i]` code): `self`, except that a gradient number's zero adjoint is −0.0, the
+    /// identity of IEEE addition ([`Fresh::neg_zero`]), so that the first `t.g += v` of a
+    /// backward pass compiles to `t.g = v` (`0.0 + v` is an addition: it makes `-0.0` zero).
+    /// The value is kept as it is. Adjoints that sum to zero may come out as −0.0 where they
+    /// were +0.0 (equal under `==`); every other adjoint has the same bits.
+    ///
+    /// ```
+    /// use nilang::instr::fresh::Fresh;
+    /// let t = nilang::GVar::new(0.0_f64, 0.0).ancilla();
+    /// assert!(t.x.is_sign_positive() && t.g.is_sign_negative() && t.g == 0.0);
+    /// assert!(0.0_f64.ancilla().is_sign_positive());
+    /// ```
+    #[inline(always)]
+    fn ancilla(self) -> Self
+    where
+        Self: Sized,
+    {
+        self
+    }
+    /// `self` with a zero made −0.0 (`f64`, `f32`); every other number as it is. What
+    /// [`Fresh::ancilla`] does to a gradient number's adjoint.
+    #[inline(always)]
+    fn neg_zero(self) -> Self
+    where
+        Self: Sized,
+    {
+        self
+    }
 }

@@ -94,3 +94,59 @@ fn places_that_may_coincide_accumulate_into_one_element() {
         assert_eq!(y, [0.0; 3]);
     }
 }
+
+/// A fixed place `x[i]` and a place `x[j]` that moves, over a body of ancillas and a routine:
+/// for `j` from `i + 1` up they are kept apart (`x[i]` in a local), `e += Σ_j (x[i]·x[j])²`; for
+/// `j` from `i` they are the same element once (read in place), `e += Σ_j (x[i] + x[j])·w[j]`.
+#[i]
+fn row_products<T: Scalar>(e: &mut T, x: &mut [T], w: &mut [T], i: usize, from_i: bool) {
+    if (from_i, from_i) {
+        for j in i..x.len() {
+            e += x[i] * w[j];
+            e += x[j] * w[j];
+        }
+    } else {
+        for j in i + 1..x.len() {
+            routine! {
+                let (p, q) = (T::default(), T::default());
+                p += x[i] * x[j];
+                q += abs2(p);
+            }
+            e += q;
+            unroutine!();
+        }
+    }
+}
+
+#[test]
+fn a_fixed_place_and_places_kept_apart_by_the_range_get_the_gradient_as_written() {
+    let (x0, w0) = ([0.5, -1.25, 2.0, 0.75], [3.0, -0.5, 0.25, 2.0]);
+    for i in 0..4 {
+        for from_i in [false, true] {
+            let (mut e, mut x, mut w) = (0.0, x0.to_vec(), w0.to_vec());
+            let mut plan = ad::Plan::new();
+            let args = (&mut e, &mut x[..], &mut w[..], i, from_i);
+            let (_, st) = plan.value_and_gradient(&RowProducts, args, 0);
+            let gx = &st.1;
+            let mut want = [0.0; 4];
+            for j in (if from_i { i } else { i + 1 })..4 {
+                if from_i {
+                    want[i] += w0[j];
+                    want[j] += w0[j];
+                } else {
+                    let p = x0[i] * x0[j];
+                    want[i] += 2.0 * p * x0[j];
+                    want[j] += 2.0 * p * x0[i];
+                }
+            }
+            let got: Vec<f64> = gx.iter().map(|v| v.g).collect();
+            for k in 0..4 {
+                assert!(
+                    (got[k] - want[k]).abs() < 1e-14,
+                    "{i} {from_i}: {got:?} vs {want:?}"
+                );
+            }
+            assert_eq!(gx.iter().map(|v| v.x).collect::<Vec<_>>(), x0);
+        }
+    }
+}

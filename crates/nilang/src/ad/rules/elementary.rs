@@ -289,7 +289,10 @@ rules! { |y, a; fx, d|
 #[rustfmt::skip]
 rules! { |y, a, b; fx|
     // f = …               what the adjoints need                               ā, b̄ updates
-    Div   [a.x / b.x]       { let t = T::lit(-0.0); t += y.g * fx; }             { a.g += y.g / b.x; b.g -= t / b.x; }
+    // one division for the adjoints, `r = 1/b` (`ā += ȳ·r`, `b̄ -= ȳ·r·fx`): with a constant
+    // numerator 1 (`u += 1.0 / x`) it is `fx` itself, and the whole rule divides once
+    Div   [a.x / b.x]       { let r = T::lit(-0.0); r += 1.0 / b.x;
+                              let t = T::lit(-0.0); t += y.g * r; }              { a.g += t; b.g -= t * fx; }
     Hypot [hypot(a.x, b.x)] { let t = T::lit(-0.0); t += y.g / fx; }             { a.g += t * a.x; b.g += t * b.x; }
     Atan2 [atan2(a.x, b.x)] { let r = T::lit(-0.0); r += abs2(a.x); r += abs2(b.x);
                               let t = T::lit(-0.0); t += y.g / r; }              { a.g += t * b.x; b.g -= t * a.x; }
