@@ -237,6 +237,13 @@ macro_rules! lane_math {
                 x.simd_eq(f(0.0)).select(x, y)
             }
 
+            /// `ln(1 + eˣ)` as `max(x, 0) + ln_1p(e^(−|x|))` (the scalar `Real::softplus`'s
+            /// operations, by [`exp`] and [`ln_1p`]): no overflow, NaN stays NaN.
+            #[inline(always)]
+            pub(crate) fn softplus(x: F) -> F {
+                x.fast_max(f(0.0)) + ln_1p(exp(-x.abs()))
+            }
+
             /// `eˣ` for `|x| ≤ 708` by Cephes' Padé form (for [`tanh`]: no table look-up, which
             /// costs more than the division on 8 lanes): `x = k·ln 2 + r` (`|r| ≤ ln 2 / 2`),
             /// `eʳ = 1 + 2r·P(r²) / (Q(r²) − r·P(r²))`, times `2ᵏ` (added to the exponent field).
@@ -743,6 +750,7 @@ macro_rules! dispatched {
             dispatched!(@one $body tanh tanh_at);
             dispatched!(@one $body sin sin_at);
             dispatched!(@one $body cos cos_at);
+            dispatched!(@one $body softplus softplus_at);
 
             /// `(sin x, cos x)` ([`sin_cos_at`] of the CPU's level).
             #[inline(always)]
