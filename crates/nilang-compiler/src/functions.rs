@@ -217,9 +217,6 @@ mod tests {
             rule("Softplus"),
             (true, "g * exp(x - nl_softplus(x))".into())
         );
-        assert_eq!(
-            by_name("softplus").unwrap().c_value("a"),
-            "nl_softplus(a)"
-        );
+        assert_eq!(by_name("softplus").unwrap().c_value("a"), "nl_softplus(a)");
     }
 }

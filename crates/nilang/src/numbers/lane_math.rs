@@ -21,7 +21,9 @@
 //! - `sin`, `cos`: fdlibm's kernels after a three-part Cody–Waite reduction by `π/2` (kept as
 //!   a double-double), for `|x| ≤ 2²⁰·π/2`; a lane beyond that (or ±∞, NaN) takes std's
 //!   functions (each lane's result never depends on the other lanes);
-//! - `powf`: `exp` of `y·ln x` with `ln x` as a double-double.
+//! - `powf`: `exp` of `y·ln x` with `ln x` as a double-double;
+//! - `softplus`: `max(x, 0) + ln_1p(e^(−|x|))` by `exp` and `ln_1p` (as the scalar
+//!   `Real::softplus`, which std lacks; within three ulps of it).
 //!
 //! The constants of the polynomials are fdlibm's (Sun Microsystems, via FreeBSD and musl) and
 //! Cephes' (S. Moshier); `exp`'s table and polynomial were computed here (mpmath).

@@ -3,7 +3,7 @@
 //! elementwise functions.
 //!
 //! On `f64` and `GVar<f64>` slices, the functions of the table of elementary functions that
-//! have a vector implementation (`exp`, `exp_m1`, `ln`, `ln_1p`, `tanh`, `sin`, `cos`: their
+//! have a vector implementation (`exp`, `exp_m1`, `ln`, `ln_1p`, `tanh`, `sin`, `cos`, `softplus`: their
 //! row's `lanes` slot, see [`nilang_functions`]) run eight elements at a time, by the same lane
 //! code as [`F64x4`](crate::numbers::F64x4) and [`F64x8`](crate::numbers::F64x8) batches
 //! (each value within two ulps of `f64`'s function), compiled for the running CPU's widest

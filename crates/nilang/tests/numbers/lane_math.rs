@@ -431,13 +431,28 @@ fn lane_softplus_is_within_three_ulps_of_the_scalar_one() {
             (-750.0, 750.0, false),
             (-320.0, 308.0, true)
         ],
-        &[1.0, -1.0, 709.8, 710.0, 1e300, f64::MAX, -745.0, -746.0, 37.0]
+        &[
+            1.0,
+            -1.0,
+            709.8,
+            710.0,
+            1e300,
+            f64::MAX,
+            -745.0,
+            -746.0,
+            37.0
+        ]
     );
     let (e, at) = worst(&c, 20_000);
     eprintln!("softplus: worst {e} ulps (at {at:e})");
     assert!(e <= 3, "softplus is {e} ulps from the scalar one at {at:e}");
     let f = |x| <fns::Softplus as Func<(F64x4,)>>::eval((x,)).to_array();
-    let y = f(F64x4::new([1000.0, -1000.0, f64::INFINITY, f64::NEG_INFINITY]));
+    let y = f(F64x4::new([
+        1000.0,
+        -1000.0,
+        f64::INFINITY,
+        f64::NEG_INFINITY,
+    ]));
     assert_eq!(y, [1000.0, 0.0, f64::INFINITY, 0.0]);
     let y = f(F64x4::new([0.0, f64::NAN, 800.0, -800.0]));
     assert_eq!(y[0], core::f64::consts::LN_2);

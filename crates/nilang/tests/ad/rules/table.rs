@@ -168,7 +168,10 @@ fn softplus_rules_and_values() {
         let r = x.softplus();
         let naive = x.exp().ln_1p();
         if naive.is_finite() {
-            assert!((r - naive).abs() <= 4.0 * f64::EPSILON * naive.max(1e-300), "{x}");
+            assert!(
+                (r - naive).abs() <= 4.0 * f64::EPSILON * naive.max(1e-300),
+                "{x}"
+            );
         } else {
             assert_eq!(r, x);
         }
@@ -177,12 +180,18 @@ fn softplus_rules_and_values() {
         let f = Dual::new(x, 0.75).softplus();
         assert_eq!((f.x, f.eps), (r, 0.75 * d));
         let sigma = 1.0 / (1.0 + (-x).exp());
-        assert!((d - sigma).abs() <= 1e-15 + 1e-13 * sigma, "{x}: {d} vs {sigma}");
+        assert!(
+            (d - sigma).abs() <= 1e-15 + 1e-13 * sigma,
+            "{x}: {d} vs {sigma}"
+        );
     }
     let h = 1e-6;
     for x in POINTS {
         let fd = ((x + h).softplus() - (x - h).softplus()) / (2.0 * h);
-        assert!((0.25 + gy * fd - reverse::<Softplus>(x).1).abs() < 1e-8, "{x}");
+        assert!(
+            (0.25 + gy * fd - reverse::<Softplus>(x).1).abs() < 1e-8,
+            "{x}"
+        );
     }
     assert!((Real::softplus(0.75_f32) - 0.75_f32.exp().ln_1p()).abs() <= 2.0 * f32::EPSILON);
     let f = Fixed43::from_num(0.75);
