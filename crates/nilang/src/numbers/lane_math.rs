@@ -622,6 +622,21 @@ impl LaneBits for crate::numbers::lane_array::F4 {
         Self::from_bits(u)
     }
 }
+impl LaneBits for crate::numbers::lane_array::F16 {
+    type U = crate::numbers::lane_array::U16;
+    #[inline(always)]
+    fn all_set(self) -> bool {
+        self.all()
+    }
+    #[inline(always)]
+    fn to_u(self) -> Self::U {
+        self.to_bits()
+    }
+    #[inline(always)]
+    fn from_u(u: Self::U) -> Self {
+        Self::from_bits(u)
+    }
+}
 impl LaneBits for crate::numbers::lane_array::F8 {
     type U = crate::numbers::lane_array::U8;
     #[inline(always)]
@@ -658,8 +673,15 @@ mod bodies {
     );
     // `F64x8`'s inline functions (`exp`, `ln`): the array bodies themselves
     pub(crate) use self::a8 as w8;
+    // two vectors' worth (`stdlib::elementwise`'s AVX-512 values: more independent work)
+    lane_math!(
+        a16,
+        crate::numbers::lane_array::F16,
+        crate::numbers::lane_array::U16,
+        16
+    );
 }
-pub(crate) use bodies::a8;
+pub(crate) use bodies::{a16, a8};
 
 use super::isa::{active, Isa};
 
