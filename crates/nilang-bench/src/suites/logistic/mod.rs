@@ -4,9 +4,9 @@
 //! `L = Σ_s ln(1 + exp(z_s)) − y_s z_s`, `z_s = w·x_s + b`; the gradient is `∂L/∂w`.
 //!
 //! Written three ways, as the `pairwise` suite: plain Rust (`rust-O`, the best plain code:
-//! blocks of 64 samples, the margins as dot products in lanes, `softplus` (`ln(1 + eᶻ)`) in
-//! SIMD lanes by nilang's `i_map` on `f64` slices; `rust-G` the same with the hand-derived
-//! `∂L/∂z = σ(z) − y`, `σ(z) = e^(z − softplus(z))` in lanes too; `rust-scalar-O/G` one sample at a time with std's functions, the
+//! blocks of 64 samples, the margins as dot products in lanes, `exp` and `ln_1p` in SIMD
+//! lanes by nilang's `i_map` on `f64` slices; `rust-G` the same with the hand-derived
+//! `∂L/∂z = σ(z) − y`; `rust-scalar-O/G` one sample at a time with std's functions, the
 //! reference of every check), NiLang.rs from the guide only ([`nilang`]: `nilang-G` by
 //! `Plan`, and the data-parallel `nilang::ad::TermSum` over the samples on pools of 1 and N
 //! threads, `nilang-t1`, `nilang-tN`), JAX (`peers/jax/peer.py`, jitted float64) and C++ by
@@ -159,27 +159,29 @@ fn logit_lanes(w: &[f64; D + 1], xs: &[f64; D]) -> f64 {
     w[D] + ((h[0] + h[2]) + (h[1] + h[3]))
 }
 
-/// The margins `z` and `s = softplus(z) = ln(1 + eᶻ)` of the samples of one block (`xb`: up
-/// to [`BLOCK`] samples), `softplus` in SIMD lanes by nilang's `i_map` on `f64` slices (the
-/// CPU's widest vectors; the plain code a Rust user would call for vector math).
+/// The margins `z`, `e = exp(z)` and `ln(1 + e)` of the samples of one block (`xb`: up to
+/// [`BLOCK`] samples), `exp` and `ln_1p` in SIMD lanes by nilang's `i_map` on `f64` slices
+/// (the CPU's widest vectors; the plain code a Rust user would call for vector math).
 #[inline(always)]
-fn block_forward(w: &[f64], xb: &[f64], z: &mut [f64], s: &mut [f64]) {
+fn block_forward(w: &[f64], xb: &[f64], z: &mut [f64], e: &mut [f64], s: &mut [f64]) {
     let w: &[f64; D + 1] = w.try_into().expect("D + 1 parameters");
     for (z, xs) in z.iter_mut().zip(xb.chunks_exact(D)) {
         *z = logit_lanes(w, xs.try_into().expect("D features"));
     }
+    e.fill(0.0);
     s.fill(0.0);
-    ::nilang::stdlib::elementwise::i_map(s, fns::Softplus, z);
+    ::nilang::stdlib::elementwise::i_map(e, fns::Exp, z);
+    ::nilang::stdlib::elementwise::i_map(s, fns::Ln1p, e);
 }
 
 /// [`nll`] as the best plain code (`rust-O`): blocks of `BLOCK` samples, the margins as dot
-/// products in lanes, `softplus` in SIMD lanes.
+/// products in lanes, `exp` and `ln_1p` in SIMD lanes.
 pub fn nll_lanes(w: &[f64], x: &[f64], y: &[f64]) -> f64 {
-    let (mut z, mut s) = ([0.0; BLOCK], [0.0; BLOCK]);
+    let (mut z, mut e, mut s) = ([0.0; BLOCK], [0.0; BLOCK], [0.0; BLOCK]);
     let mut l = 0.0;
     for (xb, yb) in x.chunks(BLOCK * D).zip(y.chunks(BLOCK)) {
         let r = yb.len();
-        block_forward(w, xb, &mut z[..r], &mut s[..r]);
+        block_forward(w, xb, &mut z[..r], &mut e[..r], &mut s[..r]);
         for ((s, z), y) in s.iter().zip(&z).zip(yb) {
             l += s - y * z;
         }
@@ -188,27 +190,21 @@ pub fn nll_lanes(w: &[f64], x: &[f64], y: &[f64]) -> f64 {
 }
 
 /// [`nll_gradient`] as the best plain code (`rust-G`): [`nll_lanes`]' blocks, then
-/// `σ(z) = e^(z − s)` in SIMD lanes (nilang's `i_map` of `exp`), `∂L/∂z = σ(z) − y` and
-/// `∂L/∂w += ∂L/∂z · (x_s, 1)` in lanes (held in registers).
+/// `∂L/∂z = e/(1 + e) − y` and `∂L/∂w += ∂L/∂z · (x_s, 1)` in lanes (held in registers).
 pub fn nll_gradient_lanes(w: &[f64], x: &[f64], y: &[f64], g: &mut [f64]) -> f64 {
-    let (mut z, mut s, mut u, mut p) = ([0.0; BLOCK], [0.0; BLOCK], [0.0; BLOCK], [0.0; BLOCK]);
+    let (mut z, mut e, mut s) = ([0.0; BLOCK], [0.0; BLOCK], [0.0; BLOCK]);
     let (mut l, mut gw, mut gb) = (0.0, [0.0; D], 0.0);
     for (xb, yb) in x.chunks(BLOCK * D).zip(y.chunks(BLOCK)) {
         let r = yb.len();
-        block_forward(w, xb, &mut z[..r], &mut s[..r]);
-        for ((u, z), s) in u.iter_mut().zip(&z).zip(&s) {
-            *u = z - s;
-        }
-        p[..r].fill(0.0);
-        ::nilang::stdlib::elementwise::i_map(&mut p[..r], fns::Exp, &mut u[..r]);
-        for (((s, z), p), (y, xs)) in s
+        block_forward(w, xb, &mut z[..r], &mut e[..r], &mut s[..r]);
+        for (((s, z), e), (y, xs)) in s
             .iter()
             .zip(&z)
-            .zip(&p)
+            .zip(&e)
             .zip(yb.iter().zip(xb.chunks_exact(D)))
         {
             l += s - y * z;
-            let dz = p - y;
+            let dz = e / (1.0 + e) - y;
             for (g, x) in gw.iter_mut().zip(xs) {
                 *g += dz * x;
             }
