@@ -105,4 +105,12 @@ fn main() {
     row!(rounds, "sin", Sin, f64::sin, -10.0, 10.0);
     row!(rounds, "cos", Cos, f64::cos, -10.0, 10.0);
     row!(rounds, "sqrt", Sqrt, f64::sqrt, 0.0, 1e3);
+    row!(
+        rounds,
+        "softplus",
+        Softplus,
+        nilang::Real::softplus,
+        -10.0,
+        10.0
+    );
 }

@@ -14,13 +14,13 @@ use nilang_bench::suites::logistic::nilang::{logistic_nll, LogisticNll, NllStore
 use nilang_bench::suites::logistic::{LogisticCase, D};
 
 #[inline(never)]
-fn run_objective(reps: usize, c: &LogisticCase, w: &mut [f64], ws: &mut [Vec<f64>; 3]) -> f64 {
+fn run_objective(reps: usize, c: &LogisticCase, w: &mut [f64], ws: &mut [Vec<f64>; 2]) -> f64 {
     let mut l = 0.0;
     for _ in 0..reps {
         l = 0.0;
-        let [z, e, s] = ws;
+        let [z, s] = ws;
         let (wd, b) = w.split_at_mut(D);
-        logistic_nll(&mut l, wd, b, z, e, s, &c.x, &c.y);
+        logistic_nll(&mut l, wd, b, z, s, &c.x, &c.y);
     }
     l
 }
@@ -31,23 +31,14 @@ fn run_gradient<'a>(
     plan: &mut Plan<NllStore<'a>>,
     c: &'a LogisticCase,
     w: &mut [f64],
-    ws: &mut [Vec<f64>; 3],
+    ws: &mut [Vec<f64>; 2],
     g: &mut [f64],
 ) -> f64 {
     let mut v = 0.0;
     for _ in 0..reps {
         let (wd, b) = w.split_at_mut(D);
-        let [z, e, s] = ws;
-        let args = (
-            &mut 0.0,
-            wd,
-            b,
-            &mut z[..],
-            &mut e[..],
-            &mut s[..],
-            &c.x[..],
-            &c.y[..],
-        );
+        let [z, s] = ws;
+        let args = (&mut 0.0, wd, b, &mut z[..], &mut s[..], &c.x[..], &c.y[..]);
         let (l, st) = plan.value_and_gradient(&LogisticNll, args, 0);
         v = l;
         for (o, x) in g.iter_mut().zip(st.1.iter().chain(st.2.iter())) {
@@ -67,7 +58,7 @@ fn main() {
     let gradient_only = std::env::args().nth(3).is_some_and(|a| a == "g");
     let c = LogisticCase::random(n, &mut nilang_bench::suites::rng(22));
     let mut w = c.w.clone();
-    let mut ws: [Vec<f64>; 3] = std::array::from_fn(|_| vec![0.0; n]);
+    let mut ws: [Vec<f64>; 2] = std::array::from_fn(|_| vec![0.0; n]);
     let l = if gradient_only {
         f64::NAN
     } else {

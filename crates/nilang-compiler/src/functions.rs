@@ -212,5 +212,11 @@ mod tests {
         assert_eq!(rule("Ln1p"), (true, "g / (x + (REAL)1)".into()));
         assert_eq!(rule("Asinh"), (true, "g / sqrt(x * x + (REAL)1)".into()));
         assert_eq!(rule("Atanh"), (true, "g / ((REAL)1 - x * x)".into()));
+        // a function C lacks: the device prelude's helper, its result recomputed in `d`
+        assert_eq!(
+            rule("Softplus"),
+            (true, "g * exp(x - nl_softplus(x))".into())
+        );
+        assert_eq!(by_name("softplus").unwrap().c_value("a"), "nl_softplus(a)");
     }
 }

@@ -28,7 +28,8 @@ pub mod abi;
 /// - `Marker`: the zero-sized type of `nilang::instr::fns` (the `f` of `y += f(x)`);
 /// - `names`: the names a user writes (`tanh(x)` or `x.tanh()`); the first is also the method
 ///   of `nilang::Real` and of `f64` that computes the value;
-/// - `c`: the C function on the device (OpenCL, CUDA);
+/// - `c`: the C function on the device (OpenCL, CUDA; `nl_…` a helper of `nilang`'s device
+///   prelude, for a function C lacks);
 /// - `domain`: where the function is real (documentation);
 /// - `d: ± ∘ (expr)`: the derivative, as `±expr` (`∘` is `*`) or `±1 / expr` (`∘` is `/`),
 ///   so that the reverse rule is `x̄ ±= ȳ ∘ expr`. `expr` is a sum of terms `t ± t ± ..` of
@@ -39,7 +40,11 @@ pub mod abi;
 /// - `lanes`: how a batch of lanes (`F64x4`, `F64x8`) computes the value: `each` (lane by
 ///   lane with `f64`'s function) or the name of a SIMD implementation of `nilang`'s
 ///   `numbers::lane_math` (`simd_exp`, `simd_exp_m1`, `simd_ln`, `simd_ln_1p`, `simd_tanh`,
-///   `simd_sin`, `simd_cos`).
+///   `simd_sin`, `simd_cos`, `simd_softplus`).
+///
+/// `softplus` is `ln(1 + eˣ)` computed as `max(x, 0) + ln_1p(e^(−|x|))` (no overflow where
+/// `eˣ` does, JAX's `jax.nn.softplus`); its derivative, the logistic sigmoid `σ(x)`, is
+/// `e^(x − r)`.
 ///
 /// A new function is one row (and its tests): every reader generates from it.
 ///
@@ -71,6 +76,7 @@ macro_rules! elementary_functions {
             ExpM1 { names: [exp_m1, expm1], c: expm1, domain: "every real x",  d: + * (r + 1),                 lanes: simd_exp_m1 },
             Ln    { names: [ln, log],       c: log,   domain: "x > 0",         d: + / (x),                     lanes: simd_ln },
             Ln1p  { names: [ln_1p, log1p],  c: log1p, domain: "x > −1",        d: + / (x + 1),                 lanes: simd_ln_1p },
+            Softplus { names: [softplus],   c: nl_softplus, domain: "every real x", d: + * (exp(x - r)),   lanes: simd_softplus },
         }
     };
 }

@@ -28,6 +28,8 @@ fn each_function<T: Ordered>(t: usize, y: &mut [T], u: &mut [T], v: &mut [T]) {
     y[t] += v[t].asinh();
     y[t] += atanh(u[t]);
     y[t] += u[t].atanh();
+    y[t] += softplus(u[t]);
+    y[t] -= v[t].softplus();
 }
 
 const N: usize = 29;

@@ -161,6 +161,8 @@ NL_INLINE REAL nl_powi(REAL a, int n) {
     return recip ? 1 / r : r;
 }
 NL_INLINE REAL nl_sqdiff(REAL a, REAL b) { REAL d = a - b; return d * d; }
+/* softplus, ln(1 + e^x), as `Real::softplus`: max(x, 0) + log1p(e^-|x|) */
+NL_INLINE REAL nl_softplus(REAL x) { return fmax(x, (REAL)0) + log1p(exp(-fabs(x))); }
 /* the largest of n values, -inf for none: `nilang::ad::max_of` */
 NL_INLINE REAL nl_max_of(__global const REAL* p, ulong n) {
     REAL m = -INFINITY;

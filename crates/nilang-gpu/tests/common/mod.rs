@@ -141,6 +141,8 @@ fn table_decls() -> String {
     nilang_functions::elementary_functions!(c_names! {})
         .iter()
         .filter(|c| !CUDA_DECLS.contains(&format!("NL_MATH1({c})")))
+        // `nl_softplus`, ..: defined by nilang's device prelude, not the CUDA library
+        .filter(|c| !c.starts_with("nl_"))
         .map(|c| format!("NL_MATH1({c})"))
         .collect::<Vec<_>>()
         .join(" ")

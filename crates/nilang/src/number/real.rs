@@ -39,14 +39,26 @@ macro_rules! real_methods {
     )*};
 }
 
-/// The methods of the table of elementary functions on `f32`/`f64`: their own.
+/// The methods of the table of elementary functions on `f32`/`f64`: their own, and
+/// `softplus` (which std lacks) from theirs.
 macro_rules! real_float_methods {
     ($t:ty; $($F:ident { names: [$f:ident $(, $alias:ident)*], $($rest:tt)* },)*) => {$(
+        real_float_methods!(@one $t; $F $f);
+    )*};
+    (@one $t:ty; Softplus $f:ident) => {
+        /// `ln(1 + eˣ)` as `max(x, 0) + ln_1p(e^(−|x|))`: no overflow where `eˣ` does, no
+        /// cancellation (both terms are positive), `ln_1p` accurate where `eˣ` is tiny.
+        #[inline(always)]
+        fn $f(self) -> Self {
+            self.max(0.0) + (-self.abs()).exp().ln_1p()
+        }
+    };
+    (@one $t:ty; $F:ident $f:ident) => {
         #[inline(always)]
         fn $f(self) -> Self {
             <$t>::$f(self)
         }
-    )*};
+    };
 }
 
 /// An ordered real scalar with elementary functions: `f32`, `f64`, [`crate::Dual`].

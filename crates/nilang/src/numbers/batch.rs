@@ -70,6 +70,9 @@ macro_rules! lanes {
     (simd_cos, $m:ident, $x:expr) => {
         super::lane_math::$m::cos($x)
     };
+    (simd_softplus, $m:ident, $x:expr) => {
+        super::lane_math::$m::softplus($x)
+    };
 }
 pub(super) use lanes;
 

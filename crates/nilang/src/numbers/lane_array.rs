@@ -236,6 +236,9 @@ macro_rules! lane_arrays {
 }
 lane_arrays!(F4, U4, 4, 32);
 lane_arrays!(F8, U8, 8, 64);
+// two AVX-512 vectors: `stdlib::elementwise`'s values on plain numbers, two independent
+// vectors' instructions interleaved
+lane_arrays!(F16, U16, 16, 128);
 
 /// A function of the table of elementary functions with a vector implementation, on
 /// [`F8`] lanes: its value and the factor of its backward rule, computed as the rule on
@@ -243,6 +246,9 @@ lane_arrays!(F8, U8, 8, 64);
 pub(crate) trait ArrayLanes {
     /// `f(x)`.
     fn value(x: F8) -> F8;
+    /// `f(x)` on sixteen lanes: lane by lane the operations of [`ArrayLanes::value`], so the
+    /// same bits.
+    fn value16(x: F16) -> F16;
     /// `x̄ += ȳ ∘ d` is the rule of `y -= f(x)` (`x̄ −= ȳ ∘ d` that of `y += f(x)`) with
     /// `∘` `*` or `/` and `d` this (`r = f(x)`), negated where the row's sign is `−`.
     fn adjoint_step(ybar: F8, x: F8, r: F8) -> F8;
@@ -310,6 +316,10 @@ macro_rules! array_lanes {
             #[inline(always)]
             fn value(x: F8) -> F8 {
                 lanes!($l, a8, x)
+            }
+            #[inline(always)]
+            fn value16(x: F16) -> F16 {
+                lanes!($l, a16, x)
             }
             const READS_R: bool = reads_r!($($d)*);
             #[inline(always)]

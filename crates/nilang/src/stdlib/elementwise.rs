@@ -3,7 +3,7 @@
 //! elementwise functions.
 //!
 //! On `f64` and `GVar<f64>` slices, the functions of the table of elementary functions that
-//! have a vector implementation (`exp`, `exp_m1`, `ln`, `ln_1p`, `tanh`, `sin`, `cos`: their
+//! have a vector implementation (`exp`, `exp_m1`, `ln`, `ln_1p`, `tanh`, `sin`, `cos`, `softplus`: their
 //! row's `lanes` slot, see [`nilang_functions`]) run eight elements at a time, by the same lane
 //! code as [`F64x4`](crate::numbers::F64x4) and [`F64x8`](crate::numbers::F64x8) batches
 //! (each value within two ulps of `f64`'s function), compiled for the running CPU's widest
@@ -19,7 +19,7 @@
 //! instruction `y[i] += f(x[i])` one element at a time.
 use crate::ad::{GVar, Scalar};
 use crate::instr::{fns, PlusEq1};
-use crate::numbers::lane_array::{ArrayLanes, F8};
+use crate::numbers::lane_array::{ArrayLanes, F16, F8};
 use crate::stdlib::matmul;
 use core::any::TypeId;
 
@@ -278,7 +278,7 @@ fn dispatch<F: ArrayLanes, L: Lane>(step: Step, y: &mut [L], x: &mut [L]) {
     {
         #[target_feature(enable = "avx512f")]
         fn avx512<F: ArrayLanes, L: Lane>(step: Step, y: &mut [L], x: &mut [L]) {
-            kernel::<F, L>(step, y, x)
+            kernel16::<F, L>(step, y, x)
         }
         #[target_feature(enable = "avx2")]
         fn avx2<F: ArrayLanes, L: Lane>(step: Step, y: &mut [L], x: &mut [L]) {
@@ -319,10 +319,36 @@ fn kernel<F: ArrayLanes, L: Lane>(step: Step, y: &mut [L], x: &mut [L]) {
     }
 }
 
+/// [`kernel`] sixteen elements at a time (two AVX-512 vectors: the instructions of two
+/// independent vectors interleaved, where one vector's long chain of dependent operations
+/// left the core waiting), then [`kernel`] on the rest: each element gets the same operations,
+/// so the same bits, as in [`kernel`].
+#[inline(always)]
+fn kernel16<F: ArrayLanes, L: Lane>(step: Step, y: &mut [L], x: &mut [L]) {
+    let full = y.len() - y.len() % 16;
+    for (y, x) in y[..full]
+        .chunks_exact_mut(16)
+        .zip(x[..full].chunks_exact_mut(16))
+    {
+        let (y, x) = core::hint::black_box((y, x));
+        L::step16::<F>(step, y.try_into().unwrap(), x.try_into().unwrap());
+    }
+    kernel::<F, L>(step, &mut y[full..], &mut x[full..]);
+}
+
 /// A number the kernel runs on: `f64` (values) or `GVar<f64>` (values and adjoints).
 trait Lane: Copy + Default {
     /// `y ±= f(x)` on eight elements.
     fn step<F: ArrayLanes>(step: Step, y: &mut [Self; 8], x: &mut [Self; 8]);
+    /// `y ±= f(x)` on sixteen elements: [`Lane::step`] on each half, or the same operations
+    /// on both together.
+    #[inline(always)]
+    fn step16<F: ArrayLanes>(step: Step, y: &mut [Self; 16], x: &mut [Self; 16]) {
+        let (ya, yb) = y.split_at_mut(8);
+        let (xa, xb) = x.split_at_mut(8);
+        Self::step::<F>(step, ya.try_into().unwrap(), xa.try_into().unwrap());
+        Self::step::<F>(step, yb.try_into().unwrap(), xb.try_into().unwrap());
+    }
 }
 
 /// `v` as a slice of `U`.
@@ -348,6 +374,17 @@ impl Lane for f64 {
         let yv = F8(*y);
         let r = if step.stored() { yv } else { F::value(F8(*x)) };
         // plain numbers: an adjoint-only step is the instruction itself
+        *y = if step.minus() { yv - r } else { yv + r }.0;
+    }
+    /// Both halves' values in one sixteen-lane call ([`ArrayLanes::value16`]).
+    #[inline(always)]
+    fn step16<F: ArrayLanes>(step: Step, y: &mut [f64; 16], x: &mut [f64; 16]) {
+        let yv = F16(*y);
+        let r = if step.stored() {
+            yv
+        } else {
+            F::value16(F16(*x))
+        };
         *y = if step.minus() { yv - r } else { yv + r }.0;
     }
 }
@@ -461,6 +498,7 @@ mod tests {
         check::<fns::Ln1p>();
         check::<fns::Sin>();
         check::<fns::Cos>();
+        check::<fns::Softplus>();
     }
 
     /// The adjoint-only steps move the same adjoints, bit for bit, as the full steps (which
@@ -559,6 +597,7 @@ mod tests {
         check::<fns::Ln1p>();
         check::<fns::Sin>();
         check::<fns::Cos>();
+        check::<fns::Softplus>();
     }
 
     /// The values-only step on gradient numbers through blocks of plain numbers gives the

@@ -466,3 +466,48 @@ fn tanh_is_odd() {
         }
     }
 }
+
+/// `softplus` (`ln(1 + eˣ)`, a row of the table whose lanes compose the lane `exp` and `ln_1p`
+/// as `max(x, 0) + ln_1p(e^(−|x|))`) against the scalar `Real::softplus` (the same formula on
+/// std's functions): the same bits on 4 and 8 lanes, within three ulps (the two lane
+/// functions' errors add where `e^(−|x|)` is near one), no overflow where `eˣ` overflows, the
+/// special values.
+#[test]
+fn lane_softplus_is_within_three_ulps_of_the_scalar_one() {
+    let c = case!(
+        "softplus",
+        Softplus,
+        nilang::Real::softplus,
+        &[
+            (-40.0, 40.0, false),
+            (-1.0, 1.0, false),
+            (-750.0, 750.0, false),
+            (-320.0, 308.0, true)
+        ],
+        &[
+            1.0,
+            -1.0,
+            709.8,
+            710.0,
+            1e300,
+            f64::MAX,
+            -745.0,
+            -746.0,
+            37.0
+        ]
+    );
+    let (e, at) = worst(&c, 20_000);
+    eprintln!("softplus: worst {e} ulps (at {at:e})");
+    assert!(e <= 3, "softplus is {e} ulps from the scalar one at {at:e}");
+    let f = |x| <fns::Softplus as Func<(F64x4,)>>::eval((x,)).to_array();
+    let y = f(F64x4::new([
+        1000.0,
+        -1000.0,
+        f64::INFINITY,
+        f64::NEG_INFINITY,
+    ]));
+    assert_eq!(y, [1000.0, 0.0, f64::INFINITY, 0.0]);
+    let y = f(F64x4::new([0.0, f64::NAN, 800.0, -800.0]));
+    assert_eq!(y[0], core::f64::consts::LN_2);
+    assert!(y[1].is_nan() && y[2] == 800.0 && y[3] == 0.0);
+}

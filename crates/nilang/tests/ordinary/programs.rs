@@ -401,3 +401,32 @@ fn array_parameter() {
         &x,
     );
 }
+
+/// `softplus` in ordinary functions (`nilang::Real`'s method: std has none).
+mod softplus {
+    use super::check;
+    use nilang::ad;
+    use nilang::Real;
+
+    /// `softplus` (a row of the table that `f64` lacks as a method: `nilang::Real`'s) in an
+    /// ordinary function: its derivative from the row (`exp(x − r)`), also at a margin where
+    /// `eˣ` overflows (`x₁ = 800`: the derivative 1, no `NaN`).
+    #[ad]
+    fn softplus_margin(x: &[f64]) -> f64 {
+        let z = x[0] * x[1] - 0.5;
+        z.softplus() + (x[1] * 800.0).softplus()
+    }
+
+    #[test]
+    fn softplus_of_the_table() {
+        let x = [0.7, 1.3];
+        let (y, back) = softplus_margin_forward(&x);
+        assert_eq!(y, softplus_margin(&x));
+        let (g,) = back(1.0);
+        check("softplus", &|x| softplus_margin(x), &g, &x);
+        let (_, back) = softplus_margin_forward(&[0.7, 1.0]);
+        let (g,) = back(1.0);
+        let s = 1.0 / (1.0 + (0.5 - 0.7_f64).exp());
+        assert!((g[1] - (0.7 * s + 800.0)).abs() < 1e-12, "{g:?}");
+    }
+}

@@ -1,41 +1,39 @@
 //! `logistic` suite, NiLang.rs from the guide only: the negative log-likelihood as an `#[i]`
 //! program over a block of samples, written as a JAX user writes it: the margins `z = X·w + b`
 //! by the dense layer on read-only data (`nilang::stdlib::nnlib::i_dense_data`, one output: a
-//! matrix-vector product), `exp` and `ln_1p` over the vectors by
+//! matrix-vector product), `softplus` (`ln(1 + eᶻ)`, `jax.nn.softplus`) over the vector by
 //! `nilang::stdlib::elementwise::i_map` (SIMD lanes), the sum copied out, the rest undone. Its
 //! gradient by `nilang::ad::Plan` over all samples (`nilang-G`), and by the data-parallel
 //! `nilang::ad::TermSum` (the samples are the terms, `w` and `b` the shared parameters, the
-//! vectors `z`, `e`, `s` zero workspaces of each chunk) on a pool of 1 and of N threads
+//! vectors `z`, `s` zero workspaces of each chunk) on a pool of 1 and of N threads
 //! (`nilang-t1`, `nilang-tN`): the same bits for any N.
 use super::{LogisticCase, D};
 use crate::harness::{Kernel, Pool};
 use crate::report::Measure;
 use nilang::ad::{Plan, Shared, Store, TermSum};
-use nilang::instr::fns::{Exp, Ln1p, Mul};
+use nilang::instr::fns::{Mul, Softplus};
 use nilang::instr::PlusEq2;
 use nilang::prelude::*;
 use nilang::stdlib::elementwise::{i_map, i_map_inv};
 use nilang::stdlib::nnlib::{i_dense_data, i_dense_data_inv};
 
 /// `out += Σ_s ln(1 + exp(z_s)) − y_s z_s`, `z = x·w + b` over the samples of `x` (row-major,
-/// `w.len()` features each) and `y`; `z`, `e`, `s` are zero workspaces of one number per
-/// sample, zero again afterwards.
-#[i(zero(z, e, s))]
+/// `w.len()` features each) and `y`; `z`, `s` are zero workspaces of one number per sample,
+/// zero again afterwards.
+#[i(zero(z, s))]
 #[allow(clippy::too_many_arguments)]
 pub fn logistic_nll<T: Scalar + PlusEq2<Mul, f64, T> + PlusEq2<Mul, T, f64>>(
     out: &mut T,
     w: &mut [T],
     b: &mut [T],
     z: &mut [T],
-    e: &mut [T],
     s: &mut [T],
     x: &[f64],
     y: &[f64],
 ) {
     routine! {
         i_dense_data(z, x, w, b, y.len(), w.len(), 1);
-        i_map(e, Exp, z);
-        i_map(s, Ln1p, e);
+        i_map(s, Softplus, z);
     }
     for k in 0..y.len() {
         out += s[k];
@@ -48,7 +46,6 @@ pub fn logistic_nll<T: Scalar + PlusEq2<Mul, f64, T> + PlusEq2<Mul, T, f64>>(
 /// bias shared by every chunk, the chunk's workspaces (zeros), its data.
 type SampleArgs<'a> = (
     Shared<'a, f64>,
-    Shared<'a, [f64]>,
     Shared<'a, [f64]>,
     Shared<'a, [f64]>,
     Shared<'a, [f64]>,
@@ -66,7 +63,6 @@ fn sample_args(c: &LogisticCase, r: core::ops::Range<usize>) -> SampleArgs<'_> {
         Shared(&c.w[D..]),
         Shared(zeros),
         Shared(zeros),
-        Shared(zeros),
         &c.x[r.start * D..r.end * D],
         &c.y[r],
     )
@@ -79,13 +75,12 @@ pub type NllStore<'a> = Store<(
     &'a mut [f64],
     &'a mut [f64],
     &'a mut [f64],
-    &'a mut [f64],
     &'a [f64],
     &'a [f64],
 )>;
 
-/// The state of the serial kernels: the parameters `w`, `b`, the workspaces `z`, `e`, `s`.
-type Serial = (Vec<f64>, Vec<f64>, [Vec<f64>; 3]);
+/// The state of the serial kernels: the parameters `w`, `b`, the workspaces `z`, `s`.
+type Serial = (Vec<f64>, Vec<f64>, [Vec<f64>; 2]);
 
 fn serial(c: &LogisticCase) -> Serial {
     (
@@ -105,22 +100,21 @@ pub fn cells<'a>(c: &'a LogisticCase, pools: &'a [Pool]) -> Vec<(String, Vec<Ker
             Kernel::with_state(
                 Measure::O,
                 (0.0, serial(c)),
-                move |(l, (w, b, [z, e, s])): &mut (f64, Serial)| {
+                move |(l, (w, b, [z, s])): &mut (f64, Serial)| {
                     *l = 0.0;
-                    logistic_nll(l, w, b, z, e, s, x, y);
+                    logistic_nll(l, w, b, z, s, x, y);
                 },
                 |s| vec![s.0],
             ),
             Kernel::with_state(
                 Measure::G,
                 (Plan::<NllStore<'a>>::new(), vec![0.0; D + 1], serial(c)),
-                move |(plan, g, (w, b, [z, e, s])): &mut (Plan<NllStore<'a>>, Vec<f64>, Serial)| {
+                move |(plan, g, (w, b, [z, s])): &mut (Plan<NllStore<'a>>, Vec<f64>, Serial)| {
                     let args = (
                         &mut 0.0,
                         &mut w[..],
                         &mut b[..],
                         &mut z[..],
-                        &mut e[..],
                         &mut s[..],
                         x,
                         y,
@@ -167,7 +161,7 @@ mod tests {
         let c = LogisticCase::random(203, &mut crate::suites::rng(4));
         let mut want = vec![0.0; D + 1];
         let l = super::super::nll_gradient(&c.w, &c.x, &c.y, &mut want);
-        let (mut w, mut b, [mut z, mut e, mut s]) = serial(&c);
+        let (mut w, mut b, [mut z, mut s]) = serial(&c);
         let mut plan = Plan::<NllStore<'_>>::new();
         for _ in 0..2 {
             let args = (
@@ -175,7 +169,6 @@ mod tests {
                 &mut w[..],
                 &mut b[..],
                 &mut z[..],
-                &mut e[..],
                 &mut s[..],
                 &c.x[..],
                 &c.y[..],
@@ -188,7 +181,7 @@ mod tests {
             }
             // the zero(..) workspaces come back zero: reset (release builds) or uncomputed
             // to rounding (checks on)
-            assert!([&st.3, &st.4, &st.5]
+            assert!([&st.3, &st.4]
                 .iter()
                 .all(|ws| ws.iter().all(|v| v.x.abs() <= 1e-12)));
         }

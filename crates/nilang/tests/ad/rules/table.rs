@@ -154,3 +154,46 @@ fn atanh_on_lanes_and_other_numbers() {
     let f = Fixed43::from_num(0.75);
     assert_eq!(Real::atanh(f), Fixed43::from_num(0.75_f64.atanh()));
 }
+
+/// `softplus` (a row of the table with a derivative `exp(x − r)` of a sum): the reverse rule is
+/// the row's expression, the forward rule too; the value is `ln(1 + eˣ)` without overflow; the
+/// derivative against a central difference; `f32` and fixed point.
+#[test]
+fn softplus_rules_and_values() {
+    use nilang::numbers::Fixed43;
+    use nilang::Real;
+    let gy = 1.5;
+    for x in POINTS.iter().chain(&[12.0, -30.0, 700.0, 800.0, -800.0]) {
+        let x = *x;
+        let r = x.softplus();
+        let naive = x.exp().ln_1p();
+        if naive.is_finite() {
+            assert!(
+                (r - naive).abs() <= 4.0 * f64::EPSILON * naive.max(1e-300),
+                "{x}"
+            );
+        } else {
+            assert_eq!(r, x);
+        }
+        let d = (-0.0 + x - r).exp();
+        assert_eq!(reverse::<Softplus>(x), (0.5 - r, 0.25 + gy * d));
+        let f = Dual::new(x, 0.75).softplus();
+        assert_eq!((f.x, f.eps), (r, 0.75 * d));
+        let sigma = 1.0 / (1.0 + (-x).exp());
+        assert!(
+            (d - sigma).abs() <= 1e-15 + 1e-13 * sigma,
+            "{x}: {d} vs {sigma}"
+        );
+    }
+    let h = 1e-6;
+    for x in POINTS {
+        let fd = ((x + h).softplus() - (x - h).softplus()) / (2.0 * h);
+        assert!(
+            (0.25 + gy * fd - reverse::<Softplus>(x).1).abs() < 1e-8,
+            "{x}"
+        );
+    }
+    assert!((Real::softplus(0.75_f32) - 0.75_f32.exp().ln_1p()).abs() <= 2.0 * f32::EPSILON);
+    let f = Fixed43::from_num(0.75);
+    assert_eq!(Real::softplus(f), Fixed43::from_num(0.75_f64.softplus()));
+}
