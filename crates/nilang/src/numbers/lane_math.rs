@@ -240,7 +240,13 @@ macro_rules! lane_math {
                 x.simd_eq(f(0.0)).select(x, y)
             }
 
-<<<<<<< HEAD
+            /// `ln(1 + eˣ)` as `max(x, 0) + ln_1p(e^(−|x|))` (the scalar `Real::softplus`'s
+            /// operations, by [`exp`] and [`ln_1p`]): no overflow, NaN stays NaN.
+            #[inline(always)]
+            pub(crate) fn softplus(x: F) -> F {
+                x.fast_max(f(0.0)) + ln_1p(exp(-x.abs()))
+            }
+
             /// `tanh x` with one rational function and one division: `a = |x|` (capped at 19.5,
             /// beyond which `tanh = 1`), `h = a` below 0.625, else `h = a − k·ln 2 / 2`
             /// (`k = round(2a / ln 2)`, `|h| ≤ ln 2 / 4`); Cephes' rational `tanh h = h + c / M`
@@ -251,39 +257,6 @@ macro_rules! lane_math {
             /// `x`. Both forms are a value plus a smaller correction (`|tanh a − 1| < 0.45` from
             /// 0.625): at most 1.5 ulps from `tanh` (mpmath, 1.8·10⁵ inputs; std's own error
             /// reaches 2.1), two from std's.
-=======
-            /// `ln(1 + eˣ)` as `max(x, 0) + ln_1p(e^(−|x|))` (the scalar `Real::softplus`'s
-            /// operations, by [`exp`] and [`ln_1p`]): no overflow, NaN stays NaN.
-            #[inline(always)]
-            pub(crate) fn softplus(x: F) -> F {
-                x.fast_max(f(0.0)) + ln_1p(exp(-x.abs()))
-            }
-
-            /// `eˣ` for `|x| ≤ 708` by Cephes' Padé form (for [`tanh`]: no table look-up, which
-            /// costs more than the division on 8 lanes): `x = k·ln 2 + r` (`|r| ≤ ln 2 / 2`),
-            /// `eʳ = 1 + 2r·P(r²) / (Q(r²) − r·P(r²))`, times `2ᵏ` (added to the exponent field).
-            #[inline(always)]
-            fn exp_pade(x: F) -> F {
-                let t = x * f(core::f64::consts::LOG2_E) + f(MAGIC);
-                let kf = t - f(MAGIC);
-                let r = (x - kf * f(LN2_HI)) - kf * f(LN2_LO);
-                let rr = r * r;
-                let p = (f(1.261_771_930_748_105_9e-4) * rr + f(3.029_944_077_074_419_6e-2)) * rr
-                    + f(1.0);
-                let p = p * r;
-                let q = ((f(3.001_985_051_386_644_5e-6) * rr + f(2.524_483_403_496_841e-3)) * rr
-                    + f(2.272_655_482_081_550_3e-1))
-                    * rr
-                    + f(2.0);
-                let e = f(1.0) + f(2.0) * (p / (q - p));
-                // `t`'s last bits are `k`: `eʳ·2ᵏ` (normal) exactly
-                from_bits(bits(e) + (bits(t) << 52u32))
-            }
-
-            /// `tanh x`: `a = |x|`; below 0.625 Cephes' `a + a³·P(a²) / Q(a²)`, from 0.625
-            /// `1 − 2 / (e²ᵃ + 1)` (`a` capped at 22, where `tanh = 1`); both of the form
-            /// `A + B / C`, so one division; the sign of `x`.
->>>>>>> s34-h21l
             #[inline(always)]
             pub(crate) fn tanh(x: F) -> F {
                 let a = f(19.5).fast_min(x.abs()); // NaN stays NaN (`minpd`: the second)
