@@ -184,6 +184,64 @@ pub fn stores(stmts: &[Stmt]) -> bool {
     v.0
 }
 
+/// The store-tape calls of one iteration of a loop body, when their number is fixed and a
+/// loop window of the tape (`nilang::tape::PushLoop`/`PopLoop`) can take them: `(count,
+/// pops)`. That is when the body makes at least one, all of them unconditionally (not inside
+/// a branch or a nested loop), all from one `#[store]` routine, all pushes or all pops, and
+/// nothing in the body hands the tape to other code (a call of a reversible function,
+/// `safe!`).
+pub fn fixed_stores(body: &[Stmt]) -> Option<(usize, bool)> {
+    /// The calls found: their routine (the address of its statement) and direction.
+    fn walk(stmts: &[Stmt], routine: usize, found: &mut Vec<(usize, bool)>) -> bool {
+        stmts.iter().all(|s| match &s.kind {
+            StmtKind::Call(c) if cursor_method(c).is_some() => {
+                found.push((routine, c.inverse));
+                true
+            }
+            StmtKind::Call(_) | StmtKind::Safe(_) => false,
+            StmtKind::Seq(b) | StmtKind::Block(b) => walk(b, routine, found),
+            StmtKind::Routine { body, .. } => walk(body, s as *const Stmt as usize, found),
+            StmtKind::If { .. }
+            | StmtKind::While { .. }
+            | StmtKind::For { .. }
+            | StmtKind::DoLoop { .. } => !releases_or_stores(core::slice::from_ref(s)),
+            StmtKind::Instr(_)
+            | StmtKind::Alloc(_)
+            | StmtKind::Dealloc(_)
+            | StmtKind::Move { .. }
+            | StmtKind::Fresh(_)
+            | StmtKind::Stack { .. }
+            | StmtKind::Surface(_) => true,
+        })
+    }
+    let mut found = Vec::new();
+    if !walk(body, 0, &mut found) {
+        return None;
+    }
+    let &(routine, pops) = found.first()?;
+    found
+        .iter()
+        .all(|f| *f == (routine, pops))
+        .then_some((found.len(), pops))
+}
+
+/// Whether a statement list calls the store tape or hands it to other code (calls, `safe!`),
+/// at any depth.
+fn releases_or_stores(stmts: &[Stmt]) -> bool {
+    struct Finds(bool);
+    impl<'ir> Visit<'ir> for Finds {
+        fn visit_stmt(&mut self, s: &'ir Stmt) {
+            match &s.kind {
+                StmtKind::Call(_) | StmtKind::Safe(_) => self.0 = true,
+                _ => walk_stmt(self, s),
+            }
+        }
+    }
+    let mut v = Finds(false);
+    walk_block(&mut v, stmts);
+    v.0
+}
+
 const MISPLACED: &str =
     "`#[store]` applies to `routine! { ... }` only (it stores the routine's results \
                          for the backward pass instead of uncomputing them)";
@@ -385,6 +443,97 @@ mod tests {
             }
         ));
         assert!(!out.contains("__nilang_tape"), "{out}");
+    }
+
+    #[test]
+    fn a_loop_of_one_store_routine_stores_through_a_loop_window() {
+        let out = compile(quote!(
+            fn f(y: &mut [f64; 4], x: &[f64; 4]) {
+                for i in 0..4 {
+                    #[store]
+                    routine! {
+                        let (a, b, c) = (0.0, 0.0, 0.0);
+                        a += x[i] * 2.0;
+                        b += x[i] * 3.0;
+                        c += x[i] * 4.0;
+                    }
+                    y[i] += a * b;
+                    y[i] += c;
+                    unroutine!();
+                }
+            }
+        ));
+        assert!(!out.contains("compile_error"), "{out}");
+        // forward: one window for the loop's 2 store calls per iteration, the calls on it
+        assert!(out.contains("__nilang_tape . push_loop ("), "{out}");
+        assert!(out.contains(". 0 , 2usize"), "{out}");
+        assert!(
+            out.contains("__nilang_tape_loop . store2 (& mut a , & mut b"),
+            "{out}"
+        );
+        assert!(out.contains("__nilang_tape_loop . store (& mut c"), "{out}");
+        // inverse: a window for the pops
+        assert!(out.contains("__nilang_tape . pop_loop ()"), "{out}");
+        assert!(
+            out.contains("__nilang_tape_loop . store2_inv (& mut a , & mut b"),
+            "{out}"
+        );
+        assert!(!out.contains("__nilang_tape . store"), "{out}");
+    }
+
+    #[test]
+    fn loops_whose_stores_are_not_fixed_use_the_cursor() {
+        // a store routine in a branch, a call in the body, two store routines, a nested loop
+        for body in [
+            quote!(if (x[i] > 0.0, x[i] > 0.0) {
+                #[store]
+                routine! { let a = 0.0; a += x[i] * 2.0; }
+                y[i] += a;
+                unroutine!();
+            }),
+            quote!(
+                #[store]
+                routine! { let a = 0.0; a += x[i] * 2.0; }
+                y[i] += a;
+                g(&mut y[i], x);
+                unroutine!();
+            ),
+            quote!(
+                #[store]
+                routine! { let a = 0.0; a += x[i] * 2.0; }
+                #[store]
+                routine! { let b = 0.0; b += x[i] * 3.0; }
+                y[i] += a * b;
+                unroutine!();
+                unroutine!();
+            ),
+            quote!(for j in 0..2 {
+                #[store]
+                routine! { let a = 0.0; a += x[j] * 2.0; }
+                y[i] += a;
+                unroutine!();
+            }),
+        ] {
+            let out = compile(quote!(
+                fn f(y: &mut [f64; 4], x: &[f64; 4]) {
+                    for i in 0..4 {
+                        #body
+                    }
+                }
+            ));
+            assert!(!out.contains("compile_error"), "{out}");
+            // the nested loop alone has a window: its body stores once per iteration
+            let nested = out.contains("for j in");
+            let on = if nested {
+                "__nilang_tape_loop"
+            } else {
+                "__nilang_tape"
+            };
+            assert!(out.contains(&format!("{on} . store (& mut a")), "{out}");
+            assert!(out.contains(&format!("{on} . store_inv (& mut a")), "{out}");
+            assert_eq!(out.contains("push_loop"), nested, "{out}");
+            assert_eq!(out.contains("pop_loop"), nested, "{out}");
+        }
     }
 
     #[test]

@@ -336,3 +336,202 @@ fn a_cursor_holds_the_tape_and_its_guard_hands_it_back() {
         assert_eq!(nilang::tape::stats().len, 0);
     });
 }
+
+/// Pushes `vals` through a loop window of the current tape, then pops them back through
+/// another, checking each comes back bit for bit; returns the tape's statistics between the
+/// two loops.
+fn through_loop_windows(vals: &[(GVar<f64>, GVar<f64>)]) -> nilang::tape::TapeStats {
+    use nilang::tape::Guard;
+    let mut g = Guard::new();
+    let mut c = g.open();
+    {
+        let mut pushes = c.push_loop(vals.len());
+        for &(a, b) in vals {
+            let (mut x, mut y) = (a, b);
+            pushes.store2(&mut x, &mut y, GVar::default(), GVar::default(), "mine");
+            assert_eq!((x, y), (GVar::default(), GVar::default()));
+        }
+        pushes.end();
+    }
+    c.release();
+    let between = nilang::tape::stats();
+    c.acquire();
+    let mut pops = c.pop_loop();
+    for &(a, b) in vals.iter().rev() {
+        let (mut x, mut y) = (GVar::<f64>::default(), GVar::<f64>::default());
+        pops.store2_inv(&mut x, &mut y, GVar::default(), GVar::default(), "mine");
+        assert_eq!(
+            (x.x.to_bits(), x.g.to_bits()),
+            (a.x.to_bits(), a.g.to_bits())
+        );
+        assert_eq!(
+            (y.x.to_bits(), y.g.to_bits()),
+            (b.x.to_bits(), b.g.to_bits())
+        );
+    }
+    pops.end();
+    c.close();
+    between
+}
+
+/// Issue 22: a loop's pushes and pops go through one window per loop: numbers of every kind
+/// come back bit for bit (gradient numbers with a zero adjoint kept as their value, others
+/// whole, in runs that alternate), and the tape's statistics are those of the cursor's own
+/// pushes (for numbers of one kind, its reservation, made once for the loop, no larger).
+#[test]
+fn loop_windows_keep_every_number_and_the_tape_statistics() {
+    use nilang::tape::{Guard, Tape};
+    for mixed in [false, true] {
+        let vals: Vec<(GVar<f64>, GVar<f64>)> = (0..40)
+            .map(|i| {
+                let g = if mixed && i % 3 == 0 { 1.5 } else { 0.0 };
+                (
+                    GVar {
+                        x: i as f64 * 0.3,
+                        g,
+                    },
+                    GVar {
+                        x: -(i as f64),
+                        g: 0.0,
+                    },
+                )
+            })
+            .collect();
+        let mut windows = Tape::new();
+        let between = windows.scope(|| through_loop_windows(&vals));
+        // the same pushes through the cursor
+        let mut plain = Tape::new();
+        let want = plain.scope(|| {
+            let mut g = Guard::new();
+            let mut c = g.open();
+            for &(a, b) in &vals {
+                let (mut x, mut y) = (a, b);
+                c.store2(&mut x, &mut y, GVar::default(), GVar::default(), "mine");
+            }
+            c.close();
+            nilang::tape::stats()
+        });
+        assert_eq!(between.len, 80);
+        let same = |s: nilang::tape::TapeStats| (s.len, s.bytes, s.peak_bytes, s.pushes);
+        assert_eq!(same(between), same(want), "mixed {mixed}");
+        let after = windows.stats();
+        assert_eq!((after.len, after.bytes, after.pushes), (0, 0, 80));
+        assert_eq!(after.peak_bytes, want.peak_bytes);
+        if !mixed {
+            // one run of 80 values, reserved by the loop's first push
+            assert!(
+                between.bytes >= 80 * 8 && between.bytes <= 80 * 8 + 64,
+                "{between:?}"
+            );
+            assert!(
+                between.reserved_bytes <= want.reserved_bytes,
+                "{between:?} {want:?}"
+            );
+        }
+    }
+}
+
+/// Issue 22: a pop loop that reaches an entry another routine stored (a forward run never
+/// inverted) stops there with the cursor's stack error naming both routines, before changing
+/// the argument; inside `discarding` a push loop stores nothing; a panic inside a loop leaves
+/// the tape as its guard hands it back.
+#[test]
+fn loop_windows_report_misuse_like_the_cursor() {
+    use nilang::tape::{Guard, Tape};
+    // the other routine's entry, then three of this routine's
+    let push = |c: &mut nilang::tape::Cursor<'_>| {
+        let mut other = 7.0;
+        c.store(&mut other, 0.0, "other:1:1");
+        let mut pushes = c.push_loop(3);
+        for i in 0..3 {
+            let mut v = i as f64;
+            pushes.store(&mut v, 0.0, "mine:2:2");
+        }
+        pushes.end();
+    };
+    let mut tape = Tape::new();
+    let (mut seen, mut last) = (vec![], -1.0);
+    let e = catch(|| {
+        tape.scope(|| {
+            let mut g = Guard::new();
+            let mut c = g.open();
+            push(&mut c);
+            let mut pops = c.pop_loop();
+            for _ in 0..4 {
+                pops.store_inv(&mut last, 0.0, "mine:2:2");
+                seen.push(last);
+                last = -1.0;
+            }
+        })
+    })
+    .unwrap_err();
+    assert_eq!((seen, last), (vec![2.0, 1.0, 0.0], -1.0));
+    assert_eq!(e.kind, ErrorKind::Stack);
+    assert!(
+        e.detail.contains("other:1:1") && e.location.contains("mine:2:2"),
+        "{e}"
+    );
+    // popped in pairs with their forward runs, both routines get their values back
+    let other = tape.scope(|| {
+        let mut g = Guard::new();
+        let mut c = g.open();
+        push(&mut c);
+        {
+            let mut pops = c.pop_loop();
+            for want in [2.0, 1.0, 0.0] {
+                let mut v = -1.0;
+                pops.store_inv(&mut v, 0.0, "mine:2:2");
+                assert_eq!(v, want);
+            }
+            pops.end();
+        }
+        let mut other = 0.0;
+        c.store_inv(&mut other, 0.0, "other:1:1");
+        c.close();
+        other
+    });
+    assert_eq!((other, tape.stats().len), (7.0, 0));
+    // discarding: nothing stored, the ancillas left at their initial values
+    let mut tape = Tape::new();
+    tape.scope(|| {
+        nilang::tape::discarding(|| {
+            let mut g = Guard::new();
+            let mut c = g.open();
+            let mut pushes = c.push_loop(2);
+            let (mut a, mut b) = (1.0, 2.0);
+            pushes.store2(&mut a, &mut b, 0.0, 0.0, "mine");
+            assert_eq!((a, b), (0.0, 0.0));
+            pushes.end();
+            c.close();
+        })
+    });
+    assert_eq!(tape.stats().pushes, 0);
+    // a panic inside a push loop: the guard hands the tape back, without what the cursor
+    // had not written back
+    let mut tape = Tape::new();
+    tape.scope(|| {
+        let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            let mut g = Guard::new();
+            let mut c = g.open();
+            let mut pushes = c.push_loop(5);
+            for i in 0..5 {
+                let mut v = i as f64;
+                pushes.store(&mut v, 0.0, "mine");
+                if i == 3 {
+                    std::panic::resume_unwind(Box::new(()));
+                }
+            }
+        }));
+        assert!(r.is_err());
+        let s = nilang::tape::stats();
+        assert_eq!((s.len, s.bytes), (0, 0), "{s:?}");
+        // usable again
+        let mut g = Guard::new();
+        let mut c = g.open();
+        let mut v = 3.0;
+        c.store(&mut v, 0.0, "again");
+        c.store_inv(&mut v, 0.0, "again");
+        c.close();
+        assert_eq!(v, 3.0);
+    });
+}
