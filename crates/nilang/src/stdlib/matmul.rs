@@ -85,10 +85,9 @@ macro_rules! gemm_real {
         }
     };
 }
-/// [`vector_product`] compiled for the [`active`](crate::simd::active) vector level: the
-/// same operations in the same order on every path, so the same bits. Functions with the
-/// features, not [`crate::simd::dispatch`]'s closure: that closure was not inlined into its
-/// feature-enabled caller here and ran the default build's (SSE2) code.
+/// [`vector_product`] compiled for the [`active`](crate::simd::active) vector level
+/// ([`crate::simd::dispatch`]): the same operations in the same order on every path, so the
+/// same bits.
 ///
 /// # Safety
 /// As [`GemmReal::gemm`].
@@ -102,34 +101,8 @@ unsafe fn vector_product_dispatch<R: GemmReal>(
     b: (*const R, isize, isize),
     c: (*mut R, isize, isize),
 ) {
-    macro_rules! kernels {
-        ($($name:ident: $features:literal),*) => {$(
-            #[cfg(target_arch = "x86_64")]
-            #[target_feature(enable = $features)]
-            unsafe fn $name<R: GemmReal>(
-                m: usize,
-                k: usize,
-                n: usize,
-                alpha: R,
-                a: (*const R, isize, isize),
-                b: (*const R, isize, isize),
-                c: (*mut R, isize, isize),
-            ) {
-                // SAFETY: forwarded
-                unsafe { vector_product(m, k, n, alpha, a, b, c) }
-            }
-        )*};
-    }
-    kernels!(avx512: "avx512f,avx512vl,avx512dq,avx512bw,avx512cd,avx2,fma", avx2: "avx2,fma");
-    // SAFETY (every arm): forwarded from the caller; the CPU has the features (`active` is
-    // at most what it detected)
-    match crate::simd::active() {
-        #[cfg(target_arch = "x86_64")]
-        crate::simd::Isa::Avx512 => unsafe { avx512(m, k, n, alpha, a, b, c) },
-        #[cfg(target_arch = "x86_64")]
-        crate::simd::Isa::Avx2 => unsafe { avx2(m, k, n, alpha, a, b, c) },
-        _ => unsafe { vector_product(m, k, n, alpha, a, b, c) },
-    }
+    // SAFETY: forwarded from the caller
+    crate::simd::dispatch(|| unsafe { vector_product(m, k, n, alpha, a, b, c) })
 }
 
 /// `c += alpha · a · b` when `n` or `k` is 1 (a matrix-vector product, an outer product):
