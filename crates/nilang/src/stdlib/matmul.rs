@@ -17,7 +17,9 @@
 //! this module instead of `matrixmultiply` (dot products of rows, transposed products, outer
 //! products; eight lanes, compiled for the CPU's widest vectors at run time, the same bits on
 //! every path), and the backward rule of a matrix-vector product on data with at most 16
-//! columns (`c ∓= A·b` with `b̄ ±= Aᵀ·c̄`) reads `A` once.
+//! columns (`c ∓= A·b` with `b̄ ±= Aᵀ·c̄`) reads `A` once; so does the backward rule of a
+//! matrix-vector product on gradient numbers (`Ā ±= c̄·bᵀ` and `b̄ ±= Aᵀ·c̄`, with the values
+//! where wanted: [`gemv_var`], a one-output layer on a hidden layer).
 use crate::ad::GVar;
 use core::any::TypeId;
 use core::mem::{offset_of, size_of};
@@ -587,6 +589,195 @@ unsafe fn gemv_and_adjoint_dispatch<R: GemmReal>(
     true
 }
 
+/// The elements of a row of `A` [`gemv_var`] takes at a time (its adjoints of `b` are held
+/// in registers; a wider matrix is swept once per block of this many columns).
+const COLS: usize = 2 * LANES;
+/// The reals of [`COLS`] gradient numbers (value and adjoint).
+const PAIRS: usize = 2 * COLS;
+
+/// `c ±= A·b`, `Ā ∓= c̄·bᵀ` and `b̄ ∓= Aᵀ·c̄` (`n = 1`, `alpha` = ±1 for the first, its
+/// negation for the others) for a matrix `A` of gradient numbers (each a value and an adjoint
+/// side by side, the adjoint at lane `GL` of the pair; rows at stride `rs` reals from `a`), in
+/// one sweep over the rows of `A` per block of [`COLS`] columns (the blocks of a row lie in
+/// distinct cache lines, so `A` is read once): the backward rule of a matrix-vector product
+/// or of a one-output layer on a hidden layer, where the separate products read `A` two or
+/// three times. A row's pairs are loaded and stored as whole vectors (the values stored back
+/// unchanged). `c` (values) is `None` for the adjoint-only step; otherwise `k ≤ COLS`. Each
+/// value of `c` as [`gemv_rows`] computes it, each adjoint of `A` as [`outer`] and of `b` as
+/// [`gemv_cols`] (the same operations in the same order, so the same bits).
+///
+/// # Safety
+/// As [`GemmReal::gemm`] for the three products; `bg` distinct from the others.
+#[allow(clippy::too_many_arguments)]
+#[inline(always)]
+unsafe fn gemv_var<R: GemmReal, const GL: usize>(
+    m: usize,
+    k: usize,
+    alpha: R,
+    (a, rs): (*mut R, isize),
+    b: (*const R, isize),
+    c: Option<(*mut R, isize)>,
+    cg: (*const R, isize),
+    bg: (*mut R, isize),
+) {
+    debug_assert!(c.is_none() || k <= COLS);
+    let g = alpha.neg();
+    let mut j0 = 0;
+    while j0 < k {
+        let kb = (k - j0).min(COLS);
+        // SAFETY: `b`'s values `j0..j0 + kb` are in the caller's view
+        let bl = unsafe { block_of(b.0.offset(j0 as isize * b.1), b.1, kb) };
+        // `b` at the adjoint lanes, zero at the value lanes
+        let mut bp = [R::ZERO; PAIRS];
+        for (j, &b) in bl[..COLS].iter().enumerate() {
+            bp[2 * j + GL] = b;
+        }
+        let (mut acc0, mut acc1) = ([R::ZERO; PAIRS], [R::ZERO; PAIRS]);
+        // row `i`: its value of `c` (where wanted), its adjoints, its factor `∓c̄_i`, its
+        // pairs `j0..j0 + kb` (no closure: a closure would not be compiled for the caller's
+        // target features unless inlined)
+        #[inline(always)]
+        #[allow(clippy::too_many_arguments)]
+        unsafe fn row<R: GemmReal, const GL: usize>(
+            i: usize,
+            (j0, kb): (usize, usize),
+            (alpha, g): (R, R),
+            (a, rs): (*mut R, isize),
+            (bl, bp): (&[R; BLOCK + LANES], &[R; PAIRS]),
+            c: Option<(*mut R, isize)>,
+            cg: (*const R, isize),
+        ) -> (R, [R; PAIRS]) {
+            // SAFETY: row `i < m`, pairs `j0..j0 + kb`, element `i` of `c` and `c̄`, in the
+            // caller's views
+            unsafe {
+                let p = a.offset(i as isize * rs).add(2 * j0);
+                if let Some(c) = c {
+                    let s = row_dot::<R, 2>(p.add(1 - GL), bl, kb);
+                    let ci = c.0.offset(i as isize * c.1);
+                    *ci = (*ci).add(alpha * s);
+                }
+                let gi = g * *cg.0.offset(i as isize * cg.1);
+                if kb == COLS {
+                    let v = core::ptr::read_unaligned(p.cast::<[R; PAIRS]>());
+                    // every lane computed, the value lanes kept: a vector blend
+                    let t: [R; PAIRS] = core::array::from_fn(|q| v[q].add(gi * bp[q]));
+                    let new: [R; PAIRS] =
+                        core::array::from_fn(|q| if q % 2 == GL { t[q] } else { v[q] });
+                    core::ptr::write_unaligned(p.cast::<[R; PAIRS]>(), new);
+                    return (gi, v);
+                }
+                let mut v = [R::ZERO; PAIRS];
+                for (q, v) in v.iter_mut().enumerate().take(2 * kb) {
+                    *v = *p.add(q);
+                }
+                for q in (GL..2 * kb).step_by(2) {
+                    *p.add(q) = v[q].add(gi * bp[q]);
+                }
+                (gi, v)
+            }
+        }
+        let row =
+            |i: usize| unsafe { row::<R, GL>(i, (j0, kb), (alpha, g), (a, rs), (&bl, &bp), c, cg) };
+        let m2 = m - m % 2;
+        // every lane is summed (the value lanes are the products wanted)
+        for i in (0..m2).step_by(2) {
+            let (g0, x0) = row(i);
+            for q in 0..PAIRS {
+                acc0[q] = acc0[q].add(x0[q] * g0);
+            }
+            let (g1, x1) = row(i + 1);
+            for q in 0..PAIRS {
+                acc1[q] = acc1[q].add(x1[q] * g1);
+            }
+        }
+        if m2 < m {
+            let (g0, x0) = row(m2);
+            for q in 0..PAIRS {
+                acc0[q] = acc0[q].add(x0[q] * g0);
+            }
+        }
+        for j in 0..kb {
+            let q = 2 * j + 1 - GL;
+            // SAFETY: element `j0 + j < k` of the caller's view of `b̄`
+            unsafe {
+                let bj = bg.0.offset((j0 + j) as isize * bg.1);
+                *bj = (*bj).add(acc0[q].add(acc1[q]));
+            }
+        }
+        j0 += kb;
+    }
+}
+
+/// [`gemv_var`] compiled for the [`active`](crate::simd::active) vector level
+/// ([`crate::simd::dispatch`]) on the planes `a` of a matrix of gradient numbers; `false`
+/// (nothing done) unless each value and its adjoint lie side by side.
+///
+/// # Safety
+/// As [`gemv_var`] (`k` the row length of `a`).
+#[allow(clippy::too_many_arguments)]
+#[inline]
+unsafe fn gemv_var_dispatch<R: GemmReal>(
+    m: usize,
+    k: usize,
+    alpha: R,
+    a: (Planes<R>, *mut R),
+    b: (*const R, isize),
+    c: Option<(*mut R, isize)>,
+    cg: (*const R, isize),
+    bg: (*mut R, isize),
+) -> bool {
+    let (Planes { x, s, .. }, ag) = a;
+    let rs = s * k as isize;
+    type Kernel<R> = unsafe fn(
+        usize,
+        usize,
+        R,
+        (*mut R, isize),
+        (*const R, isize),
+        Option<(*mut R, isize)>,
+        (*const R, isize),
+        (*mut R, isize),
+    );
+    macro_rules! kernels {
+        ($($name:ident $(: $features:literal)?),*) => {$(
+            $(#[cfg(target_arch = "x86_64")] #[target_feature(enable = $features)])?
+            #[allow(clippy::too_many_arguments)]
+            unsafe fn $name<R: GemmReal, const GL: usize>(
+                m: usize,
+                k: usize,
+                alpha: R,
+                a: (*mut R, isize),
+                b: (*const R, isize),
+                c: Option<(*mut R, isize)>,
+                cg: (*const R, isize),
+                bg: (*mut R, isize),
+            ) {
+                // SAFETY: forwarded
+                unsafe { gemv_var::<R, GL>(m, k, alpha, a, b, c, cg, bg) }
+            }
+        )*};
+    }
+    kernels!(plain, avx512: "avx512f,avx512vl,avx512dq,avx2,fma", avx2: "avx2,fma");
+    let kernel: [Kernel<R>; 2] = match crate::simd::active() {
+        #[cfg(target_arch = "x86_64")]
+        crate::simd::Isa::Avx512 => [avx512::<R, 0>, avx512::<R, 1>],
+        #[cfg(target_arch = "x86_64")]
+        crate::simd::Isa::Avx2 => [avx2::<R, 0>, avx2::<R, 1>],
+        _ => [plain::<R, 0>, plain::<R, 1>],
+    };
+    // the pairs start at the lower plane
+    let d = (ag as isize - x as isize) / size_of::<R>() as isize;
+    let (base, gl) = match (s, d) {
+        (2, 1) => (x, 1),
+        (2, -1) => (ag, 0),
+        _ => return false,
+    };
+    // SAFETY: the CPU has the kernel's features (`active` is at most what it detected); the
+    // views as the caller's
+    unsafe { kernel[gl](m, k, alpha, (base, rs), b, c, cg, bg) };
+    true
+}
+
 /// `c[i, j] += (alpha a_i) · b_j` (`i < m`, `j < n`; `k = 1`): `a` at stride `a.1`, `b` at
 /// stride `b.1` (copied to the stack in blocks of [`BLOCK`]), the rows of `c` at stride `c.1`,
 /// their elements at stride `CS`.
@@ -833,6 +1024,25 @@ fn run<R: GemmReal, T: 'static, D: 'static>(
                 (bg, b.s),
             ) {
                 return true;
+            }
+        }
+        if let (1, Some(ag), Some(bg), Some(cg)) = (n, a.g, b.g, cg) {
+            // a matrix-vector product on gradient numbers: values (where wanted, rows of at
+            // most `COLS`), `Ā` and `B̄` in one sweep over `A`
+            if !values || k <= COLS {
+                let cv = values.then_some((c.x, c.s));
+                if gemv_var_dispatch(
+                    m,
+                    k,
+                    sign,
+                    (a, ag),
+                    (b.x, b.s),
+                    cv,
+                    (cg.cast_const(), c.s),
+                    (bg, b.s),
+                ) {
+                    return true;
+                }
             }
         }
         if values {
@@ -1097,6 +1307,111 @@ mod tests {
                 for (i, j) in (0..m).flat_map(|i| (0..k).map(move |j| (i, j))) {
                     let q = (i * k + j) * s;
                     assert_eq!(got[q], c1[q] + a[i * s] * b[j * s], "outer {i} {j}");
+                }
+            }
+        }
+    }
+
+    /// The one-sweep rule of a matrix-vector product on gradient numbers (`c -= A·b`,
+    /// `Ā += c̄·bᵀ`, `b̄ += Aᵀ·c̄`): the bits of the three products it replaces, with the
+    /// values and adjoint-only, one block of columns and several, the adjoint after or
+    /// before the value in each pair.
+    #[test]
+    fn one_sweep_rule_on_gradient_numbers_is_the_three_products() {
+        for &(m, k) in &[(37, 16), (10, 5), (9, 40), (1, 32), (8, 33), (5, 64)] {
+            for gl in [0usize, 1] {
+                for with_values in [true, false] {
+                    if with_values && k > COLS {
+                        continue;
+                    }
+                    // A as pairs (value, adjoint) or (adjoint, value), row-major m × k
+                    let (ax, ag0) = (data(m * k, 10), data(m * k, 11));
+                    let mut pairs = vec![0.0; 2 * m * k];
+                    for q in 0..m * k {
+                        pairs[2 * q + 1 - gl] = ax[q];
+                        pairs[2 * q + gl] = ag0[q];
+                    }
+                    let (b, cg, c0, bg0) = (data(k, 12), data(m, 13), data(m, 14), data(k, 15));
+                    // the separate products on the value and adjoint planes
+                    let (mut want_pairs, mut c, mut bg) = (pairs.clone(), c0.clone(), bg0.clone());
+                    let (xp, gp) = (
+                        want_pairs.as_mut_ptr().wrapping_add(1 - gl),
+                        want_pairs.as_mut_ptr().wrapping_add(gl),
+                    );
+                    let rs = (2 * k) as isize;
+                    // SAFETY: the views lie in the vectors
+                    unsafe {
+                        if with_values {
+                            vector_product(
+                                m,
+                                k,
+                                1,
+                                -1.0,
+                                (xp.cast_const(), rs, 2),
+                                (b.as_ptr(), 1, 0),
+                                (c.as_mut_ptr(), 1, 0),
+                            );
+                        }
+                        // Ā (m × k) += c̄ (m × 1) · bᵀ (1 × k)
+                        vector_product(
+                            m,
+                            1,
+                            k,
+                            1.0,
+                            (cg.as_ptr(), 1, 0),
+                            (b.as_ptr(), 0, 1),
+                            (gp, rs, 2),
+                        );
+                        // b̄ (k × 1) += Aᵀ (k × m) · c̄ (m × 1)
+                        vector_product(
+                            k,
+                            m,
+                            1,
+                            1.0,
+                            (xp.cast_const(), 2, rs),
+                            (cg.as_ptr(), 1, 0),
+                            (bg.as_mut_ptr(), 1, 0),
+                        );
+                    }
+                    let mut got_pairs = pairs.clone();
+                    let (mut gc, mut gbg) = (c0.clone(), bg0.clone());
+                    let x = got_pairs.as_mut_ptr().wrapping_add(1 - gl);
+                    let planes = Planes {
+                        x,
+                        g: Some(got_pairs.as_mut_ptr().wrapping_add(gl)),
+                        s: 2,
+                    };
+                    // SAFETY: the views lie in the vectors
+                    let done = unsafe {
+                        gemv_var_dispatch(
+                            m,
+                            k,
+                            -1.0,
+                            (planes, planes.g.unwrap()),
+                            (b.as_ptr(), 1),
+                            with_values.then_some((gc.as_mut_ptr(), 1)),
+                            (cg.as_ptr(), 1),
+                            (gbg.as_mut_ptr(), 1),
+                        )
+                    };
+                    assert!(done);
+                    let what = format!("{m}x{k} adjoint lane {gl} values {with_values}");
+                    assert_eq!(bits(&got_pairs), bits(&want_pairs), "{what}");
+                    assert_eq!(bits(&gc), bits(&c), "{what}");
+                    assert_eq!(bits(&gbg), bits(&bg), "{what}");
+                    assert!(bg.iter().zip(&bg0).any(|(p, q)| p != q), "{what}");
+                    assert_eq!(with_values, c != c0, "{what}");
+                    // the rule itself: Ā += c̄ bᵀ, b̄ += Aᵀ c̄
+                    for i in 0..m {
+                        for l in 0..k {
+                            let q = 2 * (i * k + l) + gl;
+                            assert_eq!(got_pairs[q], ag0[i * k + l] + cg[i] * b[l], "{what}");
+                        }
+                    }
+                    for l in 0..k {
+                        let want = bg0[l] + (0..m).map(|i| ax[i * k + l] * cg[i]).sum::<f64>();
+                        assert!((gbg[l] - want).abs() < 1e-12, "{what}");
+                    }
                 }
             }
         }
