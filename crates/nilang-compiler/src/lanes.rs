@@ -140,7 +140,8 @@ const LEVEL_FEATURES: [(u8, &str); 2] = [
 /// (`nilang::simd::__at_level`), so that copy has one caller, the caller's copy of the same
 /// level, and LLVM inlines it there (a copy also named by the other, dead, instances was
 /// called from three places and stayed a call per run); an untagged one picks the copy of
-/// the active level (`nilang::simd::__wide`).
+/// the active level (`nilang::simd::__wide`). A body with more than
+/// [`MAX_CALL_TUPLE`](crate::abi::MAX_CALL_TUPLE) parameters runs level 0 alone.
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn dispatched(
     wide: &TokenStream,
@@ -154,6 +155,14 @@ pub(crate) fn dispatched(
 ) -> TokenStream {
     let (item, level) = lanes_fn(generics, params, names, targs, body, allow);
     let l0 = level(0);
+    if names.len() > crate::abi::MAX_CALL_TUPLE {
+        // `nilang::simd::LevelFn` is implemented for pointers of up to this many parameters:
+        // a longer parameter list runs the default build's body
+        return quote! {
+            #item
+            #l0
+        };
+    }
     // the pointer's parameter types inferred: written out, an elided lifetime would make it a
     // higher-ranked pointer, not the one for the arguments' lifetimes
     let tys: Vec<TokenStream> = names.iter().map(|_| quote!(_)).collect();

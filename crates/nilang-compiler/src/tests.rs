@@ -701,6 +701,17 @@ fn generic_bodies_dispatch_on_batch_numbers_and_plain_ones_do_not() {
         "{out}"
     );
     assert!(out.contains(":: nilang :: simd :: __wide"), "{out}");
+    // more parameters than `nilang::simd::LevelFn` takes (`MAX_CALL_TUPLE`): level 0 alone
+    let params: Vec<String> = (0..crate::abi::MAX_CALL_TUPLE)
+        .map(|k| format!("p{k}: usize"))
+        .collect();
+    let out = expand_nocheck(&format!(
+        "fn long<T: Scalar>(y: &mut [T], {}) {{ for j in 0..p0 {{ y[j] += y[j + 1]; }} }}",
+        params.join(", ")
+    ));
+    assert!(!out.contains("__nilang_lanes2"), "{out}");
+    assert!(!out.contains("__wide"), "{out}");
+    assert!(out.contains("__nilang_lanes :: < T , 0 >"), "{out}");
     // a function on f64 only, and one whose type parameter is no number: no dispatch
     for src in [
         "fn g(y: &mut f64, x: &mut f64) { for i in 0..2 { y += x; } }",

@@ -74,7 +74,7 @@ pub fn dispatch<R, F: FnOnce() -> R>(f: F) -> R {
 
 /// A copy of an `#[i]` body compiled for one level (a `#[target_feature]` function, as an
 /// `unsafe fn` pointer: calling it on a CPU without the features is undefined), called with
-/// its arguments as one tuple. Implemented for `unsafe fn` pointers of up to 24 parameters.
+/// its arguments as one tuple. Implemented for `unsafe fn` pointers of up to 32 parameters.
 #[doc(hidden)]
 pub trait LevelFn<A>: Copy {
     /// `self(args.0, args.1, ..)`.
@@ -248,7 +248,7 @@ mod tests {
     #[test]
     fn at_level_runs_the_levels_copy() {
         use super::__at_level;
-        let mut which = 0;
+        let mut which: u8 = 0;
         if detected() >= Isa::Avx2 {
             __at_level(1, (&mut which,), one as unsafe fn(_));
             assert_eq!(which, 1);
@@ -258,7 +258,7 @@ mod tests {
             assert_eq!(which, 2);
         } else {
             let r = std::panic::catch_unwind(|| {
-                let mut w = 0;
+                let mut w: u8 = 0;
                 __at_level(2, (&mut w,), two as unsafe fn(_));
             });
             assert!(r.is_err());
