@@ -650,6 +650,17 @@ fn items(
             ),
             (None, None) => crate::lanes::level_zero(body),
         };
+        // a dispatched variant's body is in the level copies (`crate::lanes::dispatched`:
+        // functions of their own, whose parameters keep their `noalias`), so the variant and its
+        // `__nilang_body` are only the dispatch: inlined always, so that the call of the level
+        // copy sits in the caller's copy of that level from the start (a `#[target_feature]`
+        // copy is not inlined into a function without the features, and once the wrappers are
+        // inlined LLVM no longer counts the copy as called once: it stayed a call per run)
+        let variant_inline = if wide.is_some() {
+            quote!(#[inline(always)])
+        } else {
+            quote!(#[inline])
+        };
         let adj_fn = |body: &TokenStream, callee: &syn::Ident| {
             if long && !opaque && !crate::syntax::mentions_name(body, "__nilang_dead") {
                 call_by_name(callee)
@@ -672,9 +683,9 @@ fn items(
                     None => crate::lanes::level_zero(body),
                 };
                 quote! {
-                    #[doc(hidden)] #[inline] #allow
+                    #[doc(hidden)] #variant_inline #allow
                     #vis fn #adj_name #generics (__nilang_f: __NilangF, __nilang_dead: #mask, (#(#args,)*): (#(#tys,)*)) #where_clause {
-                        #[inline] #allow
+                        #variant_inline #allow
                         fn __nilang_body #generics (__nilang_f: __NilangF, __nilang_dead: #mask, #(#pats: #tys),*) #where_clause {
                             #body
                         }
@@ -711,9 +722,9 @@ fn items(
                 None => crate::lanes::level_zero(primal),
             };
             quote! {
-                #[doc(hidden)] #[inline] #allow
+                #[doc(hidden)] #variant_inline #allow
                 #vis fn #primal_name #generics (_: __NilangF, (#(#args,)*): (#(#tys,)*)) #where_clause {
-                    #[inline] #allow
+                    #variant_inline #allow
                     fn __nilang_body #generics (#params) #where_clause {
                         #primal
                     }

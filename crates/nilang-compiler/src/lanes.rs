@@ -2,11 +2,10 @@
 //!
 //! A body runs as an inner function `__nilang_lanes` with an extra const parameter (the
 //! instruction-set level): on batch numbers (a type parameter bounded by `Scalar`, `Ordered`
-//! or `Batch` whose `LaneOrd::WIDE` is set), `nilang::simd::__wide` calls level 2 or 1 from a
-//! `#[target_feature]` function (AVX-512, AVX2) when the CPU has it, else level 0 runs. Each
-//! level is its own instance with one caller, so LLVM inlines it into the `#[target_feature]`
-//! function whatever its size, and the body, with every `#[inline(always)]` lane operation
-//! in it, is compiled for those vectors. The functions it calls dispatch by themselves. On
+//! or `Batch` whose `LaneOrd::WIDE` is set), levels 2 and 1 are copies of the body in
+//! `#[target_feature]` functions (AVX-512, AVX2), which `nilang::simd` calls when the CPU has
+//! the level, else level 0 runs: the body, with every `#[inline(always)]` lane operation in
+//! it, is compiled for those vectors. The functions it calls dispatch by themselves. On
 //! other numbers the condition is a constant `false`: only level 0 is compiled. The
 //! value-only and adjoint-only calls in a body (`g::__primal`, `g::__adj`) pass the callee's
 //! function value tagged with the level (`nilang::simd::Level<__NILANG_ISA, _>`): the callee's
@@ -121,11 +120,28 @@ fn lanes_fn(
     (item, level)
 }
 
+/// The features of the levels that have a copy of the body (`nilang::simd::Isa::Avx512` and
+/// `Isa::Avx2`: the features `nilang::simd` detects), as `#[target_feature]` spells them.
+const LEVEL_FEATURES: [(u8, &str); 2] = [
+    (2, "avx512f,avx512vl,avx512dq,avx512bw,avx512cd,avx2,fma"),
+    (1, "avx2,fma"),
+];
+
 /// The body `body` of a function with `generics`, parameters `params` (as written in its
 /// signature) named `names`, run through the levels (see the module): `targs` are the
 /// function's type and const parameters, `wide` the [`wide_condition`], `tag` the level its
-/// caller runs ([`untagged`], [`tag_of_callee`]): a tagged instance runs that level's copy
-/// alone, so each copy of a caller calls an instance of its own.
+/// caller runs ([`untagged`], [`tag_of_callee`]).
+///
+/// Level 0 is `__nilang_lanes::<.., 0>`; levels 2 and 1 are copies of the body in
+/// `#[target_feature]` functions (`__nilang_lanes2`, `__nilang_lanes1`), compiled for their
+/// level whether LLVM inlines them or not, passed to `nilang::simd` as `unsafe fn` pointers
+/// (which it calls where the CPU has the level: no `unsafe` in the caller's crate). A tagged
+/// instance (called from `#[i]` code of level 1 or 2) names its level's copy alone
+/// (`nilang::simd::__at_level`), so that copy has one caller, the caller's copy of the same
+/// level, and LLVM inlines it there (a copy also named by the other, dead, instances was
+/// called from three places and stayed a call per run); an untagged one picks the copy of
+/// the active level (`nilang::simd::__wide`). A body with more than
+/// [`MAX_CALL_TUPLE`](crate::abi::MAX_CALL_TUPLE) parameters runs level 0 alone.
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn dispatched(
     wide: &TokenStream,
@@ -138,18 +154,49 @@ pub(crate) fn dispatched(
     allow: &TokenStream,
 ) -> TokenStream {
     let (item, level) = lanes_fn(generics, params, names, targs, body, allow);
-    let (l0, l1, l2) = (level(0), level(1), level(2));
+    let l0 = level(0);
+    if names.len() > crate::abi::MAX_CALL_TUPLE {
+        // `nilang::simd::LevelFn` is implemented for pointers of up to this many parameters:
+        // a longer parameter list runs the default build's body
+        return quote! {
+            #item
+            #l0
+        };
+    }
+    // the pointer's parameter types inferred: written out, an elided lifetime would make it a
+    // higher-ranked pointer, not the one for the arguments' lifetimes
+    let tys: Vec<TokenStream> = names.iter().map(|_| quote!(_)).collect();
+    let mut g = generics.clone();
+    g.params
+        .push(syn::parse_quote!(const __NILANG_ISA: ::core::primitive::u8));
+    let where_clause = &g.where_clause;
+    let mut items = Vec::new();
+    let mut ptrs = Vec::new();
+    for (l, features) in LEVEL_FEATURES {
+        let name = quote::format_ident!("__nilang_lanes{}", l);
+        let lit = proc_macro2::Literal::u8_unsuffixed(l);
+        items.push(quote! {
+            #[cfg_attr(target_arch = "x86_64", target_feature(enable = #features))]
+            #[inline] #allow
+            fn #name #g (#params) #where_clause {
+                #body
+            }
+        });
+        ptrs.push(quote!(#name::<#(#targs,)* #lit> as unsafe fn(#(#tys),*)));
+    }
+    let (p2, p1) = (&ptrs[0], &ptrs[1]);
     quote! {
         #item
+        #(#items)*
         if #wide {
-            match ::nilang::simd::__wide(
-                #tag,
-                (#(#names,)*),
-                |(#(#names,)*)| #l2,
-                |(#(#names,)*)| #l1,
-            ) {
-                ::core::result::Result::Ok(()) => {}
-                ::core::result::Result::Err((#(#names,)*)) => #l0,
+            match #tag {
+                0 => #l0,
+                1 => ::nilang::simd::__at_level(1, (#(#names,)*), #p1),
+                2 => ::nilang::simd::__at_level(2, (#(#names,)*), #p2),
+                _ => match ::nilang::simd::__wide(#tag, (#(#names,)*), #p2, #p1) {
+                    ::core::result::Result::Ok(()) => {}
+                    ::core::result::Result::Err((#(#names,)*)) => #l0,
+                },
             }
         } else {
             #l0

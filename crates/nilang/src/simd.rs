@@ -72,28 +72,49 @@ pub fn dispatch<R, F: FnOnce() -> R>(f: F) -> R {
     f()
 }
 
-/// What `#[i]` generates for a body on batch numbers (see [`crate::simd`]): `avx512(args)`
-/// or `avx2(args)` run from a function compiled for that level (`Ok`), else the arguments
-/// come back (`Err`: the caller runs the default build's body). The level is `tag`, the
-/// level of the `#[i]` code that called this instance ([`Level`]; a constant, so the other
-/// levels' code is removed), or [`active`] where `tag` is `u8::MAX` (untagged).
-/// Each closure is called from one place, so LLVM inlines it, and the body it calls, into
-/// that function.
+/// A copy of an `#[i]` body compiled for one level (a `#[target_feature]` function, as an
+/// `unsafe fn` pointer: calling it on a CPU without the features is undefined), called with
+/// its arguments as one tuple. Implemented for `unsafe fn` pointers of up to 32 parameters.
+#[doc(hidden)]
+pub trait LevelFn<A>: Copy {
+    /// `self(args.0, args.1, ..)`.
+    ///
+    /// # Safety
+    /// The CPU has the target features `self` was compiled for.
+    unsafe fn call_level(self, args: A);
+}
+macro_rules! level_fn {
+    ($($i:tt $a:ident),*) => {
+        impl<$($a),*> LevelFn<($($a,)*)> for unsafe fn($($a),*) {
+            #[inline(always)]
+            #[allow(non_snake_case)]
+            unsafe fn call_level(self, ($($a,)*): ($($a,)*)) {
+                // SAFETY: the caller's (the CPU has `self`'s features)
+                unsafe { self($($a),*) }
+            }
+        }
+    };
+}
+level_fn!();
+for_tuples!(level_fn);
+
+/// What `#[i]` generates for a body on batch numbers called from code that is not `#[i]`
+/// code of a known level (see [`crate::simd`]): `avx512(args)` or `avx2(args)`, the body's
+/// copies compiled for that level, run where [`active`] says so (`Ok`), else the arguments
+/// come back (`Err`: the caller runs the default build's body). `tag` is `u8::MAX`, or for a
+/// tagged instance its level (see [`__at_level`], which `#[i]` calls for levels 1 and 2).
+/// For generated code only: `avx512` and `avx2` must be copies of one body compiled with the
+/// features of [`Isa::Avx512`] and [`Isa::Avx2`].
 #[doc(hidden)]
 #[inline(always)]
-pub fn __wide<A>(tag: u8, args: A, avx512: impl FnOnce(A), avx2: impl FnOnce(A)) -> Result<(), A> {
+pub fn __wide<A, P2: LevelFn<A>, P1: LevelFn<A>>(
+    tag: u8,
+    args: A,
+    avx512: P2,
+    avx2: P1,
+) -> Result<(), A> {
     #[cfg(target_arch = "x86_64")]
     {
-        #[target_feature(enable = "avx512f,avx512vl,avx512dq,avx512bw,avx512cd,avx2,fma")]
-        #[inline]
-        fn level2<A, F: FnOnce(A)>(f: F, a: A) {
-            f(a)
-        }
-        #[target_feature(enable = "avx2,fma")]
-        #[inline]
-        fn level1<A, F: FnOnce(A)>(f: F, a: A) {
-            f(a)
-        }
         let level = match tag {
             0 => Isa::Baseline,
             // the caller's level (its code ran: the CPU has it; checked, for a forged tag)
@@ -109,12 +130,12 @@ pub fn __wide<A>(tag: u8, args: A, avx512: impl FnOnce(A), avx2: impl FnOnce(A))
         match level {
             Isa::Avx512 => {
                 // SAFETY: `level` is at most `detected`: the CPU has these features
-                unsafe { level2(avx512, args) };
+                unsafe { avx512.call_level(args) };
                 return Ok(());
             }
             Isa::Avx2 => {
                 // SAFETY: as above
-                unsafe { level1(avx2, args) };
+                unsafe { avx2.call_level(args) };
                 return Ok(());
             }
             Isa::Baseline => {}
@@ -122,6 +143,31 @@ pub fn __wide<A>(tag: u8, args: A, avx512: impl FnOnce(A), avx2: impl FnOnce(A))
     }
     let _ = (tag, avx512, avx2);
     Err(args)
+}
+
+/// What `#[i]` generates for a body on batch numbers called from `#[i]` code of level
+/// `level` (1 or 2, a constant: [`Level`]): `copy(args)`, the body's copy compiled for that
+/// level (the caller's code ran at that level: the CPU has it; checked, for a forged tag).
+/// Only that copy is named, so the other levels' copies of the callee are not compiled for
+/// this caller, and LLVM sees the copy called once (and inlines it into the caller's). For
+/// generated code only, as [`__wide`].
+#[doc(hidden)]
+#[inline(always)]
+pub fn __at_level<A, P: LevelFn<A>>(level: u8, args: A, copy: P) {
+    #[cfg(target_arch = "x86_64")]
+    {
+        let l = if level == 2 { Isa::Avx512 } else { Isa::Avx2 };
+        if l > detected() {
+            above_the_cpu(level)
+        }
+        // SAFETY: the CPU has level `l`, the features `copy` was compiled for
+        unsafe { copy.call_level(args) }
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        let _ = (level, args, copy);
+        unreachable!("no dispatched levels on this architecture")
+    }
 }
 
 /// A [`Level`] tag that no `#[i]` code on this CPU made (a level above the CPU's).
@@ -156,10 +202,24 @@ impl<const L: u8, F: crate::CallTuple<A>, A> crate::CallTuple<A> for Level<L, F>
 mod tests {
     use super::{__wide, active, detected, Isa};
 
-    /// Which closure `__wide` runs for `tag`: 2 (AVX-512), 1 (AVX2), 0 (the default build's).
+    /// A body's copy of level 2: says so.
+    #[cfg_attr(
+        target_arch = "x86_64",
+        target_feature(enable = "avx512f,avx512vl,avx512dq,avx512bw,avx512cd,avx2,fma")
+    )]
+    fn two(w: &mut u8) {
+        *w = 2;
+    }
+    /// A body's copy of level 1: says so.
+    #[cfg_attr(target_arch = "x86_64", target_feature(enable = "avx2,fma"))]
+    fn one(w: &mut u8) {
+        *w = 1;
+    }
+
+    /// Which copy `__wide` runs for `tag`: 2 (AVX-512), 1 (AVX2), 0 (the default build's).
     fn ran(tag: u8) -> u8 {
         let mut which = 0;
-        let r = __wide(tag, &mut which, |w| *w = 2, |w| *w = 1);
+        let r = __wide(tag, (&mut which,), two as unsafe fn(_), one as unsafe fn(_));
         assert_eq!(r.is_err(), which == 0);
         which
     }
@@ -181,6 +241,28 @@ mod tests {
             assert_eq!(ran(2), 2);
         }
         assert_eq!(ran(u8::MAX), wide.min(active()) as u8);
+    }
+
+    /// `__at_level` runs the copy of the caller's level (one the CPU has).
+    #[cfg(target_arch = "x86_64")]
+    #[test]
+    fn at_level_runs_the_levels_copy() {
+        use super::__at_level;
+        let mut which: u8 = 0;
+        if detected() >= Isa::Avx2 {
+            __at_level(1, (&mut which,), one as unsafe fn(_));
+            assert_eq!(which, 1);
+        }
+        if detected() >= Isa::Avx512 {
+            __at_level(2, (&mut which,), two as unsafe fn(_));
+            assert_eq!(which, 2);
+        } else {
+            let r = std::panic::catch_unwind(|| {
+                let mut w: u8 = 0;
+                __at_level(2, (&mut w,), two as unsafe fn(_));
+            });
+            assert!(r.is_err());
+        }
     }
 
     /// A tag above the CPU's level (never made by `#[i]` code) panics instead of running
