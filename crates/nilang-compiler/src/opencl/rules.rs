@@ -107,9 +107,11 @@ pub fn gvar(cx: &mut Cx, plus: bool, y: &CPlace, f: &Func, args: &[CPlace], v: &
                 up(0, true, format!("{g} * {b}")),
                 up(1, true, format!("{g} * {x}")),
             ],
+            // the CPU rule's arithmetic (`ad/rules/elementary.rs`): `t = ȳ·(1/b)`,
+            // `ā += t`, `b̄ -= t·(a/b)`, so both give the same bits
             "Div" => vec![
-                up(0, true, format!("{g} / {b}")),
-                up(1, false, format!("({g} * ({x} / {b})) / {b}")),
+                up(0, true, format!("{g} * ((REAL)1 / {b})")),
+                up(1, false, format!("({g} * ((REAL)1 / {b})) * ({x} / {b})")),
             ],
             // the elementary functions of the table
             name if by_marker(name).is_some() => by_marker(name)
