@@ -18,7 +18,7 @@ use super::{type_key, Cursor, TapeValue};
 use crate::ad::{GVar, Scalar};
 use core::any::TypeId;
 
-/// The pushes of a loop (see the [module documentation](self)): made by
+/// The pushes of a loop (one reservation for the whole loop): made by
 /// [`Cursor::push_loop`] before the loop, handed back to the cursor by [`PushLoop::end`]
 /// after it (a loop left by a panic hands nothing back: its cursor's guard repairs the tape).
 ///
@@ -256,7 +256,7 @@ impl PushLoop<'_, '_> {
     }
 }
 
-/// The pops of a loop (see the [module documentation](self)): made by [`Cursor::pop_loop`]
+/// The pops of a loop (one reservation for the whole loop): made by [`Cursor::pop_loop`]
 /// before the loop, handed back to the cursor by [`PopLoop::end`] after it (see
 /// [`PushLoop`] for an example).
 pub struct PopLoop<'c, 'g> {
