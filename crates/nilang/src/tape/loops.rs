@@ -256,7 +256,7 @@ impl PushLoop<'_, '_> {
     }
 }
 
-/// The pops of a loop (one reservation for the whole loop): made by [`Cursor::pop_loop`]
+/// The pops of a loop (one check for the whole loop): made by [`Cursor::pop_loop`]
 /// before the loop, handed back to the cursor by [`PopLoop::end`] after it (see
 /// [`PushLoop`] for an example).
 pub struct PopLoop<'c, 'g> {
