@@ -45,9 +45,6 @@ use crate::numbers::Dual;
 use core::any::{Any, TypeId};
 use core::cell::{Cell, UnsafeCell};
 
-mod loops;
-pub use loops::{PopLoop, PushLoop};
-
 /// A run of numbers of one type stored by one routine.
 #[derive(Clone, Copy)]
 struct Run {
@@ -1123,32 +1120,6 @@ pub trait TapeValue: Sized {
         let _ = x;
         None
     }
-    /// [`TapeValue::push_tape`] in a loop's window ([`PushLoop`]; by default through the
-    /// cursor).
-    #[inline(always)]
-    fn push_loop(self, l: &mut PushLoop<'_, '_>, site: &'static str) {
-        loops::push_via_cursor(self, l, site)
-    }
-    /// [`TapeValue::pop_tape`] in a loop's window ([`PopLoop`]; by default through the
-    /// cursor).
-    #[inline(always)]
-    fn pop_loop(l: &mut PopLoop<'_, '_>, site: &'static str) -> Self {
-        loops::pop_via_cursor(l, site)
-    }
-    /// [`TapeValue::push_array`] in a loop's window.
-    #[inline(always)]
-    fn push_array_loop<const N: usize>(a: [Self; N], l: &mut PushLoop<'_, '_>, site: &'static str) {
-        for v in a {
-            v.push_loop(l, site);
-        }
-    }
-    /// [`TapeValue::pop_array`] in a loop's window.
-    #[inline(always)]
-    fn pop_array_loop<const N: usize>(l: &mut PopLoop<'_, '_>, site: &'static str) -> [Self; N] {
-        let mut a: [Self; N] = core::array::from_fn(|_| Self::pop_loop(l, site));
-        a.reverse();
-        a
-    }
 }
 
 impl<T: Scalar> TapeValue for T {
@@ -1184,22 +1155,6 @@ impl<T: Scalar> TapeValue for T {
         }
     }
     #[inline(always)]
-    fn push_loop(self, l: &mut PushLoop<'_, '_>, site: &'static str) {
-        loops::push_number(self, l, site)
-    }
-    #[inline(always)]
-    fn pop_loop(l: &mut PopLoop<'_, '_>, site: &'static str) -> Self {
-        loops::pop_number(l, site)
-    }
-    #[inline(always)]
-    fn push_array_loop<const N: usize>(a: [Self; N], l: &mut PushLoop<'_, '_>, site: &'static str) {
-        loops::push_numbers(a, l, site)
-    }
-    #[inline(always)]
-    fn pop_array_loop<const N: usize>(l: &mut PopLoop<'_, '_>, site: &'static str) -> [Self; N] {
-        loops::pop_numbers(l, site)
-    }
-    #[inline(always)]
     fn unpacked(x: f64) -> Option<Self> {
         if TypeId::of::<T>() == TypeId::of::<f64>() {
             // SAFETY: `T` is `f64`
@@ -1221,14 +1176,6 @@ impl<T: TapeValue, const N: usize> TapeValue for [T; N] {
     #[inline]
     fn pop_tape(tape: &mut Cursor<'_>, site: &'static str) -> Self {
         T::pop_array(tape, site)
-    }
-    #[inline(always)]
-    fn push_loop(self, l: &mut PushLoop<'_, '_>, site: &'static str) {
-        T::push_array_loop(self, l, site)
-    }
-    #[inline(always)]
-    fn pop_loop(l: &mut PopLoop<'_, '_>, site: &'static str) -> Self {
-        T::pop_array_loop(l, site)
     }
 }
 

@@ -20,7 +20,6 @@ impl Emitter {
         let l = loc(s.span);
         let text = &s.text;
         self.loop_vars.push(var.to_string());
-        let (window, saved) = self.enter_tape_loop(body);
         let out = match iter {
             ForIter::Range(r) => {
                 let (sv, ev, stv) = (self.fresh("s"), self.fresh("e"), self.fresh("st"));
@@ -89,7 +88,6 @@ impl Emitter {
                 } else {
                     quote!(for #var in #it { #body })
                 };
-                let run = self.in_tape_loop(window, &it, run);
                 quote!({ let #sv = #st; let #ev = #en; #step_let #guard { #run } #check })
             }
             ForIter::Indices { slice, rev } => {
@@ -109,12 +107,9 @@ impl Emitter {
                 } else {
                     quote!()
                 };
-                let run = quote!(for #idx in #it { #body });
-                let run = self.in_tape_loop(window, &it, run);
-                quote!({ let #n = #sl.len(); #run #check })
+                quote!({ let #n = #sl.len(); for #idx in #it { #body } #check })
             }
         };
-        self.leave_tape_loop(saved);
         self.loop_vars.pop();
         out
     }

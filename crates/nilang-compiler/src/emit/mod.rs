@@ -90,9 +90,6 @@ pub struct Emitter {
     float_data: HashMap<String, usize>,
     /// The body has a store-tape cursor (see `tape.rs`).
     cursor: bool,
-    /// The loop window of the tape the store calls of the loop body being emitted go
-    /// through, if any (see `tape.rs`).
-    tape_loop: Option<syn::Ident>,
     counter: usize,
 }
 
@@ -128,7 +125,6 @@ impl Emitter {
             loops: vec![],
             float_data: HashMap::new(),
             cursor: false,
-            tape_loop: None,
             counter: 0,
         }
     }
