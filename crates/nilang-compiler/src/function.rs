@@ -625,10 +625,14 @@ fn items(
         };
         let mut variant_targs = own_args.clone();
         variant_targs.push(&nf);
-        let by_tag = |params: &TokenStream, names: &[syn::Ident], body: &TokenStream| match (
-            &wide, &on_lanes,
-        ) {
-            (Some(w), _) => crate::lanes::dispatched(
+        // dispatched where the body has a loop on batch numbers, else at the caller's level
+        let levels: Option<(&TokenStream, crate::lanes::LevelBodies)> = match (&wide, &on_lanes) {
+            (Some(w), _) => Some((w, crate::lanes::dispatched)),
+            (None, Some(w)) => Some((w, crate::lanes::at_callers_level)),
+            (None, None) => None,
+        };
+        let by_tag = |params: &TokenStream, names: &[syn::Ident], body: &TokenStream| match levels {
+            Some((w, emit)) => emit(
                 w,
                 &tag,
                 &generics,
@@ -638,17 +642,7 @@ fn items(
                 body,
                 &allow,
             ),
-            (None, Some(w)) => crate::lanes::at_callers_level(
-                w,
-                &tag,
-                &generics,
-                params,
-                names,
-                &variant_targs,
-                body,
-                &allow,
-            ),
-            (None, None) => crate::lanes::level_zero(body),
+            None => crate::lanes::level_zero(body),
         };
         // a dispatched variant's body is in the level copies (`crate::lanes::dispatched`:
         // functions of their own, whose parameters keep their `noalias`), so the variant and its

@@ -21,6 +21,20 @@ use quote::quote;
 /// `nilang::ad::LaneOrd`).
 const LANE_BOUNDS: [&str; 3] = ["Scalar", "Ordered", "Batch"];
 
+/// The emitters of a variant's body at its levels ([`dispatched`], [`at_callers_level`]): the
+/// batch-number condition, the callee's tag, the generics, the parameters and their names, the
+/// type arguments, the body and its `allow` attributes.
+pub(crate) type LevelBodies = fn(
+    &TokenStream,
+    &TokenStream,
+    &syn::Generics,
+    &TokenStream,
+    &[syn::Ident],
+    &[&syn::Ident],
+    &TokenStream,
+    &TokenStream,
+) -> TokenStream;
+
 /// `body` of a function that does not dispatch: its level (`__NILANG_ISA`, which the calls
 /// of its adjoint-only code name, see `emit::adjoint`) is 0.
 pub(crate) fn level_zero(body: &TokenStream) -> TokenStream {

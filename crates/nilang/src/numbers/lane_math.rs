@@ -602,51 +602,27 @@ impl LaneBits for wide::f64x4 {
         wide::bytemuck::cast(u)
     }
 }
-impl LaneBits for crate::numbers::lane_array::F4 {
-    type U = crate::numbers::lane_array::U4;
-    #[inline(always)]
-    fn all_set(self) -> bool {
-        self.all()
-    }
-    #[inline(always)]
-    fn to_u(self) -> Self::U {
-        self.to_bits()
-    }
-    #[inline(always)]
-    fn from_u(u: Self::U) -> Self {
-        Self::from_bits(u)
-    }
+/// `LaneBits` of the plain lane arrays (`F4`, `F8`, `F16` and their bit arrays).
+macro_rules! lane_array_bits {
+    ($($f:ident $u:ident),*) => {$(
+        impl LaneBits for crate::numbers::lane_array::$f {
+            type U = crate::numbers::lane_array::$u;
+            #[inline(always)]
+            fn all_set(self) -> bool {
+                self.all()
+            }
+            #[inline(always)]
+            fn to_u(self) -> Self::U {
+                self.to_bits()
+            }
+            #[inline(always)]
+            fn from_u(u: Self::U) -> Self {
+                Self::from_bits(u)
+            }
+        }
+    )*};
 }
-impl LaneBits for crate::numbers::lane_array::F16 {
-    type U = crate::numbers::lane_array::U16;
-    #[inline(always)]
-    fn all_set(self) -> bool {
-        self.all()
-    }
-    #[inline(always)]
-    fn to_u(self) -> Self::U {
-        self.to_bits()
-    }
-    #[inline(always)]
-    fn from_u(u: Self::U) -> Self {
-        Self::from_bits(u)
-    }
-}
-impl LaneBits for crate::numbers::lane_array::F8 {
-    type U = crate::numbers::lane_array::U8;
-    #[inline(always)]
-    fn all_set(self) -> bool {
-        self.all()
-    }
-    #[inline(always)]
-    fn to_u(self) -> Self::U {
-        self.to_bits()
-    }
-    #[inline(always)]
-    fn from_u(u: Self::U) -> Self {
-        Self::from_bits(u)
-    }
-}
+lane_array_bits!(F4 U4, F8 U8, F16 U16);
 
 // the bodies, on plain lane arrays: compiled for whatever vector width their caller is compiled
 // for (`a8`, also `x8`, is called from `stdlib::elementwise`'s dispatched kernel and by
