@@ -352,16 +352,21 @@ fn differ(a: &syn::Expr, b: &syn::Expr) -> bool {
     ba == bb && ka != kb
 }
 
-/// An index expression as its base (tokens, empty for a constant) and an integer offset
-/// (constants below 2³², so that no wrapping index arithmetic makes two of them equal).
-fn offset(e: &syn::Expr) -> (String, i128) {
-    let int = |e: &syn::Expr| match e {
+/// An integer literal below 2³² (so that no wrapping index arithmetic makes two offsets equal).
+fn small_int(e: &syn::Expr) -> Option<i128> {
+    match e {
         syn::Expr::Lit(syn::ExprLit {
             lit: syn::Lit::Int(i),
             ..
         }) => i.base10_parse::<i128>().ok().filter(|k| *k < 1 << 32),
         _ => None,
-    };
+    }
+}
+
+/// An index expression as its base (tokens, empty for a constant) and an integer offset
+/// (constants below 2³², so that no wrapping index arithmetic makes two of them equal).
+fn offset(e: &syn::Expr) -> (String, i128) {
+    let int = small_int;
     match e {
         syn::Expr::Paren(p) => offset(&p.expr),
         syn::Expr::Binary(b) => match (b.op, int(&b.left), int(&b.right)) {
@@ -461,13 +466,7 @@ fn apart_in_loop(em: &syn::Expr, ef: &syn::Expr, var: &str, range: &ForRange) ->
 /// An index expression as `a·v + c`: a factor, the tokens of a variable, an offset (integer
 /// constants below 2³²); `None` for any other form.
 fn affine(e: &syn::Expr) -> Option<(i128, String, i128)> {
-    let int = |e: &syn::Expr| match e {
-        syn::Expr::Lit(syn::ExprLit {
-            lit: syn::Lit::Int(i),
-            ..
-        }) => i.base10_parse::<i128>().ok().filter(|k| *k < 1 << 32),
-        _ => None,
-    };
+    let int = small_int;
     match e {
         syn::Expr::Paren(p) => affine(&p.expr),
         syn::Expr::Path(p) => p.path.get_ident().map(|i| (1, i.to_string(), 0)),
