@@ -128,10 +128,10 @@ typedef unsigned int uint;
 typedef unsigned long long ulong;
 #define get_global_id(d) ((ulong)blockIdx.x * (ulong)blockDim.x + (ulong)threadIdx.x)
 #ifndef INFINITY
-#define INFINITY __builtin_huge_valf()
+#define INFINITY __int_as_float(0x7f800000)
 #endif
 #ifndef NAN
-#define NAN __builtin_nanf("")
+#define NAN __int_as_float(0x7fffffff)
 #endif
 typedef NL_REAL REAL;
 __device__ inline void nl_atomic_add(REAL* p, REAL v) { atomicAdd(p, v); }

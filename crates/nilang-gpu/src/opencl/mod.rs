@@ -261,7 +261,13 @@ impl Driver for Ctx {
         let mut code = 0;
         let src = CString::new(source).map_err(|_| GpuError::Build("NUL in source".into()))?;
         let ptr = src.as_ptr();
-        let opts = CString::new(precision.defines(rows).join(" "))
+        // `float` division and square root correctly rounded, as on the CPU (OpenCL allows
+        // 2.5 and 3 ulps by default; `double`'s are always correctly rounded)
+        let mut options = precision.defines(rows);
+        if precision == Precision::F32 {
+            options.push("-cl-fp32-correctly-rounded-divide-sqrt".into());
+        }
+        let opts = CString::new(options.join(" "))
             .map_err(|_| GpuError::Build("NUL in options".into()))?;
         // SAFETY: one NUL-terminated source string; the program is released on error (by
         // `Built`'s drop).
