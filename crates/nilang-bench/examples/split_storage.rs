@@ -10,6 +10,10 @@
 //! target/release/examples/split_storage        # 1000x1000 (or: split_storage 300)
 //! ```
 //!
+//! Then the MLP suite's two GEMMs at B = 4096 (`z₁ += X·W₁` and `W̄₁ += Xᵀ·Z̄₁`, X data of
+//! B × 16, W₁ 16 × 32) by `matrixmultiply::dgemm`, as the library runs them, on interleaved
+//! gradient numbers (stride 2) and on split planes (stride 1).
+//!
 //! Every variant runs the library's own rule (`PlusEq2<Mul>::minus_eq_adjoint` on
 //! `Complex<GVar<f64>>`); only how places are read and written differs. The emitted-style body
 //! [`adj_body`] is one generic function over [`Places`], the container trait the macro would
@@ -200,7 +204,6 @@ fn run_library(dead: u64, y: &mut [G], a: &SparseView<'_>, av: &mut [G], x: &mut
 
 /// Split storage, the containers made inside the function from its plane parameters (the
 /// emitted body taking each plane as its own parameter: `noalias` on every plane).
-#[allow(clippy::too_many_arguments)]
 #[inline(never)]
 fn run_split_planes(
     dead: u64,
@@ -309,6 +312,109 @@ fn run_refresh_split(
             v.re += g[0];
             v.im += g[1];
         }
+    }
+}
+
+/// `c += a·b` by `matrixmultiply` (`m × k` times `k × n`, strides in elements).
+fn dgemm(
+    (m, k, n): (usize, usize, usize),
+    a: (&[f64], isize, isize),
+    b: (&[f64], isize, isize),
+    c: (&mut [f64], isize, isize),
+) {
+    let last = |r: isize, s: isize, rows: usize, cols: usize| {
+        (rows as isize - 1) * r + (cols as isize - 1) * s
+    };
+    assert!(last(a.1, a.2, m, k) < a.0.len() as isize);
+    assert!(last(b.1, b.2, k, n) < b.0.len() as isize);
+    assert!(last(c.1, c.2, m, n) < c.0.len() as isize);
+    // SAFETY: the views lie in their slices (asserted above); `c` is its own allocation
+    unsafe {
+        matrixmultiply::dgemm(
+            m,
+            k,
+            n,
+            1.0,
+            a.0.as_ptr(),
+            a.1,
+            a.2,
+            b.0.as_ptr(),
+            b.1,
+            b.2,
+            1.0,
+            c.0.as_mut_ptr(),
+            c.1,
+            c.2,
+        )
+    }
+}
+
+/// The MLP suite's two GEMMs at batch `bsz` (16 inputs, 32 hidden), interleaved (stride 2, the
+/// value at offset 0 and the adjoint at 1 of each pair) and split (stride 1): minimum and
+/// median µs of each, alternating.
+fn mlp_gemms(bsz: usize) {
+    let (ni, nh) = (16usize, 32usize);
+    let x: Vec<f64> = (0..bsz * ni).map(|k| ((k % 97) as f64) * 0.01).collect();
+    let il = |len: usize| -> Vec<f64> { (0..2 * len).map(|k| ((k % 89) as f64) * 0.01).collect() };
+    let (w_il, mut wg_il, mut z_il, zg_il) = (il(ni * nh), il(ni * nh), il(bsz * nh), il(bsz * nh));
+    let pl = |len: usize| -> Vec<f64> { (0..len).map(|k| ((k % 89) as f64) * 0.01).collect() };
+    let (w, mut wg, mut z, zg) = (pl(ni * nh), pl(ni * nh), pl(bsz * nh), pl(bsz * nh));
+    let (h, r) = (nh as isize, 2 * nh as isize);
+    let mut t: [Vec<f64>; 4] = Default::default();
+    let time = |v: &mut Vec<f64>, f: &mut dyn FnMut()| {
+        let s = std::time::Instant::now();
+        f();
+        v.push(s.elapsed().as_secs_f64());
+    };
+    for _ in 0..SAMPLES {
+        // z₁ += X·W₁ (values)
+        time(&mut t[0], &mut || {
+            dgemm(
+                (bsz, ni, nh),
+                (&x, ni as isize, 1),
+                (&w_il, r, 2),
+                (&mut z_il, r, 2),
+            )
+        });
+        time(&mut t[1], &mut || {
+            dgemm(
+                (bsz, ni, nh),
+                (&x, ni as isize, 1),
+                (&w, h, 1),
+                (&mut z, h, 1),
+            )
+        });
+        // W̄₁ += Xᵀ·Z̄₁ (adjoints)
+        time(&mut t[2], &mut || {
+            dgemm(
+                (ni, bsz, nh),
+                (&x, 1, ni as isize),
+                (&zg_il[1..], r, 2),
+                (&mut wg_il[1..], r, 2),
+            )
+        });
+        time(&mut t[3], &mut || {
+            dgemm(
+                (ni, bsz, nh),
+                (&x, 1, ni as isize),
+                (&zg, h, 1),
+                (&mut wg, h, 1),
+            )
+        });
+    }
+    black_box((&z_il, &wg_il, &z, &wg));
+    println!("MLP's GEMMs, B = {bsz}: min / median us");
+    for (k, name) in ["z1 += X W1", "W1bar += X^T Z1bar"].iter().enumerate() {
+        let (im, id) = stats(&mut t[2 * k]);
+        let (sm, sd) = stats(&mut t[2 * k + 1]);
+        println!(
+            "{name:<20} interleaved {:>7.1} / {:>7.1}, split {:>7.1} / {:>7.1} ({:.2}x by the minima)",
+            im * 1e6,
+            id * 1e6,
+            sm * 1e6,
+            sd * 1e6,
+            im / sm
+        );
     }
 }
 
@@ -498,4 +604,5 @@ fn main() {
         (rs + bs) / m0,
         (ro + bo) / m0
     );
+    mlp_gemms(4096);
 }
