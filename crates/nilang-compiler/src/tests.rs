@@ -779,6 +779,17 @@ fn ring_neighbour_loops_are_peeled_only_where_the_ring_size_cannot_change() {
     assert!(peeled(
         "fn f(y: &mut [f64], x: &[f64], n: usize) { for i in 0..n { y[i] += x[prev_index(i, n)]; } }"
     ));
+    // the same neighbours by remainders
+    for (next, prev) in [
+        ("(i + 1) % x.len()", "(i + x.len() - 1) % x.len()"),
+        ("(i + 1) % (x.len())", "(i + (x.len() - 1)) % x.len()"),
+    ] {
+        let out = expand_nocheck(&format!(
+            "fn f(y: &mut Vec<f64>, x: &mut Vec<f64>) {{ for i in 0..x.len() {{ y[i] += x[{next}] - x[{prev}]; }} }}"
+        ));
+        assert!(out.contains("__nilang_ring_lo"), "{out}");
+        assert!(out.contains("(i + 1)") && out.contains("(i - 1)"), "{out}");
+    }
     // not peeled: the size written, passed whole to a call, or differing between calls; a
     // call on another variable; another module's function of the same name; an inclusive
     // range; `safe!` code
@@ -791,6 +802,9 @@ fn ring_neighbour_loops_are_peeled_only_where_the_ring_size_cannot_change() {
         "fn f(y: &mut [f64], x: &[f64]) { for i in 0..4 { y[i] += x[grid::next_index(i, 4)]; } }",
         "fn f(y: &mut [f64], x: &[f64]) { for i in 0..=3 { y[i] += x[next_index(i, 4)]; } }",
         "fn f(y: &mut [f64], x: &[f64]) { for i in 0..4 { y[i] += x[next_index(i, 4)]; safe! { println!(); } } }",
+        "fn f(y: &mut [f64], x: &[f64]) { for i in 0..4 { y[i] += x[(i + 2) % 4]; } }",
+        "fn f(y: &mut [f64], x: &[f64]) { for i in 0..4 { y[i] += x[(i + 3 - 1) % 4]; } }",
+        "fn f(y: &mut [f64], x: &[f64]) { for i in 0..4 { y[i] += x[(i + 1) % 4] + x[(i + 1) % 5]; } }",
     ] {
         assert!(!peeled(src), "{src}");
     }

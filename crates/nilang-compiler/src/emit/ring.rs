@@ -1,11 +1,12 @@
 //! Ring-neighbour loops peeled: a range loop `for i in s..e` whose body reads its neighbours
-//! on a ring of `n` through `next_index(i, n)` and `prev_index(i, n)` (`nilang::stdlib::ring`)
-//! runs as three loops, `s..lo`, `lo..hi`, `hi..e`, where `lo..hi` is the part of `1..n − 1`
-//! inside the range. In the middle loop the two functions are `i + 1` and `i − 1` (no
-//! wrap-around there), so the stencil's loads are at fixed offsets: rustc drops their
-//! bounds checks and their selects, and vectorises what it can; the first and the last
-//! iterations keep the calls. The same iterations run in the same order (reversed, for a
-//! reversed range), so every result is bit for bit the one of the single loop.
+//! on a ring of `n` through `next_index(i, n)` and `prev_index(i, n)` (`nilang::stdlib::ring`),
+//! or through `(i + 1) % n` and `(i + n - 1) % n`, runs as three loops, `s..lo`, `lo..hi`,
+//! `hi..e`, where `lo..hi` is the part of `1..n − 1` inside the range. In the middle loop the
+//! neighbours are `i + 1` and `i − 1` (no wrap-around there), so the stencil's loads are at
+//! fixed offsets, without selects or divisions, and rustc vectorises what it can; the first
+//! and the last iterations keep the calls (the remainders). The same iterations run in the
+//! same order (reversed, for a reversed range), so every result is bit for bit the one of the
+//! single loop.
 //!
 //! Peeled only when `n` cannot change inside the loop: an integer literal, a variable the
 //! body never writes or moves, or `v.len()` where the body reaches `v` only through its
@@ -17,23 +18,22 @@ use quote::{quote, ToTokens};
 use syn::visit::Visit as SynVisit;
 use syn::visit_mut::VisitMut as SynVisitMut;
 
-/// The ring size `n` of the `next_index(var, n)`/`prev_index(var, n)` calls of a loop body,
-/// when the body has at least one, all with the same `n`, and `n` is invariant in the body
-/// (see the [module documentation](self)); `None` otherwise.
+/// The ring size `n` of the ring neighbours of `var` in a loop body (`next_index(var, n)`,
+/// `(var + 1) % n`, ...), when the body has at least one, all with the same `n`, and `n` is
+/// invariant in the body (see the [module documentation](self)); `None` otherwise.
 pub(super) fn ring_size(var: &syn::Ident, body: &[Stmt]) -> Option<syn::Expr> {
     let mut calls = RingCalls { var, sizes: vec![] };
     crate::visit::walk_block(&mut calls, body);
     let n = calls.sizes.first()?.clone();
-    let key = n.to_token_stream().to_string();
     if calls
         .sizes
         .iter()
-        .any(|m| m.to_token_stream().to_string() != key)
+        .any(|m| tokens(strip(m)) != tokens(strip(&n)))
     {
         return None;
     }
     let mut names = vec![var.to_string()];
-    match &n {
+    match strip(&n) {
         syn::Expr::Lit(syn::ExprLit {
             lit: syn::Lit::Int(_),
             ..
@@ -55,7 +55,7 @@ pub(super) fn ring_size(var: &syn::Ident, body: &[Stmt]) -> Option<syn::Expr> {
     fixed.ok.then_some(n)
 }
 
-/// The loop body with `next_index(var, n)` as `(var + 1)` and `prev_index(var, n)` as
+/// The loop body with the next neighbour of `var` as `(var + 1)` and the previous one as
 /// `(var - 1)`: the body of the middle loop.
 pub(super) fn interior(var: &syn::Ident, body: &[Stmt]) -> Vec<Stmt> {
     let mut out = body.to_vec();
@@ -110,11 +110,18 @@ fn strip(e: &syn::Expr) -> &syn::Expr {
     }
 }
 
-/// Which ring function a call is (`next_index`: `Some(true)`, `prev_index`: `Some(false)`)
-/// when its first argument is `var`, with its size argument.
+/// Which neighbour on the ring an index expression of `var` is (the next: `Some(true)`, the
+/// previous: `Some(false)`), with the ring size: `next_index(var, n)`, `prev_index(var, n)`,
+/// or the same by a remainder, `(var + 1) % n`, `(var + n - 1) % n`, `(var + (n - 1)) % n`.
 fn ring_call<'e>(var: &syn::Ident, e: &'e syn::Expr) -> Option<(bool, &'e syn::Expr)> {
-    let syn::Expr::Call(c) = e else {
-        return None;
+    let is_var = |e: &syn::Expr| matches!(strip(e), syn::Expr::Path(p) if p.path.is_ident(var));
+    let c = match e {
+        syn::Expr::Call(c) => c,
+        syn::Expr::Binary(b) if matches!(b.op, syn::BinOp::Rem(_)) => {
+            let n = &*b.right;
+            return remainder(is_var, strip(&b.left), n).map(|next| (next, n));
+        }
+        _ => return None,
     };
     let syn::Expr::Path(f) = &*c.func else {
         return None;
@@ -130,16 +137,46 @@ fn ring_call<'e>(var: &syn::Ident, e: &'e syn::Expr) -> Option<(bool, &'e syn::E
         "prev_index" => false,
         _ => return None,
     };
-    if c.args.len() != 2 || !last.arguments.is_none() {
+    if c.args.len() != 2 || !last.arguments.is_none() || !is_var(&c.args[0]) {
         return None;
     }
-    match strip(&c.args[0]) {
-        syn::Expr::Path(p) if p.path.is_ident(var) => Some((next, &c.args[1])),
+    Some((next, &c.args[1]))
+}
+
+/// The dividend of `… % n` as a ring neighbour of the loop variable: `var + 1` (the next),
+/// `var + n - 1` or `var + (n - 1)` (the previous).
+fn remainder(is_var: impl Fn(&syn::Expr) -> bool, e: &syn::Expr, n: &syn::Expr) -> Option<bool> {
+    let same = |a: &syn::Expr| tokens(strip(a)) == tokens(strip(n));
+    let one = |e: &syn::Expr| matches!(strip(e), syn::Expr::Lit(syn::ExprLit { lit: syn::Lit::Int(i), .. }) if i.base10_digits() == "1");
+    let syn::Expr::Binary(b) = e else {
+        return None;
+    };
+    match b.op {
+        // `var + 1`, `var + (n - 1)`
+        syn::BinOp::Add(_) if is_var(&b.left) => match strip(&b.right) {
+            r if one(r) => Some(true),
+            syn::Expr::Binary(m) if matches!(m.op, syn::BinOp::Sub(_)) => {
+                (same(&m.left) && one(&m.right)).then_some(false)
+            }
+            _ => None,
+        },
+        // `var + n - 1`
+        syn::BinOp::Sub(_) if one(&b.right) => match strip(&b.left) {
+            syn::Expr::Binary(a) if matches!(a.op, syn::BinOp::Add(_)) => {
+                (is_var(&a.left) && same(&a.right)).then_some(false)
+            }
+            _ => None,
+        },
         _ => None,
     }
 }
 
-/// Collects the size argument of every ring call on `var` in a body's expressions.
+/// An expression's tokens, to compare two expressions.
+fn tokens(e: &syn::Expr) -> String {
+    e.to_token_stream().to_string()
+}
+
+/// Collects the ring size of every ring neighbour of `var` in a body's expressions.
 struct RingCalls<'v> {
     var: &'v syn::Ident,
     sizes: Vec<syn::Expr>,
@@ -167,7 +204,7 @@ impl<'ir> Visit<'ir> for RingCalls<'_> {
     }
 }
 
-/// Rewrites the ring calls on `var` to `var ± 1`.
+/// Rewrites the ring neighbours of `var` to `var ± 1`.
 struct Interior<'v> {
     var: &'v syn::Ident,
 }

@@ -42,6 +42,26 @@ macro_rules! stencil {
 stencil!(peeled, next_index, prev_index);
 stencil!(plain, after, before);
 
+/// [`peeled`] with the neighbours as remainders, `(i + 1) % n` and `(i + n - 1) % n` (also
+/// peeled).
+#[i]
+fn modular<T: Scalar>(y: &mut Vec<T>, x: &mut Vec<T>, c: &mut T, s: usize, e: usize) {
+    for i in s..e {
+        routine! {
+            let lap = T::default();
+            lap += x[(i + 1) % x.len()] + x[(i + x.len() - 1) % x.len()];
+            lap -= x[i] * 2.0;
+        }
+        y[i] += x[(i + 1) % x.len()] * x[i];
+        y[i] -= x[(i + (x.len() - 1)) % x.len()].powi(3);
+        y[i] += lap * c;
+        unroutine!();
+    }
+    for i in (s..e).rev() {
+        y[i] += x[(i + x.len() - 1) % x.len()] * c;
+    }
+}
+
 fn cells(n: usize) -> Vec<f64> {
     (0..n)
         .map(|i| 0.3 + 0.17 * i as f64 - 0.01 * (i * i) as f64)
@@ -62,6 +82,11 @@ fn ring_loops_match_the_unpeeled_stencil_bit_for_bit() {
                 let a = run(&|y, x, c| peeled(y, x, c, s, e));
                 let b = run(&|y, x, c| plain(y, x, c, s, e));
                 assert_eq!(a, b, "n = {n}, {s}..{e}");
+                assert_eq!(
+                    run(&|y, x, c| modular(y, x, c, s, e)),
+                    b,
+                    "n = {n}, {s}..{e}"
+                );
                 if s < e {
                     assert_ne!(a.0, vec![0.5; n], "n = {n}, {s}..{e}: the loop ran");
                 }
@@ -93,6 +118,12 @@ fn ring_loops_match_the_unpeeled_stencil_bit_for_bit() {
                 };
                 let (ga, gb) = (grad(Peeled, Plain, true), grad(Peeled, Plain, false));
                 assert_eq!(ga, gb, "n = {n}, {s}..{e}");
+                let mut y: Vec<GVar<f64>> = a.0.iter().map(|&v| GVar::new(v, 1.0)).collect();
+                let mut x: Vec<GVar<f64>> = a.1.iter().map(|&v| GVar::from(v)).collect();
+                let mut c = GVar::from(a.2);
+                Modular.uncall((&mut y, &mut x, &mut c, s, e));
+                let gx: Vec<f64> = x.iter().map(|v| v.g).collect();
+                assert_eq!((gx, c.g), gb, "n = {n}, {s}..{e}");
             }
         }
     }
