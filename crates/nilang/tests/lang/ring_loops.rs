@@ -62,6 +62,9 @@ fn modular<T: Scalar>(y: &mut Vec<T>, x: &mut Vec<T>, c: &mut T, s: usize, e: us
     }
 }
 
+/// A run of a stencil on `(y, x, c)`.
+type Run<'a> = &'a dyn Fn(&mut Vec<f64>, &mut Vec<f64>, &mut f64);
+
 fn cells(n: usize) -> Vec<f64> {
     (0..n)
         .map(|i| 0.3 + 0.17 * i as f64 - 0.01 * (i * i) as f64)
@@ -74,7 +77,7 @@ fn ring_loops_match_the_unpeeled_stencil_bit_for_bit() {
         for s in 0..=n {
             for e in s..=n {
                 let x0 = cells(n);
-                let run = |f: &dyn Fn(&mut Vec<f64>, &mut Vec<f64>, &mut f64)| {
+                let run = |f: Run| {
                     let (mut y, mut x, mut c) = (vec![0.5; n], x0.clone(), 0.7);
                     f(&mut y, &mut x, &mut c);
                     (y, x, c)
@@ -91,7 +94,7 @@ fn ring_loops_match_the_unpeeled_stencil_bit_for_bit() {
                     assert_ne!(a.0, vec![0.5; n], "n = {n}, {s}..{e}: the loop ran");
                 }
                 // the inverse takes the forward back (up to round-off), the same as unpeeled
-                let back = |f: &dyn Fn(&mut Vec<f64>, &mut Vec<f64>, &mut f64)| {
+                let back = |f: Run| {
                     let (mut y, mut x, mut c) = a.clone();
                     f(&mut y, &mut x, &mut c);
                     (y, x, c)
