@@ -779,6 +779,11 @@ fn ring_neighbour_loops_are_peeled_only_where_the_ring_size_cannot_change() {
     assert!(peeled(
         "fn f(y: &mut [f64], x: &[f64], n: usize) { for i in 0..n { y[i] += x[prev_index(i, n)]; } }"
     ));
+    // a ring loop inside a ring loop: both peeled
+    let out = expand_nocheck(
+        "fn f(y: &mut Vec<f64>, x: &mut Vec<f64>, w: usize, h: usize) { for j in 0..h { for i in 0..w { y[j * w + i] += x[j * w + next_index(i, w)] * x[prev_index(j, h) * w + i]; } } }",
+    );
+    assert!(out.contains("(i + 1)") && out.contains("(j - 1)"), "{out}");
     // the same neighbours by remainders
     for (next, prev) in [
         ("(i + 1) % x.len()", "(i + x.len() - 1) % x.len()"),
