@@ -758,3 +758,59 @@ fn generic_bodies_dispatch_on_batch_numbers_and_plain_ones_do_not() {
         "{out}"
     );
 }
+
+#[test]
+fn ring_neighbour_loops_are_peeled_only_where_the_ring_size_cannot_change() {
+    let peeled = |src: &str| expand_nocheck(src).contains("__nilang_ring_lo");
+    let stencil = "y[i] += x[next_index(i, x.len())] - x[prev_index(i, x.len())];";
+    assert!(peeled(&format!(
+        "fn f<T: Scalar>(y: &mut Vec<T>, x: &mut Vec<T>) {{ for i in 0..x.len() {{ {stencil} }} }}"
+    )));
+    // the middle body has `i ± 1`, the edges keep the calls
+    let out = expand_nocheck(&format!(
+        "fn f(y: &mut Vec<f64>, x: &mut Vec<f64>) {{ for i in 0..x.len() {{ {stencil} }} }}"
+    ));
+    assert!(out.contains("(i + 1)") && out.contains("(i - 1)"), "{out}");
+    assert!(out.contains("next_index (i ,"), "{out}");
+    // a literal or an unwritten variable as the size; a path ending in `ring::`
+    assert!(peeled(
+        "fn f(y: &mut [f64], x: &[f64]) { for i in 1..4 { y[i] += x[ring::next_index(i, 5)]; } }"
+    ));
+    assert!(peeled(
+        "fn f(y: &mut [f64], x: &[f64], n: usize) { for i in 0..n { y[i] += x[prev_index(i, n)]; } }"
+    ));
+    // a ring loop inside a ring loop: both peeled
+    let out = expand_nocheck(
+        "fn f(y: &mut Vec<f64>, x: &mut Vec<f64>, w: usize, h: usize) { for j in 0..h { for i in 0..w { y[j * w + i] += x[j * w + next_index(i, w)] * x[prev_index(j, h) * w + i]; } } }",
+    );
+    assert!(out.contains("(i + 1)") && out.contains("(j - 1)"), "{out}");
+    // the same neighbours by remainders
+    for (next, prev) in [
+        ("(i + 1) % x.len()", "(i + x.len() - 1) % x.len()"),
+        ("(i + 1) % (x.len())", "(i + (x.len() - 1)) % x.len()"),
+    ] {
+        let out = expand_nocheck(&format!(
+            "fn f(y: &mut Vec<f64>, x: &mut Vec<f64>) {{ for i in 0..x.len() {{ y[i] += x[{next}] - x[{prev}]; }} }}"
+        ));
+        assert!(out.contains("__nilang_ring_lo"), "{out}");
+        assert!(out.contains("(i + 1)") && out.contains("(i - 1)"), "{out}");
+    }
+    // not peeled: the size written, passed whole to a call, or differing between calls; a
+    // call on another variable; another module's function of the same name; an inclusive
+    // range; `safe!` code
+    for src in [
+        "fn f(y: &mut [f64], x: &[f64], n: &mut usize) { for i in 0..4 { y[i] += x[prev_index(i, n)]; n += 1; } }",
+        "fn f(y: &mut Vec<f64>, x: &mut Vec<f64>) { for i in 0..4 { y[i] += x[prev_index(i, x.len())]; g(x); } }",
+        "fn f(y: &mut Vec<f64>, x: &mut Vec<f64>) { for i in 0..4 { y[i] += x[prev_index(i, x.len())]; x.h(); } }",
+        "fn f(y: &mut [f64], x: &[f64]) { for i in 0..4 { y[i] += x[next_index(i, 4)] * x[prev_index(i, 5)]; } }",
+        "fn f(y: &mut [f64], x: &[f64], j: usize) { for i in 0..4 { y[i] += x[next_index(j, 4)]; } }",
+        "fn f(y: &mut [f64], x: &[f64]) { for i in 0..4 { y[i] += x[grid::next_index(i, 4)]; } }",
+        "fn f(y: &mut [f64], x: &[f64]) { for i in 0..=3 { y[i] += x[next_index(i, 4)]; } }",
+        "fn f(y: &mut [f64], x: &[f64]) { for i in 0..4 { y[i] += x[next_index(i, 4)]; safe! { println!(); } } }",
+        "fn f(y: &mut [f64], x: &[f64]) { for i in 0..4 { y[i] += x[(i + 2) % 4]; } }",
+        "fn f(y: &mut [f64], x: &[f64]) { for i in 0..4 { y[i] += x[(i + 3 - 1) % 4]; } }",
+        "fn f(y: &mut [f64], x: &[f64]) { for i in 0..4 { y[i] += x[(i + 1) % 4] + x[(i + 1) % 5]; } }",
+    ] {
+        assert!(!peeled(src), "{src}");
+    }
+}

@@ -41,6 +41,8 @@ impl Emitter {
                     (false, true) => (quote!(#range.rev()), quote!()),
                     (false, false) => (range.clone(), quote!()),
                 };
+                // the ring size and the middle body of a peeled ring-neighbour loop
+                let mut ring = None;
                 // the accumulation target of a one-instruction body, kept in a local
                 let promoted = match &r.step {
                     None => self.promoted_targets(var, r, body),
@@ -62,7 +64,16 @@ impl Emitter {
                         self.loops
                             .push((stmts.first().map(|s| s.id), stmts.len(), last));
                         let b = self.block(&stmts);
+                        // a stencil on a ring: the middle iterations without wrap-around
+                        let middle = (!r.inclusive)
+                            .then(|| super::ring::ring_size(var, &stmts))
+                            .flatten()
+                            .map(|n| {
+                                let n = self.expr(&n);
+                                (n, self.block(&super::ring::interior(var, &stmts)))
+                            });
                         self.loops.pop();
+                        ring = middle;
                         (b, pre, post)
                     }
                     (_, Some(_)) => (self.block(body), quote!(), quote!()),
@@ -83,10 +94,16 @@ impl Emitter {
                 } else {
                     quote!()
                 };
+                let run = match ring {
+                    Some((n, middle)) => {
+                        super::ring::peeled(var, (&sv, &ev), n, r.rev, &body, &middle)
+                    }
+                    None => quote!(for #var in #it { #body }),
+                };
                 let run = if !promote_pre.is_empty() {
-                    quote!(if !#range.is_empty() { #promote_pre for #var in #it { #body } #promote_post })
+                    quote!(if !#range.is_empty() { #promote_pre #run #promote_post })
                 } else {
-                    quote!(for #var in #it { #body })
+                    run
                 };
                 quote!({ let #sv = #st; let #ev = #en; #step_let #guard { #run } #check })
             }

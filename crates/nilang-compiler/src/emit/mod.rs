@@ -33,6 +33,7 @@ mod if_else;
 mod instr;
 mod messages;
 mod operands;
+mod ring;
 mod stack;
 mod tape;
 mod while_loop;

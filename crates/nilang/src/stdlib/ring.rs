@@ -4,7 +4,10 @@
 //! `(i + n - 1) % n`; in an index expression of an `#[i]` step those are two integer
 //! divisions per cell, every time the step runs forward or backward (a division costs tens of
 //! cycles; a cheap stencil step is then dominated by them). [`next_index`] and [`prev_index`]
-//! give the same indices with one comparison each (a conditional move):
+//! give the same indices with one comparison each (a conditional move). In a loop over `i`
+//! (`for i in s..e`), `#[i]` runs the cells between the first and the last with `i + 1` and
+//! `i - 1` instead (no wrap-around there: fixed offsets, no comparison), for either spelling;
+//! the first and the last cell keep the calls (the divisions):
 //!
 //! ```
 //! use nilang::prelude::*;

@@ -21,5 +21,6 @@ mod moves;
 mod newcomer;
 mod prop_inverse;
 mod readme;
+mod ring_loops;
 mod runtime_messages;
 mod store;
