@@ -134,23 +134,22 @@ fn lanes_fn(
     (item, level)
 }
 
-/// The features of the levels that have a copy of the body (`nilang::simd::Isa::Avx512` and
-/// `Isa::Avx2`: the features `nilang::simd` detects), as `#[target_feature]` spells them.
-const LEVEL_FEATURES: [(u8, &str); 2] = [
-    (2, "avx512f,avx512vl,avx512dq,avx512bw,avx512cd,avx2,fma"),
-    (1, "avx2,fma"),
-];
-
 /// The body `body` of a function with `generics`, parameters `params` (as written in its
 /// signature) named `names`, run through the levels (see the module): `targs` are the
 /// function's type and const parameters, `wide` the [`wide_condition`], `tag` the level its
 /// caller runs ([`untagged`], [`tag_of_callee`]).
 ///
-/// Level 0 is `__nilang_lanes::<.., 0>`; levels 2 and 1 are copies of the body in
-/// `#[target_feature]` functions (`__nilang_lanes2`, `__nilang_lanes1`), compiled for their
-/// level whether LLVM inlines them or not, passed to `nilang::simd` as `unsafe fn` pointers
-/// (which it calls where the CPU has the level: no `unsafe` in the caller's crate). A tagged
-/// instance (called from `#[i]` code of level 1 or 2) names its level's copy alone
+/// Level 0 is `__nilang_lanes::<.., 0>`; levels 2 and 1 are a copy of the body,
+/// `__nilang_lanes_wide::<.., L>`: `#[inline(always)]`, no `#[target_feature]`, passed to
+/// `nilang::simd` as a safe `fn` item, which it calls inside its own `#[target_feature]`
+/// function of the level where the CPU has it, so the body is inlined there and compiled for
+/// the level's vectors. No `unsafe` in the caller's crate, and `nilang::simd` runs only safe
+/// function values (see its "Soundness"). (Through the `fn` item, LLVM first inlines the
+/// body's callees into the copy, then the copy into the level's function; a generated type
+/// with an `#[inline(always)]` `CallTuple` instead asked LLVM to inline the raw body into the
+/// AVX-512 function, which it refused while the body still called functions with aggregate
+/// arguments: GMM 10k d=2 K=5 x8-G 0.45 → 0.76 ms.)
+/// A tagged instance (called from `#[i]` code of level 1 or 2) names its level's copy alone
 /// (`nilang::simd::__at_level`), so that copy has one caller, the caller's copy of the same
 /// level, and LLVM inlines it there (a copy also named by the other, dead, instances was
 /// called from three places and stayed a call per run); an untagged one picks the copy of
@@ -170,38 +169,32 @@ pub(crate) fn dispatched(
     let (item, level) = lanes_fn(generics, params, names, targs, body, allow);
     let l0 = level(0);
     if names.len() > crate::abi::MAX_CALL_TUPLE {
-        // `nilang::simd::LevelFn` is implemented for pointers of up to this many parameters:
-        // a longer parameter list runs the default build's body
+        // `nilang::CallTuple` (how `nilang::simd` calls a copy) is implemented for functions
+        // of up to this many parameters: a longer parameter list runs the default build's body
         return quote! {
             #item
             #l0
         };
     }
-    // the pointer's parameter types inferred: written out, an elided lifetime would make it a
-    // higher-ranked pointer, not the one for the arguments' lifetimes
-    let tys: Vec<TokenStream> = names.iter().map(|_| quote!(_)).collect();
     let mut g = generics.clone();
     g.params
         .push(syn::parse_quote!(const __NILANG_ISA: ::core::primitive::u8));
     let where_clause = &g.where_clause;
-    let mut items = Vec::new();
-    let mut ptrs = Vec::new();
-    for (l, features) in LEVEL_FEATURES {
-        let name = quote::format_ident!("__nilang_lanes{}", l);
-        let lit = proc_macro2::Literal::u8_unsuffixed(l);
-        items.push(quote! {
-            #[cfg_attr(target_arch = "x86_64", target_feature(enable = #features))]
-            #[inline] #allow
-            fn #name #g (#params) #where_clause {
-                #body
-            }
-        });
-        ptrs.push(quote!(#name::<#(#targs,)* #lit> as unsafe fn(#(#tys),*)));
-    }
-    let (p2, p1) = (&ptrs[0], &ptrs[1]);
+    // one copy for levels 1 and 2, named as an `fn` item (a safe function value)
+    let items = quote! {
+        #[inline(always)] #allow
+        fn __nilang_lanes_wide #g (#params) #where_clause {
+            #body
+        }
+    };
+    let copy = |l: u8| {
+        let l = proc_macro2::Literal::u8_unsuffixed(l);
+        quote!(__nilang_lanes_wide::<#(#targs,)* #l>)
+    };
+    let (p2, p1) = (copy(2), copy(1));
     quote! {
         #item
-        #(#items)*
+        #items
         if #wide {
             match #tag {
                 0 => #l0,

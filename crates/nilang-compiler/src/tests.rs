@@ -493,12 +493,12 @@ fn default_checks_follow_the_users_profile() {
     // (`f`, `f_inv`, `f::__primal`, and the adjoint-only variants `__adj`, which are the
     // functions themselves where checks are on)
     let default = expand_default(src);
-    // (each in the default build's body and in its two level copies, `crate::lanes`)
-    assert_eq!(default.matches(on).count(), 5 * 3, "{default}");
+    // (each in the default build's body and in its copy for levels 1 and 2, `crate::lanes`)
+    assert_eq!(default.matches(on).count(), 5 * 2, "{default}");
     let call = ":: nilang :: CallTuple :: call_tuple (__nilang_f , (y , x ,))";
     assert_eq!(
         default.matches(&format!("{on}) {{ {call} }} else")).count(),
-        2 * 3,
+        2 * 2,
         "{default}"
     );
     for body in bodies(&default, on).into_iter().take(3) {
@@ -568,7 +568,7 @@ fn value_only_variant_takes_its_parameters_as_parameters() {
     // a level, else the active level's
     assert!(
         primal.contains(
-            "2 => :: nilang :: simd :: __at_level (2 , (y , l ,) , __nilang_lanes2 :: < T , N , __NilangF , 2 > as unsafe fn (_ , _))"
+            "2 => :: nilang :: simd :: __at_level (2 , (y , l ,) , __nilang_lanes_wide :: < T , N , __NilangF , 2 >) ,"
         ),
         "{primal}"
     );
@@ -700,22 +700,11 @@ fn generic_bodies_dispatch_on_batch_numbers_and_plain_ones_do_not() {
     // forward, inverse and value-only bodies (the adjoint-only variants are the function
     // itself here)
     assert_eq!(out.matches("fn __nilang_lanes <").count(), 3, "{out}");
-    // levels 2 and 1: copies of each body compiled for their features
-    for l in [1, 2] {
-        assert_eq!(
-            out.matches(&format!("fn __nilang_lanes{l} <")).count(),
-            3,
-            "{out}"
-        );
-    }
-    assert_eq!(
-        out.matches(
-            "target_feature (enable = \"avx512f,avx512vl,avx512dq,avx512bw,avx512cd,avx2,fma\")"
-        )
-        .count(),
-        3,
-        "{out}"
-    );
+    // levels 2 and 1: a copy of each body, inlined into `nilang::simd`'s functions of their
+    // features (the generated code has no `#[target_feature]` and no `unsafe`)
+    assert_eq!(out.matches("fn __nilang_lanes_wide <").count(), 3, "{out}");
+    assert!(!out.contains("target_feature"), "{out}");
+    assert!(!out.contains("unsafe"), "{out}");
     assert!(
         out.contains("false || < T as :: nilang :: ad :: LaneOrd > :: WIDE {"),
         "{out}"
@@ -726,11 +715,11 @@ fn generic_bodies_dispatch_on_batch_numbers_and_plain_ones_do_not() {
         "{out}"
     );
     assert!(
-        out.contains("__nilang_lanes2 :: < T , X , 2 > as unsafe fn (_ , _ , _)"),
+        out.contains("(y , x , n ,) , __nilang_lanes_wide :: < T , X , 2 > , __nilang_lanes_wide :: < T , X , 1 >)"),
         "{out}"
     );
     assert!(out.contains(":: nilang :: simd :: __wide"), "{out}");
-    // more parameters than `nilang::simd::LevelFn` takes (`MAX_CALL_TUPLE`): level 0 alone
+    // more parameters than `nilang::CallTuple` takes (`MAX_CALL_TUPLE`): level 0 alone
     let params: Vec<String> = (0..crate::abi::MAX_CALL_TUPLE)
         .map(|k| format!("p{k}: usize"))
         .collect();
@@ -738,7 +727,7 @@ fn generic_bodies_dispatch_on_batch_numbers_and_plain_ones_do_not() {
         "fn long<T: Scalar>(y: &mut [T], {}) {{ for j in 0..p0 {{ y[j] += y[j + 1]; }} }}",
         params.join(", ")
     ));
-    assert!(!out.contains("__nilang_lanes2"), "{out}");
+    assert!(!out.contains("__nilang_lanes_wide"), "{out}");
     assert!(!out.contains("__wide"), "{out}");
     assert!(out.contains("__nilang_lanes :: < T , 0 >"), "{out}");
     // a function on f64 only, and one whose type parameter is no number: no dispatch

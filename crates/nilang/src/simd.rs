@@ -20,6 +20,17 @@
 //! Scalar programs (`f64`, `GVar<f64>`) and `F64x4` are not dispatched (the default build's
 //! code).
 //!
+//! **Soundness.** Every `#[target_feature]` function (code that may use instructions the
+//! default build lacks) is `nilang`'s own, called only after a check that the CPU has its
+//! features ([`active`] is at most [`detected`]; a level tag above [`detected`] panics).
+//! `#[i]`-generated code reaches them through the hidden `__wide` and `__at_level`, which run
+//! a body's level copy inside `nilang`'s function of the level: the copy is a *safe* function
+//! value (`CallTuple`: an `fn` item or closure, never an `unsafe fn` pointer, whose
+//! preconditions nothing here could know), an `#[inline(always)]` function of the caller's
+//! crate that LLVM inlines there. So whatever a safe caller passes them, the behaviour is
+//! defined (a forged level panics, anything else computes), and the generated code holds no
+//! `unsafe`: it compiles under `#![forbid(unsafe_code)]`.
+//!
 //! The environment variable `NILANG_SIMD` (`baseline`, `avx2` or `avx512`, read once) caps
 //! the path, as does [`limit`] at run time: e.g. `NILANG_SIMD=baseline` to compare with the
 //! default build's code.
@@ -34,6 +45,7 @@
 //! simd::limit(before);
 //! ```
 pub use crate::numbers::isa::{active, detected, limit, Isa};
+use crate::CallTuple;
 
 /// Run `f` compiled for the [`active`] level: `f` and everything LLVM inlines into it are
 /// compiled once per level (`#[target_feature]`), and the copy of the running level runs.
@@ -72,42 +84,35 @@ pub fn dispatch<R, F: FnOnce() -> R>(f: F) -> R {
     f()
 }
 
-/// A copy of an `#[i]` body compiled for one level (a `#[target_feature]` function, as an
-/// `unsafe fn` pointer: calling it on a CPU without the features is undefined), called with
-/// its arguments as one tuple. Implemented for `unsafe fn` pointers of up to 32 parameters.
-#[doc(hidden)]
-pub trait LevelFn<A>: Copy {
-    /// `self(args.0, args.1, ..)`.
-    ///
-    /// # Safety
-    /// The CPU has the target features `self` was compiled for.
-    unsafe fn call_level(self, args: A);
+/// `copy(args)` compiled for AVX-512: `copy` (a safe function value: a body's level-2 copy,
+/// `#[inline(always)]`) is inlined here, so its code takes this function's features. Called
+/// (`unsafe`, from code without them) only where the CPU has the features of [`Isa::Avx512`].
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx512f,avx512vl,avx512dq,avx512bw,avx512cd,avx2,fma")]
+#[inline]
+fn on_avx512<A, P: CallTuple<A>>(copy: P, args: A) {
+    copy.call_tuple(args)
 }
-macro_rules! level_fn {
-    ($($i:tt $a:ident),*) => {
-        impl<$($a),*> LevelFn<($($a,)*)> for unsafe fn($($a),*) {
-            #[inline(always)]
-            #[allow(non_snake_case)]
-            unsafe fn call_level(self, ($($a,)*): ($($a,)*)) {
-                // SAFETY: the caller's (the CPU has `self`'s features)
-                unsafe { self($($a),*) }
-            }
-        }
-    };
+
+/// `copy(args)` compiled for AVX2 + FMA, as [`on_avx512`]: only where the CPU has the
+/// features of [`Isa::Avx2`].
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2,fma")]
+#[inline]
+fn on_avx2<A, P: CallTuple<A>>(copy: P, args: A) {
+    copy.call_tuple(args)
 }
-level_fn!();
-for_tuples!(level_fn);
 
 /// What `#[i]` generates for a body on batch numbers called from code that is not `#[i]`
 /// code of a known level (see [`crate::simd`]): `avx512(args)` or `avx2(args)`, the body's
-/// copies compiled for that level, run where [`active`] says so (`Ok`), else the arguments
-/// come back (`Err`: the caller runs the default build's body). `tag` is `u8::MAX`, or for a
-/// tagged instance its level (see [`__at_level`], which `#[i]` calls for levels 1 and 2).
-/// For generated code only: `avx512` and `avx2` must be copies of one body compiled with the
-/// features of [`Isa::Avx512`] and [`Isa::Avx2`].
+/// copies for those levels, run inside `nilang`'s `#[target_feature]` function of the level
+/// where [`active`] says so (`Ok`), else the arguments come back (`Err`: the caller runs the
+/// default build's body). `tag` is `u8::MAX`, or for a tagged instance its level (see
+/// [`__at_level`], which `#[i]` calls for levels 1 and 2). For generated code, but sound for
+/// any arguments: the copies are safe function values (see the module's "Soundness").
 #[doc(hidden)]
 #[inline(always)]
-pub fn __wide<A, P2: LevelFn<A>, P1: LevelFn<A>>(
+pub fn __wide<A, P2: CallTuple<A>, P1: CallTuple<A>>(
     tag: u8,
     args: A,
     avx512: P2,
@@ -130,12 +135,12 @@ pub fn __wide<A, P2: LevelFn<A>, P1: LevelFn<A>>(
         match level {
             Isa::Avx512 => {
                 // SAFETY: `level` is at most `detected`: the CPU has these features
-                unsafe { avx512.call_level(args) };
+                unsafe { on_avx512(avx512, args) };
                 return Ok(());
             }
             Isa::Avx2 => {
                 // SAFETY: as above
-                unsafe { avx2.call_level(args) };
+                unsafe { on_avx2(avx2, args) };
                 return Ok(());
             }
             Isa::Baseline => {}
@@ -146,22 +151,30 @@ pub fn __wide<A, P2: LevelFn<A>, P1: LevelFn<A>>(
 }
 
 /// What `#[i]` generates for a body on batch numbers called from `#[i]` code of level
-/// `level` (1 or 2, a constant: [`Level`]): `copy(args)`, the body's copy compiled for that
-/// level (the caller's code ran at that level: the CPU has it; checked, for a forged tag).
-/// Only that copy is named, so the other levels' copies of the callee are not compiled for
-/// this caller, and LLVM sees the copy called once (and inlines it into the caller's). For
-/// generated code only, as [`__wide`].
+/// `level` (1 or 2, a constant: [`Level`]): `copy(args)`, the body's copy for that level, run
+/// inside `nilang`'s `#[target_feature]` function of the level (the caller's code ran at that
+/// level: the CPU has it; checked, for a forged tag: a level above the CPU's panics). Only
+/// that copy is named, so the other levels' copies of the callee are not compiled for this
+/// caller, and LLVM sees the copy called once (and inlines it into the caller's). For
+/// generated code, sound for any arguments, as [`__wide`].
 #[doc(hidden)]
 #[inline(always)]
-pub fn __at_level<A, P: LevelFn<A>>(level: u8, args: A, copy: P) {
+pub fn __at_level<A, P: CallTuple<A>>(level: u8, args: A, copy: P) {
     #[cfg(target_arch = "x86_64")]
     {
-        let l = if level == 2 { Isa::Avx512 } else { Isa::Avx2 };
-        if l > detected() {
-            above_the_cpu(level)
+        if level == 2 {
+            if Isa::Avx512 > detected() {
+                above_the_cpu(level)
+            }
+            // SAFETY: the CPU has level 2, `on_avx512`'s features
+            unsafe { on_avx512(copy, args) }
+        } else {
+            if Isa::Avx2 > detected() {
+                above_the_cpu(level)
+            }
+            // SAFETY: the CPU has level 1, `on_avx2`'s features
+            unsafe { on_avx2(copy, args) }
         }
-        // SAFETY: the CPU has level `l`, the features `copy` was compiled for
-        unsafe { copy.call_level(args) }
     }
     #[cfg(not(target_arch = "x86_64"))]
     {
@@ -203,15 +216,12 @@ mod tests {
     use super::{__wide, active, detected, Isa};
 
     /// A body's copy of level 2: says so.
-    #[cfg_attr(
-        target_arch = "x86_64",
-        target_feature(enable = "avx512f,avx512vl,avx512dq,avx512bw,avx512cd,avx2,fma")
-    )]
+    #[inline(always)]
     fn two(w: &mut u8) {
         *w = 2;
     }
     /// A body's copy of level 1: says so.
-    #[cfg_attr(target_arch = "x86_64", target_feature(enable = "avx2,fma"))]
+    #[inline(always)]
     fn one(w: &mut u8) {
         *w = 1;
     }
@@ -219,7 +229,7 @@ mod tests {
     /// Which copy `__wide` runs for `tag`: 2 (AVX-512), 1 (AVX2), 0 (the default build's).
     fn ran(tag: u8) -> u8 {
         let mut which = 0;
-        let r = __wide(tag, (&mut which,), two as unsafe fn(_), one as unsafe fn(_));
+        let r = __wide(tag, (&mut which,), two, one);
         assert_eq!(r.is_err(), which == 0);
         which
     }
@@ -250,16 +260,16 @@ mod tests {
         use super::__at_level;
         let mut which: u8 = 0;
         if detected() >= Isa::Avx2 {
-            __at_level(1, (&mut which,), one as unsafe fn(_));
+            __at_level(1, (&mut which,), one);
             assert_eq!(which, 1);
         }
         if detected() >= Isa::Avx512 {
-            __at_level(2, (&mut which,), two as unsafe fn(_));
+            __at_level(2, (&mut which,), two);
             assert_eq!(which, 2);
         } else {
             let r = std::panic::catch_unwind(|| {
                 let mut w: u8 = 0;
-                __at_level(2, (&mut w,), two as unsafe fn(_));
+                __at_level(2, (&mut w,), two);
             });
             assert!(r.is_err());
         }

@@ -6,12 +6,13 @@
 //! routine pairs), `aliasing` (shared borrows), `writes` (assignments the inverse cannot
 //! undo), `ad` (gradient programs), `numbers` (operations a number type lacks), `diag` (the
 //! messages that point a user at the fix: a callee without `#[i]`, several errors at once),
-//! `ordinary` (constructs outside the subset `#[ad]` differentiates).
+//! `ordinary` (constructs outside the subset `#[ad]` differentiates), `safety` (the hidden items
+//! generated code calls cannot be misused into undefined behaviour).
 #[test]
 fn static_errors() {
     let t = trybuild::TestCases::new();
     for category in [
-        "ancillas", "control", "aliasing", "writes", "ad", "numbers", "diag", "ordinary",
+        "ancillas", "control", "aliasing", "writes", "ad", "numbers", "diag", "ordinary", "safety",
     ] {
         t.compile_fail(format!("tests/compile_fail/{category}/*.rs"));
     }
