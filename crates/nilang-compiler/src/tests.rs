@@ -781,9 +781,18 @@ fn the_adjoint_only_variant_of_the_inverse_keeps_the_zero_workspace_uncomputatio
     assert!(!out.contains("compile_error"), "{out}");
     let adj_inv = out.split("impl f_inv").nth(1).unwrap_or_default();
     assert!(adj_inv.contains("fn __adj"), "{adj_inv}");
-    assert!(adj_inv.contains("Fresh :: zero_values (& mut (* z))"), "{adj_inv}");
-    assert!(adj_inv.contains("Fresh :: zero_values (& mut (* s))"), "{adj_inv}");
+    assert!(
+        adj_inv.contains("Fresh :: zero_values (& mut (* z))"),
+        "{adj_inv}"
+    );
+    assert!(
+        adj_inv.contains("Fresh :: zero_values (& mut (* s))"),
+        "{adj_inv}"
+    );
     assert!(adj_inv.contains("9223372036854775808u64"), "{adj_inv}");
     assert!(adj_inv.contains("plus_eq_adjoint"), "{adj_inv}");
-    assert!(adj_inv.contains("(__nilang_dead >> 0u32) & 1 == 0"), "{adj_inv}");
+    assert!(
+        adj_inv.contains("(__nilang_dead >> 0u32) & 1 == 0"),
+        "{adj_inv}"
+    );
 }
