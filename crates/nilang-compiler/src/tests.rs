@@ -803,3 +803,41 @@ fn ring_neighbour_loops_are_peeled_only_where_the_ring_size_cannot_change() {
         assert!(!peeled(src), "{src}");
     }
 }
+
+#[test]
+fn the_adjoint_only_variant_of_the_inverse_keeps_the_zero_workspace_uncomputation() {
+    // `f_inv::__adj` (a gradient with the loss dead: `Plan::gradient`, `vjp`): the routine on
+    // `zero(..)` workspaces is uncomputed adjoint-only there too, its callees told that their
+    // target holds `f(x)` (FRESH_TARGET, bit 63), the workspaces zeroed afterwards; the
+    // loss's own updates are adjoint-only where its bit is dead
+    let src = "fn f<T: Scalar>(out: &mut T, w: &mut [T], b: &mut [T], z: &mut [T], s: &mut [T], x: &[f64], y: &[f64]) {
+        routine! {
+            i_dense_data(z, x, w, b, y.len(), w.len(), 1);
+            i_map(s, Softplus, z);
+        }
+        for k in 0..y.len() {
+            out += s[k];
+            out -= z[k] * y[k];
+        }
+        unroutine!();
+    }";
+    let item: proc_macro2::TokenStream = src.parse().expect("test source tokenizes");
+    let out = compile_fn(quote::quote!(nocheck, zero(z, s)), item).to_string();
+    assert!(!out.contains("compile_error"), "{out}");
+    let adj_inv = out.split("impl f_inv").nth(1).unwrap_or_default();
+    assert!(adj_inv.contains("fn __adj"), "{adj_inv}");
+    assert!(
+        adj_inv.contains("Fresh :: zero_values (& mut (* z))"),
+        "{adj_inv}"
+    );
+    assert!(
+        adj_inv.contains("Fresh :: zero_values (& mut (* s))"),
+        "{adj_inv}"
+    );
+    assert!(adj_inv.contains("9223372036854775808u64"), "{adj_inv}");
+    assert!(adj_inv.contains("plus_eq_adjoint"), "{adj_inv}");
+    assert!(
+        adj_inv.contains("(__nilang_dead >> 0u32) & 1 == 0"),
+        "{adj_inv}"
+    );
+}

@@ -213,8 +213,13 @@ impl Emitter {
     /// values are then set to zero (what they were before the routine), where their numbers
     /// skip value work so (`Fresh::VALUES_SKIPPED`), and as the ordinary uncomputation
     /// otherwise.
+    ///
+    /// Inside an `__adj` variant (whose dead parameters are another `Adj`) the same: the
+    /// workspaces are zero again afterwards whatever the caller reads, so the variant keeps
+    /// this uncomputation (a gradient with the loss dead, `Reversible::uncall_dead`, runs
+    /// it as the full backward pass does); the slow branch is the variant's own.
     pub(super) fn adj_undo(&mut self, stmts: &[Stmt], m: usize) -> Option<TokenStream> {
-        if self.adj.is_some() || self.primal.is_some() {
+        if self.adj.as_ref().is_some_and(|a| a.undo) || self.primal.is_some() {
             return None;
         }
         let s = &stmts[m];
@@ -222,6 +227,7 @@ impl Emitter {
         let undo = facts.undo(s.id)?;
         let (cands, cond) = (&undo.cands, &undo.cond);
         let n = cands.len();
+        let variant = self.adj.take();
         self.adj = Some(Adj {
             cands: cands.clone(),
             out: vec![Cond::False; n],
@@ -229,7 +235,7 @@ impl Emitter {
             undo: true,
         });
         let fast = self.stmt(s);
-        self.adj = None;
+        self.adj = variant;
         let resets: Vec<TokenStream> = cands
             .iter()
             .map(|c| {

@@ -280,6 +280,38 @@ impl<St> Plan<St> {
         self.backward_from(f, args, Seed::Loss(loss))
     }
 
+    /// The gradient alone (as `jax.grad`): [`Plan::value_and_gradient`]'s storage, the loss's
+    /// value not computed. When `f` is compute–copy–uncompute in the loss, the backward pass
+    /// runs with the loss dead ([`Reversible::uncall_dead`]): the loss's value updates are
+    /// skipped, so a loop `out += s[k]` moves adjoints only (no chain of dependent additions),
+    /// and the loss slot keeps its input value. Otherwise as [`Plan::value_and_gradient`].
+    /// The same gradient bits. No allocation after the first call.
+    ///
+    /// ```
+    /// use nilang::prelude::*;
+    /// #[i]
+    /// fn sumsq<T: Scalar>(out: &mut T, x: &mut [T]) {
+    ///     for i in 0..x.len() {
+    ///         out += abs2(x[i]);
+    ///     }
+    /// }
+    /// let mut plan = nilang::ad::Plan::new();
+    /// let (_, gx) = plan.gradient(&Sumsq, (&mut 0.0, &mut [1.0, 3.0][..]), 0);
+    /// assert_eq!((gx[0].g, gx[1].g), (2.0, 6.0));
+    /// ```
+    #[inline]
+    #[track_caller]
+    pub fn gradient<F, A, E>(&mut self, f: &F, args: A, loss: usize) -> &mut St
+    where
+        E: Elem + Lift<E>,
+        A: GradArgs<E, Store<E> = St>,
+        F: Differentiable<A, E>,
+    {
+        check_loss::<A, _>(loss, "loss");
+        self.backward_from(f, args, Seed::Outputs(loss, &[E::one()]))
+            .1
+    }
+
     /// The vector–Jacobian product: the adjoints of every argument for output adjoints
     /// `seed` on the slots of argument `iout` (one backward pass; no forward pass when `f` is
     /// compute–copy–uncompute in `iout`). No allocation after the first call.

@@ -26,6 +26,8 @@ pub mod linalg;
 mod matmul;
 pub mod nnlib;
 pub mod ring;
+#[allow(unsafe_code)] // AVX-512 intrinsics on raw row pointers
+mod short_rows;
 pub mod sparse;
 pub mod statistics;
 pub mod treeverse;

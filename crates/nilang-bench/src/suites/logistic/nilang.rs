@@ -3,7 +3,8 @@
 //! by the dense layer on read-only data (`nilang::stdlib::nnlib::i_dense_data`, one output: a
 //! matrix-vector product), `softplus` (`ln(1 + eᶻ)`, `jax.nn.softplus`) over the vector by
 //! `nilang::stdlib::elementwise::i_map` (SIMD lanes), the sum copied out, the rest undone. Its
-//! gradient by `nilang::ad::Plan` over all samples (`nilang-G`), and by the data-parallel
+//! gradient by `nilang::ad::Plan::gradient` over all samples (`nilang-G`: the gradient alone,
+//! as `jax.grad`), and by the data-parallel
 //! `nilang::ad::TermSum` (the samples are the terms, `w` and `b` the shared parameters, the
 //! vectors `z`, `s` zero workspaces of each chunk) on a pool of 1 and of N threads
 //! (`nilang-t1`, `nilang-tN`): the same bits for any N.
@@ -119,7 +120,7 @@ pub fn cells<'a>(c: &'a LogisticCase, pools: &'a [Pool]) -> Vec<(String, Vec<Ker
                         x,
                         y,
                     );
-                    let (_, st) = plan.value_and_gradient(&LogisticNll, args, 0);
+                    let st = plan.gradient(&LogisticNll, args, 0);
                     for (o, v) in g.iter_mut().zip(st.1.iter().chain(st.2.iter())) {
                         *o = v.g;
                     }
@@ -154,6 +155,7 @@ fn parallel<'a>(c: &'a LogisticCase, pool: &'a Pool) -> Kernel<'a> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use nilang::GVar;
 
     #[test]
     fn the_plan_gradient_is_the_plain_one_and_leaves_the_workspaces_zero() {
@@ -162,7 +164,11 @@ mod tests {
         let mut want = vec![0.0; D + 1];
         let l = super::super::nll_gradient(&c.w, &c.x, &c.y, &mut want);
         let (mut w, mut b, [mut z, mut s]) = serial(&c);
-        let mut plan = Plan::<NllStore<'_>>::new();
+        let (mut plan, mut alone) = (Plan::<NllStore<'_>>::new(), Plan::<NllStore<'_>>::new());
+        // the zero(..) workspaces come back zero: reset (release builds) or uncomputed to
+        // rounding (checks on)
+        let zero =
+            |ws: &[&mut [GVar<f64>]; 2]| ws.iter().all(|w| w.iter().all(|v| v.x.abs() <= 1e-12));
         for _ in 0..2 {
             let args = (
                 &mut 0.0,
@@ -179,11 +185,22 @@ mod tests {
             for (a, b) in g.iter().zip(&want) {
                 assert!((a - b).abs() <= 1e-13 * (1.0 + b.abs()), "{a} vs {b}");
             }
-            // the zero(..) workspaces come back zero: reset (release builds) or uncomputed
-            // to rounding (checks on)
-            assert!([&st.3, &st.4]
-                .iter()
-                .all(|ws| ws.iter().all(|v| v.x.abs() <= 1e-12)));
+            assert!(zero(&[&mut *st.3, &mut *st.4]));
+            // the gradient alone (`nilang-G`, the loss dead): the same bits
+            let args = (
+                &mut 0.0,
+                &mut w[..],
+                &mut b[..],
+                &mut z[..],
+                &mut s[..],
+                &c.x[..],
+                &c.y[..],
+            );
+            let st = alone.gradient(&LogisticNll, args, 0);
+            let g_alone: Vec<f64> = st.1.iter().chain(st.2.iter()).map(|v| v.g).collect();
+            let bits = |v: &[f64]| v.iter().map(|v| v.to_bits()).collect::<Vec<_>>();
+            assert_eq!(bits(&g), bits(&g_alone));
+            assert!(zero(&[&mut *st.3, &mut *st.4]));
         }
         assert!(want.iter().any(|&v| v.abs() > 1e-3));
     }
