@@ -361,8 +361,9 @@ pub enum Surface {
     /// `inv! { ... }`: lowered to [`StmtKind::Seq`] of the inverted statements.
     Inv(Vec<Stmt>),
     /// `#[store] routine! { ... }`: lowered to [`StmtKind::Routine`]; its `unroutine!()` pushes
-    /// the results onto the store tape instead of uncomputing them (see [`crate::lower::store`]).
-    StoreRoutine(Vec<Stmt>),
+    /// the results onto the store tape instead of uncomputing them (see [`crate::lower::store`]);
+    /// `#[store]` only when the routine is not cheap to recompute, `#[store(always)]` always.
+    StoreRoutine(Vec<Stmt>, crate::lower::store::StoreMode),
     /// `unroutine!()`: lowered to the inverse of the open routine before it in the same block.
     Unroutine,
     /// `match k { 0 => { .. } 1 | 2 => { .. } 3..=5 => { .. } _ => { .. } }` on an integer:
