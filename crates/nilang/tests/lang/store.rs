@@ -172,7 +172,7 @@ fn split_and_joint_give_identical_gradients() {
     }
 }
 
-/// A cheap routine (straight-line additions, multiplications and powers, at most four
+/// A cheap routine (straight-line additions, multiplications and powers, at most eight
 /// instructions per ancilla) stays in joint mode under `#[store]`: nothing is pushed, the same
 /// values and gradients as with `#[store(always)]`, which stores it.
 #[test]
