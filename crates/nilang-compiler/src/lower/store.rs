@@ -62,7 +62,7 @@ pub fn split_store_attr(
 /// The instructions a cheap routine is made of: `y += x`, `x ± y`, `x * y`, `-x`,
 /// `x.powi(n)`, `abs2(x)`, `sqdiff(x, y)` (a few flops each, no division, no elementary
 /// function, no user primitive).
-const CHEAP_FUNCTIONS: [&str; 8] = [
+pub const CHEAP_FUNCTIONS: [&str; 8] = [
     "Identity", "Add", "Sub", "Mul", "Neg", "Powi", "Abs2", "SqDiff",
 ];
 
