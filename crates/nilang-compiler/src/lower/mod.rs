@@ -101,7 +101,7 @@ impl Lower<'_> {
                 let body = std::mem::take(body);
                 // checked alike whether it is stored or, being cheap, recomputed
                 let recorded = store::recorded_body(&body, s.span, self.errors);
-                let recompute = *mode == store::StoreMode::UnlessCheap && store::cheap(&body);
+                let recompute = *mode == StoreMode::UnlessCheap && store::cheap(&body);
                 let undo = match recorded {
                     Some(recorded) if !recompute => recorded,
                     _ => body.clone(),

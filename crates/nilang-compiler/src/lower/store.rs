@@ -21,15 +21,6 @@ use std::collections::HashSet;
 use syn::spanned::Spanned;
 use syn::{Attribute, Expr};
 
-/// What a `#[store]` attribute asks for.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum StoreMode {
-    /// `#[store]`: stored, unless the routine is cheap to recompute ([`cheap`]).
-    UnlessCheap,
-    /// `#[store(always)]`: stored whatever it costs.
-    Always,
-}
-
 /// Split off a `#[store]` or `#[store(always)]` attribute: what it asks for (`None`: no such
 /// attribute), and the other attributes; another argument is reported.
 pub fn split_store_attr(

@@ -17,7 +17,7 @@ impl Parser<'_> {
         m: &syn::Macro,
         span: Span,
         check: bool,
-        store: Option<crate::lower::store::StoreMode>,
+        store: Option<StoreMode>,
     ) -> Option<StmtKind> {
         let name = m
             .path
