@@ -1,6 +1,8 @@
 //! Issue 22's measurements: time and memory of every schedule of a [`TimeLoop`] gradient on
 //! the PDE stepper (128 cells, 1000 steps, loss Σu², one thread), the expensive PDE step
-//! (20 Newton iterations per cell), joint and split, and Lorenz at 10⁶ steps.
+//! (20 Newton iterations per cell), joint and with `#[store]` (the cheap step's routine
+//! recomputed, the Newton solve stored; `stored`: the cheap step with `#[store(always)]`), and
+//! Lorenz at 10⁶ steps.
 //!
 //! `cargo run --release -p nilang-bench --example time_loops [-- ROUNDS [LORENZ_STEPS]]`
 //!
@@ -107,7 +109,7 @@ fn main() {
         gu[0], gu[5], gp[0], gp[1]
     );
     let fwd = TimeLoop::new(Heat, Sumsq, n, Schedule::StoreAll);
-    let fwd_split = TimeLoop::new(HeatSplit, Sumsq, n, Schedule::StoreAll);
+    let fwd_split = TimeLoop::new(HeatStored, Sumsq, n, Schedule::StoreAll);
     let mut rows = vec![
         pde_row(
             "store-all",
@@ -117,8 +119,16 @@ fn main() {
             "store-all split",
             TimeLoop::new(HeatSplit, Sumsq, n, Schedule::StoreAll),
         ),
+        pde_row(
+            "store-all stored",
+            TimeLoop::new(HeatStored, Sumsq, n, Schedule::StoreAll),
+        ),
         pde_row("treeverse-10", TimeLoop::new(Heat, Sumsq, n, tv)),
         pde_row("treeverse-10 split", TimeLoop::new(HeatSplit, Sumsq, n, tv)),
+        pde_row(
+            "treeverse-10 stored",
+            TimeLoop::new(HeatStored, Sumsq, n, tv),
+        ),
         pde_row(
             "bennett-16",
             TimeLoop::new(Heat, Sumsq, n, Schedule::Bennett { k: 16 }),
@@ -131,7 +141,7 @@ fn main() {
             }),
         },
         Row {
-            label: "forward only, split step".into(),
+            label: "forward only, stored step".into(),
             run: Box::new(move || {
                 std::hint::black_box(pde_forward(&fwd_split));
                 TimeLoopLog::default()

@@ -355,14 +355,25 @@ pub enum StmtKind {
     Surface(Surface),
 }
 
+/// What a `#[store]` attribute asks for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum StoreMode {
+    /// `#[store]`: stored, unless the routine is cheap to recompute
+    /// (`crate::lower::store::cheap`).
+    UnlessCheap,
+    /// `#[store(always)]`: stored whatever it costs.
+    Always,
+}
+
 /// Statements as written that the lowering stage ([`crate::lower`]) rewrites.
 #[derive(Clone, Debug)]
 pub enum Surface {
     /// `inv! { ... }`: lowered to [`StmtKind::Seq`] of the inverted statements.
     Inv(Vec<Stmt>),
     /// `#[store] routine! { ... }`: lowered to [`StmtKind::Routine`]; its `unroutine!()` pushes
-    /// the results onto the store tape instead of uncomputing them (see [`crate::lower::store`]).
-    StoreRoutine(Vec<Stmt>),
+    /// the results onto the store tape instead of uncomputing them (see [`crate::lower::store`]);
+    /// `#[store]` only when the routine is not cheap to recompute, `#[store(always)]` always.
+    StoreRoutine(Vec<Stmt>, StoreMode),
     /// `unroutine!()`: lowered to the inverse of the open routine before it in the same block.
     Unroutine,
     /// `match k { 0 => { .. } 1 | 2 => { .. } 3..=5 => { .. } _ => { .. } }` on an integer:

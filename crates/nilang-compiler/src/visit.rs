@@ -166,7 +166,7 @@ macro_rules! walkers {
                 StmtKind::Block(b) => v.$block(b),
                 StmtKind::Seq(b)
                 | StmtKind::Routine { body: b, .. }
-                | StmtKind::Surface(Surface::Inv(b) | Surface::StoreRoutine(b)) => v.$spliced(b),
+                | StmtKind::Surface(Surface::Inv(b) | Surface::StoreRoutine(b, _)) => v.$spliced(b),
                 StmtKind::Stack { stack, value, .. } => {
                     v.$place(stack);
                     v.$place(value);

@@ -97,10 +97,16 @@ impl Lower<'_> {
                 routines.push((s.span, body.clone()));
                 return;
             }
-            StmtKind::Surface(Surface::StoreRoutine(body)) => {
+            StmtKind::Surface(Surface::StoreRoutine(body, mode)) => {
                 let body = std::mem::take(body);
+                // checked alike whether it is stored or, being cheap, recomputed
                 let recorded = store::recorded_body(&body, s.span, self.errors);
-                routines.push((s.span, recorded.unwrap_or_else(|| body.clone())));
+                let recompute = *mode == StoreMode::UnlessCheap && store::cheap(&body);
+                let undo = match recorded {
+                    Some(recorded) if !recompute => recorded,
+                    _ => body.clone(),
+                };
+                routines.push((s.span, undo));
                 StmtKind::Routine { body, undo: false }
             }
             StmtKind::Surface(Surface::Unroutine) => match routines.pop() {

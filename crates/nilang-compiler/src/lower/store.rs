@@ -18,20 +18,81 @@ use crate::ir::*;
 use crate::visit::{walk_block, walk_stmt, Visit};
 use proc_macro2::Span;
 use std::collections::HashSet;
+use syn::spanned::Spanned;
 use syn::{Attribute, Expr};
 
-/// Split off a `#[store]` attribute: whether it was there, and the other attributes.
-pub fn split_store_attr(attrs: &[Attribute]) -> (bool, Vec<Attribute>) {
-    let mut store = false;
+/// Split off a `#[store]` or `#[store(always)]` attribute: what it asks for (`None`: no such
+/// attribute), and the other attributes; another argument is reported.
+pub fn split_store_attr(
+    attrs: &[Attribute],
+    errors: &mut Errors,
+) -> (Option<StoreMode>, Vec<Attribute>) {
+    let mut store = None;
     let mut rest = Vec::new();
     for a in attrs {
-        if a.path().is_ident("store") {
-            store = true;
-        } else {
+        if !a.path().is_ident("store") {
             rest.push(a.clone());
+            continue;
         }
+        store = Some(match &a.meta {
+            syn::Meta::Path(_) => StoreMode::UnlessCheap,
+            syn::Meta::List(l) if l.tokens.to_string() == "always" => StoreMode::Always,
+            m => {
+                errors.push(
+                    m.span(),
+                    "expected `#[store]` (stored unless the routine is cheap to recompute) or \
+                     `#[store(always)]`",
+                );
+                StoreMode::UnlessCheap
+            }
+        });
     }
     (store, rest)
+}
+
+/// The instructions a cheap routine is made of: `y += x`, `x ± y`, `x * y`, `-x`,
+/// `x.powi(n)`, `abs2(x)`, `sqdiff(x, y)` (a few flops each, no division, no elementary
+/// function, no user primitive).
+pub const CHEAP_FUNCTIONS: [&str; 8] = [
+    "Identity", "Add", "Sub", "Mul", "Neg", "Powi", "Abs2", "SqDiff",
+];
+
+/// The most instructions per ancilla of a cheap routine. (On the PDE stepper of the
+/// `schedules` suite, two ancillas computed by 3, 8, 13 and 18 such instructions made the
+/// gradient 1.45×, 1.21×, 1.21× and 1.20× slower stored than recomputed with store-all, and
+/// 1.35–1.55× with Treeverse, at 100 steps as at 1000.)
+pub const CHEAP_INSTRUCTIONS_PER_ANCILLA: usize = 8;
+
+/// Whether `f` is one of [`CHEAP_FUNCTIONS`] (`x.powi(3)` too, lowered to `PowiN<3>`).
+fn cheap_function(f: &FuncRef) -> bool {
+    match f {
+        FuncRef::Builtin(f) => CHEAP_FUNCTIONS.contains(f),
+        FuncRef::User(p) => {
+            let segs: Vec<String> = p.segments.iter().map(|s| s.ident.to_string()).collect();
+            segs == ["nilang", "instr", "fns", "PowiN"]
+        }
+    }
+}
+
+/// Whether a `#[store]` routine is cheap to recompute, so that `#[store]` (not
+/// `#[store(always)]`) leaves it in joint mode: straight-line `+=`/`-=` instructions of
+/// [`CHEAP_FUNCTIONS`] after its ancillas' allocations (no loop, branch, call or nested
+/// routine), at most [`CHEAP_INSTRUCTIONS_PER_ANCILLA`] per ancilla. Computing such a routine
+/// again costs a few flops per stored number, less than a push and a pop of it.
+pub fn cheap(body: &[Stmt]) -> bool {
+    let (mut ancillas, mut instructions) = (0, 0);
+    for s in body {
+        match &s.kind {
+            StmtKind::Alloc(a) => ancillas += a.names.len(),
+            StmtKind::Instr(Instr {
+                op: AccOp::Plus | AccOp::Minus,
+                func,
+                ..
+            }) if cheap_function(func) => instructions += 1,
+            _ => return false,
+        }
+    }
+    instructions <= CHEAP_INSTRUCTIONS_PER_ANCILLA * ancillas
 }
 
 /// The ancillas written by a statement list: places that are assigned, passed `&mut`, pushed,
@@ -300,7 +361,7 @@ mod tests {
     fn a_store_routine_lowers_to_tape_calls() {
         let out = compile(quote!(
             fn f(y: &mut f64, x: &f64) {
-                #[store]
+                #[store(always)]
                 routine! {
                     let a = 0.0;
                     a += x * 2.0;
@@ -324,7 +385,7 @@ mod tests {
     fn a_store_routine_keeps_its_ancillas_two_per_call() {
         let out = compile(quote!(
             fn f(y: &mut f64, x: &f64) {
-                #[store]
+                #[store(always)]
                 routine! {
                     let (a, b, c) = (0.0, 0.0, 0.0);
                     a += x * 2.0;
@@ -385,6 +446,96 @@ mod tests {
             }
         ));
         assert!(!out.contains("__nilang_tape"), "{out}");
+    }
+
+    #[test]
+    fn a_cheap_routine_is_recomputed_unless_stored_always() {
+        let routine = |attr: proc_macro2::TokenStream, line: proc_macro2::TokenStream| {
+            compile(quote!(
+                fn f(y: &mut f64, x: &[f64; 4]) {
+                    #attr
+                    routine! {
+                        let (a, b) = (0.0, 0.0);
+                        a += x[1] + x[2];
+                        a -= x[0] * 2.0;
+                        #line
+                    }
+                    y += a * b;
+                    unroutine!();
+                }
+            ))
+        };
+        // three instructions of additions, multiplications and a power for two ancillas:
+        // joint mode (no cursor, the routine inverted at `unroutine!()`)
+        let out = routine(quote!(#[store]), quote!(b += x[3].powi(3);));
+        assert!(!out.contains("compile_error"), "{out}");
+        assert!(!out.contains("__nilang_tape"), "{out}");
+        // `#[store(always)]`: stored
+        let out = routine(quote!(#[store(always)]), quote!(b += x[3].powi(3);));
+        assert!(!out.contains("compile_error"), "{out}");
+        assert!(
+            out.contains("__nilang_tape . store2 (& mut a , & mut b"),
+            "{out}"
+        );
+        // an elementary function, a division, a call: stored
+        for line in [
+            quote!(b += exp(x[3]);),
+            quote!(b += x[3] / x[2];),
+            quote!(g(&mut b, x[3]);),
+        ] {
+            let out = routine(quote!(#[store]), line);
+            assert!(!out.contains("compile_error"), "{out}");
+            assert!(out.contains("__nilang_tape . store2 (& mut a"), "{out}");
+        }
+        // more than eight instructions per ancilla: stored
+        let out = compile(quote!(
+            fn f(y: &mut f64, x: &f64) {
+                #[store]
+                routine! {
+                    let a = 0.0;
+                    a += x * 2.0;
+                    a += x * 3.0;
+                    a += x * 4.0;
+                    a += x * 5.0;
+                    a += x * 6.0;
+                    a += x * 7.0;
+                    a += x * 8.0;
+                    a += x * 9.0;
+                    a += x * 10.0;
+                }
+                y += a;
+                unroutine!();
+            }
+        ));
+        assert!(out.contains("__nilang_tape . store (& mut a"), "{out}");
+    }
+
+    #[test]
+    fn a_cheap_routine_is_checked_as_a_stored_one() {
+        let out = compile(quote!(
+            fn f(y: &mut f64, x: &mut f64) {
+                #[store]
+                routine! {
+                    let a = 0.0;
+                    x += 1.0;
+                }
+                y += a;
+                unroutine!();
+            }
+        ));
+        assert!(out.contains("may only write the ancillas"), "{out}");
+        let out = compile(quote!(
+            fn f(y: &mut f64, x: &f64) {
+                #[store(sometimes)]
+                routine! {
+                    let a = 0.0;
+                    a += x * 2.0;
+                }
+                y += a;
+                unroutine!();
+            }
+        ));
+        assert!(out.contains("expected `#[store]`"), "{out}");
     }
 
     #[test]

@@ -11,13 +11,13 @@ use syn::spanned::Spanned;
 use syn::{Expr, Token};
 
 impl Parser<'_> {
-    /// A statement macro `name!(..)` at `span`; `store`: it had a `#[store]` attribute.
+    /// A statement macro `name!(..)` at `span`; `store`: its `#[store]` attribute, if any.
     pub(super) fn mac(
         &mut self,
         m: &syn::Macro,
         span: Span,
         check: bool,
-        store: bool,
+        store: Option<StoreMode>,
     ) -> Option<StmtKind> {
         let name = m
             .path
@@ -25,8 +25,8 @@ impl Parser<'_> {
             .last()
             .map(|s| s.ident.to_string())
             .unwrap_or_default();
-        if store && name != "routine" {
-            let kind = self.mac(m, span, check, false);
+        if store.is_some() && name != "routine" {
+            let kind = self.mac(m, span, check, None);
             crate::lower::store::misplaced(self.errors, span);
             return kind;
         }
@@ -36,8 +36,8 @@ impl Parser<'_> {
                 let body = self.block(&stmts, check);
                 Some(match (name.as_str(), store) {
                     ("inv", _) => StmtKind::Surface(Surface::Inv(body)),
-                    (_, true) => StmtKind::Surface(Surface::StoreRoutine(body)),
-                    (_, false) => StmtKind::Routine { body, undo: false },
+                    (_, Some(mode)) => StmtKind::Surface(Surface::StoreRoutine(body, mode)),
+                    (_, None) => StmtKind::Routine { body, undo: false },
                 })
             }
             "unroutine" => {

@@ -134,7 +134,7 @@ impl Parser<'_> {
                 (self.local(l), check, s.span(), stmt_text(s))
             }
             syn::Stmt::Macro(m) => {
-                let (store, attrs) = crate::lower::store::split_store_attr(&m.attrs);
+                let (store, attrs) = crate::lower::store::split_store_attr(&m.attrs, self.errors);
                 let check = self.check_flag(&attrs, check);
                 (
                     self.mac(&m.mac, s.span(), check, store),
@@ -146,12 +146,13 @@ impl Parser<'_> {
             syn::Stmt::Expr(e, _) => {
                 let hoisted = hoist_leading_attrs(e);
                 let e = hoisted.as_ref().unwrap_or(e);
-                let (store, attrs) = crate::lower::store::split_store_attr(expr_attrs(e));
+                let (store, attrs) =
+                    crate::lower::store::split_store_attr(expr_attrs(e), self.errors);
                 let check = self.check_flag(&attrs, check);
                 let kind = if let Expr::Macro(m) = e {
                     self.mac(&m.mac, e.span(), check, store)
                 } else {
-                    if store {
+                    if store.is_some() {
                         crate::lower::store::misplaced(self.errors, e.span());
                     }
                     self.expr_stmt(e, check)

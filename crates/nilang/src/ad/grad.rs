@@ -112,7 +112,8 @@ where
     if one_pass {
         let v0 = slot::<S, A, _>(st, loss).x;
         slot::<S, A, _>(st, loss).g += one;
-        f.uncall(A::borrow(st));
+        // (the `#[store]` routines of the functions it calls store on this call's tape too)
+        tape.scope(|| f.uncall(A::borrow(st)));
         let s = slot::<S, A, _>(st, loss);
         let after = s.x;
         s.x = v0;

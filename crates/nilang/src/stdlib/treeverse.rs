@@ -465,7 +465,7 @@ pub fn step_vjp<S: GradState, F: ReversibleStep<S>>(step: &F, x: &S, g: S) -> S 
 /// use nilang::tape::Tape;
 /// #[i]
 /// fn cube<T: Scalar>(dest: &mut T, src: &mut T) {
-///     #[store]
+///     #[store(always)]
 ///     routine! {
 ///         let c = T::default();
 ///         c += src.powi(3);

@@ -26,9 +26,30 @@ fn heat<T: Scalar>(next: &mut Vec<T>, prev: &mut Vec<T>, p: &mut [T; 2]) {
     }
 }
 
-/// [`heat`] in split mode: the Laplacian stored on the tape, not recomputed.
+/// [`heat`] in split mode: the Laplacian and the cube stored on the tape, not recomputed
+/// (`#[store(always)]`: with `#[store]` this cheap routine is recomputed, see [`heat_store`]).
 #[i]
 fn heat_split<T: Scalar>(next: &mut Vec<T>, prev: &mut Vec<T>, p: &mut [T; 2]) {
+    for i in 0..prev.len() {
+        #[store(always)]
+        routine! {
+            let (lap, cube) = (T::default(), T::default());
+            lap += prev[(i + 1) % prev.len()] + prev[(i + prev.len() - 1) % prev.len()];
+            lap -= prev[i] * 2.0;
+            cube += prev[i].powi(3);
+        }
+        next[i] += prev[i];
+        next[i] += lap * p[0];
+        next[i] -= cube * 0.001;
+        next[i] += p[1];
+        unroutine!();
+    }
+}
+
+/// [`heat_split`] with `#[store]`: three instructions of additions, multiplications and a cube
+/// for two ancillas, a routine cheap to recompute, so it stays in joint mode.
+#[i]
+fn heat_store<T: Scalar>(next: &mut Vec<T>, prev: &mut Vec<T>, p: &mut [T; 2]) {
     for i in 0..prev.len() {
         #[store]
         routine! {
@@ -127,6 +148,13 @@ fn every_schedule_gives_the_same_gradient_bit_for_bit() {
             reference,
             "split {s:?}"
         );
+        // `#[store]` on the cheap routine: recomputed (nothing on the tape), the same
+        let cheap = TimeLoop::new(HeatStore, Sumsq, STEPS, s);
+        assert_eq!(grad!(&cheap), reference, "cheap {s:?}");
+        assert_eq!(cheap.log().tape_pushes, 0, "cheap {s:?}");
+        let stored = TimeLoop::new(HeatSplit, Sumsq, STEPS, s);
+        let _ = grad!(&stored);
+        assert!(stored.log().tape_pushes >= 2 * CELLS * STEPS, "split {s:?}");
     }
     // finite differences of the plain loss, for the state and both parameters
     let (_, gu, gp) = reference;

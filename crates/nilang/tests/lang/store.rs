@@ -68,6 +68,42 @@ fn nested_split<T: Scalar>(y: &mut T, x: &mut T) {
     unroutine!();
 }
 
+/// A routine of a few additions and multiplications (`$step`, with the loss `$loss` over it):
+/// `#[store]` recomputes it (joint mode), `#[store(always)]` stores it.
+macro_rules! stencil {
+    ($step:ident, $loss:ident, #[$($store:tt)*]) => {
+        #[i]
+        fn $step<T: Scalar, const M: usize>(dest: &mut [T; M], src: &mut [T; M]) {
+            for i in 1..M - 1 {
+                #[$($store)*]
+                routine! {
+                    let (lap, sq) = (T::default(), T::default());
+                    lap += src[i + 1] + src[i - 1];
+                    lap -= src[i] * 2.0;
+                    sq += src[i].powi(2);
+                }
+                dest[i] += src[i];
+                dest[i] += lap * sq;
+                unroutine!();
+            }
+        }
+
+        #[i]
+        fn $loss<T: Scalar, const M: usize>(out: &mut T, x: &mut [T; M]) {
+            routine! {
+                let y = [T::default(); M];
+                $step(&mut y, x);
+            }
+            for i in 0..M {
+                out += y[i].powi(2);
+            }
+            unroutine!();
+        }
+    };
+}
+stencil!(stencil_cheap, stencil_cheap_loss, #[store]);
+stencil!(stencil_always, stencil_always_loss, #[store(always)]);
+
 fn input() -> [f64; N] {
     core::array::from_fn(|i| (i as f64 * 0.7).sin() + 0.1 * i as f64)
 }
@@ -134,6 +170,45 @@ fn split_and_joint_give_identical_gradients() {
         let fd = (f(p) - f(m)) / 2e-6;
         assert!((gs[k] - fd).abs() < 1e-6, "{k}: {} vs {fd}", gs[k]);
     }
+}
+
+/// A cheap routine (straight-line additions, multiplications and powers, at most eight
+/// instructions per ancilla) stays in joint mode under `#[store]`: nothing is pushed, the same
+/// values and gradients as with `#[store(always)]`, which stores it.
+#[test]
+fn a_cheap_routine_is_stored_only_when_asked_always() {
+    use nilang::tape::Tape;
+    let mut tape = Tape::new();
+    let (mut a, mut x) = ([0.0; N], input());
+    let (mut b, mut x2) = ([0.0; N], input());
+    tape.scope(|| {
+        StencilCheap.call((&mut a, &mut x));
+        assert_eq!(nilang::tape::stats().len, 0);
+        StencilAlways.call((&mut b, &mut x2));
+        assert_eq!(nilang::tape::stats().len, 2 * (N - 2));
+        assert_eq!(a, b);
+        assert!(a[3] != 0.0);
+        StencilAlways.uncall((&mut b, &mut x2));
+        StencilCheap.uncall((&mut a, &mut x));
+        // (back to zero up to the rounding of `dest += src; dest += lap * sq`)
+        assert_eq!((a, x, x2), (b, input(), input()));
+        assert!(a.iter().all(|v| v.abs() < 1e-15), "{a:?}");
+    });
+    let mut plan = nilang::ad::Plan::new();
+    let (v, g) = plan.value_and_gradient(&StencilCheapLoss, (&mut 0.0, &mut input()), 0);
+    let g: Vec<f64> = g.1.iter().map(|v| v.g).collect();
+    assert_eq!(plan.tape_stats().pushes, 0);
+    let mut plan2 = nilang::ad::Plan::new();
+    let (v2, g2) = plan2.value_and_gradient(&StencilAlwaysLoss, (&mut 0.0, &mut input()), 0);
+    let g2: Vec<f64> = g2.1.iter().map(|v| v.g).collect();
+    assert!(
+        plan2.tape_stats().pushes >= 2 * (N - 2),
+        "{:?} {:?}",
+        plan2.tape_stats(),
+        nilang::tape::stats()
+    );
+    assert_eq!((v, &g), (v2, &g2));
+    assert!(v > 0.0 && g.iter().all(|g| *g != 0.0));
 }
 
 #[test]

@@ -10,7 +10,9 @@
 //! The PDE stepper of [`pde`] (128 cells, explicit Euler, loss `Σ u²`, two parameters outside
 //! the state) goes through `value_and_gradient` as a [`TimeLoop`](nilang::ad::time_loop::TimeLoop)
 //! with each schedule, with a cheap step (`heat`) and an expensive one (`implicit`: 20 Newton
-//! iterations per cell), each in joint and in split (`-split`, `#[store]`) mode.
+//! iterations per cell), each in joint and with `#[store]` (`-split`: split mode where the
+//! routine is not cheap to recompute, so the Newton solve is stored and the stencil's routine
+//! is recomputed), and the cheap step in split mode all the same (`-stored`, `#[store(always)]`).
 //!
 //! The `rust-O` column is one forward run, so every ratio is "gradient time / forward time".
 //! Step calls and peak stored states are printed as notes; the heap table has the measured
@@ -116,8 +118,8 @@ pub fn pde_sizes(mode: Mode) -> Vec<(usize, bool)> {
     }
 }
 
-/// The PDE stepper: a forward run, then every schedule with the cheap step in joint and split
-/// mode, and the expensive step (Newton per cell) in both modes with store-all and
+/// The PDE stepper: a forward run, then every schedule with the cheap step in joint mode, with
+/// `#[store]` (recomputed: cheap) and with `#[store(always)]` (split mode), and the expensive step (Newton per cell) in both modes with store-all and
 /// Treeverse δ = 10. Every gradient is checked bit for bit against the joint store-all one of
 /// its step.
 fn run_pde_case(h: &mut Harness, c: &Size) {
@@ -173,6 +175,7 @@ fn run_pde_case(h: &mut Harness, c: &Size) {
     for (label, s) in schedules(c.quadratic) {
         schedule_cells!(Heat, label.to_string(), s, &reference);
         schedule_cells!(HeatSplit, format!("{label}-split"), s, &reference);
+        schedule_cells!(HeatStored, format!("{label}-stored"), s, &reference);
     }
     for (label, s) in [
         ("store-all", Schedule::StoreAll),
@@ -361,12 +364,16 @@ mod tests {
                 "rust",
                 "store-all",
                 "store-all-split",
+                "store-all-stored",
                 "treeverse-10",
                 "treeverse-10-split",
+                "treeverse-10-stored",
                 "bennett-16",
                 "bennett-16-split",
+                "bennett-16-stored",
                 "recompute-all",
                 "recompute-all-split",
+                "recompute-all-stored",
                 "implicit-store-all",
                 "implicit-store-all-split",
                 "implicit-treeverse-10",

@@ -5,7 +5,8 @@
 //!   [`next_index`]/[`prev_index`], no integer division), explicit Euler,
 //!   [`STEPS`] steps, loss `Σ u²` of the final state, parameters `p = [ν dt/h², f dt]` outside
 //!   the state (their adjoints accumulated over all steps); the per-cell routine in joint
-//!   ([`Heat`]) or split mode ([`HeatSplit`], `#[store]`);
+//!   ([`Heat`]), with `#[store]` ([`HeatSplit`]: recomputed all the same, the routine being
+//!   cheap) or in split mode ([`HeatStored`], `#[store(always)]`);
 //! - an expensive variant: the reaction solved implicitly per cell by
 //!   [`NEWTON`] Newton iterations (an inner loop inside the cell's routine), joint
 //!   ([`Implicit`]) or split ([`ImplicitSplit`]);
@@ -33,12 +34,12 @@ pub fn u0() -> Vec<f64> {
 }
 
 macro_rules! heat_step {
-    ($(#[$doc:meta])* $name:ident $(, #[$store:ident])?) => {
+    ($(#[$doc:meta])* $name:ident $(, #[$($store:tt)*])?) => {
         $(#[$doc])*
         #[i(nocheck)]
         pub fn $name<T: Scalar>(next: &mut Vec<T>, prev: &mut Vec<T>, p: &mut [T; 2]) {
             for i in 0..prev.len() {
-                $(#[$store])?
+                $(#[$($store)*])?
                 routine! {
                     let (lap, cube) = (T::default(), T::default());
                     lap += prev[next_index(i, prev.len())] + prev[prev_index(i, prev.len())];
@@ -59,9 +60,16 @@ heat_step!(
     heat
 );
 heat_step!(
-    /// [`heat`] in split mode (the Laplacian and the cube stored, not recomputed).
+    /// [`heat`] with `#[store]`: its routine (three instructions of additions, multiplications
+    /// and a cube for two ancillas) is cheap to recompute, so it stays in joint mode.
     heat_split,
     #[store]
+);
+heat_step!(
+    /// [`heat`] in split mode (`#[store(always)]`: the Laplacian and the cube stored, not
+    /// recomputed).
+    heat_stored,
+    #[store(always)]
 );
 
 macro_rules! implicit_step {
@@ -215,6 +223,9 @@ mod tests {
                 pde_gradient(&TimeLoop::new(HeatSplit, Sumsq, n, s)),
                 reference
             );
+            let stored = TimeLoop::new(HeatStored, Sumsq, n, s);
+            assert_eq!(pde_gradient(&stored), reference);
+            assert!(stored.log().tape_pushes >= 2 * CELLS * n, "{s:?}");
             assert_eq!(
                 pde_gradient(&TimeLoop::new(Implicit, Sumsq, n, s)),
                 implicit
