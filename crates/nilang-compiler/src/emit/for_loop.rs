@@ -370,7 +370,7 @@ fn differ(a: &syn::Expr, b: &syn::Expr) -> bool {
 }
 
 /// An integer literal below 2³² (so that no wrapping index arithmetic makes two offsets equal).
-fn small_int(e: &syn::Expr) -> Option<i128> {
+pub(super) fn small_int(e: &syn::Expr) -> Option<i128> {
     match e {
         syn::Expr::Lit(syn::ExprLit {
             lit: syn::Lit::Int(i),

@@ -147,7 +147,7 @@ fn ring_call<'e>(var: &syn::Ident, e: &'e syn::Expr) -> Option<(bool, &'e syn::E
 /// `var + n - 1` or `var + (n - 1)` (the previous).
 fn remainder(is_var: impl Fn(&syn::Expr) -> bool, e: &syn::Expr, n: &syn::Expr) -> Option<bool> {
     let same = |a: &syn::Expr| tokens(strip(a)) == tokens(strip(n));
-    let one = |e: &syn::Expr| matches!(strip(e), syn::Expr::Lit(syn::ExprLit { lit: syn::Lit::Int(i), .. }) if i.base10_digits() == "1");
+    let one = |e: &syn::Expr| super::for_loop::small_int(strip(e)) == Some(1);
     let syn::Expr::Binary(b) = e else {
         return None;
     };
