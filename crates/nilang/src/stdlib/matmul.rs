@@ -99,56 +99,36 @@ macro_rules! gemm_real {
 /// As [`GemmReal::gemm`].
 #[inline]
 unsafe fn vector_product_dispatch<R: GemmReal>(
-    m: usize,
+    mut m: usize,
     k: usize,
     n: usize,
     alpha: R,
-    a: (*const R, isize, isize),
+    mut a: (*const R, isize, isize),
     b: (*const R, isize, isize),
-    c: (*mut R, isize, isize),
+    mut c: (*mut R, isize, isize),
 ) {
     if n == 1 && (2..=short_rows::MAX_K).contains(&k) && a.2 == 1 && R::is_f64() {
         // short rows of `f64` in order: eight rows at a time in AVX-512 where the CPU has it
         // (the same bits), the rest below
         // SAFETY: `R` is `f64`; `b`'s `k` values are in the caller's view
-        let (done, m) = unsafe {
+        let done = unsafe {
             let bl = block_of(b.0, b.1, k);
             let bv = core::array::from_fn(|l| *bl.as_ptr().add(l).cast::<f64>());
             let alpha = *(&alpha as *const R).cast::<f64>();
             let cv = (c.0.cast::<f64>(), c.1);
-            (
-                short_rows::gemv((m, k, alpha), (a.0.cast::<f64>(), a.1), &bv, cv),
-                m,
-            )
+            short_rows::gemv((m, k, alpha), (a.0.cast::<f64>(), a.1), &bv, cv)
         };
         if done == m {
             return;
         }
-        // SAFETY: rows `done..m` of the caller's views
+        // rows `done..m` go on below, in the caller's views
+        // SAFETY: `done ≤ m` rows of the caller's views
         unsafe {
-            let a = (a.0.offset(done as isize * a.1), a.1, a.2);
-            let c = (c.0.offset(done as isize * c.1), c.1, c.2);
-            return vector_product_dispatch_rest(m - done, k, n, alpha, a, b, c);
+            a.0 = a.0.offset(done as isize * a.1);
+            c.0 = c.0.offset(done as isize * c.1);
         }
+        m -= done;
     }
-    // SAFETY: forwarded from the caller
-    unsafe { vector_product_dispatch_rest(m, k, n, alpha, a, b, c) }
-}
-
-/// [`vector_product_dispatch`] but for the short rows of `f64`.
-///
-/// # Safety
-/// As [`GemmReal::gemm`].
-#[inline]
-unsafe fn vector_product_dispatch_rest<R: GemmReal>(
-    m: usize,
-    k: usize,
-    n: usize,
-    alpha: R,
-    a: (*const R, isize, isize),
-    b: (*const R, isize, isize),
-    c: (*mut R, isize, isize),
-) {
     #[cfg(target_arch = "x86_64")]
     if n == 1 && k > 1 && a.2 != 1 && a.2 != 2 && crate::simd::active() == crate::simd::Isa::Avx512
     {
