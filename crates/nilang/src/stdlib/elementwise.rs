@@ -13,7 +13,7 @@
 //! adjoints of eight targets are exactly zero (the forward pass of a gradient, a recomputed
 //! routine) only the values move, and the adjoint-only rule (a target nothing reads
 //! afterwards) computes `f(x)` only where `f'` reads it (`exp`, `exp_m1`, `tanh`; not `ln`,
-//! `ln_1p`, `sin`, `cos`). The last `len mod 8` elements run in a vector padded with
+//! `ln_1p`, `sin`, `cos`, `softplus`). The last `len mod 8` elements run in a vector padded with
 //! zeros, so every element gets the same function whatever its position. Every other function
 //! and number type (`Dual`, batches, `GVar<GVar<f64>>`, a `#[primitive]` of your own) runs the
 //! instruction `y[i] += f(x[i])` one element at a time.
@@ -71,9 +71,12 @@ pub fn i_map_inv<T: Scalar + PlusEq1<F, T>, F: Copy + 'static>(y: &mut [T], f: F
     map(Step::Minus, y, f, x)
 }
 
+// `READS`: `f` and `x`, not `y` (only accumulated into; its adjoint-only inverse, not told
+// `FRESH_TARGET`, moves `x̄ ±= ȳ·f'(x)` without reading `y`)
 matmul::dense_markers!(
     i_map,
     i_map_inv,
+    reads: 0b110,
     /// Values only (`y` carries no adjoint).
     #[doc(hidden)]
     #[inline]
@@ -534,6 +537,8 @@ mod tests {
         check::<fns::Ln1p>(false);
         check::<fns::Ln>(false);
         check::<fns::Sin>(false);
+        // the sigmoid `1 / (exp(−x) + 1)` from `x` alone
+        check::<fns::Softplus>(false);
     }
 
     /// The rule that reads `f(x)` from the target (`Step::MinusStored`, told

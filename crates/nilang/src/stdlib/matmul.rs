@@ -1217,6 +1217,11 @@ unsafe fn add_rows_values<R: GemmReal, const YS: usize, const BS: usize>(
 /// With two more items, `f::__adj` and `f_inv::__adj`: the adjoint-only variants (bit 0 of
 /// `dead`: the target's value afterwards is never read, see [`Step::dead_target`]).
 macro_rules! dense_markers {
+    // with the parameters whose values each direction may read (`READS`) given
+    ($f:ident, $inv:ident, reads: $reads:expr, $primal:item, $adj:item, $adj_inv:item) => {
+        $crate::additive!(@marker_adj $f, 1, 1, $reads, { $primal $adj });
+        $crate::additive!(@marker_adj $inv, 1, 1, $reads, { $adj_inv });
+    };
     ($f:ident, $inv:ident, $primal:item) => {
         $crate::additive!(@marker $f, 1, 1, { $primal });
         $crate::additive!(@marker $inv, 1, 1, {});
