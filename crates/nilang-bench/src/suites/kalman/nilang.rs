@@ -246,3 +246,72 @@ pub fn cells(c: &KalmanCase) -> Vec<(String, Vec<Kernel<'_>>)> {
         ],
     )]
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use nilang::instr::{fns::Identity, PlusEq1};
+
+    #[test]
+    fn the_filter_is_one_reverse_pass_and_its_gradient_is_forward_modes() {
+        assert_eq!(kalman_nll::ADDITIVE & 1, 1, "additive in the loss");
+        let c = KalmanCase::new(30);
+        let (l, g) = super::super::reference_gradient(&c);
+        let mut cells = cells(&c);
+        for k in cells[0].1.iter_mut() {
+            k.run();
+            let (got, want) = match k.measure {
+                Measure::O => (k.result(), vec![l]),
+                _ => (k.result(), g.clone()),
+            };
+            nilang_adbench::oracle::compare(&got, &want, 1e-10).unwrap();
+        }
+    }
+
+    #[test]
+    fn the_forward_run_hands_its_workspaces_back_exactly_zero() {
+        let c = KalmanCase::new(20);
+        let [mut ms, mut ps, mut ll, mut qd, mut rd] = workspaces(c.t);
+        let (mut a, mut lq, mut lr) = (
+            c.theta[..16].to_vec(),
+            c.theta[16..20].to_vec(),
+            c.theta[20..].to_vec(),
+        );
+        let mut l = 0.0;
+        kalman_nll(
+            &mut l,
+            &mut a,
+            &mut lq,
+            &mut lr,
+            &mut ms,
+            &mut ps,
+            &mut ll,
+            &mut qd,
+            &mut rd,
+            &super::super::H,
+            &c.y,
+            &c.m0,
+            &c.p0,
+        );
+        let want = super::super::nll(&c.theta, &c.y, &c.m0, &c.p0);
+        assert!((l - want).abs() <= 1e-14 * want.abs(), "{l} vs {want}");
+        for w in [&ms, &ps, &ll, &qd, &rd] {
+            assert!(w.iter().all(|v| v.to_bits() == 0), "{w:?}");
+        }
+        assert_eq!(&a[..], &c.theta[..16]);
+    }
+
+    /// A `const` item on a right-hand side is an `f64` operand (not a literal): it needs its
+    /// instruction as a bound (guide, *Operands*).
+    #[i]
+    fn add_ln_2pi<T: Scalar + PlusEq1<Identity, f64>>(y: &mut T) {
+        y += cst!(super::super::LN_2PI);
+    }
+
+    #[test]
+    fn a_const_item_is_an_f64_operand() {
+        let mut y = 1.0;
+        add_ln_2pi(&mut y);
+        assert_eq!(y, 1.0 + super::super::LN_2PI);
+    }
+}
