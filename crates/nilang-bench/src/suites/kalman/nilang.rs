@@ -182,8 +182,13 @@ pub fn kalman_nll<T: Scalar>(
     fresh!(ms, ps, ll, qd, rd);
 }
 
+/// The parameters `(a, lq, lr)` of [`kalman_nll`].
+type Theta = (Vec<f64>, Vec<f64>, Vec<f64>);
+/// The zero workspaces `ms`, `ps`, `ll`, `qd`, `rd` of [`kalman_nll`].
+type Workspaces = [Vec<f64>; 5];
+
 /// The zero workspaces of [`kalman_nll`] for `t` observations: `ms`, `ps`, `ll`, `qd`, `rd`.
-fn workspaces(t: usize) -> [Vec<f64>; 5] {
+fn workspaces(t: usize) -> Workspaces {
     [
         vec![0.0; NX * (t + 1)],
         vec![0.0; NX * NX * (t + 1)],
@@ -204,7 +209,7 @@ pub fn cells(c: &KalmanCase) -> Vec<(String, Vec<Kernel<'_>>)> {
             Kernel::with_state(
                 Measure::O,
                 (0.0, split(&c.theta), workspaces(c.t)),
-                move |s: &mut (f64, (Vec<f64>, Vec<f64>, Vec<f64>), [Vec<f64>; 5])| {
+                move |s: &mut (f64, Theta, Workspaces)| {
                     s.0 = 0.0;
                     let (a, lq, lr) = &mut s.1;
                     let [ms, ps, ll, qd, rd] = &mut s.2;
