@@ -19,6 +19,8 @@ mod jacobian;
 mod lanes;
 mod numeric;
 pub mod ordinary;
+#[allow(unsafe_code)] // one bounds check for both planes of a `Split`
+mod places;
 pub mod primitive;
 mod promote;
 #[doc(hidden)]
@@ -40,6 +42,7 @@ pub use jacobian::{
 };
 pub use lanes::Lanes;
 pub use numeric::{check_grad, gradient_numeric, hessian_numeric, loss_value};
+pub use places::{Places, Split, SplitNum};
 pub use primitive::{Partials1, Partials2, Partials3};
 pub use promote::Promote;
 pub use rules::{Rule1, Rule2, Rule3};

@@ -852,11 +852,27 @@ impl<D> Clone for Operand<D> {
 impl<D> Copy for Operand<D> {}
 
 /// One matrix operand in a slice of numbers: its value plane, its adjoint plane (gradient
-/// numbers), the element stride in reals.
-struct Planes<R> {
-    x: *mut R,
-    g: Option<*mut R>,
-    s: isize,
+/// numbers), the element stride in reals. Stride 2 on `[GVar<f64>]`, 1 on `[f64]` (no adjoint
+/// plane) and on a [`Split`](crate::ad::Split) container ([`Places::planes`](crate::ad::Places::planes)).
+///
+/// Raw pointers: valid while the storage they were taken from is borrowed and not moved.
+///
+/// ```
+/// use nilang::{stdlib::Planes, GVar};
+/// let mut v = [GVar::new(1.0, 10.0), GVar::new(2.0, 20.0)];
+/// let p = Planes::<f64>::of(v.as_mut_ptr()).unwrap();
+/// assert_eq!(p.s, 2);
+/// // SAFETY: `v` is alive and has two elements
+/// unsafe { assert_eq!((*p.x.add(2), *p.g.unwrap().add(2)), (2.0, 20.0)) };
+/// ```
+#[derive(Debug)]
+pub struct Planes<R> {
+    /// The first value.
+    pub x: *mut R,
+    /// The first adjoint (`None`: plain numbers, no adjoints).
+    pub g: Option<*mut R>,
+    /// The distance in `R`s from one element's value (or adjoint) to the next one's.
+    pub s: isize,
 }
 
 impl<R> Clone for Planes<R> {
@@ -866,9 +882,9 @@ impl<R> Clone for Planes<R> {
 }
 impl<R> Copy for Planes<R> {}
 
-impl<R: GemmReal> Planes<R> {
-    /// The planes of a slice of `T` when `T` is `R` or `GVar<R>`.
-    fn of<T: 'static>(v: *mut T) -> Option<Self> {
+impl<R: 'static> Planes<R> {
+    /// The planes of a slice of `T` starting at `v` when `T` is `R` or `GVar<R>` (else `None`).
+    pub fn of<T: 'static>(v: *mut T) -> Option<Self> {
         if TypeId::of::<T>() == TypeId::of::<R>() {
             return Some(Planes {
                 x: v.cast(),

@@ -31,3 +31,5 @@ mod short_rows;
 pub mod sparse;
 pub mod statistics;
 pub mod treeverse;
+
+pub use matmul::Planes;
