@@ -170,13 +170,20 @@ fn gradient_passes(rounds: usize, n: usize) {
                             v.x = 0.0;
                         }
                         let start = Instant::now();
-                        i_map::__primal(i_map, (&mut gv_hb[..], fns::Tanh, black_box(&mut gv_z[..])));
+                        i_map::__primal(
+                            i_map,
+                            (&mut gv_hb[..], fns::Tanh, black_box(&mut gv_z[..])),
+                        );
                         black_box(&gv_hb);
                         elapsed += start.elapsed().as_secs_f64();
                     }
                     3 | 4 => {
                         gv_hb.copy_from_slice(&gv_h0);
-                        let dead = if k == 3 { FRESH_TARGET } else { FRESH_TARGET | 1 };
+                        let dead = if k == 3 {
+                            FRESH_TARGET
+                        } else {
+                            FRESH_TARGET | 1
+                        };
                         let start = Instant::now();
                         i_map_inv::__adj(
                             i_map_inv,

@@ -490,8 +490,8 @@ impl Lane for GVar<f64> {
 mod avx512_pairs {
     use super::{all_zero, ArrayLanes, GVar, Step, F16, F8, G_AT, X_AT};
     use core::arch::x86_64::{
-        __m512d, __m512i, _mm512_add_pd, _mm512_loadu_pd, _mm512_permutex2var_pd,
-        _mm512_set1_pd, _mm512_set_epi64, _mm512_storeu_pd, _mm512_sub_pd,
+        __m512d, __m512i, _mm512_add_pd, _mm512_loadu_pd, _mm512_permutex2var_pd, _mm512_set1_pd,
+        _mm512_set_epi64, _mm512_storeu_pd, _mm512_sub_pd,
     };
 
     // the permutes below put the value first
@@ -521,7 +521,16 @@ mod avx512_pairs {
     #[target_feature(enable = "avx512f")]
     #[inline]
     fn part<const AT: i64>(r: [__m512d; 4]) -> [__m512d; 2] {
-        let i = _mm512_set_epi64(14 + AT, 12 + AT, 10 + AT, 8 + AT, 6 + AT, 4 + AT, 2 + AT, AT);
+        let i = _mm512_set_epi64(
+            14 + AT,
+            12 + AT,
+            10 + AT,
+            8 + AT,
+            6 + AT,
+            4 + AT,
+            2 + AT,
+            AT,
+        );
         [
             _mm512_permutex2var_pd(r[0], i, r[1]),
             _mm512_permutex2var_pd(r[2], i, r[3]),
@@ -586,7 +595,7 @@ mod avx512_pairs {
     fn step16<F: ArrayLanes>(step: Step, y: &mut [GVar<f64>; 16], x: &mut [GVar<f64>; 16]) {
         let adjoints_only = step.adjoints_only();
         // as in `Lane::step`: `f(x)` from `y` where stored; not computed where unread
-        let compute_r = !step.stored() && !(adjoints_only && !F::READS_R);
+        let compute_r = !step.stored() && (!adjoints_only || F::READS_R);
         let minus = step.minus();
         let (yr, xr) = (load(y), load(x));
         let r = if step.stored() {
@@ -727,7 +736,14 @@ mod tests {
     fn every_step_on_gradient_numbers_gives_the_default_kernels_bits() {
         fn check<F: ArrayLanes>() {
             let n = 77;
-            let specials = [0.0, -0.0, f64::INFINITY, f64::NEG_INFINITY, f64::NAN, 1e-310];
+            let specials = [
+                0.0,
+                -0.0,
+                f64::INFINITY,
+                f64::NEG_INFINITY,
+                f64::NAN,
+                1e-310,
+            ];
             let x: Vec<GVar<f64>> = (0..n)
                 .map(|i| {
                     let v = if i % 11 == 3 {
