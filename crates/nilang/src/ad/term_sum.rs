@@ -350,47 +350,59 @@ impl<St, M> TermArgs<'_, St, M> {
         for a in &mut sum.arrived {
             *a.get_mut() = 0;
         }
-        let (plans, rows, arrived) = (&sum.plans, &sum.rows[..], &sum.arrived[..]);
         let wrong = AtomicUsize::new(usize::MAX);
-        let run = |c: usize| {
-            let t = if short_last && c == n_chunks - 1 {
-                plans.len() - 1
-            } else {
-                rayon::current_thread_index().unwrap_or(0) % (plans.len() - 1)
-            };
-            {
-                let mut plan = plans[t].lock().unwrap_or_else(|e| e.into_inner());
-                let (value, st) = plan.value_and_gradient_lifted(
-                    f,
-                    args(c * chunk..((c + 1) * chunk).min(terms)),
-                    loss,
-                );
-                let mut row = rows[c].lock().unwrap_or_else(|e| e.into_inner());
-                row[0] = value;
-                let mut filled = 0;
-                for &k in params {
-                    for s in A::slots::<f64>(st, k).iter() {
-                        if let Some(r) = row.get_mut(1 + filled) {
-                            *r = s.g;
-                        }
-                        filled += 1;
+        // chunk `c` on `plan`: its value and its parameters' adjoints into `row`
+        let fill = |plan: &mut Plan<St>, c: usize, row: &mut [f64]| {
+            let (value, st) = plan.value_and_gradient_lifted(
+                f,
+                args(c * chunk..((c + 1) * chunk).min(terms)),
+                loss,
+            );
+            row[0] = value;
+            let mut filled = 0;
+            for &k in params {
+                for s in A::slots::<f64>(st, k).iter() {
+                    if let Some(r) = row.get_mut(1 + filled) {
+                        *r = s.g;
                     }
-                }
-                if filled != width {
-                    wrong.store(filled, Ordering::Relaxed);
+                    filled += 1;
                 }
             }
-            climb(c, rows, arrived);
+            if filled != width {
+                wrong.store(filled, Ordering::Relaxed);
+            }
+        };
+        let plan_of = |c: usize, plans: usize| {
+            if short_last && c == n_chunks - 1 {
+                plans - 1
+            } else {
+                rayon::current_thread_index().unwrap_or(0) % (plans - 1)
+            }
         };
         if threads == 1 {
-            // one thread: the chunks in order on the caller, no tasks (the same chunks and
-            // tree, so the same bits)
-            (0..n_chunks).for_each(run);
+            // one thread: the chunks in order on the caller, no tasks, no locks (the same
+            // chunks and tree, so the same bits)
+            for c in 0..n_chunks {
+                let t = plan_of(c, sum.plans.len());
+                let plan = sum.plans[t].get_mut().unwrap_or_else(|e| e.into_inner());
+                let row = sum.rows[c].get_mut().unwrap_or_else(|e| e.into_inner());
+                fill(plan, c, row);
+                climb_in_order(c, &mut sum.rows);
+            }
         } else {
             // one task per chunk (`with_max_len(1)`): chunks of unequal cost (the rows of a
             // triangle of pairs) are shared out by work stealing, not in halves fixed up front;
             // the tree's additions run in these tasks as their rows become complete
-            (0..n_chunks).into_par_iter().with_max_len(1).for_each(run);
+            let (plans, rows, arrived) = (&sum.plans, &sum.rows[..], &sum.arrived[..]);
+            (0..n_chunks).into_par_iter().with_max_len(1).for_each(|c| {
+                {
+                    let t = plan_of(c, plans.len());
+                    let mut plan = plans[t].lock().unwrap_or_else(|e| e.into_inner());
+                    let mut row = rows[c].lock().unwrap_or_else(|e| e.into_inner());
+                    fill(&mut plan, c, &mut row);
+                }
+                climb(c, rows, arrived);
+            });
         }
         let filled = wrong.into_inner();
         if filled != usize::MAX {
@@ -398,7 +410,7 @@ impl<St, M> TermArgs<'_, St, M> {
                 "nilang: TermSum gradient buffer holds {width} numbers, but the parameters {params:?} have {filled} slots"
             );
         }
-        let total = rows[0].lock().unwrap_or_else(|e| e.into_inner());
+        let total = sum.rows[0].get_mut().unwrap_or_else(|e| e.into_inner());
         grad.copy_from_slice(&total[1..]);
         total[0]
     }
@@ -473,9 +485,32 @@ fn climb(c: usize, rows: &[Mutex<Vec<f64>>], arrived: &[AtomicU8]) {
     }
 }
 
+/// [`climb`] when the rows are written in order, `0, 1, 2, …` (one thread): the first of each
+/// pair is always the left one, so a right row adds itself into its left one and climbs on, a
+/// left row waits, and a left row with no right one climbs on alone. The same additions in
+/// the same order as [`climb`]'s, without counters or locks.
+fn climb_in_order(c: usize, rows: &mut [Mutex<Vec<f64>>]) {
+    let (n, mut node, mut dist) = (rows.len(), c, 1);
+    while dist < n {
+        let left = node & !dist;
+        if node != left {
+            let (l, r) = rows.split_at_mut(node);
+            let r = r[0].get_mut().unwrap_or_else(|e| e.into_inner());
+            let l = l[left].get_mut().unwrap_or_else(|e| e.into_inner());
+            for (l, r) in l.iter_mut().zip(r.iter()) {
+                *l += r;
+            }
+        } else if left + dist < n {
+            return;
+        }
+        node = left;
+        dist *= 2;
+    }
+}
+
 #[cfg(test)]
 mod tests {
-    use super::climb;
+    use super::{climb, climb_in_order};
     use std::sync::atomic::AtomicU8;
     use std::sync::Mutex;
 
@@ -490,11 +525,21 @@ mod tests {
         total
     }
 
+    /// Rows of `width` summed by [`climb_in_order`] (the one-thread path): row 0.
+    fn tree_sum_in_order(rows: &[f64], width: usize) -> Vec<f64> {
+        let mut rows: Vec<_> = rows.chunks(width).map(|r| Mutex::new(r.to_vec())).collect();
+        for c in 0..rows.len() {
+            climb_in_order(c, &mut rows);
+        }
+        rows[0].get_mut().unwrap().clone()
+    }
+
     #[test]
     fn tree_sum_adds_rows_in_a_fixed_tree() {
         // five rows of width 2: ((r0 + r1) + (r2 + r3)) + r4
         let rows = vec![1.0, 10.0, 2.0, 20.0, 3.0, 30.0, 4.0, 40.0, 5.0, 50.0];
         assert_eq!(tree_sum(&rows, 2, &[0, 1, 2, 3, 4]), [15.0, 150.0]);
+        assert_eq!(tree_sum_in_order(&rows, 2), [15.0, 150.0]);
         // the tree, not the left-to-right order: 1e16 + 1 - 1e16 + 1
         let r = vec![1e16, 1.0, -1e16, 1.0];
         assert_eq!(
@@ -505,10 +550,12 @@ mod tests {
 
     #[test]
     fn tree_sum_is_the_same_tree_whatever_order_the_rows_complete_in() {
-        // seven rows whose sum depends on the order of the additions:
+        // seven rows whose sum depends on the order of the additions (0 in this tree):
         // ((r0 + r1) + (r2 + r3)) + ((r4 + r5) + r6)
-        let r = [1e16, 1.0, -1e16, 1.0, 3.0, 1e16, -1e16];
+        // (3 left to right; 1 or 4 in the trees that add r6 last or r5 + r6 first)
+        let r = [1e16, 1e16, 1e16, -1e16, -1e16, -1e16 + 2.0, 1.0];
         let want = ((r[0] + r[1]) + (r[2] + r[3])) + ((r[4] + r[5]) + r[6]);
+        assert_eq!(want, 0.0);
         for order in [
             [0, 1, 2, 3, 4, 5, 6],
             [6, 5, 4, 3, 2, 1, 0],
