@@ -183,9 +183,9 @@ fn default_chunk(terms: usize) -> usize {
 ///
 /// **Deterministic.** The chunks depend only on the number of terms (never on the number of
 /// threads), and their values and adjoints are summed in a fixed binary tree over the chunk
-/// indices: the same bits for 1, 2 or 64 threads. The tree's additions run inside the chunks'
-/// tasks, each by the task that completes the second of its two halves, so no pass over the
-/// chunks' results follows them. Each thread keeps its own [`Plan`] (its gradient storage
+/// indices: the same bits for 1, 2 or 64 threads. On several threads the tree's additions run
+/// inside the chunks' tasks, each by the task that completes the second of its two halves, so
+/// no pass over the chunks' results follows them. Each thread keeps its own [`Plan`] (its gradient storage
 /// made at the first call and reused; a last chunk shorter than the others has its own), and
 /// the chunks' adjoint buffers are kept between calls: no allocation after the first call on
 /// a pool.
