@@ -26,7 +26,9 @@ use core::any::TypeId;
 use core::mem::{offset_of, size_of};
 
 /// A real type with a GEMM.
-trait GemmReal: Copy + PartialEq + 'static + core::ops::Mul<Output = Self> {
+pub(super) trait GemmReal:
+    Copy + PartialEq + 'static + core::ops::Mul<Output = Self>
+{
     const ZERO: Self;
     const ONE: Self;
     /// `c += alpha · a · b` (`a` is `m × k`, `b` is `k × n`; strides in elements).
@@ -853,10 +855,10 @@ impl<D> Copy for Operand<D> {}
 
 /// One matrix operand in a slice of numbers: its value plane, its adjoint plane (gradient
 /// numbers), the element stride in reals.
-struct Planes<R> {
-    x: *mut R,
-    g: Option<*mut R>,
-    s: isize,
+pub(super) struct Planes<R> {
+    pub(super) x: *mut R,
+    pub(super) g: Option<*mut R>,
+    pub(super) s: isize,
 }
 
 impl<R> Clone for Planes<R> {
@@ -868,7 +870,7 @@ impl<R> Copy for Planes<R> {}
 
 impl<R: GemmReal> Planes<R> {
     /// The planes of a slice of `T` when `T` is `R` or `GVar<R>`.
-    fn of<T: 'static>(v: *mut T) -> Option<Self> {
+    pub(super) fn of<T: 'static>(v: *mut T) -> Option<Self> {
         if TypeId::of::<T>() == TypeId::of::<R>() {
             return Some(Planes {
                 x: v.cast(),
@@ -917,7 +919,7 @@ fn strides(s: isize, cols: usize, transpose: bool) -> (isize, isize) {
 ///
 /// # Safety
 /// The view must lie in its allocation.
-unsafe fn all_zero<R: GemmReal>(p: *const R, len: usize, s: isize) -> bool {
+pub(super) unsafe fn all_zero<R: GemmReal>(p: *const R, len: usize, s: isize) -> bool {
     match s {
         // SAFETY: forwarded from the caller
         1 => unsafe { all_zero_at::<R, 1>(p, len) },
