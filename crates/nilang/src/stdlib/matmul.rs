@@ -26,7 +26,9 @@ use core::any::TypeId;
 use core::mem::{offset_of, size_of};
 
 /// A real type with a GEMM.
-trait GemmReal: Copy + PartialEq + 'static + core::ops::Mul<Output = Self> {
+pub(super) trait GemmReal:
+    Copy + PartialEq + 'static + core::ops::Mul<Output = Self>
+{
     const ZERO: Self;
     const ONE: Self;
     /// `c += alpha · a · b` (`a` is `m × k`, `b` is `k × n`; strides in elements).
@@ -933,7 +935,7 @@ fn strides(s: isize, cols: usize, transpose: bool) -> (isize, isize) {
 ///
 /// # Safety
 /// The view must lie in its allocation.
-unsafe fn all_zero<R: GemmReal>(p: *const R, len: usize, s: isize) -> bool {
+pub(super) unsafe fn all_zero<R: GemmReal>(p: *const R, len: usize, s: isize) -> bool {
     match s {
         // SAFETY: forwarded from the caller
         1 => unsafe { all_zero_at::<R, 1>(p, len) },
