@@ -19,6 +19,8 @@
 //! pairs they are stored in (a whole vector of pairs loaded, the other lanes written back as
 //! they were).
 //!
+//! On x86-64 only (where it was measured); other targets keep the GEMM.
+//!
 //! [`i_dense_data`]: super::nnlib::i_dense_data
 use super::matmul::{all_zero, Planes, Step};
 use core::mem::size_of;
@@ -40,7 +42,8 @@ pub(super) fn dense_data<T: 'static, D: 'static>(
     b: &mut [T],
     (m, k, n): (usize, usize, usize),
 ) -> bool {
-    if !(1..=MAX_K).contains(&k) || n < 2 {
+    // x86-64 only (measured there): elsewhere the GEMM, whose NEON kernels are known good
+    if !cfg!(target_arch = "x86_64") || !(1..=MAX_K).contains(&k) || n < 2 {
         return false;
     }
     let planes = (
@@ -599,7 +602,7 @@ mod avx512 {
     }
 }
 
-#[cfg(test)]
+#[cfg(all(test, target_arch = "x86_64"))]
 mod tests {
     use super::*;
     use crate::ad::GVar;
