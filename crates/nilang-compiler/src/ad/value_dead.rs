@@ -77,7 +77,7 @@ fn linear_read<'i>(i: &'i Instr, key: &Key) -> Option<&'i Place> {
 
 /// Whether statement `s` may read `key`'s value when the accumulations whose targets are dead
 /// run adjoint-only: as [`reads`], except that an accumulation reading `key` linearly
-/// ([`linear_read`]) reads it only if its target is live; those targets are pushed on `dead`.
+/// (`linear_read`) reads it only if its target is live; those targets are pushed on `dead`.
 pub fn reads_unless_dead(s: &Stmt, key: &Key, cx: &Ctx, dead: &mut Vec<Place>) -> Cond {
     match &s.kind {
         StmtKind::Instr(i) => match linear_read(i, key) {
