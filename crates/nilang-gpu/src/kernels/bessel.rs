@@ -6,7 +6,10 @@
 //! CPU to the last bits. [`besselj_batch`] is the paper's
 //! `ibesselj` (approximate uncomputing with the dirty ancilla of `nilang_apps::bessel::imul`): its loop stops when
 //! the rounding residue in that ancilla grows past `ATOL`, so a one-ulp difference in `pow`
-//! between the device's math library and the CPU's can add or drop a term (≈ `ATOL`).
+//! between the device's math library and the CPU's can add or drop a term: the value moves by
+//! about `ATOL`, the gradient `dJ/dz` by up to a few 1e-6 (on the CPU alone, changing `z` by one
+//! ulp moves it by up to 6.2e-6 on `0.05 ≤ z ≤ 6`; measured on an H100, CUDA and OpenCL, 1.4e-6
+//! from the CPU's). [`besselj_n_batch`] is the one that agrees to the last bits.
 use nilang::prelude::*;
 
 pub use nilang_apps::bessel::ATOL;
