@@ -132,7 +132,10 @@ unsafe fn vector_product_dispatch<R: GemmReal>(
         m -= done;
     }
     #[cfg(target_arch = "x86_64")]
-    if n == 1 && k > 1 && a.2 != 1 && a.2 != 2 && crate::simd::active() == crate::simd::Isa::Avx512
+    if n == 1
+        && k > 1
+        && (m == 1 || (a.2 != 1 && a.2 != 2))
+        && crate::simd::active() == crate::simd::Isa::Avx512
     {
         // the column form (`a` transposed: the backward rule `B̄ ∓= Aᵀ·C̄` of a one-output
         // layer) in its own AVX-512 copy, `vector_product` inlined into it: through
@@ -140,7 +143,9 @@ unsafe fn vector_product_dispatch<R: GemmReal>(
         // Measured on the bench's logistic gradient (AMD EPYC, A/B): `nilang-G` 1.04× and
         // `nilang-t1-G` 1.06× faster with this form in AVX-512, while with every form there
         // the row form (dot products of short rows) made `nilang-O` 1.2× slower, so the
-        // others keep the closure.
+        // others keep the closure. One long row (`m = 1`: the bias adjoint of a layer,
+        // `b̄ ∓= Ȳᵀ·1`) too: its values at a stride of two reals (`GVar`s) cost about a
+        // tenth of the logistic `nilang-G` through the closure.
         #[target_feature(enable = "avx512f,avx512vl,avx512dq,avx512bw,avx512cd,avx2,fma")]
         #[allow(clippy::type_complexity)]
         unsafe fn avx512<R: GemmReal>(
@@ -246,6 +251,12 @@ fn reduce<R: GemmReal>(v: [R; LANES]) -> R {
 #[inline(always)]
 unsafe fn block_of<R: GemmReal>(b: *const R, bs: isize, len: usize) -> [R; BLOCK + LANES] {
     let mut v = [R::ZERO; BLOCK + LANES];
+    if bs == 0 && len > 0 {
+        // one value repeated (a product with ones: the bias adjoint of a layer), in lanes
+        // SAFETY: inside the caller's view
+        v[..len].fill(unsafe { *b });
+        return v;
+    }
     for (l, v) in v[..len].iter_mut().enumerate() {
         // SAFETY: inside the caller's view
         *v = unsafe { *b.offset(l as isize * bs) };
