@@ -1556,4 +1556,43 @@ mod tests {
             }
         }
     }
+
+    /// The bias of a one-output layer on gradient numbers (`y ±= 1·b`, `b̄ ∓= Σ ȳ`): the
+    /// values and the adjoint (the product with ones, its ones filled in lanes) are the
+    /// element loops' bits, for row counts around the kernels' steps.
+    #[test]
+    fn one_output_bias_is_the_element_loop() {
+        for rows in [0usize, 1, 3, 4, 5, 9, 300, 513] {
+            for step in [Step::Forward, Step::Inverse, Step::ForwardValues] {
+                let (xs, gs) = (data(rows, 1), data(rows, 2));
+                let mut y: Vec<GVar<f64>> =
+                    xs.iter().zip(&gs).map(|(&x, &g)| GVar::new(x, g)).collect();
+                let mut b = [GVar::new(0.375, 1.5)];
+                assert!(add_rows(step, &mut y, &mut b, rows, 1));
+                let sign = if step.inverse() { -1.0 } else { 1.0 };
+                for (r, v) in y.iter().enumerate() {
+                    assert_eq!(v.x.to_bits(), (xs[r] + sign * 0.375).to_bits(), "{rows} {r}");
+                    assert_eq!(v.g.to_bits(), gs[r].to_bits());
+                }
+                // the product with ones sums in blocks of 256, eight and eight lanes: compare
+                // to the plain kernel of the same order
+                let mut want = 1.5;
+                if step != Step::ForwardValues && rows > 0 {
+                    // SAFETY: `gs` holds `rows` values
+                    unsafe {
+                        vector_product(
+                            1,
+                            rows,
+                            1,
+                            -sign,
+                            (gs.as_ptr(), rows as isize, 1),
+                            (&1.0, 0, 0),
+                            (&mut want, 0, 0),
+                        )
+                    };
+                }
+                assert_eq!(b[0].g.to_bits(), want.to_bits(), "{rows} {step:?}");
+            }
+        }
+    }
 }
