@@ -118,7 +118,7 @@ unsafe fn vector_product_dispatch<R: GemmReal>(
             let bv = core::array::from_fn(|l| *bl.as_ptr().add(l).cast::<f64>());
             let alpha = *(&alpha as *const R).cast::<f64>();
             let cv = (c.0.cast::<f64>(), c.1);
-            short_rows::gemv((m, k, alpha), (a.0.cast::<f64>(), a.1), &bv, cv)
+            short_rows::gemv((m, k, alpha), (a.0.cast::<f64>(), a.1), &bv, cv, None)
         };
         if done == m {
             return;
@@ -1036,6 +1036,85 @@ pub(crate) fn gemm<T: 'static, D: 'static>(
         || run::<f32, T, D>(step, c.as_mut_ptr(), a, b.as_mut_ptr(), (m, k, n))
 }
 
+/// [`gemm`], then [`add_rows`] of `bias` (`C ±= A·B + 1·biasᵀ`: a dense layer, `bias` of
+/// `n` elements); the same return. Where only the values of a one-output layer on `f64` rows
+/// of at most 16 values move (the recomputation of a forward pass, or plain numbers), the
+/// bias is added in the product's own pass over `C` (eight rows at a time in AVX-512, the
+/// other rows as before), not in a second one: the same additions in the same order, so the
+/// same bits.
+pub(crate) fn gemm_bias<T: 'static, D: 'static>(
+    step: Step,
+    c: &mut [T],
+    a: Operand<D>,
+    b: &mut [T],
+    bias: &mut [T],
+    (m, k, n): (usize, usize, usize),
+) -> bool {
+    let a_ptr = match a {
+        Operand::Var(p) => p.cast_const(),
+        Operand::Data(p) => p,
+    };
+    // SAFETY: the callers pass slices of the checked lengths (`a` holds `m · k` elements)
+    let done = unsafe { values_with_bias(step, c, a_ptr, b, bias, (m, k, n)) };
+    if done == 0 {
+        return gemm(step, c, a, b, (m, k, n)) && add_rows(step, c, bias, m, n);
+    }
+    // the rows past the kernel's multiple of eight as before (`done ≤ m` rows in)
+    let rest = match a {
+        Operand::Var(p) => Operand::Var(p.wrapping_add(done * k)),
+        Operand::Data(p) => Operand::Data(p.wrapping_add(done * k)),
+    };
+    let c = &mut c[done..];
+    gemm(step, c, rest, b, (m - done, k, n)) && add_rows(step, c, bias, m - done, n)
+}
+
+/// The rows [`gemm_bias`] does in one pass: the values of `c ±= a·b + bias` for `n = 1`,
+/// `2 ≤ k ≤ 16`, `a` row-major `f64` values (no adjoint), when no adjoint moves (`step` is
+/// [`Step::ForwardValues`] or `c` has no adjoints), through [`short_rows::gemv`]; returns how
+/// many rows it did (none where any of this fails).
+///
+/// # Safety
+/// As [`gemm`]'s callers: `a` holds `m · k` elements, `c` `m · n`, `b` `k · n`, `bias` `n`.
+unsafe fn values_with_bias<T: 'static, D: 'static>(
+    step: Step,
+    c: &mut [T],
+    a: *const D,
+    b: &mut [T],
+    bias: &mut [T],
+    (m, k, n): (usize, usize, usize),
+) -> usize {
+    if n != 1 || !(2..=short_rows::MAX_K).contains(&k) {
+        return 0;
+    }
+    let planes = (
+        Planes::<f64>::of(c.as_mut_ptr()),
+        Planes::<f64>::of(a.cast_mut()).filter(|a| a.g.is_none()),
+        Planes::<f64>::of(b.as_mut_ptr()),
+        Planes::<f64>::of(bias.as_mut_ptr()),
+    );
+    let (Some(cp), Some(ap), Some(bp), Some(biasp)) = planes else {
+        return 0;
+    };
+    if cp.g.is_some() && step != Step::ForwardValues {
+        return 0;
+    }
+    let sign = if step.inverse() { -1.0 } else { 1.0 };
+    // SAFETY: `b`'s `k` values and `bias`'s one are in the caller's views, `a`'s rows of `k`
+    // values and `c`'s `m` values too (the kernel writes only `c`)
+    unsafe {
+        let bl = block_of(bp.x.cast_const(), bp.s, k);
+        let bv: [f64; short_rows::MAX_K] = core::array::from_fn(|l| bl[l]);
+        let b0 = *biasp.x;
+        short_rows::gemv(
+            (m, k, sign),
+            (ap.x.cast_const(), k as isize),
+            &bv,
+            (cp.x, cp.s),
+            Some(if step.inverse() { -b0 } else { b0 }),
+        )
+    }
+}
+
 /// The left operand of [`gemm`].
 pub(crate) enum Operand<D> {
     /// A `&mut [T]` (its adjoint is accumulated).
@@ -1592,6 +1671,44 @@ mod tests {
                     };
                 }
                 assert_eq!(b[0].g.to_bits(), want.to_bits(), "{rows} {step:?}");
+            }
+        }
+    }
+
+    /// A one-output layer's values with its bias in the product's pass: the bits of the
+    /// product and then the bias pass, on plain and gradient numbers, any row count.
+    #[test]
+    fn product_with_bias_is_the_product_then_the_bias() {
+        for &(m, k) in &[(8, 16), (13, 5), (37, 16), (3, 7), (64, 2)] {
+            for step in [Step::Forward, Step::Inverse, Step::ForwardValues] {
+                let (x, w0, c0) = (data(m * k, 1), data(k, 2), data(m, 3));
+                let plain = |fused: bool| {
+                    let (mut c, mut w, mut b) = (c0.clone(), w0.clone(), vec![0.625]);
+                    let a = Operand::Data(x.as_ptr());
+                    if fused {
+                        assert!(gemm_bias(step, &mut c, a, &mut w, &mut b, (m, k, 1)));
+                    } else {
+                        assert!(gemm(step, &mut c, a, &mut w, (m, k, 1)));
+                        assert!(add_rows(step, &mut c, &mut b, m, 1));
+                    }
+                    c
+                };
+                assert_eq!(bits(&plain(true)), bits(&plain(false)), "{m}x{k} {step:?}");
+                let lifted = |fused: bool| {
+                    let mut c: Vec<GVar<f64>> = c0.iter().map(|&v| GVar::from(v)).collect();
+                    let mut w: Vec<GVar<f64>> = w0.iter().map(|&v| GVar::from(v)).collect();
+                    let mut b = vec![GVar::from(0.625)];
+                    let a = Operand::Data(x.as_ptr());
+                    if fused {
+                        assert!(gemm_bias(step, &mut c, a, &mut w, &mut b, (m, k, 1)));
+                    } else {
+                        assert!(gemm(step, &mut c, a, &mut w, (m, k, 1)));
+                        assert!(add_rows(step, &mut c, &mut b, m, 1));
+                    }
+                    c.iter().map(|v| v.x).collect::<Vec<_>>()
+                };
+                assert_eq!(bits(&lifted(true)), bits(&lifted(false)), "{m}x{k} {step:?}");
+                assert_eq!(bits(&lifted(true)), bits(&plain(false)), "{m}x{k} {step:?}");
             }
         }
     }
