@@ -192,8 +192,8 @@ unsafe fn vector_product<R: GemmReal>(
         match (k == 1, a.2, a.1) {
             (false, 1, _) => return unsafe { gemv_rows::<R, 1>(m, k, alpha, (a.0, a.1), bv, cv) },
             (false, 2, _) => return unsafe { gemv_rows::<R, 2>(m, k, alpha, (a.0, a.1), bv, cv) },
-            (_, _, 1) => return unsafe { gemv_cols::<R, 1>(m, k, alpha, (a.0, a.2), bv, cv) },
-            (_, _, 2) => return unsafe { gemv_cols::<R, 2>(m, k, alpha, (a.0, a.2), bv, cv) },
+            (_, _, 1) => return unsafe { gemv_cols::<R, 1, 0>(m, k, alpha, (a.0, a.2), bv, cv, None) },
+            (_, _, 2) => return unsafe { gemv_cols::<R, 2, 0>(m, k, alpha, (a.0, a.2), bv, cv, None) },
             _ => {}
         }
     }
@@ -379,46 +379,81 @@ unsafe fn row_dot<R: GemmReal, const AS: usize>(
 /// `l`, then added; `b` at stride `b.1`, `c` at stride `c.1`. Every element of `c` gets the same
 /// operations whatever its block.
 ///
+/// With `ones` (a place `d`, `b` at a stride `BS` of one or two), also `d += alpha·Σ_l b_l` as
+/// the product of `b` with ones computes it ([`gemv_rows`] of one row: [`row_dot`]s of
+/// [`BLOCK`] values, each added to `d` in turn; the bias adjoint `b̄ ∓= Ȳᵀ·1` of a one-output
+/// layer, the same bits), each block right after the rows that read it (its values still in
+/// L1), not in a second pass over `b`.
+///
 /// # Safety
-/// As [`GemmReal::gemm`].
+/// As [`GemmReal::gemm`]; `ones`' place distinct from the others, `b.1 == BS` with it.
 #[inline(always)]
-unsafe fn gemv_cols<R: GemmReal, const AS: usize>(
+unsafe fn gemv_cols<R: GemmReal, const AS: usize, const BS: usize>(
     m: usize,
     k: usize,
     alpha: R,
     a: (*const R, isize),
     b: (*const R, isize),
     c: (*mut R, isize),
+    ones: Option<*mut R>,
 ) {
     const W: usize = 2 * LANES;
     // SAFETY: `l < k`, in the caller's view of `b`
     let bv = |l: usize| alpha * unsafe { *b.0.offset(l as isize * b.1) };
     let k2 = k - k % 2;
+    // the blocks of the product with ones up to row `upto` (`upto == k`: all that are left)
+    // from row `*at`, added to `*d`
+    let ones_upto = |upto: usize, at: &mut usize, d: &mut R| {
+        while *at < k && (*at + BLOCK <= upto || upto == k) {
+            let kb = (k - *at).min(BLOCK);
+            let one = R::ONE;
+            // SAFETY: values `*at..*at + kb` of `b`, at stride `BS` (the caller's promise)
+            let s = unsafe {
+                let bl = block_of(&one, 0, kb);
+                row_dot::<R, BS>(b.0.add(*at * BS), &bl, kb)
+            };
+            *d = d.add(alpha * s);
+            *at += kb;
+        }
+    };
     for i0 in (0..m).step_by(W) {
         let w = (m - i0).min(W);
         // element `(i0, l)`
         let col = |l: usize| a.0.wrapping_offset(l as isize * a.1).wrapping_add(i0 * AS);
         let (mut acc0, mut acc1) = ([R::ZERO; W], [R::ZERO; W]);
-        if w == W {
-            for l in (0..k2).step_by(2) {
-                let (b0, b1) = (bv(l), bv(l + 1));
-                // SAFETY: elements `i0..i0 + W` of stored rows `l`, `l + 1 < k`
-                let (x0, x1) = unsafe { (load::<R, W, AS>(col(l)), load::<R, W, AS>(col(l + 1))) };
-                for j in 0..W {
-                    acc0[j] = acc0[j].add(x0[j] * b0);
-                    acc1[j] = acc1[j].add(x1[j] * b1);
+        // the product with ones along the first block of `c`
+        // SAFETY: the caller's place
+        let mut ones = ones.filter(|_| i0 == 0).map(|d| (d, unsafe { *d }, 0));
+        // the rows in blocks of `BLOCK` (even: pairs stay whole), the same order as one loop
+        let mut l0 = 0;
+        while l0 < k2 {
+            let l1 = (l0 + BLOCK).min(k2);
+            if w == W {
+                for l in (l0..l1).step_by(2) {
+                    let (b0, b1) = (bv(l), bv(l + 1));
+                    // SAFETY: elements `i0..i0 + W` of stored rows `l`, `l + 1 < k`
+                    let (x0, x1) =
+                        unsafe { (load::<R, W, AS>(col(l)), load::<R, W, AS>(col(l + 1))) };
+                    for j in 0..W {
+                        acc0[j] = acc0[j].add(x0[j] * b0);
+                        acc1[j] = acc1[j].add(x1[j] * b1);
+                    }
+                }
+            } else {
+                for l in (l0..l1).step_by(2) {
+                    let (b0, b1) = (bv(l), bv(l + 1));
+                    for j in 0..w {
+                        // SAFETY: elements `i0..i0 + w` of stored rows `l`, `l + 1 < k`
+                        let (x0, x1) = unsafe { (*col(l).add(j * AS), *col(l + 1).add(j * AS)) };
+                        acc0[j] = acc0[j].add(x0 * b0);
+                        acc1[j] = acc1[j].add(x1 * b1);
+                    }
                 }
             }
-        } else {
-            for l in (0..k2).step_by(2) {
-                let (b0, b1) = (bv(l), bv(l + 1));
-                for j in 0..w {
-                    // SAFETY: elements `i0..i0 + w` of stored rows `l`, `l + 1 < k`
-                    let (x0, x1) = unsafe { (*col(l).add(j * AS), *col(l + 1).add(j * AS)) };
-                    acc0[j] = acc0[j].add(x0 * b0);
-                    acc1[j] = acc1[j].add(x1 * b1);
-                }
+            if let Some((_, d, at)) = &mut ones {
+                ones_upto(l1, at, d);
             }
+            l0 = l1;
         }
         if k2 < k {
             let b0 = bv(k2);
@@ -426,6 +461,11 @@ unsafe fn gemv_cols<R: GemmReal, const AS: usize>(
                 // SAFETY: element `i0 + j` of stored row `k2 < k`
                 *acc = acc.add(unsafe { *col(k2).add(j * AS) } * b0);
             }
+        }
+        if let Some((p, mut d, mut at)) = ones {
+            ones_upto(k, &mut at, &mut d);
+            // SAFETY: the caller's place
+            unsafe { *p = d };
         }
         for j in 0..w {
             // SAFETY: inside the caller's view of `c`
@@ -435,6 +475,59 @@ unsafe fn gemv_cols<R: GemmReal, const AS: usize>(
             }
         }
     }
+}
+
+/// [`gemv_cols`] with the product of `b` with ones added to `*d` (`b` at a stride of one or
+/// two reals, else `false`: nothing done), compiled for AVX-512 where the CPU has it (as
+/// [`vector_product_dispatch`] runs the column form), the same code otherwise: the backward
+/// rule of a one-output layer on data with its bias, `W̄ ∓= Xᵀ·ȳ` and `b̄ ∓= Σ ȳ`, in one pass
+/// over `ȳ`.
+///
+/// # Safety
+/// As [`gemv_cols`].
+unsafe fn gemv_cols_ones_dispatch<R: GemmReal, const AS: usize>(
+    (m, k, alpha): (usize, usize, R),
+    a: (*const R, isize),
+    b: (*const R, isize),
+    c: (*mut R, isize),
+    d: *mut R,
+) -> bool {
+    #[allow(clippy::type_complexity)]
+    #[inline(always)]
+    unsafe fn body<R: GemmReal, const AS: usize>(
+        (m, k, alpha): (usize, usize, R),
+        a: (*const R, isize),
+        b: (*const R, isize),
+        c: (*mut R, isize),
+        d: *mut R,
+    ) -> bool {
+        // SAFETY (both arms): forwarded, `b`'s stride as matched
+        match b.1 {
+            1 => unsafe { gemv_cols::<R, AS, 1>(m, k, alpha, a, b, c, Some(d)) },
+            2 => unsafe { gemv_cols::<R, AS, 2>(m, k, alpha, a, b, c, Some(d)) },
+            _ => return false,
+        }
+        true
+    }
+    #[cfg(target_arch = "x86_64")]
+    if crate::simd::active() == crate::simd::Isa::Avx512 {
+        #[target_feature(enable = "avx512f,avx512vl,avx512dq,avx512bw,avx512cd,avx2,fma")]
+        #[allow(clippy::type_complexity)]
+        unsafe fn avx512<R: GemmReal, const AS: usize>(
+            mka: (usize, usize, R),
+            a: (*const R, isize),
+            b: (*const R, isize),
+            c: (*mut R, isize),
+            d: *mut R,
+        ) -> bool {
+            // SAFETY: forwarded
+            unsafe { body::<R, AS>(mka, a, b, c, d) }
+        }
+        // SAFETY: the CPU has these features (`active` is at most what it has); forwarded
+        return unsafe { avx512::<R, AS>((m, k, alpha), a, b, c, d) };
+    }
+    // SAFETY: forwarded
+    unsafe { body::<R, AS>((m, k, alpha), a, b, c, d) }
 }
 
 /// The most elements of `b` [`gemv_and_adjoint`] takes (its adjoints are held in registers).
@@ -1032,8 +1125,24 @@ pub(crate) fn gemm<T: 'static, D: 'static>(
     b: &mut [T],
     (m, k, n): (usize, usize, usize),
 ) -> bool {
-    run::<f64, T, D>(step, c.as_mut_ptr(), a, b.as_mut_ptr(), (m, k, n))
-        || run::<f32, T, D>(step, c.as_mut_ptr(), a, b.as_mut_ptr(), (m, k, n))
+    gemm_ones(step, c, a, b, None, (m, k, n), &mut false)
+}
+
+/// [`gemm`], and where `ones` is given (a bias of one element) and its adjoint can move in
+/// the same pass (see [`gemv_cols`]), `b̄ias ∓= C̄ᵀ·1` too (`ones_done` set then; otherwise the
+/// caller's [`add_rows`] moves it).
+fn gemm_ones<T: 'static, D: 'static>(
+    step: Step,
+    c: &mut [T],
+    a: Operand<D>,
+    b: &mut [T],
+    ones: Option<*mut T>,
+    (m, k, n): (usize, usize, usize),
+    ones_done: &mut bool,
+) -> bool {
+    let (cp, bp) = (c.as_mut_ptr(), b.as_mut_ptr());
+    run::<f64, T, D>(step, cp, a, bp, ones, (m, k, n), ones_done)
+        || run::<f32, T, D>(step, cp, a, bp, ones, (m, k, n), ones_done)
 }
 
 /// [`gemm`], then [`add_rows`] of `bias` (`C ±= A·B + 1·biasᵀ`: a dense layer, `bias` of
@@ -1057,7 +1166,10 @@ pub(crate) fn gemm_bias<T: 'static, D: 'static>(
     // SAFETY: the callers pass slices of the checked lengths (`a` holds `m · k` elements)
     let done = unsafe { values_with_bias(step, c, a_ptr, b, bias, (m, k, n)) };
     if done == 0 {
-        return gemm(step, c, a, b, (m, k, n)) && add_rows(step, c, bias, m, n);
+        let mut ones_done = false;
+        let ones = Some(bias.as_mut_ptr());
+        return gemm_ones(step, c, a, b, ones, (m, k, n), &mut ones_done)
+            && (ones_done || add_rows(step, c, bias, m, n));
     }
     // the rows past the kernel's multiple of eight as before (`done ≤ m` rows in)
     let rest = match a {
@@ -1128,7 +1240,9 @@ fn run<R: GemmReal, T: 'static, D: 'static>(
     c: *mut T,
     a: Operand<D>,
     b: *mut T,
+    ones: Option<*mut T>,
     (m, k, n): (usize, usize, usize),
+    ones_done: &mut bool,
 ) -> bool {
     let a = match a {
         Operand::Var(p) => Planes::<R>::of(p),
@@ -1202,7 +1316,25 @@ fn run<R: GemmReal, T: 'static, D: 'static>(
         if let Some(bg) = b.g {
             // B̄ (k × n) ∓= Aᵀ (k × m) · C̄ (m × n)
             let (rs, cs) = strides(b.s, n, false);
-            R::gemm(k, m, n, sign.neg(), a.x(k, true), cgv, (bg, rs, cs));
+            let at = a.x(k, true);
+            // adjoint-only, one output: the bias adjoint in the same pass over `C̄`, where
+            // `vector_product` would run the column form (`gemv_cols`)
+            let og = ones.and_then(|p| Planes::<R>::of(p)).and_then(|o| o.g);
+            *ones_done = match og {
+                Some(og) if !values && n == 1 && m > 1 && k > 0 && at.2 != 1 && at.2 != 2 => {
+                    let mka = (k, m, sign.neg());
+                    let (av, cgs, bgs) = ((at.0, at.2), (cgv.0, cgv.2), (bg, rs));
+                    match at.1 {
+                        1 => gemv_cols_ones_dispatch::<R, 1>(mka, av, cgs, bgs, og),
+                        2 => gemv_cols_ones_dispatch::<R, 2>(mka, av, cgs, bgs, og),
+                        _ => false,
+                    }
+                }
+                _ => false,
+            };
+            if !*ones_done {
+                R::gemm(k, m, n, sign.neg(), at, cgv, (bg, rs, cs));
+            }
         }
     }
     true
@@ -1709,6 +1841,38 @@ mod tests {
                 };
                 assert_eq!(bits(&lifted(true)), bits(&lifted(false)), "{m}x{k} {step:?}");
                 assert_eq!(bits(&lifted(true)), bits(&plain(false)), "{m}x{k} {step:?}");
+            }
+        }
+    }
+
+    /// The adjoint-only backward rule of a one-output layer on data with its bias adjoint in
+    /// the same pass over `C̄` (`W̄ ∓= Xᵀ·C̄`, `b̄ ∓= C̄ᵀ·1`): the bits of the product and then
+    /// the bias pass, across the product with ones' blocks of 256 rows and odd row counts.
+    #[test]
+    fn backward_rule_with_bias_is_the_product_then_the_bias() {
+        for &(m, k) in &[(2, 3), (37, 16), (256, 5), (257, 16), (300, 17), (513, 4), (1000, 16)] {
+            for step in [Step::ForwardAdjoints, Step::InverseAdjoints] {
+                let (x, w0, cx, cg) = (data(m * k, 1), data(k, 2), data(m, 3), data(m, 4));
+                let run = |fused: bool| {
+                    let mut c: Vec<GVar<f64>> =
+                        cx.iter().zip(&cg).map(|(&x, &g)| GVar::new(x, g)).collect();
+                    let mut w: Vec<GVar<f64>> =
+                        w0.iter().map(|&v| GVar::new(v, 0.25)).collect();
+                    let mut b = vec![GVar::new(0.625, -1.5)];
+                    let a = Operand::Data(x.as_ptr());
+                    if fused {
+                        assert!(gemm_bias(step, &mut c, a, &mut w, &mut b, (m, k, 1)));
+                    } else {
+                        assert!(gemm(step, &mut c, a, &mut w, (m, k, 1)));
+                        assert!(add_rows(step, &mut c, &mut b, m, 1));
+                    }
+                    let g: Vec<f64> = w.iter().chain(&b).map(|v| v.g).collect();
+                    (g, c.iter().map(|v| v.x).collect::<Vec<_>>())
+                };
+                let (fused, plain) = (run(true), run(false));
+                assert_eq!(bits(&fused.0), bits(&plain.0), "{m}x{k} {step:?}");
+                assert_eq!(bits(&fused.1), bits(&plain.1), "{m}x{k} {step:?}");
+                assert!(fused.0[k] != -1.5);
             }
         }
     }
