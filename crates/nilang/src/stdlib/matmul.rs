@@ -192,8 +192,12 @@ unsafe fn vector_product<R: GemmReal>(
         match (k == 1, a.2, a.1) {
             (false, 1, _) => return unsafe { gemv_rows::<R, 1>(m, k, alpha, (a.0, a.1), bv, cv) },
             (false, 2, _) => return unsafe { gemv_rows::<R, 2>(m, k, alpha, (a.0, a.1), bv, cv) },
-            (_, _, 1) => return unsafe { gemv_cols::<R, 1, 0>(m, k, alpha, (a.0, a.2), bv, cv, None) },
-            (_, _, 2) => return unsafe { gemv_cols::<R, 2, 0>(m, k, alpha, (a.0, a.2), bv, cv, None) },
+            (_, _, 1) => {
+                return unsafe { gemv_cols::<R, 1, 0>(m, k, alpha, (a.0, a.2), bv, cv, None) }
+            }
+            (_, _, 2) => {
+                return unsafe { gemv_cols::<R, 2, 0>(m, k, alpha, (a.0, a.2), bv, cv, None) }
+            }
             _ => {}
         }
     }
@@ -402,20 +406,27 @@ unsafe fn gemv_cols<R: GemmReal, const AS: usize, const BS: usize>(
     let bv = |l: usize| alpha * unsafe { *b.0.offset(l as isize * b.1) };
     let k2 = k - k % 2;
     // the blocks of the product with ones up to row `upto` (`upto == k`: all that are left)
-    // from row `*at`, added to `*d`
-    let ones_upto = |upto: usize, at: &mut usize, d: &mut R| {
+    // from row `*at`, added to `*d` (a function, not a closure: a closure would not be
+    // compiled for the caller's target features unless inlined)
+    #[inline(always)]
+    unsafe fn ones_upto<R: GemmReal, const BS: usize>(
+        (b, k, alpha): (*const R, usize, R),
+        upto: usize,
+        at: &mut usize,
+        d: &mut R,
+    ) {
         while *at < k && (*at + BLOCK <= upto || upto == k) {
             let kb = (k - *at).min(BLOCK);
             let one = R::ONE;
             // SAFETY: values `*at..*at + kb` of `b`, at stride `BS` (the caller's promise)
             let s = unsafe {
                 let bl = block_of(&one, 0, kb);
-                row_dot::<R, BS>(b.0.add(*at * BS), &bl, kb)
+                row_dot::<R, BS>(b.add(*at * BS), &bl, kb)
             };
             *d = d.add(alpha * s);
             *at += kb;
         }
-    };
+    }
     for i0 in (0..m).step_by(W) {
         let w = (m - i0).min(W);
         // element `(i0, l)`
@@ -451,7 +462,8 @@ unsafe fn gemv_cols<R: GemmReal, const AS: usize, const BS: usize>(
                 }
             }
             if let Some((_, d, at)) = &mut ones {
-                ones_upto(l1, at, d);
+                // SAFETY: the caller's promise
+                unsafe { ones_upto::<R, BS>((b.0, k, alpha), l1, at, d) };
             }
             l0 = l1;
         }
@@ -463,7 +475,8 @@ unsafe fn gemv_cols<R: GemmReal, const AS: usize, const BS: usize>(
             }
         }
         if let Some((p, mut d, mut at)) = ones {
-            ones_upto(k, &mut at, &mut d);
+            // SAFETY: the caller's promise
+            unsafe { ones_upto::<R, BS>((b.0, k, alpha), k, &mut at, &mut d) };
             // SAFETY: the caller's place
             unsafe { *p = d };
         }
@@ -1782,7 +1795,11 @@ mod tests {
                 assert!(add_rows(step, &mut y, &mut b, rows, 1));
                 let sign = if step.inverse() { -1.0 } else { 1.0 };
                 for (r, v) in y.iter().enumerate() {
-                    assert_eq!(v.x.to_bits(), (xs[r] + sign * 0.375).to_bits(), "{rows} {r}");
+                    assert_eq!(
+                        v.x.to_bits(),
+                        (xs[r] + sign * 0.375).to_bits(),
+                        "{rows} {r}"
+                    );
                     assert_eq!(v.g.to_bits(), gs[r].to_bits());
                 }
                 // the product with ones sums in blocks of 256, eight and eight lanes: compare
@@ -1839,7 +1856,11 @@ mod tests {
                     }
                     c.iter().map(|v| v.x).collect::<Vec<_>>()
                 };
-                assert_eq!(bits(&lifted(true)), bits(&lifted(false)), "{m}x{k} {step:?}");
+                assert_eq!(
+                    bits(&lifted(true)),
+                    bits(&lifted(false)),
+                    "{m}x{k} {step:?}"
+                );
                 assert_eq!(bits(&lifted(true)), bits(&plain(false)), "{m}x{k} {step:?}");
             }
         }
@@ -1850,14 +1871,21 @@ mod tests {
     /// the bias pass, across the product with ones' blocks of 256 rows and odd row counts.
     #[test]
     fn backward_rule_with_bias_is_the_product_then_the_bias() {
-        for &(m, k) in &[(2, 3), (37, 16), (256, 5), (257, 16), (300, 17), (513, 4), (1000, 16)] {
+        for &(m, k) in &[
+            (2, 3),
+            (37, 16),
+            (256, 5),
+            (257, 16),
+            (300, 17),
+            (513, 4),
+            (1000, 16),
+        ] {
             for step in [Step::ForwardAdjoints, Step::InverseAdjoints] {
                 let (x, w0, cx, cg) = (data(m * k, 1), data(k, 2), data(m, 3), data(m, 4));
                 let run = |fused: bool| {
                     let mut c: Vec<GVar<f64>> =
                         cx.iter().zip(&cg).map(|(&x, &g)| GVar::new(x, g)).collect();
-                    let mut w: Vec<GVar<f64>> =
-                        w0.iter().map(|&v| GVar::new(v, 0.25)).collect();
+                    let mut w: Vec<GVar<f64>> = w0.iter().map(|&v| GVar::new(v, 0.25)).collect();
                     let mut b = vec![GVar::new(0.625, -1.5)];
                     let a = Operand::Data(x.as_ptr());
                     if fused {
