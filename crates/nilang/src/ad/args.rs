@@ -16,6 +16,19 @@ pub trait Lift<E>: Copy + Default {
     fn lift(e: E) -> Self;
     /// The element back (value lane).
     fn lower(self) -> E;
+    /// `dst[i] = GVar::from(lift(src[i]))` over slices of one length: what a
+    /// [`Plan`](crate::ad::Plan) refreshes its storage with. Element by element unless a
+    /// type has a vector form (`f64`: whole vectors of gradient numbers, the same bits).
+    #[doc(hidden)]
+    #[inline(always)]
+    fn lift_slice(dst: &mut [GVar<Self>], src: &[E])
+    where
+        E: Copy,
+    {
+        for (d, &e) in dst.iter_mut().zip(src) {
+            *d = GVar::from(Self::lift(e));
+        }
+    }
 }
 impl<E: Elem> Lift<E> for E {
     #[inline(always)]
@@ -25,6 +38,14 @@ impl<E: Elem> Lift<E> for E {
     #[inline(always)]
     fn lower(self) -> E {
         self
+    }
+    #[inline(always)]
+    fn lift_slice(dst: &mut [GVar<E>], src: &[E]) {
+        if !super::gvar_slices::lift(dst, src) {
+            for (d, &e) in dst.iter_mut().zip(src) {
+                *d = GVar::from(e);
+            }
+        }
     }
 }
 /// `f64` arguments as dual numbers: lifted as constants, lowered to their values.
@@ -186,9 +207,7 @@ pub trait GradArg<E: Elem> {
 
 #[inline(always)]
 pub(super) fn lift_into<E: Elem, S: Lift<E>>(dst: &mut [GVar<S>], src: &[E]) {
-    for (d, &e) in dst.iter_mut().zip(src) {
-        *d = GVar::from(S::lift(e));
-    }
+    S::lift_slice(dst, src)
 }
 
 #[inline(always)]

@@ -99,6 +99,13 @@ impl<T: Default + AlmostSame + Adjoints + Fresh> Fresh for GVar<T> {
             self.x = T::default();
         }
     }
+    /// The values of the whole slice at once where the element type has a vector form.
+    #[inline(always)]
+    fn zero_values_slice(v: &mut [Self]) {
+        if !T::HAS_ADJOINT {
+            T::zero_gvar_values(v);
+        }
+    }
     const VALUES_SKIPPED: bool = !T::HAS_ADJOINT;
     /// The adjoint's zero made −0.0 (see [`Fresh::ancilla`]); the value kept.
     #[inline(always)]

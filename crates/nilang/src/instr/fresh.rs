@@ -54,6 +54,15 @@ macro_rules! fresh_float {
             fn make_fresh(&mut self) {
                 *self = 0.0;
             }
+            /// `f64`: in vector lanes.
+            #[inline(always)]
+            fn zero_gvar_values(v: &mut [crate::ad::GVar<Self>]) {
+                if !crate::ad::gvar_slices::zero_values(v) {
+                    for g in v {
+                        g.x = 0.0;
+                    }
+                }
+            }
             #[inline(always)]
             fn neg_zero(self) -> Self {
                 if self == 0.0 {
@@ -87,7 +96,7 @@ macro_rules! fresh_seq {
                 self.iter_mut().for_each(Fresh::make_fresh_unchecked)
             }
             fn zero_values(&mut self) {
-                self.iter_mut().for_each(Fresh::zero_values)
+                T::zero_values_slice(&mut self[..])
             }
             const VALUES_SKIPPED: bool = T::VALUES_SKIPPED;
         }

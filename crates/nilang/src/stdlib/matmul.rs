@@ -118,7 +118,7 @@ unsafe fn vector_product_dispatch<R: GemmReal>(
             let bv = core::array::from_fn(|l| *bl.as_ptr().add(l).cast::<f64>());
             let alpha = *(&alpha as *const R).cast::<f64>();
             let cv = (c.0.cast::<f64>(), c.1);
-            short_rows::gemv((m, k, alpha), (a.0.cast::<f64>(), a.1), &bv, cv)
+            short_rows::gemv((m, k, alpha), (a.0.cast::<f64>(), a.1), &bv, cv, None)
         };
         if done == m {
             return;
@@ -132,7 +132,10 @@ unsafe fn vector_product_dispatch<R: GemmReal>(
         m -= done;
     }
     #[cfg(target_arch = "x86_64")]
-    if n == 1 && k > 1 && a.2 != 1 && a.2 != 2 && crate::simd::active() == crate::simd::Isa::Avx512
+    if n == 1
+        && k > 1
+        && (m == 1 || (a.2 != 1 && a.2 != 2))
+        && crate::simd::active() == crate::simd::Isa::Avx512
     {
         // the column form (`a` transposed: the backward rule `B̄ ∓= Aᵀ·C̄` of a one-output
         // layer) in its own AVX-512 copy, `vector_product` inlined into it: through
@@ -140,7 +143,9 @@ unsafe fn vector_product_dispatch<R: GemmReal>(
         // Measured on the bench's logistic gradient (AMD EPYC, A/B): `nilang-G` 1.04× and
         // `nilang-t1-G` 1.06× faster with this form in AVX-512, while with every form there
         // the row form (dot products of short rows) made `nilang-O` 1.2× slower, so the
-        // others keep the closure.
+        // others keep the closure. One long row (`m = 1`: the bias adjoint of a layer,
+        // `b̄ ∓= Ȳᵀ·1`) too: its values at a stride of two reals (`GVar`s) cost about a
+        // tenth of the logistic `nilang-G` through the closure.
         #[target_feature(enable = "avx512f,avx512vl,avx512dq,avx512bw,avx512cd,avx2,fma")]
         #[allow(clippy::type_complexity)]
         unsafe fn avx512<R: GemmReal>(
@@ -187,8 +192,12 @@ unsafe fn vector_product<R: GemmReal>(
         match (k == 1, a.2, a.1) {
             (false, 1, _) => return unsafe { gemv_rows::<R, 1>(m, k, alpha, (a.0, a.1), bv, cv) },
             (false, 2, _) => return unsafe { gemv_rows::<R, 2>(m, k, alpha, (a.0, a.1), bv, cv) },
-            (_, _, 1) => return unsafe { gemv_cols::<R, 1>(m, k, alpha, (a.0, a.2), bv, cv) },
-            (_, _, 2) => return unsafe { gemv_cols::<R, 2>(m, k, alpha, (a.0, a.2), bv, cv) },
+            (_, _, 1) => {
+                return unsafe { gemv_cols::<R, 1, 0>(m, k, alpha, (a.0, a.2), bv, cv, None) }
+            }
+            (_, _, 2) => {
+                return unsafe { gemv_cols::<R, 2, 0>(m, k, alpha, (a.0, a.2), bv, cv, None) }
+            }
             _ => {}
         }
     }
@@ -246,6 +255,12 @@ fn reduce<R: GemmReal>(v: [R; LANES]) -> R {
 #[inline(always)]
 unsafe fn block_of<R: GemmReal>(b: *const R, bs: isize, len: usize) -> [R; BLOCK + LANES] {
     let mut v = [R::ZERO; BLOCK + LANES];
+    if bs == 0 && len > 0 {
+        // one value repeated (a product with ones: the bias adjoint of a layer), in lanes
+        // SAFETY: inside the caller's view
+        v[..len].fill(unsafe { *b });
+        return v;
+    }
     for (l, v) in v[..len].iter_mut().enumerate() {
         // SAFETY: inside the caller's view
         *v = unsafe { *b.offset(l as isize * bs) };
@@ -368,46 +383,89 @@ unsafe fn row_dot<R: GemmReal, const AS: usize>(
 /// `l`, then added; `b` at stride `b.1`, `c` at stride `c.1`. Every element of `c` gets the same
 /// operations whatever its block.
 ///
+/// With `ones` (a place `d`, `b` at a stride `BS` of one or two), also `d += alpha·Σ_l b_l` as
+/// the product of `b` with ones computes it ([`gemv_rows`] of one row: [`row_dot`]s of
+/// [`BLOCK`] values, each added to `d` in turn; the bias adjoint `b̄ ∓= Ȳᵀ·1` of a one-output
+/// layer, the same bits), each block right after the rows that read it (its values still in
+/// L1), not in a second pass over `b`.
+///
 /// # Safety
-/// As [`GemmReal::gemm`].
+/// As [`GemmReal::gemm`]; `ones`' place distinct from the others, `b.1 == BS` with it.
 #[inline(always)]
-unsafe fn gemv_cols<R: GemmReal, const AS: usize>(
+unsafe fn gemv_cols<R: GemmReal, const AS: usize, const BS: usize>(
     m: usize,
     k: usize,
     alpha: R,
     a: (*const R, isize),
     b: (*const R, isize),
     c: (*mut R, isize),
+    ones: Option<*mut R>,
 ) {
     const W: usize = 2 * LANES;
     // SAFETY: `l < k`, in the caller's view of `b`
     let bv = |l: usize| alpha * unsafe { *b.0.offset(l as isize * b.1) };
     let k2 = k - k % 2;
+    // the blocks of the product with ones up to row `upto` (`upto == k`: all that are left)
+    // from row `*at`, added to `*d` (a function, not a closure: a closure would not be
+    // compiled for the caller's target features unless inlined)
+    #[inline(always)]
+    unsafe fn ones_upto<R: GemmReal, const BS: usize>(
+        (b, k, alpha): (*const R, usize, R),
+        upto: usize,
+        at: &mut usize,
+        d: &mut R,
+    ) {
+        while *at < k && (*at + BLOCK <= upto || upto == k) {
+            let kb = (k - *at).min(BLOCK);
+            let one = R::ONE;
+            // SAFETY: values `*at..*at + kb` of `b`, at stride `BS` (the caller's promise)
+            let s = unsafe {
+                let bl = block_of(&one, 0, kb);
+                row_dot::<R, BS>(b.add(*at * BS), &bl, kb)
+            };
+            *d = d.add(alpha * s);
+            *at += kb;
+        }
+    }
     for i0 in (0..m).step_by(W) {
         let w = (m - i0).min(W);
         // element `(i0, l)`
         let col = |l: usize| a.0.wrapping_offset(l as isize * a.1).wrapping_add(i0 * AS);
         let (mut acc0, mut acc1) = ([R::ZERO; W], [R::ZERO; W]);
-        if w == W {
-            for l in (0..k2).step_by(2) {
-                let (b0, b1) = (bv(l), bv(l + 1));
-                // SAFETY: elements `i0..i0 + W` of stored rows `l`, `l + 1 < k`
-                let (x0, x1) = unsafe { (load::<R, W, AS>(col(l)), load::<R, W, AS>(col(l + 1))) };
-                for j in 0..W {
-                    acc0[j] = acc0[j].add(x0[j] * b0);
-                    acc1[j] = acc1[j].add(x1[j] * b1);
+        // the product with ones along the first block of `c`
+        // SAFETY: the caller's place
+        let mut ones = ones.filter(|_| i0 == 0).map(|d| (d, unsafe { *d }, 0));
+        // the rows in blocks of `BLOCK` (even: pairs stay whole), the same order as one loop
+        let mut l0 = 0;
+        while l0 < k2 {
+            let l1 = (l0 + BLOCK).min(k2);
+            if w == W {
+                for l in (l0..l1).step_by(2) {
+                    let (b0, b1) = (bv(l), bv(l + 1));
+                    // SAFETY: elements `i0..i0 + W` of stored rows `l`, `l + 1 < k`
+                    let (x0, x1) =
+                        unsafe { (load::<R, W, AS>(col(l)), load::<R, W, AS>(col(l + 1))) };
+                    for j in 0..W {
+                        acc0[j] = acc0[j].add(x0[j] * b0);
+                        acc1[j] = acc1[j].add(x1[j] * b1);
+                    }
+                }
+            } else {
+                for l in (l0..l1).step_by(2) {
+                    let (b0, b1) = (bv(l), bv(l + 1));
+                    for j in 0..w {
+                        // SAFETY: elements `i0..i0 + w` of stored rows `l`, `l + 1 < k`
+                        let (x0, x1) = unsafe { (*col(l).add(j * AS), *col(l + 1).add(j * AS)) };
+                        acc0[j] = acc0[j].add(x0 * b0);
+                        acc1[j] = acc1[j].add(x1 * b1);
+                    }
                 }
             }
-        } else {
-            for l in (0..k2).step_by(2) {
-                let (b0, b1) = (bv(l), bv(l + 1));
-                for j in 0..w {
-                    // SAFETY: elements `i0..i0 + w` of stored rows `l`, `l + 1 < k`
-                    let (x0, x1) = unsafe { (*col(l).add(j * AS), *col(l + 1).add(j * AS)) };
-                    acc0[j] = acc0[j].add(x0 * b0);
-                    acc1[j] = acc1[j].add(x1 * b1);
-                }
+            if let Some((_, d, at)) = &mut ones {
+                // SAFETY: the caller's promise
+                unsafe { ones_upto::<R, BS>((b.0, k, alpha), l1, at, d) };
             }
+            l0 = l1;
         }
         if k2 < k {
             let b0 = bv(k2);
@@ -415,6 +473,12 @@ unsafe fn gemv_cols<R: GemmReal, const AS: usize>(
                 // SAFETY: element `i0 + j` of stored row `k2 < k`
                 *acc = acc.add(unsafe { *col(k2).add(j * AS) } * b0);
             }
+        }
+        if let Some((p, mut d, mut at)) = ones {
+            // SAFETY: the caller's promise
+            unsafe { ones_upto::<R, BS>((b.0, k, alpha), k, &mut at, &mut d) };
+            // SAFETY: the caller's place
+            unsafe { *p = d };
         }
         for j in 0..w {
             // SAFETY: inside the caller's view of `c`
@@ -424,6 +488,59 @@ unsafe fn gemv_cols<R: GemmReal, const AS: usize>(
             }
         }
     }
+}
+
+/// [`gemv_cols`] with the product of `b` with ones added to `*d` (`b` at a stride of one or
+/// two reals, else `false`: nothing done), compiled for AVX-512 where the CPU has it (as
+/// [`vector_product_dispatch`] runs the column form), the same code otherwise: the backward
+/// rule of a one-output layer on data with its bias, `W̄ ∓= Xᵀ·ȳ` and `b̄ ∓= Σ ȳ`, in one pass
+/// over `ȳ`.
+///
+/// # Safety
+/// As [`gemv_cols`].
+unsafe fn gemv_cols_ones_dispatch<R: GemmReal, const AS: usize>(
+    (m, k, alpha): (usize, usize, R),
+    a: (*const R, isize),
+    b: (*const R, isize),
+    c: (*mut R, isize),
+    d: *mut R,
+) -> bool {
+    #[allow(clippy::type_complexity)]
+    #[inline(always)]
+    unsafe fn body<R: GemmReal, const AS: usize>(
+        (m, k, alpha): (usize, usize, R),
+        a: (*const R, isize),
+        b: (*const R, isize),
+        c: (*mut R, isize),
+        d: *mut R,
+    ) -> bool {
+        // SAFETY (both arms): forwarded, `b`'s stride as matched
+        match b.1 {
+            1 => unsafe { gemv_cols::<R, AS, 1>(m, k, alpha, a, b, c, Some(d)) },
+            2 => unsafe { gemv_cols::<R, AS, 2>(m, k, alpha, a, b, c, Some(d)) },
+            _ => return false,
+        }
+        true
+    }
+    #[cfg(target_arch = "x86_64")]
+    if crate::simd::active() == crate::simd::Isa::Avx512 {
+        #[target_feature(enable = "avx512f,avx512vl,avx512dq,avx512bw,avx512cd,avx2,fma")]
+        #[allow(clippy::type_complexity)]
+        unsafe fn avx512<R: GemmReal, const AS: usize>(
+            mka: (usize, usize, R),
+            a: (*const R, isize),
+            b: (*const R, isize),
+            c: (*mut R, isize),
+            d: *mut R,
+        ) -> bool {
+            // SAFETY: forwarded
+            unsafe { body::<R, AS>(mka, a, b, c, d) }
+        }
+        // SAFETY: the CPU has these features (`active` is at most what it has); forwarded
+        return unsafe { avx512::<R, AS>((m, k, alpha), a, b, c, d) };
+    }
+    // SAFETY: forwarded
+    unsafe { body::<R, AS>((m, k, alpha), a, b, c, d) }
 }
 
 /// The most elements of `b` [`gemv_and_adjoint`] takes (its adjoints are held in registers).
@@ -1021,8 +1138,106 @@ pub(crate) fn gemm<T: 'static, D: 'static>(
     b: &mut [T],
     (m, k, n): (usize, usize, usize),
 ) -> bool {
-    run::<f64, T, D>(step, c.as_mut_ptr(), a, b.as_mut_ptr(), (m, k, n))
-        || run::<f32, T, D>(step, c.as_mut_ptr(), a, b.as_mut_ptr(), (m, k, n))
+    gemm_ones(step, c, a, b, None, (m, k, n), &mut false)
+}
+
+/// [`gemm`], and where `ones` is given (a bias of one element) and its adjoint can move in
+/// the same pass (see [`gemv_cols`]), `b̄ias ∓= C̄ᵀ·1` too (`ones_done` set then; otherwise the
+/// caller's [`add_rows`] moves it).
+fn gemm_ones<T: 'static, D: 'static>(
+    step: Step,
+    c: &mut [T],
+    a: Operand<D>,
+    b: &mut [T],
+    ones: Option<*mut T>,
+    (m, k, n): (usize, usize, usize),
+    ones_done: &mut bool,
+) -> bool {
+    let (cp, bp) = (c.as_mut_ptr(), b.as_mut_ptr());
+    run::<f64, T, D>(step, cp, a, bp, ones, (m, k, n), ones_done)
+        || run::<f32, T, D>(step, cp, a, bp, ones, (m, k, n), ones_done)
+}
+
+/// [`gemm`], then [`add_rows`] of `bias` (`C ±= A·B + 1·biasᵀ`: a dense layer, `bias` of
+/// `n` elements); the same return. Where only the values of a one-output layer on `f64` rows
+/// of at most 16 values move (the recomputation of a forward pass, or plain numbers), the
+/// bias is added in the product's own pass over `C` (eight rows at a time in AVX-512, the
+/// other rows as before), not in a second one: the same additions in the same order, so the
+/// same bits.
+pub(crate) fn gemm_bias<T: 'static, D: 'static>(
+    step: Step,
+    c: &mut [T],
+    a: Operand<D>,
+    b: &mut [T],
+    bias: &mut [T],
+    (m, k, n): (usize, usize, usize),
+) -> bool {
+    let a_ptr = match a {
+        Operand::Var(p) => p.cast_const(),
+        Operand::Data(p) => p,
+    };
+    // SAFETY: the callers pass slices of the checked lengths (`a` holds `m · k` elements)
+    let done = unsafe { values_with_bias(step, c, a_ptr, b, bias, (m, k, n)) };
+    if done == 0 {
+        let mut ones_done = false;
+        let ones = Some(bias.as_mut_ptr());
+        return gemm_ones(step, c, a, b, ones, (m, k, n), &mut ones_done)
+            && (ones_done || add_rows(step, c, bias, m, n));
+    }
+    // the rows past the kernel's multiple of eight as before (`done ≤ m` rows in)
+    let rest = match a {
+        Operand::Var(p) => Operand::Var(p.wrapping_add(done * k)),
+        Operand::Data(p) => Operand::Data(p.wrapping_add(done * k)),
+    };
+    let c = &mut c[done..];
+    gemm(step, c, rest, b, (m - done, k, n)) && add_rows(step, c, bias, m - done, n)
+}
+
+/// The rows [`gemm_bias`] does in one pass: the values of `c ±= a·b + bias` for `n = 1`,
+/// `2 ≤ k ≤ 16`, `a` row-major `f64` values (no adjoint), when no adjoint moves (`step` is
+/// [`Step::ForwardValues`] or `c` has no adjoints), through [`short_rows::gemv`]; returns how
+/// many rows it did (none where any of this fails).
+///
+/// # Safety
+/// As [`gemm`]'s callers: `a` holds `m · k` elements, `c` `m · n`, `b` `k · n`, `bias` `n`.
+unsafe fn values_with_bias<T: 'static, D: 'static>(
+    step: Step,
+    c: &mut [T],
+    a: *const D,
+    b: &mut [T],
+    bias: &mut [T],
+    (m, k, n): (usize, usize, usize),
+) -> usize {
+    if n != 1 || !(2..=short_rows::MAX_K).contains(&k) {
+        return 0;
+    }
+    let planes = (
+        Planes::<f64>::of(c.as_mut_ptr()),
+        Planes::<f64>::of(a.cast_mut()).filter(|a| a.g.is_none()),
+        Planes::<f64>::of(b.as_mut_ptr()),
+        Planes::<f64>::of(bias.as_mut_ptr()),
+    );
+    let (Some(cp), Some(ap), Some(bp), Some(biasp)) = planes else {
+        return 0;
+    };
+    if cp.g.is_some() && step != Step::ForwardValues {
+        return 0;
+    }
+    let sign = if step.inverse() { -1.0 } else { 1.0 };
+    // SAFETY: `b`'s `k` values and `bias`'s one are in the caller's views, `a`'s rows of `k`
+    // values and `c`'s `m` values too (the kernel writes only `c`)
+    unsafe {
+        let bl = block_of(bp.x.cast_const(), bp.s, k);
+        let bv: [f64; short_rows::MAX_K] = core::array::from_fn(|l| bl[l]);
+        let b0 = *biasp.x;
+        short_rows::gemv(
+            (m, k, sign),
+            (ap.x.cast_const(), k as isize),
+            &bv,
+            (cp.x, cp.s),
+            Some(if step.inverse() { -b0 } else { b0 }),
+        )
+    }
 }
 
 /// The left operand of [`gemm`].
@@ -1038,7 +1253,9 @@ fn run<R: GemmReal, T: 'static, D: 'static>(
     c: *mut T,
     a: Operand<D>,
     b: *mut T,
+    ones: Option<*mut T>,
     (m, k, n): (usize, usize, usize),
+    ones_done: &mut bool,
 ) -> bool {
     let a = match a {
         Operand::Var(p) => Planes::<R>::of(p),
@@ -1112,7 +1329,25 @@ fn run<R: GemmReal, T: 'static, D: 'static>(
         if let Some(bg) = b.g {
             // B̄ (k × n) ∓= Aᵀ (k × m) · C̄ (m × n)
             let (rs, cs) = strides(b.s, n, false);
-            R::gemm(k, m, n, sign.neg(), a.x(k, true), cgv, (bg, rs, cs));
+            let at = a.x(k, true);
+            // adjoint-only, one output: the bias adjoint in the same pass over `C̄`, where
+            // `vector_product` would run the column form (`gemv_cols`)
+            let og = ones.and_then(|p| Planes::<R>::of(p)).and_then(|o| o.g);
+            *ones_done = match og {
+                Some(og) if !values && n == 1 && m > 1 && k > 0 && at.2 != 1 && at.2 != 2 => {
+                    let mka = (k, m, sign.neg());
+                    let (av, cgs, bgs) = ((at.0, at.2), (cgv.0, cgv.2), (bg, rs));
+                    match at.1 {
+                        1 => gemv_cols_ones_dispatch::<R, 1>(mka, av, cgs, bgs, og),
+                        2 => gemv_cols_ones_dispatch::<R, 2>(mka, av, cgs, bgs, og),
+                        _ => false,
+                    }
+                }
+                _ => false,
+            };
+            if !*ones_done {
+                R::gemm(k, m, n, sign.neg(), at, cgv, (bg, rs, cs));
+            }
         }
     }
     true
@@ -1542,6 +1777,130 @@ mod tests {
                     assert_eq!(bits(&fbg), bits(&bg), "{m}x{k} stride {s}");
                 }
                 assert!(bg.iter().zip(&bg0).any(|(p, q)| p != q));
+            }
+        }
+    }
+
+    /// The bias of a one-output layer on gradient numbers (`y ±= 1·b`, `b̄ ∓= Σ ȳ`): the
+    /// values and the adjoint (the product with ones, its ones filled in lanes) are the
+    /// element loops' bits, for row counts around the kernels' steps.
+    #[test]
+    fn one_output_bias_is_the_element_loop() {
+        for rows in [0usize, 1, 3, 4, 5, 9, 300, 513] {
+            for step in [Step::Forward, Step::Inverse, Step::ForwardValues] {
+                let (xs, gs) = (data(rows, 1), data(rows, 2));
+                let mut y: Vec<GVar<f64>> =
+                    xs.iter().zip(&gs).map(|(&x, &g)| GVar::new(x, g)).collect();
+                let mut b = [GVar::new(0.375, 1.5)];
+                assert!(add_rows(step, &mut y, &mut b, rows, 1));
+                let sign = if step.inverse() { -1.0 } else { 1.0 };
+                for (r, v) in y.iter().enumerate() {
+                    assert_eq!(
+                        v.x.to_bits(),
+                        (xs[r] + sign * 0.375).to_bits(),
+                        "{rows} {r}"
+                    );
+                    assert_eq!(v.g.to_bits(), gs[r].to_bits());
+                }
+                // the product with ones sums in blocks of 256, eight and eight lanes: compare
+                // to the plain kernel of the same order
+                let mut want = 1.5;
+                if step != Step::ForwardValues && rows > 0 {
+                    // SAFETY: `gs` holds `rows` values
+                    unsafe {
+                        vector_product(
+                            1,
+                            rows,
+                            1,
+                            -sign,
+                            (gs.as_ptr(), rows as isize, 1),
+                            (&1.0, 0, 0),
+                            (&mut want, 0, 0),
+                        )
+                    };
+                }
+                assert_eq!(b[0].g.to_bits(), want.to_bits(), "{rows} {step:?}");
+            }
+        }
+    }
+
+    /// A one-output layer's values with its bias in the product's pass: the bits of the
+    /// product and then the bias pass, on plain and gradient numbers, any row count.
+    #[test]
+    fn product_with_bias_is_the_product_then_the_bias() {
+        for &(m, k) in &[(8, 16), (13, 5), (37, 16), (3, 7), (64, 2)] {
+            for step in [Step::Forward, Step::Inverse, Step::ForwardValues] {
+                let (x, w0, c0) = (data(m * k, 1), data(k, 2), data(m, 3));
+                let plain = |fused: bool| {
+                    let (mut c, mut w, mut b) = (c0.clone(), w0.clone(), vec![0.625]);
+                    let a = Operand::Data(x.as_ptr());
+                    if fused {
+                        assert!(gemm_bias(step, &mut c, a, &mut w, &mut b, (m, k, 1)));
+                    } else {
+                        assert!(gemm(step, &mut c, a, &mut w, (m, k, 1)));
+                        assert!(add_rows(step, &mut c, &mut b, m, 1));
+                    }
+                    c
+                };
+                assert_eq!(bits(&plain(true)), bits(&plain(false)), "{m}x{k} {step:?}");
+                let lifted = |fused: bool| {
+                    let mut c: Vec<GVar<f64>> = c0.iter().map(|&v| GVar::from(v)).collect();
+                    let mut w: Vec<GVar<f64>> = w0.iter().map(|&v| GVar::from(v)).collect();
+                    let mut b = vec![GVar::from(0.625)];
+                    let a = Operand::Data(x.as_ptr());
+                    if fused {
+                        assert!(gemm_bias(step, &mut c, a, &mut w, &mut b, (m, k, 1)));
+                    } else {
+                        assert!(gemm(step, &mut c, a, &mut w, (m, k, 1)));
+                        assert!(add_rows(step, &mut c, &mut b, m, 1));
+                    }
+                    c.iter().map(|v| v.x).collect::<Vec<_>>()
+                };
+                assert_eq!(
+                    bits(&lifted(true)),
+                    bits(&lifted(false)),
+                    "{m}x{k} {step:?}"
+                );
+                assert_eq!(bits(&lifted(true)), bits(&plain(false)), "{m}x{k} {step:?}");
+            }
+        }
+    }
+
+    /// The adjoint-only backward rule of a one-output layer on data with its bias adjoint in
+    /// the same pass over `C̄` (`W̄ ∓= Xᵀ·C̄`, `b̄ ∓= C̄ᵀ·1`): the bits of the product and then
+    /// the bias pass, across the product with ones' blocks of 256 rows and odd row counts.
+    #[test]
+    fn backward_rule_with_bias_is_the_product_then_the_bias() {
+        for &(m, k) in &[
+            (2, 3),
+            (37, 16),
+            (256, 5),
+            (257, 16),
+            (300, 17),
+            (513, 4),
+            (1000, 16),
+        ] {
+            for step in [Step::ForwardAdjoints, Step::InverseAdjoints] {
+                let (x, w0, cx, cg) = (data(m * k, 1), data(k, 2), data(m, 3), data(m, 4));
+                let run = |fused: bool| {
+                    let mut c: Vec<GVar<f64>> =
+                        cx.iter().zip(&cg).map(|(&x, &g)| GVar::new(x, g)).collect();
+                    let mut w: Vec<GVar<f64>> = w0.iter().map(|&v| GVar::new(v, 0.25)).collect();
+                    let mut b = vec![GVar::new(0.625, -1.5)];
+                    let a = Operand::Data(x.as_ptr());
+                    if fused {
+                        assert!(gemm_bias(step, &mut c, a, &mut w, &mut b, (m, k, 1)));
+                    } else {
+                        assert!(gemm(step, &mut c, a, &mut w, (m, k, 1)));
+                        assert!(add_rows(step, &mut c, &mut b, m, 1));
+                    }
+                    let g: Vec<f64> = w.iter().chain(&b).map(|v| v.g).collect();
+                    (g, c.iter().map(|v| v.x).collect::<Vec<_>>())
+                };
+                let (fused, plain) = (run(true), run(false));
+                assert_eq!(bits(&fused.0), bits(&plain.0), "{m}x{k} {step:?}");
+                assert_eq!(bits(&fused.1), bits(&plain.1), "{m}x{k} {step:?}");
+                assert!(fused.0[k] != -1.5);
             }
         }
     }

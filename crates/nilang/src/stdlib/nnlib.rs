@@ -492,8 +492,7 @@ fn dense_data<T: Scalar + PlusEq2<Mul, D, T>, D: Copy + 'static>(
     if narrow_dense::dense_data(step, y, x, w, b, dims) {
         return;
     }
-    if matmul::gemm(step, y, Operand::Data(x.as_ptr()), w, dims) {
-        matmul::add_rows(step, y, b, rows, n_out);
+    if matmul::gemm_bias(step, y, Operand::Data(x.as_ptr()), w, b, dims) {
         return;
     }
     match step {

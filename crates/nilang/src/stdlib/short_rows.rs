@@ -17,9 +17,10 @@ use core::arch::x86_64::{
 pub(super) const MAX_K: usize = 16;
 
 /// `c_i += alpha · Σ_{l<k} a[i·rs + l] · b[l]` for the first `m − m mod 8` rows `i` (`b` the
-/// `k ≤ 16` values of the caller's block, zero from `k` to 16; `c` at stride `cs`); returns
-/// how many rows it did (none where the CPU lacks AVX-512F or the build is not x86-64: the
-/// caller's kernel does them).
+/// `k ≤ 16` values of the caller's block, zero from `k` to 16; `c` at stride `cs`), then
+/// `c_i += bias` where given (a one-output layer's bias, added in the same pass: the same
+/// two additions as a second pass makes); returns how many rows it did (none where the CPU
+/// lacks AVX-512F or the build is not x86-64: the caller's kernel does them).
 ///
 /// # Safety
 /// Rows `i < m` of `a` hold `k` values; `c` holds `m` values at stride `cs` and overlaps
@@ -30,13 +31,14 @@ pub(super) unsafe fn gemv(
     (a, rs): (*const f64, isize),
     b: &[f64; MAX_K],
     (c, cs): (*mut f64, isize),
+    bias: Option<f64>,
 ) -> usize {
     #[cfg(target_arch = "x86_64")]
     if k <= MAX_K && crate::simd::active() == crate::simd::Isa::Avx512 {
         // SAFETY: the CPU has AVX-512F (`active` is at most what it has); the caller's views
-        return unsafe { gemv_avx512((m, k, alpha), (a, rs), b, (c, cs)) };
+        return unsafe { gemv_avx512((m, k, alpha), (a, rs), b, (c, cs), bias) };
     }
-    let _ = (m, k, alpha, a, rs, b, c, cs);
+    let _ = (m, k, alpha, a, rs, b, c, cs, bias);
     0
 }
 
@@ -59,6 +61,7 @@ unsafe fn gemv_avx512(
     (a, rs): (*const f64, isize),
     b: &[f64; MAX_K],
     (c, cs): (*mut f64, isize),
+    bias: Option<f64>,
 ) -> usize {
     const ROWS: usize = 8;
     let (lo, hi) = (k.min(8), k.saturating_sub(8));
@@ -110,6 +113,9 @@ unsafe fn gemv_avx512(
             unsafe {
                 let ci = c.offset((i0 + r) as isize * cs);
                 *ci += s;
+                if let Some(b) = bias {
+                    *ci += b;
+                }
             }
         }
     }
