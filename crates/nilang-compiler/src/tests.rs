@@ -849,3 +849,22 @@ fn the_adjoint_only_variant_of_the_inverse_keeps_the_zero_workspace_uncomputatio
         "{adj_inv}"
     );
 }
+
+#[test]
+fn slice_operands_lent_in_place_unless_shared() {
+    // `y[i]` and `x[i]`: roots alone in the statement, lent through `Places::at` (no copy of
+    // the element in and out)
+    let out = expand("fn f(y: &mut [f64], x: &mut [f64], i: usize) { y[i] += sin(x[i]); }");
+    assert!(out.contains("Places :: at (& mut * y , i)"), "{out}");
+    assert!(out.contains("Places :: at (& mut * x , i)"), "{out}");
+    assert!(!out.contains("Places :: set (& mut * y"), "{out}");
+    // `y[i] += y[k]`: one root twice, copied in and written back through `get`/`set`
+    let out = expand("fn f(y: &mut [f64], i: usize, k: usize) { y[i] += y[k]; }");
+    assert!(!out.contains("Places :: at"), "{out}");
+    assert!(out.contains("Places :: set (& mut * y , i"), "{out}");
+    // a field of an element: lent, the field borrowed through the guard
+    let out = expand(
+        "fn f(y: &mut [Complex<f64>], x: &mut [f64], i: usize) { y[i].re += x[i]; }",
+    );
+    assert!(out.contains("Places :: at (& mut * y , i)) . re"), "{out}");
+}

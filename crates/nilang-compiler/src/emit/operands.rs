@@ -34,8 +34,9 @@ impl Emitter {
     }
 
     /// Operand passing: direct `&mut place` when the root is writable and not shared in the
-    /// statement, else a copy-in temporary with write-back (always for an element of a slice
-    /// parameter, read and written through `Places`: `places.rs`).
+    /// statement (an element of a slice parameter lent through `Places::at`: `places.rs`),
+    /// else a copy-in temporary with write-back (through `Places::get`/`set` for an element of
+    /// a slice parameter).
     pub(super) fn pass(
         &mut self,
         p: &Place,
@@ -46,6 +47,9 @@ impl Emitter {
         let name = p.root.to_string();
         let writable = self.is_writable(&name);
         if writable && !p.neg && !shared_roots.contains(&name) {
+            if let Some(lent) = self.lend(p) {
+                return lent;
+            }
             return self.borrow_mut(p, pre, post);
         }
         let t = self.fresh("t");

@@ -1,12 +1,13 @@
 //! Places of slice parameters: an element of a `&mut [T]` or `&[T]` parameter is read and
-//! written through `nilang::ad::Places` (`get`, `set`, `len`, `sub`), never borrowed in
-//! place, so that one emission serves any container of places (docs/architecture.md, "Split
+//! written through `nilang::ad::Places` (`get`, `set`, `at`, `len`, `sub`), never indexed
+//! directly, so that one emission serves any container of places (docs/architecture.md, "Split
 //! storage: values and adjoints apart"). The bodies still take `&mut [T]`, whose `Places`
 //! impl is the element itself: after inlining, the same machine code as a borrow.
 //!
 //! | in `#[i]` code | emitted |
 //! | --- | --- |
-//! | an operand `x[i]` (or `x[i].re`) | `let mut t = Places::get(&*x, i)` (`.re`), the instruction on `&mut t`, `Places::set(&mut *x, i, t)` |
+//! | an operand `x[i]` (or `x[i].re`) of an instruction or call, `x` not shared in the statement | `&mut *Places::at(&mut *x, i)` (`.re`): the element lent in place (`&mut x[i]` on `[T]`; a guard that writes back on drop on a `Split`) |
+//! | an operand `x[i]` otherwise (shared root, negated, `x` read-only) | `let mut t = Places::get(&*x, i)` (`.re`), the instruction on `&mut t`, `Places::set(&mut *x, i, t)` |
 //! | `x[i]` read in an expression | `Places::get(&*x, i)` |
 //! | `x.len()`, `x.is_empty()` | `Places::len(&*x)`, `Places::is_empty(&*x)` |
 //! | `&mut x[a..b]` passed to a call | `Places::sub(&mut *x, a..b)` |
@@ -165,6 +166,19 @@ impl Emitter {
         }
         let pe = self.place(p);
         quote!(&mut #pe)
+    }
+
+    /// An instruction or call operand that is an element of a writable slice parameter not
+    /// shared in the statement, lent in place: `&mut *Places::at(&mut *x, i)` (with the field
+    /// projections of `x[i].re`). On `[T]` that is `&mut x[i]`, no copy of the element (a
+    /// `GVar<F64x8>` is 128 bytes: its copy in and out costs what a rule costs); the guard of
+    /// a `Split` lives to the end of the instruction's statement and writes back when dropped.
+    /// `None`: `p` is not an element of a slice parameter.
+    pub(super) fn lend(&self, p: &Place) -> Option<TokenStream> {
+        let (root, i, rest) = self.slice_elem(p)?;
+        let i = self.expr(i);
+        let fields = fields(rest);
+        Some(quote_spanned!(p.span=> &mut (*::nilang::ad::Places::at(&mut *#root, #i)) #fields))
     }
 
     /// `Places::sub(&mut *x, a..b)` for the place `x[a..b]` of an in-out slice parameter.
