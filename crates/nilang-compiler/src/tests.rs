@@ -863,8 +863,6 @@ fn slice_operands_lent_in_place_unless_shared() {
     assert!(!out.contains("Places :: at"), "{out}");
     assert!(out.contains("Places :: set (& mut * y , i"), "{out}");
     // a field of an element: lent, the field borrowed through the guard
-    let out = expand(
-        "fn f(y: &mut [Complex<f64>], x: &mut [f64], i: usize) { y[i].re += x[i]; }",
-    );
+    let out = expand("fn f(y: &mut [Complex<f64>], x: &mut [f64], i: usize) { y[i].re += x[i]; }");
     assert!(out.contains("Places :: at (& mut * y , i)) . re"), "{out}");
 }
