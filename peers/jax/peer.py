@@ -400,6 +400,42 @@ def odefit_functions(s, a):
 SUITES["odefit"] = odefit_functions
 
 # ----------------------------------------------------------------------------------------------
+# Kalman filter (nilang_bench::suites::kalman): x' = A x + w, w ~ N(0, diag(exp(lq))),
+# y = H x' + v, v ~ N(0, diag(exp(lr))); theta = (A row-major 4 x 4, lq, lr); the filter from
+# (m0, P0), one step per observation; L = sum_t (ln det S + v^T S^-1 v) / 2 + ln 2 pi;
+# G = dL/dtheta.
+
+
+def kalman_functions(s, a):
+    theta0, y = jnp.asarray(a["theta"]), jnp.asarray(a["y"]).reshape(-1, 2)
+    h, m0, p0 = jnp.asarray(a["h"]).reshape(2, 4), jnp.asarray(a["m0"]), jnp.asarray(a["p0"])
+    p0 = p0.reshape(4, 4)
+
+    def nll(theta):
+        am = theta[:16].reshape(4, 4)
+        q, r = jnp.diag(jnp.exp(theta[16:20])), jnp.diag(jnp.exp(theta[20:22]))
+
+        def step(carry, yt):
+            m, p = carry
+            mp = am @ m
+            pp = am @ p @ am.T + q
+            v = yt - h @ mp
+            pht = pp @ h.T
+            s = h @ pht + r
+            det = s[0, 0] * s[1, 1] - s[0, 1] * s[1, 0]
+            si = jnp.array([[s[1, 1], -s[0, 1]], [-s[1, 0], s[0, 0]]]) / det
+            k = pht @ si
+            term = 0.5 * (jnp.log(det) + v @ (si @ v)) + jnp.log(2.0 * jnp.pi)
+            return (mp + k @ v, pp - k @ (h @ pp)), term
+
+        return jnp.sum(jax.lax.scan(step, (m0, p0), y)[1])
+
+    return {"O": (jax.jit(nll), (theta0,)), "G": (jax.jit(jax.grad(nll)), (theta0,))}
+
+
+SUITES["kalman"] = kalman_functions
+
+# ----------------------------------------------------------------------------------------------
 # Timing: the harness's adaptive repetition (crates/nilang-bench/src/timing.rs).
 
 

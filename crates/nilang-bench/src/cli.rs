@@ -4,7 +4,7 @@ use std::path::PathBuf;
 
 /// The suites, in the paper's order (Tables 2-6), then the reversal schedules (issue 13), then
 /// programs nobody tuned (issue 21).
-pub const SUITES: [&str; 10] = [
+pub const SUITES: [&str; 11] = [
     "sparse",
     "bessel",
     "embedding",
@@ -15,6 +15,7 @@ pub const SUITES: [&str; 10] = [
     "pairwise",
     "logistic",
     "odefit",
+    "kalman",
 ];
 
 /// Run size.
@@ -80,7 +81,7 @@ OPTIONS:
     --full              the paper's sizes (GMM up to d=64 K=200, BA ba1-ba20); slow
     --smoke             tiny sizes, one repetition per cell (CI; checks still run)
     --suite NAME...     run only these suites: sparse bessel embedding gmm ba
-                        schedules mlp pairwise logistic odefit
+                        schedules mlp pairwise logistic odefit kalman
                         (several names after one flag, or the flag repeated, or comma-separated)
     --json FILE         write one JSON record per cell
     --plot DIR          write two SVG charts per suite: SUITE-ratio.svg (ratio to rust-O per

@@ -9,6 +9,7 @@
 //! | value-only routine: the [`Cond`] under which it runs on values only | `StmtId` of the routine | `ad::primal` |
 //! | adjoint-only uncomputation ([`Undo`]) | `StmtId` of the `unroutine!()` | `ad::adjoint`, `ad::primal` |
 //! | its calls told [`abi::FRESH_TARGET`] | `StmtId` of the call in the `unroutine!()` | `fresh_targets`, `ad::primal` |
+//! | value-dead calls of a recomputed routine ([`Skip`]) | `StmtId` of the call in the routine (and of its inverse in the `unroutine!()`) | `ad::value_dead` |
 //! | liveness: may statement `s` read place `p`, does it overwrite it | `StmtId`, place | `ad::adjoint` |
 //! | loop liveness: may an iteration read what another left | `StmtId` of the `for`, place | `ad::adjoint` |
 //! | tracked ancillas (first deallocation checked) | `StmtId` of the `let` | [`first_dealloc`] |
@@ -20,7 +21,8 @@ use crate::abi;
 use crate::ad::adjoint;
 /// A place of the liveness facts: a root variable and leading fields (`ws.lse`).
 pub use crate::ad::adjoint::Key;
-use crate::ad::{one_pass, primal};
+pub use crate::ad::value_dead::Skip;
+use crate::ad::{one_pass, primal, value_dead};
 use crate::analyze::ParamKind;
 use crate::cond::Cond;
 use crate::ir::*;
@@ -106,6 +108,9 @@ pub struct Facts {
     value_only: HashMap<StmtId, Cond>,
     undo: HashMap<StmtId, Undo>,
     fresh_targets: HashMap<StmtId, Cond>,
+    skips: HashMap<StmtId, Skip>,
+    /// The call of an `unroutine!()` that undoes a call of [`Facts::skip`]: that call's id.
+    skipped_undo: HashMap<StmtId, StmtId>,
     tracked: HashSet<StmtId>,
     reads: HashMap<(StmtId, String), Cond>,
     kills: HashSet<(StmtId, String)>,
@@ -134,6 +139,8 @@ impl Facts {
                 value_only: HashMap::new(),
                 undo: HashMap::new(),
                 fresh_targets: HashMap::new(),
+                skips: HashMap::new(),
+                skipped_undo: HashMap::new(),
                 tracked: HashSet::new(),
                 reads: HashMap::new(),
                 kills: HashSet::new(),
@@ -170,6 +177,19 @@ impl Facts {
     /// [`abi::FRESH_TARGET`] (`None`: never).
     pub fn fresh_target(&self, id: StmtId) -> Option<&Cond> {
         self.fresh_targets.get(&id)
+    }
+
+    /// When call `id` of a recomputed routine may be skipped (its results read by nothing:
+    /// see `ad::value_dead`), if it may.
+    pub fn skip(&self, id: StmtId) -> Option<&Skip> {
+        self.skips.get(&id)
+    }
+
+    /// For call `id` of an adjoint-only uncomputation: the [`Facts::skip`] of the call of the
+    /// routine it undoes, if that may be skipped (then it must not be told
+    /// [`abi::FRESH_TARGET`]).
+    pub fn skip_undone(&self, id: StmtId) -> Option<&Skip> {
+        self.skips.get(self.skipped_undo.get(&id)?)
     }
 
     /// Whether the single-name ancilla allocated by `id` is tracked (its first deallocation is
@@ -365,6 +385,18 @@ impl Collector<'_, '_> {
             self.facts
                 .fresh_targets
                 .extend(fresh.into_iter().map(|(j, c)| (undo[n - 1 - j].id, c)));
+            if at_entry {
+                let f = value_dead::Function {
+                    cx: &cx,
+                    inout: self.sig.inout,
+                };
+                for (j, skip) in value_dead::skips(stmts, k, m, &cands, &f) {
+                    self.facts
+                        .skipped_undo
+                        .insert(undo[n - 1 - j].id, body[j].id);
+                    self.facts.skips.insert(body[j].id, skip);
+                }
+            }
         }
         self.liveness(core::slice::from_ref(s), &cands);
         self.facts.undo.insert(

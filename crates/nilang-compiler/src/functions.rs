@@ -105,6 +105,11 @@ impl Elementary {
             Expr::Path(p) if p.path.is_ident("x") => (x.to_string(), ATOM),
             Expr::Path(p) if p.path.is_ident("r") => (self.c_value(x), ATOM),
             Expr::Paren(p) => self.c_expr(&p.expr, x),
+            // `-e` (a sum's leading minus, `exp(-x)`)
+            Expr::Unary(u) if matches!(u.op, syn::UnOp::Neg(_)) => {
+                let e = operand(self.c_expr(&u.expr, x), ATOM);
+                (format!("-{e}"), ATOM)
+            }
             Expr::Binary(b) => {
                 let (op, level) = match b.op {
                     BinOp::Add(_) => ("+", SUM),
@@ -212,11 +217,8 @@ mod tests {
         assert_eq!(rule("Ln1p"), (true, "g / (x + (REAL)1)".into()));
         assert_eq!(rule("Asinh"), (true, "g / sqrt(x * x + (REAL)1)".into()));
         assert_eq!(rule("Atanh"), (true, "g / ((REAL)1 - x * x)".into()));
-        // a function C lacks: the device prelude's helper, its result recomputed in `d`
-        assert_eq!(
-            rule("Softplus"),
-            (true, "g * exp(x - nl_softplus(x))".into())
-        );
+        // the logistic sigmoid from `x` alone (a sum starting with `-`)
+        assert_eq!(rule("Softplus"), (true, "g / (exp(-x) + (REAL)1)".into()));
         assert_eq!(by_name("softplus").unwrap().c_value("a"), "nl_softplus(a)");
     }
 }

@@ -866,3 +866,106 @@ fn slice_operands_lent_in_place_unless_shared() {
     let out = expand("fn f(y: &mut [Complex<f64>], x: &mut [f64], i: usize) { y[i].re += x[i]; }");
     assert!(out.contains("Places :: at (& mut * y , i)) . re"), "{out}");
 }
+
+/// The logistic program of the `the_adjoint_only_variant_…` test with the loop body `body`:
+/// of `f_inv`, the ordinary function's code and the adjoint-only variant's (its first
+/// instruction-set level), each up to its recomputed `i_map(s, Softplus, z)`, and the variant's
+/// whole code.
+fn logistic_inverse(body: &str) -> (String, String, String) {
+    let src = format!(
+        "fn f<T: Scalar>(out: &mut T, w: &mut [T], b: &mut [T], z: &mut [T], s: &mut [T], x: &[f64], y: &[f64]) {{
+        routine! {{
+            i_dense_data(z, x, w, b, y.len(), w.len(), 1);
+            i_map(s, Softplus, z);
+        }}
+        for k in 0..y.len() {{
+            {body}
+        }}
+        unroutine!();
+    }}"
+    );
+    let item: proc_macro2::TokenStream = src.parse().expect("test source tokenizes");
+    let out = compile_fn(quote::quote!(nocheck, zero(z, s)), item).to_string();
+    assert!(!out.contains("compile_error"), "{out}");
+    let inv = out.split("fn f_inv").nth(1).unwrap_or_default();
+    let mut parts = inv.split("fn __adj");
+    let ordinary = parts.next().unwrap_or_default();
+    let adj = parts.next().unwrap_or_default();
+    let adj = adj
+        .split("fn __nilang_lanes_wide")
+        .next()
+        .unwrap_or_default();
+    let upto = |t: &str| {
+        let recompute = "__primal (:: nilang :: simd :: Level :: < __NILANG_ISA , _ > (i_map) ,";
+        let at = t.find(recompute).expect("the recomputation");
+        let at = t[..at]
+            .rfind("i_dense_data (& mut")
+            .expect("after the first call");
+        t[at..]
+            .split(recompute)
+            .next()
+            .unwrap_or_default()
+            .to_string()
+    };
+    (upto(ordinary), upto(adj), adj.to_string())
+}
+
+#[test]
+fn a_recomputed_call_whose_results_only_the_dead_loss_reads_is_skipped() {
+    // `s = softplus(z)` flows only into the loss (`out += s[k]`, adjoint-only when the loss is
+    // dead): in `f_inv::__adj` the recomputation of `i_map(s, ..)` runs only unless the
+    // loss's bit is dead, `i_map` writes `s` alone and `i_map_inv` reads no value of it, and
+    // the uncomputation's adjoint-only form runs (`values_skipped`); its undoing call is then
+    // not told FRESH_TARGET. `i_dense_data(z, ..)` stays: `i_map_inv` reads `z`.
+    let guard = "(__nilang_dead >> 0u32) & 1 == 1";
+    for body in [
+        "out += s[k]; out -= z[k] * y[k];",
+        // a scaled read is linear too
+        "out += 0.5 * s[k]; out -= z[k] * y[k];",
+    ] {
+        let (ordinary, before, adj) = logistic_inverse(body);
+        assert!(before.contains("if ! ("), "{body}: {before}");
+        assert!(before.contains(guard), "{body}: {before}");
+        assert!(before.contains("values_skipped"), "{body}: {before}");
+        assert!(
+            before.contains("use i_map_inv as") && before.contains(":: READS"),
+            "{body}: {before}"
+        );
+        // the guard twice: the skipped call, and its undoing call's FRESH_TARGET
+        assert_eq!(adj.matches(guard).count(), 2, "{body}: {adj}");
+        // the ordinary inverse (the loss's value read: `value_and_gradient`) keeps it
+        assert!(!ordinary.contains("values_skipped"), "{body}: {ordinary}");
+    }
+}
+
+#[test]
+fn a_recomputed_call_whose_results_are_read_is_kept() {
+    for body in [
+        // a product of two values: `z̄ += out̄ · s` reads `s`
+        "out += s[k] * z[k];",
+        // `s` read into a place that is read afterwards
+        "out += s[k]; w[0] += s[k]; b[0] += w[0] * z[k];",
+        // a function of `s`
+        "out += sin(s[k]);",
+    ] {
+        let (ordinary, before, _) = logistic_inverse(body);
+        assert!(!before.contains("values_skipped"), "{body}: {before}");
+        assert!(!ordinary.contains("values_skipped"), "{body}: {ordinary}");
+    }
+    // `s` read into two places: skipped only where both are dead (not in `Plan::gradient`,
+    // whose loss alone is)
+    let (_, before, _) = logistic_inverse("out += s[k]; w[0] -= s[k];");
+    assert!(
+        before.contains("(__nilang_dead >> 0u32) & 1 == 1"),
+        "{before}"
+    );
+    assert!(
+        before.contains("(__nilang_dead >> 1u32) & 1 == 1"),
+        "{before}"
+    );
+    // `s` read by nothing at all: skipped in the ordinary inverse too, no dead bit needed
+    let (ordinary, before, _) = logistic_inverse("out += z[k];");
+    assert!(before.contains("values_skipped"), "{before}");
+    assert!(ordinary.contains("values_skipped"), "{ordinary}");
+    assert!(!before.contains("__nilang_dead"), "{before}");
+}

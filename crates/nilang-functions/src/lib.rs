@@ -35,8 +35,8 @@ pub mod abi;
 ///   so that the reverse rule is `x̄ ±= ȳ ∘ expr`. `expr` is a sum of terms `t ± t ± ..` of
 ///   the argument `x` and the result `r = f(x)`; a term is `1`, `x`, `r`, or `g(arg)` for a
 ///   function `g` of this table or `abs2`/`sqrt`, whose `arg` is `x`, `r` or (at most once in
-///   a row) a sum. The forward rule, the reverse rule and the device rule all evaluate
-///   `expr` in the order written;
+///   a row) a sum, which may start with `-` (`exp(-x)`: `−0 − x`). The forward rule, the
+///   reverse rule and the device rule all evaluate `expr` in the order written;
 /// - `lanes`: how a batch of lanes (`F64x4`, `F64x8`) computes the value: `each` (lane by
 ///   lane with `f64`'s function) or the name of a SIMD implementation of `nilang`'s
 ///   `numbers::lane_math` (`simd_exp`, `simd_exp_m1`, `simd_ln`, `simd_ln_1p`, `simd_tanh`,
@@ -44,7 +44,9 @@ pub mod abi;
 ///
 /// `softplus` is `ln(1 + eˣ)` computed as `max(x, 0) + ln_1p(e^(−|x|))` (no overflow where
 /// `eˣ` does, JAX's `jax.nn.softplus`); its derivative, the logistic sigmoid `σ(x)`, is
-/// `e^(x − r)`.
+/// `1 / (e^(−x) + 1)` (as `jax.nn.sigmoid`): a function of `x` alone, so a backward pass
+/// whose `softplus` values are never read need not compute them (`e^(x − r)` needed `r`,
+/// and was NaN at `x = +∞`).
 ///
 /// A new function is one row (and its tests): every reader generates from it.
 ///
@@ -76,7 +78,7 @@ macro_rules! elementary_functions {
             ExpM1 { names: [exp_m1, expm1], c: expm1, domain: "every real x",  d: + * (r + 1),                 lanes: simd_exp_m1 },
             Ln    { names: [ln, log],       c: log,   domain: "x > 0",         d: + / (x),                     lanes: simd_ln },
             Ln1p  { names: [ln_1p, log1p],  c: log1p, domain: "x > −1",        d: + / (x + 1),                 lanes: simd_ln_1p },
-            Softplus { names: [softplus],   c: nl_softplus, domain: "every real x", d: + * (exp(x - r)),   lanes: simd_softplus },
+            Softplus { names: [softplus],   c: nl_softplus, domain: "every real x", d: + / (exp(-x) + 1),  lanes: simd_softplus },
         }
     };
 }

@@ -148,6 +148,10 @@ macro_rules! additive {
     };
     // the same with the adjoint-only variant `__adj` among the extra items
     (@marker_adj $name:ident, $mask:expr, $writes:expr, { $($extra:item)* }) => {
+        $crate::additive!(@marker_adj $name, $mask, $writes, $crate::abi::ALL_PARAMS, { $($extra)* });
+    };
+    // the same with `READS` given
+    (@marker_adj $name:ident, $mask:expr, $writes:expr, $reads:expr, { $($extra:item)* }) => {
         #[doc(hidden)]
         #[allow(non_camel_case_types, dead_code)]
         pub enum $name {}
@@ -157,7 +161,7 @@ macro_rules! additive {
             #[doc(hidden)]
             pub const WRITES: $crate::abi::ParamMask = $writes;
             #[doc(hidden)]
-            pub const READS: $crate::abi::ParamMask = $crate::abi::ALL_PARAMS;
+            pub const READS: $crate::abi::ParamMask = $reads;
             $($extra)*
         }
     };

@@ -7,6 +7,7 @@ pub mod ba;
 pub mod bessel;
 pub mod embedding;
 pub mod gmm;
+pub mod kalman;
 pub mod logistic;
 pub mod mlp;
 pub mod odefit;
@@ -41,6 +42,7 @@ macro_rules! dispatch {
             pairwise::PairwiseSuite::NAME => $f::<pairwise::PairwiseSuite>($($arg),*),
             logistic::LogisticSuite::NAME => $f::<logistic::LogisticSuite>($($arg),*),
             odefit::OdefitSuite::NAME => $f::<odefit::OdefitSuite>($($arg),*),
+            kalman::KalmanSuite::NAME => $f::<kalman::KalmanSuite>($($arg),*),
             other => unreachable!("unknown suite {other}"),
         }
     };

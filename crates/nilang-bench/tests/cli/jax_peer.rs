@@ -48,6 +48,7 @@ fn jax_cells_are_checked_timed_and_recorded() {
             "mlp",
             "pairwise",
             "odefit",
+            "kalman",
             "--json",
             json_s,
         ],
@@ -74,6 +75,7 @@ fn jax_cells_are_checked_timed_and_recorded() {
                 ("mlp", &["O", "G"]),
                 ("pairwise", &["O", "G"]),
                 ("odefit", &["O", "G"]),
+                ("kalman", &["O", "G"]),
             ],
         );
     }

@@ -163,3 +163,32 @@ fn odefit_smoke_run_checks_and_times_every_gradient() {
         );
     }
 }
+
+/// The Kalman-filter suite (issue 21): the NiLang.rs gradient is checked against num-dual's
+/// forward mode (a failed check is a non-zero exit) and every cell is timed.
+#[test]
+fn kalman_smoke_run_checks_and_times_every_gradient() {
+    let json =
+        std::env::temp_dir().join(format!("nilang-bench-kalman-{}.json", std::process::id()));
+    let out = Command::new(env!("CARGO_BIN_EXE_nilang-bench"))
+        .args(["--smoke", "--suite", "kalman", "--no-gpu", "--json"])
+        .arg(&json)
+        .output()
+        .expect("run nilang-bench");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "exit {:?}\n{stdout}", out.status);
+    assert!(!stdout.contains("CHECK FAILED"), "{stdout}");
+    let v: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+    let _ = std::fs::remove_file(&json);
+    let cells = v.as_array().unwrap();
+    for (tool, m) in [("rust", "O"), ("nilang", "O"), ("nilang", "G")] {
+        assert!(
+            cells.iter().any(|c| c["suite"] == "kalman"
+                && c["tool"] == tool
+                && c["measure"] == m
+                && c["median_s"].is_number()),
+            "{tool}-{m}\n{stdout}"
+        );
+    }
+}

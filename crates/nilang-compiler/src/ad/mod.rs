@@ -6,7 +6,10 @@
 //! - [`primal`]: which routines write only places without adjoint (value-only recomputation,
 //!   `WRITES`);
 //! - [`adjoint`]: which value updates nothing reads afterwards (adjoint-only uncomputation,
-//!   `READS`).
+//!   `READS`);
+//! - [`value_dead`]: which calls of a recomputed routine nothing reads (skipped in a gradient
+//!   that does not return the loss's value).
 pub mod adjoint;
 pub mod one_pass;
 pub mod primal;
+pub mod value_dead;

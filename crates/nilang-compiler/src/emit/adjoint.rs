@@ -7,7 +7,7 @@ use super::Emitter;
 use crate::abi;
 use crate::analyze::ParamKind;
 use crate::cond::Cond;
-use crate::facts::Key;
+use crate::facts::{Key, Skip};
 use crate::ir::*;
 use proc_macro2::{Span, TokenStream};
 use quote::{format_ident, quote};
@@ -169,6 +169,13 @@ impl Emitter {
         drop(inout);
         if let Some(fresh) = adj.undo.then(|| self.facts.fresh_target(s.id)).flatten() {
             let bit = abi::mask_lit(abi::FRESH_TARGET);
+            // not where the call undone was skipped (its target holds zero, not its result);
+            // inside the adjoint-only uncomputation, its condition holds already
+            let skipped = self.facts.skip_undone(s.id).and_then(|k| self.skip_cond(k));
+            let fresh = match skipped {
+                Some(k) => quote!((#fresh) && !(#k)),
+                None => quote!(#fresh),
+            };
             bits.push(quote!((((#fresh) as #ty) * #bit)));
         }
         if bits.is_empty() {
@@ -206,6 +213,48 @@ impl Emitter {
             let #clo = |#(#names),*| #adj;
             #body
         }))
+    }
+
+    /// The condition under which a call of a recomputed routine whose results nothing reads
+    /// is skipped ([`crate::facts::Facts::skip`], see [`crate::ad::value_dead`]), given that its
+    /// uncomputation runs adjoint-only: the callees' analyses agree and the dead parameters'
+    /// bits are set. `None` where a bit is needed and `__nilang_dead` is not in scope.
+    fn skip_cond(&self, skip: &Skip) -> Option<TokenStream> {
+        if !skip.dead.is_empty() && !self.dead_in_scope {
+            return None;
+        }
+        let bits = skip.dead.iter().map(|&j| {
+            let j = j as u32;
+            quote!(((__nilang_dead >> #j) & 1 == 1))
+        });
+        let cond = &skip.cond;
+        Some(quote!((#cond) #(&& #bits)*))
+    }
+
+    /// Statement `s` (emitted as `t`) of a routine recomputed value-only: skipped where its
+    /// results are read by nothing ([`Emitter::skip_cond`]) and its uncomputation runs
+    /// adjoint-only (that uncomputation's condition, [`Emitter::adj_undo`]'s), which leaves the
+    /// workspaces zero whatever they held.
+    pub(super) fn value_dead_skipped(&self, s: &Stmt, t: TokenStream) -> TokenStream {
+        if self.primal.is_none() {
+            return t;
+        }
+        let facts = &self.facts;
+        let Some((skip, undo)) = facts
+            .skip(s.id)
+            .and_then(|k| Some((k, facts.undo(k.undo)?)))
+        else {
+            return t;
+        };
+        let Some(c) = self.skip_cond(skip) else {
+            return t;
+        };
+        let skipped = undo.cands.iter().map(|c| {
+            let pe = self.place(&c.place);
+            quote!(::nilang::instr::fresh::values_skipped(&#pe))
+        });
+        let cond = &undo.cond;
+        quote!(if !((#cond) && (false #(|| #skipped)*) && #c) { #t })
     }
 
     /// The uncomputation `stmts[m]` (an `unroutine!()`) of a routine whose writes go to

@@ -97,7 +97,7 @@ impl Emitter {
                         quote!()
                     };
                     pre.extend(quote!(let mut #t = #pe; #neg));
-                    quote!(&mut #t)
+                    at_operand(&t, p.span)
                 }
                 Operand::Lit { lit, neg, span } => {
                     let t = self.fresh("c");
@@ -114,7 +114,7 @@ impl Emitter {
                     let t = self.fresh("c");
                     let e = self.expr(expr);
                     pre.extend(quote!(let mut #t = #e;));
-                    quote!(&mut #t)
+                    at_operand(&t, syn::spanned::Spanned::span(expr))
                 }
                 Operand::Tuple(..) => quote!(&mut ()),
             });
@@ -161,4 +161,14 @@ impl Emitter {
         }
         quote!({ #checks #pre #call #post })
     }
+}
+
+/// `&mut t` for the temporary `t` holding a constant operand, located at the operand (`span`)
+/// with the temporary's own hygiene, so that rustc's type errors on it (an `f64` constant where
+/// a generic program's instruction wants `T`: `expected &mut T, found &mut f64`) point at the
+/// operand rather than at `#[i]`.
+fn at_operand(t: &syn::Ident, span: proc_macro2::Span) -> TokenStream {
+    let at = span.resolved_at(t.span());
+    let t = syn::Ident::new(&t.to_string(), at);
+    quote_spanned!(at=> &mut #t)
 }

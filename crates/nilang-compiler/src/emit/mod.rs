@@ -86,6 +86,8 @@ pub struct Emitter {
     /// Adjoint-only emission (see [`crate::ad::adjoint`]): the places whose value updates may be
     /// skipped where nothing reads them afterwards.
     adj: Option<adjoint::Adj>,
+    /// Whether the adjoint-only variant's `__nilang_dead` is in scope ([`Mode::Adjoint`]).
+    dead_in_scope: bool,
     /// The range loops whose bodies are being emitted: the body (the id of its first
     /// statement and its length) and an expression true in its last iteration.
     loops: Vec<(Option<StmtId>, usize, TokenStream)>,
@@ -129,6 +131,7 @@ impl Emitter {
             inverse_of: None,
             primal,
             adj,
+            dead_in_scope: mode == Mode::Adjoint,
             loops: vec![],
             float_data: HashMap::new(),
             slices: HashSet::new(),
@@ -377,6 +380,7 @@ impl Emitter {
                 },
             };
             self.adj_leave(saved);
+            t = self.value_dead_skipped(s, t);
             match &s.kind {
                 StmtKind::Alloc(a) if !a.tuple => {
                     let n = &a.names[0];

@@ -10,6 +10,7 @@ use super::grad::{check_index, check_loss};
 use super::{GVar, Plan};
 use crate::Reversible;
 use core::ops::Range;
+use std::sync::atomic::{AtomicU8, AtomicUsize, Ordering};
 use std::sync::Mutex;
 
 /// An argument of a [`TermSum`] program read through a shared reference and differentiated:
@@ -182,10 +183,12 @@ fn default_chunk(terms: usize) -> usize {
 ///
 /// **Deterministic.** The chunks depend only on the number of terms (never on the number of
 /// threads), and their values and adjoints are summed in a fixed binary tree over the chunk
-/// indices: the same bits for 1, 2 or 64 threads. Each thread keeps its own [`Plan`] (its
-/// gradient storage made at the first call and reused; a last chunk shorter than the others
-/// has its own), and the chunks' adjoint buffers are kept between calls: no allocation after
-/// the first call on a pool.
+/// indices: the same bits for 1, 2 or 64 threads. On several threads the tree's additions run
+/// inside the chunks' tasks, each by the task that completes the second of its two halves, so
+/// no pass over the chunks' results follows them. Each thread keeps its own [`Plan`] (its gradient storage
+/// made at the first call and reused; a last chunk shorter than the others has its own), and
+/// the chunks' adjoint buffers are kept between calls: no allocation after the first call on
+/// a pool.
 ///
 /// ```
 /// use nilang::prelude::*;
@@ -230,8 +233,13 @@ pub struct TermSum<St> {
     terms: usize,
     chunk: usize,
     plans: Vec<Mutex<Plan<St>>>,
-    partial: Vec<f64>,
-    values: Vec<f64>,
+    /// Per chunk on a pool of several threads: its value, then its parameters' adjoints; the
+    /// tree sums them into row 0.
+    rows: Vec<Mutex<Vec<f64>>>,
+    /// The rows of a pool of one thread, one after another.
+    flat: Vec<f64>,
+    /// Per addition of the tree (indexed by its right row): how many of its two rows are done.
+    arrived: Vec<AtomicU8>,
 }
 
 impl<St> TermSum<St> {
@@ -263,8 +271,9 @@ impl<St> TermSum<St> {
             terms,
             chunk,
             plans: Vec::new(),
-            partial: Vec::new(),
-            values: Vec::new(),
+            rows: Vec::new(),
+            flat: Vec::new(),
+            arrived: Vec::new(),
         }
     }
 
@@ -335,58 +344,75 @@ impl<St, M> TermArgs<'_, St, M> {
             sum.plans.push(Mutex::new(Plan::new()));
         }
         let short_last = terms % chunk != 0 && n_chunks > 1;
-        sum.partial.resize(n_chunks * width.max(1), 0.0);
-        sum.values.resize(n_chunks, 0.0);
-        let plans = &sum.plans;
-        let wrong = core::sync::atomic::AtomicUsize::new(usize::MAX);
-        let run = |c: usize, pg: &mut [f64], v: &mut f64| {
-            let t = if short_last && c == n_chunks - 1 {
-                plans.len() - 1
-            } else {
-                rayon::current_thread_index().unwrap_or(0) % (plans.len() - 1)
-            };
-            let mut plan = plans[t].lock().unwrap_or_else(|e| e.into_inner());
+        let wrong = AtomicUsize::new(usize::MAX);
+        // chunk `c` on `plan`: its value and its parameters' adjoints into `row`
+        let fill = |plan: &mut Plan<St>, c: usize, row: &mut [f64]| {
             let (value, st) = plan.value_and_gradient_lifted(
                 f,
                 args(c * chunk..((c + 1) * chunk).min(terms)),
                 loss,
             );
-            *v = value;
+            row[0] = value;
             let mut filled = 0;
             for &k in params {
                 for s in A::slots::<f64>(st, k).iter() {
-                    if filled < pg.len() {
-                        pg[filled] = s.g;
+                    if let Some(r) = row.get_mut(1 + filled) {
+                        *r = s.g;
                     }
                     filled += 1;
                 }
             }
             if filled != width {
-                wrong.store(filled, core::sync::atomic::Ordering::Relaxed);
+                wrong.store(filled, Ordering::Relaxed);
             }
         };
-        let partial = &mut sum.partial[..n_chunks * width];
-        if threads == 1 {
-            // one thread: the chunks in order on the caller, no tasks (the same chunks and
-            // tree, so the same bits)
-            for (c, v) in sum.values.iter_mut().enumerate() {
-                run(c, &mut partial[c * width..(c + 1) * width], v);
+        let plan_of = |c: usize, plans: usize| {
+            if short_last && c == n_chunks - 1 {
+                plans - 1
+            } else {
+                rayon::current_thread_index().unwrap_or(0) % (plans - 1)
             }
-        } else if width == 0 {
-            // one task per chunk (`with_max_len(1)`): chunks of unequal cost (the rows of a
-            // triangle of pairs) are shared out by work stealing, not in halves fixed up front
-            sum.values
-                .par_iter_mut()
-                .enumerate()
-                .with_max_len(1)
-                .for_each(|(c, v)| run(c, &mut [], v));
+        };
+        if threads == 1 {
+            // one thread: the chunks in order on the caller into rows one after another, then
+            // the tree over them; no tasks, no locks (the same chunks and tree, so the same
+            // bits; one flat block is 1 % faster here than a row of its own per chunk)
+            sum.flat.resize(n_chunks * (1 + width), 0.0);
+            for (c, row) in sum.flat.chunks_mut(1 + width).enumerate() {
+                let t = plan_of(c, sum.plans.len());
+                fill(
+                    sum.plans[t].get_mut().unwrap_or_else(|e| e.into_inner()),
+                    c,
+                    row,
+                );
+            }
+            for c in 0..n_chunks {
+                climb_in_order(c, &mut sum.flat, 1 + width);
+            }
         } else {
-            partial
-                .par_chunks_mut(width)
-                .zip(sum.values.par_iter_mut())
-                .enumerate()
-                .with_max_len(1)
-                .for_each(|(c, (pg, v))| run(c, pg, v));
+            // one task per chunk (`with_max_len(1)`): chunks of unequal cost (the rows of a
+            // triangle of pairs) are shared out by work stealing, not in halves fixed up front;
+            // the tree's additions run in these tasks as their rows become complete
+            sum.rows.resize_with(n_chunks, Default::default);
+            for row in &mut sum.rows {
+                row.get_mut()
+                    .unwrap_or_else(|e| e.into_inner())
+                    .resize(1 + width, 0.0);
+            }
+            sum.arrived.resize_with(n_chunks, Default::default);
+            for a in &mut sum.arrived {
+                *a.get_mut() = 0;
+            }
+            let (plans, rows, arrived) = (&sum.plans, &sum.rows[..], &sum.arrived[..]);
+            (0..n_chunks).into_par_iter().with_max_len(1).for_each(|c| {
+                {
+                    let t = plan_of(c, plans.len());
+                    let mut plan = plans[t].lock().unwrap_or_else(|e| e.into_inner());
+                    let mut row = rows[c].lock().unwrap_or_else(|e| e.into_inner());
+                    fill(&mut plan, c, &mut row);
+                }
+                climb(c, rows, arrived);
+            });
         }
         let filled = wrong.into_inner();
         if filled != usize::MAX {
@@ -394,10 +420,13 @@ impl<St, M> TermArgs<'_, St, M> {
                 "nilang: TermSum gradient buffer holds {width} numbers, but the parameters {params:?} have {filled} slots"
             );
         }
-        tree_sum(partial, width);
-        tree_sum(&mut sum.values, 1);
-        grad.copy_from_slice(&partial[..width]);
-        sum.values[0]
+        let total = if threads == 1 {
+            &sum.flat[..1 + width]
+        } else {
+            &sum.rows[0].get_mut().unwrap_or_else(|e| e.into_inner())[..]
+        };
+        grad.copy_from_slice(&total[1..]);
+        total[0]
     }
 }
 
@@ -441,49 +470,140 @@ pub fn for_each_term<T: Send>(
         });
 }
 
-/// Sum the `len / width` rows of `rows` into its first row in a fixed binary tree: at
-/// distance 1, 2, 4, … row `c` (a multiple of twice the distance) adds row `c + distance`.
-/// The order of every addition depends on the number of rows only; the rows of one level are
-/// added in parallel (in order on a pool of one thread).
-fn tree_sum(rows: &mut [f64], width: usize) {
-    use rayon::prelude::*;
-    if width == 0 {
-        return;
-    }
-    let n = rows.len() / width;
-    let serial = rayon::current_num_threads() == 1;
-    let mut dist = 1;
+/// The fixed tree of sums over the rows, run as the rows become complete: row `c` was just
+/// written; at distance 1, 2, 4, … the pair of subtrees starting at `left` (a multiple of
+/// twice the distance) and `right = left + distance` is added, `rows[left] += rows[right]`,
+/// by whichever of the two finished second (counted in `arrived[right]`), which then climbs on
+/// from `left`; a `left` with no `right` climbs on alone. The order of every addition depends
+/// on the number of rows only, never on which thread finished when: row 0 ends as
+/// `((r0 + r1) + (r2 + r3)) + r4` for five rows, on any thread count. `arrived` is zero before
+/// the first row of a sum is written.
+fn climb(c: usize, rows: &[Mutex<Vec<f64>>], arrived: &[AtomicU8]) {
+    let (n, mut node, mut dist) = (rows.len(), c, 1);
     while dist < n {
-        let add = |pair: &mut [f64]| {
-            if pair.len() > dist * width {
-                let (left, right) = pair.split_at_mut(dist * width);
-                for (l, r) in left[..width].iter_mut().zip(&right[..width]) {
-                    *l += r;
-                }
+        let left = node & !dist;
+        let right = left + dist;
+        if right < n {
+            // the first of the two to finish stops here (its writes released to the second)
+            if arrived[right].fetch_add(1, Ordering::AcqRel) == 0 {
+                return;
             }
-        };
-        if serial {
-            rows.chunks_mut(2 * dist * width).for_each(add);
-        } else {
-            rows.par_chunks_mut(2 * dist * width).for_each(add);
+            let r = rows[right].lock().unwrap_or_else(|e| e.into_inner());
+            let mut l = rows[left].lock().unwrap_or_else(|e| e.into_inner());
+            for (l, r) in l.iter_mut().zip(r.iter()) {
+                *l += r;
+            }
         }
+        node = left;
+        dist *= 2;
+    }
+}
+
+/// [`climb`] on rows of `width` one after another in `rows`, written in order `0, 1, 2, …`
+/// (one thread): the first of each pair is always the left one, so a right row adds itself
+/// into its left one and climbs on, a left row waits, and a left row with no right one climbs
+/// on alone. The same additions in the same order as [`climb`]'s, without counters or locks.
+fn climb_in_order(c: usize, rows: &mut [f64], width: usize) {
+    let (n, mut node, mut dist) = (rows.len() / width, c, 1);
+    while dist < n {
+        let left = node & !dist;
+        if node != left {
+            let (l, r) = rows.split_at_mut(node * width);
+            for (l, r) in l[left * width..][..width].iter_mut().zip(&r[..width]) {
+                *l += r;
+            }
+        } else if left + dist < n {
+            return;
+        }
+        node = left;
         dist *= 2;
     }
 }
 
 #[cfg(test)]
 mod tests {
-    use super::tree_sum;
+    use super::{climb, climb_in_order};
+    use std::sync::atomic::AtomicU8;
+    use std::sync::Mutex;
+
+    /// Rows of `width` summed by [`climb`] with the rows completing in `order`: row 0.
+    fn tree_sum(rows: &[f64], width: usize, order: &[usize]) -> Vec<f64> {
+        let rows: Vec<_> = rows.chunks(width).map(|r| Mutex::new(r.to_vec())).collect();
+        let arrived: Vec<_> = rows.iter().map(|_| AtomicU8::new(0)).collect();
+        for &c in order {
+            climb(c, &rows, &arrived);
+        }
+        let total = rows[0].lock().unwrap().clone();
+        total
+    }
+
+    /// Rows of `width` summed by [`climb_in_order`] (the one-thread path): row 0.
+    fn tree_sum_in_order(rows: &[f64], width: usize) -> Vec<f64> {
+        let mut rows = rows.to_vec();
+        for c in 0..rows.len() / width {
+            climb_in_order(c, &mut rows, width);
+        }
+        rows[..width].to_vec()
+    }
 
     #[test]
     fn tree_sum_adds_rows_in_a_fixed_tree() {
         // five rows of width 2: ((r0 + r1) + (r2 + r3)) + r4
-        let mut rows = vec![1.0, 10.0, 2.0, 20.0, 3.0, 30.0, 4.0, 40.0, 5.0, 50.0];
-        tree_sum(&mut rows, 2);
-        assert_eq!(&rows[..2], &[15.0, 150.0]);
+        let rows = vec![1.0, 10.0, 2.0, 20.0, 3.0, 30.0, 4.0, 40.0, 5.0, 50.0];
+        assert_eq!(tree_sum(&rows, 2, &[0, 1, 2, 3, 4]), [15.0, 150.0]);
+        assert_eq!(tree_sum_in_order(&rows, 2), [15.0, 150.0]);
         // the tree, not the left-to-right order: 1e16 + 1 - 1e16 + 1
-        let mut r = vec![1e16, 1.0, -1e16, 1.0];
-        tree_sum(&mut r, 1);
-        assert_eq!(r[0], (1e16 + 1.0) + (-1e16 + 1.0));
+        let r = vec![1e16, 1.0, -1e16, 1.0];
+        assert_eq!(
+            tree_sum(&r, 1, &[0, 1, 2, 3]),
+            [(1e16 + 1.0) + (-1e16 + 1.0)]
+        );
+    }
+
+    #[test]
+    fn tree_sum_is_the_same_tree_whatever_order_the_rows_complete_in() {
+        // seven rows whose sum depends on the order of the additions (0 in this tree):
+        // ((r0 + r1) + (r2 + r3)) + ((r4 + r5) + r6)
+        // (3 left to right; 1 or 4 in the trees that add r6 last or r5 + r6 first)
+        let r = [1e16, 1e16, 1e16, -1e16, -1e16, -1e16 + 2.0, 1.0];
+        let want = ((r[0] + r[1]) + (r[2] + r[3])) + ((r[4] + r[5]) + r[6]);
+        assert_eq!(want, 0.0);
+        for order in [
+            [0, 1, 2, 3, 4, 5, 6],
+            [6, 5, 4, 3, 2, 1, 0],
+            [3, 6, 0, 5, 1, 4, 2],
+            [4, 0, 6, 2, 5, 3, 1],
+        ] {
+            assert_eq!(
+                tree_sum(&r, 1, &order)[0].to_bits(),
+                want.to_bits(),
+                "{order:?}"
+            );
+        }
+        // and from many threads at once, again and again
+        let rows: Vec<_> = (0..64)
+            .map(|c| Mutex::new(vec![1.0 / (c as f64 + 1.0)]))
+            .collect();
+        let arrived: Vec<_> = rows.iter().map(|_| AtomicU8::new(0)).collect();
+        let serial = tree_sum(
+            &(0..64).map(|c| 1.0 / (c as f64 + 1.0)).collect::<Vec<_>>(),
+            1,
+            &(0..64).collect::<Vec<_>>(),
+        );
+        for _ in 0..20 {
+            for (c, row) in rows.iter().enumerate() {
+                *row.lock().unwrap() = vec![1.0 / (c as f64 + 1.0)];
+            }
+            for a in &arrived {
+                a.store(0, std::sync::atomic::Ordering::Relaxed);
+            }
+            std::thread::scope(|s| {
+                for t in 0..4 {
+                    let (rows, arrived) = (&rows, &arrived);
+                    s.spawn(move || (t..64).step_by(4).for_each(|c| climb(c, rows, arrived)));
+                }
+            });
+            assert_eq!(rows[0].lock().unwrap()[0].to_bits(), serial[0].to_bits());
+        }
     }
 }

@@ -277,6 +277,7 @@ macro_rules! derivative {
     };
     (@arg [$x:ident $r:ident] x) => { $x };
     (@arg [$x:ident $r:ident] r) => { $r };
+    (@arg [$x:ident $r:ident] - $($sum:tt)*) => { derivative!(@sum (F8::splat(-0.0)) [$x $r] - $($sum)*) };
     (@arg [$x:ident $r:ident] $($sum:tt)*) => { derivative!(@sum (F8::splat(-0.0)) [$x $r] + $($sum)*) };
     (@fn abs2 $v:expr) => {{ let v = $v; v * v }};
     (@fn $g:ident $v:expr) => { super::lane_math::a8::$g($v) };

@@ -13,7 +13,7 @@
 //! adjoints of eight targets are exactly zero (the forward pass of a gradient, a recomputed
 //! routine) only the values move, and the adjoint-only rule (a target nothing reads
 //! afterwards) computes `f(x)` only where `f'` reads it (`exp`, `exp_m1`, `tanh`; not `ln`,
-//! `ln_1p`, `sin`, `cos`). The last `len mod 8` elements run in a vector padded with
+//! `ln_1p`, `sin`, `cos`, `softplus`). The last `len mod 8` elements run in a vector padded with
 //! zeros, so every element gets the same function whatever its position. Every other function
 //! and number type (`Dual`, batches, `GVar<GVar<f64>>`, a `#[primitive]` of your own) runs the
 //! instruction `y[i] += f(x[i])` one element at a time.
@@ -71,9 +71,12 @@ pub fn i_map_inv<T: Scalar + PlusEq1<F, T>, F: Copy + 'static>(y: &mut [T], f: F
     map(Step::Minus, y, f, x)
 }
 
+// `READS`: `f` and `x`, not `y` (only accumulated into; its adjoint-only inverse, not told
+// `FRESH_TARGET`, moves `x̄ ±= ȳ·f'(x)` without reading `y`)
 matmul::dense_markers!(
     i_map,
     i_map_inv,
+    reads: 0b110,
     /// Values only (`y` carries no adjoint).
     #[doc(hidden)]
     #[inline]
@@ -236,7 +239,9 @@ fn by_lanes<F: ArrayLanes, T: 'static>(step: Step, y: &mut [T], x: &mut [T]) -> 
     if TypeId::of::<T>() == TypeId::of::<GVar<f64>>() {
         // SAFETY: `T` is `GVar<f64>`
         let (y, x) = unsafe { (cast::<T, GVar<f64>>(y), cast::<T, GVar<f64>>(x)) };
-        if step == Step::PlusValues {
+        // AVX-512's kernel splits the numbers in registers (two-source permutes), so the values
+        // step runs there too
+        if step == Step::PlusValues && crate::simd::active() != crate::simd::Isa::Avx512 {
             values_by_blocks::<F>(y, x);
         } else {
             dispatch::<F, GVar<f64>>(step, y, x);
@@ -248,7 +253,8 @@ fn by_lanes<F: ArrayLanes, T: 'static>(step: Step, y: &mut [T], x: &mut [T]) -> 
 
 /// The values-only step on gradient numbers by the kernel of plain numbers: their values
 /// copied to blocks of `f64` and back (the lanes of `f64` ran a `tanh` twice as fast as those
-/// of interleaved `GVar`s; the same operations, so the same bits).
+/// of interleaved `GVar`s; the same operations, so the same bits). AVX-512's kernel splits the
+/// numbers in registers instead ([`avx512_pairs`]).
 #[inline]
 fn values_by_blocks<F: ArrayLanes>(y: &mut [GVar<f64>], x: &[GVar<f64>]) {
     const BLOCK: usize = 256;
@@ -278,7 +284,8 @@ fn dispatch<F: ArrayLanes, L: Lane>(step: Step, y: &mut [L], x: &mut [L]) {
     {
         #[target_feature(enable = "avx512f")]
         fn avx512<F: ArrayLanes, L: Lane>(step: Step, y: &mut [L], x: &mut [L]) {
-            kernel16::<F, L>(step, y, x)
+            // SAFETY: the CPU has AVX-512F (this function's own feature)
+            unsafe { L::kernel_avx512::<F>(step, y, x) }
         }
         #[target_feature(enable = "avx2")]
         fn avx2<F: ArrayLanes, L: Lane>(step: Step, y: &mut [L], x: &mut [L]) {
@@ -348,6 +355,15 @@ trait Lane: Copy + Default {
         let (xa, xb) = x.split_at_mut(8);
         Self::step::<F>(step, ya.try_into().unwrap(), xa.try_into().unwrap());
         Self::step::<F>(step, yb.try_into().unwrap(), xb.try_into().unwrap());
+    }
+    /// `y ±= f(x)` over the slices compiled for AVX-512: [`kernel16`], or a kernel of this
+    /// type's own with the same bits.
+    ///
+    /// # Safety
+    /// The CPU must have AVX-512F.
+    #[inline(always)]
+    unsafe fn kernel_avx512<F: ArrayLanes>(step: Step, y: &mut [Self], x: &mut [Self]) {
+        kernel16::<F, Self>(step, y, x)
     }
 }
 
@@ -425,6 +441,17 @@ fn with_part(p: &Pairs, at: usize, v: F8) -> Pairs {
 }
 
 impl Lane for GVar<f64> {
+    /// [`avx512_pairs::kernel`] on x86-64 ([`kernel16`] elsewhere, never called).
+    #[inline(always)]
+    unsafe fn kernel_avx512<F: ArrayLanes>(step: Step, y: &mut [Self], x: &mut [Self]) {
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: the CPU has AVX-512F (the caller's promise)
+        unsafe {
+            avx512_pairs::kernel::<F>(step, y, x)
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        kernel16::<F, Self>(step, y, x)
+    }
     /// The backward rule on eight lanes, or the values alone where the eight `ȳ` are zero.
     #[inline(always)]
     fn step<F: ArrayLanes>(step: Step, y: &mut [Self; 8], x: &mut [Self; 8]) {
@@ -454,6 +481,209 @@ impl Lane for GVar<f64> {
         let xg = part(&xp, G_AT);
         let g = if minus { xg + s } else { xg - s };
         set_pairs(x, with_part(&xp, G_AT, g));
+    }
+}
+
+/// Gradient numbers on AVX-512: eight numbers (two vectors of their reals) split into a
+/// vector of values and one of adjoints by two two-source permutes each way, where the
+/// compiler, given the portable [`part`]/[`with_part`], moved the reals one at a time (the
+/// adjoint-only rule of `tanh` cost 3.7× a plain loop over separate arrays). The operations on
+/// the values and adjoints are [`Lane::step`]'s, so the same bits.
+#[cfg(target_arch = "x86_64")]
+mod avx512_pairs {
+    use super::{all_zero, ArrayLanes, GVar, Step, F16, F8, G_AT, X_AT};
+    use core::arch::x86_64::{
+        __m512d, __m512i, _mm512_add_pd, _mm512_loadu_pd, _mm512_permutex2var_pd, _mm512_set1_pd,
+        _mm512_set_epi64, _mm512_storeu_pd, _mm512_sub_pd,
+    };
+
+    // the permutes below put the value first
+    const _: () = assert!(X_AT == 0 && G_AT == 1);
+
+    /// Sixteen gradient numbers as four vectors of their reals (value, adjoint, value, ..).
+    #[target_feature(enable = "avx512f")]
+    #[inline]
+    fn load(v: &[GVar<f64>; 16]) -> [__m512d; 4] {
+        let p = v.as_ptr().cast::<f64>();
+        // SAFETY: sixteen `GVar<f64>` are thirty-two `f64` (asserted with `X_AT`), readable
+        [0, 8, 16, 24].map(|k| unsafe { _mm512_loadu_pd(p.add(k)) })
+    }
+
+    /// Writes [`load`]'s vectors back.
+    #[target_feature(enable = "avx512f")]
+    #[inline]
+    fn store(v: &mut [GVar<f64>; 16], r: [__m512d; 4]) {
+        let p = v.as_mut_ptr().cast::<f64>();
+        for (k, r) in r.into_iter().enumerate() {
+            // SAFETY: as in `load`, writable
+            unsafe { _mm512_storeu_pd(p.add(8 * k), r) };
+        }
+    }
+
+    /// The values (`AT` = 0) or adjoints (`AT` = 1) of [`load`]'s numbers: two vectors.
+    #[target_feature(enable = "avx512f")]
+    #[inline]
+    fn part<const AT: i64>(r: [__m512d; 4]) -> [__m512d; 2] {
+        let i = _mm512_set_epi64(
+            14 + AT,
+            12 + AT,
+            10 + AT,
+            8 + AT,
+            6 + AT,
+            4 + AT,
+            2 + AT,
+            AT,
+        );
+        [
+            _mm512_permutex2var_pd(r[0], i, r[1]),
+            _mm512_permutex2var_pd(r[2], i, r[3]),
+        ]
+    }
+
+    /// The reals of eight numbers with values `x` and adjoints `g` (two vectors).
+    #[target_feature(enable = "avx512f")]
+    #[inline]
+    fn pairs(x: __m512d, g: __m512d) -> [__m512d; 2] {
+        let lo: __m512i = _mm512_set_epi64(11, 3, 10, 2, 9, 1, 8, 0);
+        let hi: __m512i = _mm512_set_epi64(15, 7, 14, 6, 13, 5, 12, 4);
+        [
+            _mm512_permutex2var_pd(x, lo, g),
+            _mm512_permutex2var_pd(x, hi, g),
+        ]
+    }
+
+    /// Two vectors as sixteen lanes. `THROUGH_MEMORY`: stored and read back, so that the lane
+    /// code after them starts from vector loads, as on plain numbers (handed the registers,
+    /// the compiler ran the lane functions on half-width vectors); else in registers (cheaper
+    /// where a few operations follow).
+    #[target_feature(enable = "avx512f")]
+    #[inline]
+    fn lanes<const THROUGH_MEMORY: bool>(v: [__m512d; 2]) -> F16 {
+        // SAFETY: two `__m512d` are sixteen `f64`
+        let a = unsafe { core::mem::transmute::<[__m512d; 2], [f64; 16]>(v) };
+        F16(if THROUGH_MEMORY {
+            core::hint::black_box(a)
+        } else {
+            a
+        })
+    }
+
+    /// Sixteen lanes as two vectors (`THROUGH_MEMORY` as in [`lanes`]).
+    #[target_feature(enable = "avx512f")]
+    #[inline]
+    fn vectors<const THROUGH_MEMORY: bool>(v: F16) -> [__m512d; 2] {
+        let a = if THROUGH_MEMORY {
+            core::hint::black_box(v.0)
+        } else {
+            v.0
+        };
+        // SAFETY: as in `lanes`
+        unsafe { core::mem::transmute::<[f64; 16], [__m512d; 2]>(a) }
+    }
+
+    /// The halves of sixteen lanes.
+    #[inline(always)]
+    fn halves(v: F16) -> [F8; 2] {
+        let (a, b) = v.0.split_at(8);
+        [F8(a.try_into().unwrap()), F8(b.try_into().unwrap())]
+    }
+
+    /// `y ±= f(x)` on sixteen gradient numbers: the values as [`Lane::step16`](super::Lane::step16)
+    /// of plain numbers computes them (sixteen lanes), then each half's backward rule as
+    /// [`Lane::step`](super::Lane::step) computes it. A part that changes is added to the
+    /// numbers' reals as they lie (`y ± (r, ∓0)`, `x ∓ (±0, s)`): adding `∓0` leaves the
+    /// other part as it is, bit for bit (a signalling NaN comes back quiet).
+    #[target_feature(enable = "avx512f")]
+    #[inline]
+    fn step16<F: ArrayLanes>(step: Step, y: &mut [GVar<f64>; 16], x: &mut [GVar<f64>; 16]) {
+        let adjoints_only = step.adjoints_only();
+        // as in `Lane::step`: `f(x)` from `y` where stored; not computed where unread
+        let compute_r = !step.stored() && (!adjoints_only || F::READS_R);
+        let minus = step.minus();
+        let (yr, xr) = (load(y), load(x));
+        let r = if step.stored() {
+            lanes::<false>(part::<0>(yr))
+        } else if compute_r {
+            F::value16(lanes::<true>(part::<0>(xr)))
+        } else {
+            lanes::<false>(part::<0>(xr))
+        };
+        // the sign of a zero that leaves a real as it is under the update's `+` or `−`
+        let keep = |plus: bool| _mm512_set1_pd(if plus { -0.0 } else { 0.0 });
+        if !adjoints_only {
+            let [r0, r1] = if compute_r {
+                vectors::<true>(r)
+            } else {
+                vectors::<false>(r)
+            };
+            let z = keep(!minus);
+            let [a, b] = pairs(r0, z);
+            let [c, d] = pairs(r1, z);
+            let add = |y: __m512d, t: __m512d| {
+                if minus {
+                    _mm512_sub_pd(y, t)
+                } else {
+                    _mm512_add_pd(y, t)
+                }
+            };
+            store(
+                y,
+                [add(yr[0], a), add(yr[1], b), add(yr[2], c), add(yr[3], d)],
+            );
+        }
+        if step == Step::PlusValues {
+            return;
+        }
+        let [yg0, yg1] = halves(lanes::<false>(part::<1>(yr)));
+        let [xv0, xv1] = halves(lanes::<false>(part::<0>(xr)));
+        let [r0, r1] = halves(r);
+        let z = keep(minus);
+        // one half's reals after the rule (`None`: its eight `ȳ` are zero, nothing moves)
+        let rule = |yg: F8, xv: F8, r: F8, xa: __m512d, xb: __m512d| {
+            if all_zero(yg) {
+                return None;
+            }
+            let s = F::adjoint_step(yg, xv, r);
+            // SAFETY: `[f64; 8]` and `__m512d` are sixty-four bytes of `f64`s
+            let s = unsafe { core::mem::transmute::<[f64; 8], __m512d>(s.0) };
+            // x̄ + s (a `−` step) or x̄ − s
+            let [a, b] = pairs(z, s);
+            Some(if minus {
+                [_mm512_add_pd(xa, a), _mm512_add_pd(xb, b)]
+            } else {
+                [_mm512_sub_pd(xa, a), _mm512_sub_pd(xb, b)]
+            })
+        };
+        let h0 = rule(yg0, xv0, r0, xr[0], xr[1]);
+        let h1 = rule(yg1, xv1, r1, xr[2], xr[3]);
+        if h0.is_some() || h1.is_some() {
+            let [a, b] = h0.unwrap_or([xr[0], xr[1]]);
+            let [c, d] = h1.unwrap_or([xr[2], xr[3]]);
+            store(x, [a, b, c, d]);
+        }
+    }
+
+    /// `y ±= f(x)` over the slices: sixteen numbers at a time ([`step16`]), the rest by
+    /// [`super::kernel`] (compiled here: the same operations).
+    ///
+    /// # Safety
+    /// The CPU must have AVX-512F.
+    #[target_feature(enable = "avx512f")]
+    #[inline]
+    pub(super) unsafe fn kernel<F: ArrayLanes>(
+        step: Step,
+        y: &mut [GVar<f64>],
+        x: &mut [GVar<f64>],
+    ) {
+        let full = y.len() - y.len() % 16;
+        for (y, x) in y[..full]
+            .chunks_exact_mut(16)
+            .zip(x[..full].chunks_exact_mut(16))
+        {
+            let (y, x) = core::hint::black_box((y, x));
+            step16::<F>(step, y.try_into().unwrap(), x.try_into().unwrap());
+        }
+        super::kernel::<F, GVar<f64>>(step, &mut y[full..], &mut x[full..]);
     }
 }
 
@@ -501,6 +731,86 @@ mod tests {
         check::<fns::Softplus>();
     }
 
+    /// Every step on gradient numbers as this CPU runs it (AVX-512's kernel of split
+    /// vectors where present) and as the default build's kernel runs it: the same bits, values
+    /// and adjoints, with zeros of both signs, infinities and NaN among the values and
+    /// adjoints, chunks of eight whose `ȳ` are all zero (skipped), and a tail.
+    #[test]
+    fn every_step_on_gradient_numbers_gives_the_default_kernels_bits() {
+        fn check<F: ArrayLanes>() {
+            let n = 77;
+            let specials = [
+                0.0,
+                -0.0,
+                f64::INFINITY,
+                f64::NEG_INFINITY,
+                f64::NAN,
+                1e-310,
+            ];
+            let x: Vec<GVar<f64>> = (0..n)
+                .map(|i| {
+                    let v = if i % 11 == 3 {
+                        specials[i % specials.len()]
+                    } else {
+                        ((i * 7919) % n) as f64 / n as f64 * 8.0 - 3.9
+                    };
+                    GVar::new(v, if i % 5 == 0 { -0.0 } else { 0.1 * i as f64 })
+                })
+                .collect();
+            // ȳ zero in elements 8..24 (a chunk of eight in each half of the first sixteen)
+            let y: Vec<GVar<f64>> = (0..n)
+                .map(|i| {
+                    let g = if (8..24).contains(&i) {
+                        0.0
+                    } else if i % 13 == 1 {
+                        specials[i % specials.len()]
+                    } else {
+                        0.5 - i as f64 / n as f64
+                    };
+                    GVar::new(if i % 7 == 0 { -0.0 } else { 0.0 }, g)
+                })
+                .collect();
+            let bits = |v: &[GVar<f64>]| {
+                v.iter()
+                    .flat_map(|v| [v.x.to_bits(), v.g.to_bits()])
+                    .collect::<Vec<_>>()
+            };
+            // `y` holding `f(x)` for the stored steps
+            let (mut yf, mut xf) = (y.clone(), x.clone());
+            kernel::<F, GVar<f64>>(Step::PlusValues, &mut yf, &mut xf);
+            for step in [
+                Step::Plus,
+                Step::Minus,
+                Step::PlusValues,
+                Step::PlusAdjoints,
+                Step::MinusAdjoints,
+                Step::MinusStored,
+                Step::MinusAdjointsStored,
+            ] {
+                let y0 = if step.stored() { &yf } else { &y };
+                let (mut ya, mut xa) = (y0.clone(), x.clone());
+                let (mut yb, mut xb) = (y0.clone(), x.clone());
+                dispatch::<F, GVar<f64>>(step, &mut ya, &mut xa);
+                kernel::<F, GVar<f64>>(step, &mut yb, &mut xb);
+                assert_eq!(bits(&ya), bits(&yb), "{step:?}: y");
+                assert_eq!(bits(&xa), bits(&xb), "{step:?}: x");
+                if step != Step::PlusValues {
+                    assert_ne!(bits(&xa), bits(&x), "{step:?}: no adjoint moved");
+                }
+                if !step.adjoints_only() {
+                    assert_ne!(bits(&ya), bits(y0), "{step:?}: no value moved");
+                }
+            }
+        }
+        check::<fns::Tanh>();
+        check::<fns::Exp>();
+        check::<fns::ExpM1>();
+        check::<fns::Ln>();
+        check::<fns::Ln1p>();
+        check::<fns::Sin>();
+        check::<fns::Softplus>();
+    }
+
     /// The adjoint-only steps move the same adjoints, bit for bit, as the full steps (which
     /// compute `f(x)` for the values), also for the functions whose derivative does not read
     /// `f(x)` and so skip it; the target's values stay as they were.
@@ -534,6 +844,8 @@ mod tests {
         check::<fns::Ln1p>(false);
         check::<fns::Ln>(false);
         check::<fns::Sin>(false);
+        // the sigmoid `1 / (exp(−x) + 1)` from `x` alone
+        check::<fns::Softplus>(false);
     }
 
     /// The rule that reads `f(x)` from the target (`Step::MinusStored`, told

@@ -26,7 +26,9 @@ use core::any::TypeId;
 use core::mem::{offset_of, size_of};
 
 /// A real type with a GEMM.
-trait GemmReal: Copy + PartialEq + 'static + core::ops::Mul<Output = Self> {
+pub(super) trait GemmReal:
+    Copy + PartialEq + 'static + core::ops::Mul<Output = Self>
+{
     const ZERO: Self;
     const ONE: Self;
     /// `c += alpha · a · b` (`a` is `m × k`, `b` is `k × n`; strides in elements).
@@ -933,7 +935,7 @@ fn strides(s: isize, cols: usize, transpose: bool) -> (isize, isize) {
 ///
 /// # Safety
 /// The view must lie in its allocation.
-unsafe fn all_zero<R: GemmReal>(p: *const R, len: usize, s: isize) -> bool {
+pub(super) unsafe fn all_zero<R: GemmReal>(p: *const R, len: usize, s: isize) -> bool {
     match s {
         // SAFETY: forwarded from the caller
         1 => unsafe { all_zero_at::<R, 1>(p, len) },
@@ -1233,6 +1235,11 @@ unsafe fn add_rows_values<R: GemmReal, const YS: usize, const BS: usize>(
 /// With two more items, `f::__adj` and `f_inv::__adj`: the adjoint-only variants (bit 0 of
 /// `dead`: the target's value afterwards is never read, see [`Step::dead_target`]).
 macro_rules! dense_markers {
+    // with the parameters whose values each direction may read (`READS`) given
+    ($f:ident, $inv:ident, reads: $reads:expr, $primal:item, $adj:item, $adj_inv:item) => {
+        $crate::additive!(@marker_adj $f, 1, 1, $reads, { $primal $adj });
+        $crate::additive!(@marker_adj $inv, 1, 1, $reads, { $adj_inv });
+    };
     ($f:ident, $inv:ident, $primal:item) => {
         $crate::additive!(@marker $f, 1, 1, { $primal });
         $crate::additive!(@marker $inv, 1, 1, {});

@@ -24,6 +24,8 @@ pub mod elementwise;
 pub mod linalg;
 #[allow(unsafe_code)] // strided matrices handed to matrixmultiply as raw pointers
 mod matmul;
+#[allow(unsafe_code)] // row-major matrices of `f64` and `GVar<f64>` read as raw pointers
+mod narrow_dense;
 pub mod nnlib;
 pub mod ring;
 #[allow(unsafe_code)] // AVX-512 intrinsics on raw row pointers

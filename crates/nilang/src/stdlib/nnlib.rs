@@ -7,6 +7,7 @@ use crate::instr::fns::Mul;
 use crate::instr::{PlusEq1, PlusEq2};
 use crate::stdlib::blas::{gemm_loop, gemm_loop_inv};
 use crate::stdlib::matmul::{self, Operand, Step};
+use crate::stdlib::narrow_dense;
 use crate::Reversible;
 
 /// `out += max(x, 0)`: a branch on `x > 0` (NiLang's `i_relu`).
@@ -488,6 +489,9 @@ fn dense_data<T: Scalar + PlusEq2<Mul, D, T>, D: Copy + 'static>(
         (y.len(), x.len(), w.len(), b.len()),
         dims,
     );
+    if narrow_dense::dense_data(step, y, x, w, b, dims) {
+        return;
+    }
     if matmul::gemm(step, y, Operand::Data(x.as_ptr()), w, dims) {
         matmul::add_rows(step, y, b, rows, n_out);
         return;

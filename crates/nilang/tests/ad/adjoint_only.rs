@@ -546,3 +546,78 @@ mod dense_primitives {
         assert!(yp.iter().zip(&yp0).all(|(a, b)| (a - b).abs() < 1e-12));
     }
 }
+
+/// Value-dead recomputation: in a gradient that does not return the loss's value
+/// (`Plan::gradient`), a recomputed call whose results flow only into the loss (`s =
+/// softplus(z)`, read by `loss += s[i]`; `e = exp(z)`, whose uncomputation must then compute
+/// `exp(z)` itself, not read it from `e`) is skipped; one whose results are read otherwise
+/// (`t = tanh(z)`, read by the product `loss += t[i] · z[i]`) runs. The gradients are the bits
+/// of `value_and_gradient` (which reads the loss, so skips nothing) and of the checked program
+/// (where nothing is skipped), and the workspaces come back zero.
+mod value_dead {
+    use nilang::ad;
+    use nilang::instr::fns::{Exp, Softplus, Tanh};
+    use nilang::prelude::*;
+    use nilang::stdlib::elementwise::{i_map, i_map_inv};
+
+    macro_rules! soft {
+        ($attr:ident; $name:ident, $Name:ident) => {
+            #[i($attr, zero(s, t, e))]
+            #[allow(clippy::too_many_arguments)]
+            fn $name<T: Scalar>(loss: &mut T, z: &mut [T], s: &mut [T], t: &mut [T], e: &mut [T]) {
+                routine! {
+                    i_map(s, Softplus, z);
+                    i_map(t, Tanh, z);
+                    i_map(e, Exp, z);
+                }
+                for i in 0..z.len() {
+                    loss += s[i];
+                    loss += e[i];
+                    loss -= 0.5 * t[i];
+                    loss += t[i] * z[i];
+                }
+                unroutine!();
+            }
+        };
+    }
+    soft!(nocheck; soft_fast, SoftFast);
+    soft!(check; soft_checked, SoftChecked);
+
+    #[test]
+    fn a_call_read_only_by_the_dead_loss_is_skipped_with_the_same_gradient_bits() {
+        // 19 elements: two chunks of eight and a tail; zeros, large margins (the checked
+        // program's zero workspaces must come back zero: no infinities)
+        let mut z: Vec<f64> = (0..15).map(|i| (i as f64 * 0.7).sin() * 4.0).collect();
+        z.extend([0.0, -0.0, 40.0, -800.0]);
+        let n = z.len();
+        let bits = |v: &[GVar<f64>]| v.iter().map(|v| v.g.to_bits()).collect::<Vec<_>>();
+        {
+            let mut runs = vec![];
+            for way in 0..3 {
+                let (mut zc, mut s, mut t, mut e) =
+                    (z.clone(), vec![0.0; n], vec![0.0; n], vec![0.0; n]);
+                let args = (&mut 0.0, &mut zc[..], &mut s[..], &mut t[..], &mut e[..]);
+                let mut plan = ad::Plan::new();
+                let st = match way {
+                    0 => plan.gradient(&SoftFast, args, 0),
+                    1 => plan.value_and_gradient(&SoftFast, args, 0).1,
+                    _ => plan.gradient(&SoftChecked, args, 0),
+                };
+                let ws = st.2.iter().chain(st.3.iter()).chain(st.4.iter());
+                assert!(ws.clone().all(|v| v.x == 0.0), "{way}");
+                runs.push(bits(&st.1));
+            }
+            assert_eq!(runs[0], runs[1], "gradient vs value_and_gradient");
+            assert_eq!(runs[0], runs[2], "unchecked vs checked");
+            for (k, &zk) in z.iter().enumerate() {
+                let (sig, th) = (1.0 / ((-zk).exp() + 1.0), zk.tanh());
+                let want = sig + zk.exp() - 0.5 * (1.0 - th * th) + (1.0 - th * th) * zk + th;
+                let got = f64::from_bits(runs[0][k]);
+                assert!(
+                    (got - want).abs() <= 1e-14 * (1.0 + want.abs()),
+                    "{k}: {got} vs {want}"
+                );
+            }
+        }
+    }
+}

@@ -409,7 +409,7 @@ mod softplus {
     use nilang::Real;
 
     /// `softplus` (a row of the table that `f64` lacks as a method: `nilang::Real`'s) in an
-    /// ordinary function: its derivative from the row (`exp(x − r)`), also at a margin where
+    /// ordinary function: its derivative from the row (`1 / (exp(−x) + 1)`), also at a margin where
     /// `eˣ` overflows (`x₁ = 800`: the derivative 1, no `NaN`).
     #[ad]
     fn softplus_margin(x: &[f64]) -> f64 {

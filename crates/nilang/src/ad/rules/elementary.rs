@@ -266,6 +266,11 @@ macro_rules! table_rules {
     (@term $row:tt [$y:ident $a:ident $fx:ident $d:ident $u:ident] [$t:ident] $stack:tt [$($out:tt)*] [$o:tt] $g:ident (r) $($rest:tt)*) => {
         table_rules!(@sum $row [$y $a $fx $d $u] [$t] $stack [$($out)* $t $o $g($fx);] $($rest)*);
     };
+    // a sum starting with `-` (`g(-x)`): its first term subtracted from the ancilla's `−0`
+    (@term $row:tt [$y:ident $a:ident $fx:ident $d:ident $u:ident] [$t:ident] [$($stack:tt)*] [$($out:tt)*] [$o:tt] $g:ident (- $($e:tt)*) $($rest:tt)*) => {
+        table_rules!(@sum $row [$y $a $fx $d $u] [$u] [{ $t $o $g [$($rest)*] } $($stack)*]
+            [$($out)* let $u = T::lit(-0.0);] - $($e)*);
+    };
     (@term $row:tt [$y:ident $a:ident $fx:ident $d:ident $u:ident] [$t:ident] [$($stack:tt)*] [$($out:tt)*] [$o:tt] $g:ident ($($e:tt)*) $($rest:tt)*) => {
         table_rules!(@sum $row [$y $a $fx $d $u] [$u] [{ $t $o $g [$($rest)*] } $($stack)*]
             [$($out)* let $u = T::lit(-0.0);] + $($e)*);

@@ -155,9 +155,10 @@ fn atanh_on_lanes_and_other_numbers() {
     assert_eq!(Real::atanh(f), Fixed43::from_num(0.75_f64.atanh()));
 }
 
-/// `softplus` (a row of the table with a derivative `exp(x − r)` of a sum): the reverse rule is
-/// the row's expression, the forward rule too; the value is `ln(1 + eˣ)` without overflow; the
-/// derivative against a central difference; `f32` and fixed point.
+/// `softplus` (a row of the table whose derivative, the sigmoid `1 / (exp(−x) + 1)`, is a sum
+/// starting with `−`): the reverse rule is the row's expression, the forward rule too; the
+/// value is `ln(1 + eˣ)` without overflow; the derivative against a central difference and at
+/// the infinities; `f32` and fixed point.
 #[test]
 fn softplus_rules_and_values() {
     use nilang::numbers::Fixed43;
@@ -175,16 +176,21 @@ fn softplus_rules_and_values() {
         } else {
             assert_eq!(r, x);
         }
-        let d = (-0.0 + x - r).exp();
-        assert_eq!(reverse::<Softplus>(x), (0.5 - r, 0.25 + gy * d));
+        let d = (-0.0 - x).exp() + 1.0;
+        assert_eq!(reverse::<Softplus>(x), (0.5 - r, 0.25 + gy / d));
         let f = Dual::new(x, 0.75).softplus();
-        assert_eq!((f.x, f.eps), (r, 0.75 * d));
-        let sigma = 1.0 / (1.0 + (-x).exp());
+        assert_eq!((f.x, f.eps), (r, 0.75 / d));
+        // the sigmoid of `x` alone, as `exp(x − r)` computes it from the value (to rounding)
+        let sigma = (x - r).exp();
         assert!(
-            (d - sigma).abs() <= 1e-15 + 1e-13 * sigma,
-            "{x}: {d} vs {sigma}"
+            (1.0 / d - sigma).abs() <= 1e-15 + 1e-13 * sigma,
+            "{x}: {} vs {sigma}",
+            1.0 / d
         );
     }
+    // `exp(x − r)` was NaN at `+∞` (`∞ − ∞`); the sigmoid is 1 there, 0 at `−∞`
+    assert_eq!(reverse::<Softplus>(f64::INFINITY).1, 0.25 + gy);
+    assert_eq!(reverse::<Softplus>(f64::NEG_INFINITY).1, 0.25);
     let h = 1e-6;
     for x in POINTS {
         let fd = ((x + h).softplus() - (x - h).softplus()) / (2.0 * h);
