@@ -847,8 +847,9 @@ fn reversible_value(f: &syn::ItemFn, names: &[syn::Ident], rev: Option<syn::Iden
             _ => quote!(#n),
         })
         .collect();
-    let (additive_name, primal_name, adj_name, mask) = (
+    let (additive_name, writes_name, primal_name, adj_name, mask) = (
         abi::item(abi::ADDITIVE),
+        abi::item(abi::WRITES),
         abi::item(abi::PRIMAL),
         abi::item(abi::ADJOINT),
         abi::mask_type(),
@@ -881,6 +882,8 @@ fn reversible_value(f: &syn::ItemFn, names: &[syn::Ident], rev: Option<syn::Iden
             fn uncall(&self, (#(#names,)*): (#(#types,)*)) -> (#(#types,)*) { #inv_name #turbofish(#(#names),*); (#(#names,)*) }
             #[inline]
             fn additive(&self) -> #mask { #name::#additive_name }
+            #[inline]
+            fn writes(&self) -> #mask { #name::#writes_name }
             #[inline]
             fn call_primal(&self, (#(#names,)*): (#(#types,)*)) -> (#(#types,)*) {
                 #name::#primal_name #primal_turbofish(#name #turbofish, (#(#reborrow,)*));
