@@ -251,11 +251,13 @@ pub fn compile_fn(attr: TokenStream, item: TokenStream) -> TokenStream {
     let masks = Masks::of(&fsig, &body);
     let inv_name = abi::inverse_name(&sig.ident).to_string();
     let data = crate::data::float_data(sig);
+    let slices = crate::emit::slice_params(sig);
     let emit = |body: &[crate::ir::Stmt], checked: bool| {
         emit_bodies(EmitInput {
             sig: &fsig,
             zero_idents: &opts.zero,
             data: &data,
+            slices: &slices,
             inv_name: &inv_name,
             body,
             checked,
@@ -327,6 +329,8 @@ struct EmitInput<'a> {
     sig: &'a Signature<'a>,
     zero_idents: &'a [syn::Ident],
     data: &'a HashMap<String, usize>,
+    /// The slice parameters ([`crate::emit::slice_params`]).
+    slices: &'a std::collections::HashSet<String>,
     inv_name: &'a str,
     body: &'a [crate::ir::Stmt],
     /// The function's runtime checks are on (its statements' own flags still apply).
@@ -351,8 +355,11 @@ fn emit_bodies(i: EmitInput) -> Emitted {
     // checks are off)
     let fwd_facts = Rc::new(Facts::collect(i.sig, i.body, !i.checked));
     let inv_facts = Rc::new(Facts::collect(i.sig, &inverse, !i.checked));
-    let emitter =
-        |facts: &Rc<Facts>, mode: Mode| Emitter::new(facts.clone(), mode).with_float_data(i.data);
+    let emitter = |facts: &Rc<Facts>, mode: Mode| {
+        Emitter::new(facts.clone(), mode)
+            .with_float_data(i.data)
+            .with_slices(i.slices)
+    };
     let mut fwd_emitter = emitter(&fwd_facts, Mode::Ordinary);
     let fwd = fwd_emitter.body(i.body);
     let primal = emitter(&fwd_facts, Mode::Primal).body(i.body);
@@ -840,8 +847,9 @@ fn reversible_value(f: &syn::ItemFn, names: &[syn::Ident], rev: Option<syn::Iden
             _ => quote!(#n),
         })
         .collect();
-    let (additive_name, primal_name, adj_name, mask) = (
+    let (additive_name, writes_name, primal_name, adj_name, mask) = (
         abi::item(abi::ADDITIVE),
+        abi::item(abi::WRITES),
         abi::item(abi::PRIMAL),
         abi::item(abi::ADJOINT),
         abi::mask_type(),
@@ -874,6 +882,8 @@ fn reversible_value(f: &syn::ItemFn, names: &[syn::Ident], rev: Option<syn::Iden
             fn uncall(&self, (#(#names,)*): (#(#types,)*)) -> (#(#types,)*) { #inv_name #turbofish(#(#names),*); (#(#names,)*) }
             #[inline]
             fn additive(&self) -> #mask { #name::#additive_name }
+            #[inline]
+            fn writes(&self) -> #mask { #name::#writes_name }
             #[inline]
             fn call_primal(&self, (#(#names,)*): (#(#types,)*)) -> (#(#types,)*) {
                 #name::#primal_name #primal_turbofish(#name #turbofish, (#(#reborrow,)*));

@@ -30,6 +30,27 @@ pub trait Reversible<Args> {
     fn additive(&self) -> crate::abi::ParamMask {
         0
     }
+    /// Bit `k` set: the function may change the value of argument `k`; bit `k` clear: it
+    /// never does (forward or inverse), so that argument comes back bit for bit and its values
+    /// need no copy of their own (split storage, docs/architecture.md). `#[i]` derives this
+    /// from the program (its `WRITES` analysis); the default (every bit) is always safe.
+    ///
+    /// ```
+    /// use nilang::prelude::*;
+    /// use nilang::Reversible;
+    /// #[i]
+    /// fn scaled_add(y: &mut [f64], a: &mut f64, x: &mut [f64]) {
+    ///     for k in 0..x.len() {
+    ///         y[k] += a * x[k];
+    ///     }
+    /// }
+    /// // `y` (argument 0) is written; `a` and `x` never are
+    /// let w = Reversible::<(&mut [f64], &mut f64, &mut [f64])>::writes(&ScaledAdd);
+    /// assert_eq!(w, 0b001);
+    /// ```
+    fn writes(&self) -> crate::abi::ParamMask {
+        crate::abi::ALL_PARAMS
+    }
     /// Run the function forward when no number it writes carries an adjoint (the forward
     /// pass of a gradient, before the loss is seeded): `#[i]` generates a variant whose
     /// instructions move values only (on gradient numbers, no zero adjoint is propagated).

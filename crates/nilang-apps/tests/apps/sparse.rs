@@ -163,3 +163,37 @@ fn complex_matvec_vjp_equals_the_program_on_real_parts() {
     close(s.grad_x().collect(), parts(&xbar));
     close(s.grad_values().collect(), parts(&abar));
 }
+
+#[test]
+fn the_sparse_products_say_which_arguments_they_write() {
+    // what split storage relies on (docs/architecture.md, "The plan's storage"): the matrix
+    // values and the input vector are never written, so their values could be borrowed
+    use nilang::Reversible;
+    type C = Complex<GVar<f64>>;
+    let w = Reversible::<(&mut [C], &SparseView<'_>, &mut [C], &mut [C])>::writes(&ISparseMatvec);
+    assert_eq!(w, 0b0001);
+    type G = GVar<f64>;
+    let w = Reversible::<(
+        &mut G,
+        &SparseView<'_>,
+        &mut [G],
+        &SparseView<'_>,
+        &mut [G],
+        &mut [G],
+    )>::writes(&ISparseDot);
+    // `r` and the work vector `w` (compute–copy–uncompute through it); `av`, `bv` never
+    assert_eq!(w, 0b100001, "{w:#b}");
+    // a hand-written value: every argument may be written (the safe default)
+    struct Twice;
+    impl<'a> Reversible<(&'a mut f64,)> for Twice {
+        fn call(&self, (y,): (&'a mut f64,)) -> (&'a mut f64,) {
+            *y *= 2.0;
+            (y,)
+        }
+        fn uncall(&self, (y,): (&'a mut f64,)) -> (&'a mut f64,) {
+            *y /= 2.0;
+            (y,)
+        }
+    }
+    assert_eq!(Twice.writes(), nilang::abi::ALL_PARAMS);
+}

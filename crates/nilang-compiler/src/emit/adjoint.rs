@@ -288,8 +288,9 @@ impl Emitter {
         let resets: Vec<TokenStream> = cands
             .iter()
             .map(|c| {
-                let pe = self.place(&c.place);
-                quote!(::nilang::instr::fresh::Fresh::zero_values(&mut #pe);)
+                let (mut pre, mut post) = (quote!(), quote!());
+                let pe = self.borrow_mut(&c.place, &mut pre, &mut post);
+                quote!(#pre ::nilang::instr::fresh::Fresh::zero_values(#pe); #post)
             })
             .collect();
         // in a loop body that starts by making every one of them fresh, and reads none of
@@ -311,7 +312,7 @@ impl Emitter {
         let skipped: Vec<TokenStream> = cands
             .iter()
             .map(|c| {
-                let pe = self.place(&c.place);
+                let pe = self.value_of(&c.place);
                 quote!(::nilang::instr::fresh::values_skipped(&#pe))
             })
             .collect();

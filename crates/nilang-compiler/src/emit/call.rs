@@ -37,12 +37,12 @@ impl Emitter {
         match crate::syntax::read_place(e) {
             Some(mut p) if !inout_roots.contains(&p.root.to_string()) => {
                 self.hoist_place(&mut p, pre);
-                let pe = self.place(&p);
+                let pe = self.value_of(&p);
                 quote!(&#pe)
             }
             Some(p) => {
-                let pe = self.place(&p);
-                pre.extend(quote!(let #t = ::core::clone::Clone::clone(&#pe);));
+                let read = self.read(&p);
+                pre.extend(quote!(let #t = #read;));
                 quote!(&#t)
             }
             None => {
@@ -65,7 +65,7 @@ impl Emitter {
         if !self.is_writable(&root) {
             return quote!();
         }
-        let pe = self.place(&p);
+        let pe = self.value_of(&p);
         let l = loc(s.span);
         let text = &s.text;
         let arg = quote!(#e).to_string();

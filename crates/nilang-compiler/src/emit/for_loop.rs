@@ -109,7 +109,7 @@ impl Emitter {
             }
             ForIter::Indices { slice, rev } => {
                 let idx = slice_index(var);
-                let sl = self.place(slice);
+                let sl = self.len_of(slice);
                 let n = self.fresh("n");
                 let it = if *rev {
                     quote!((0..#n).rev())
@@ -120,11 +120,11 @@ impl Emitter {
                 let body = self.block(body);
                 self.loop_vars.pop();
                 let check = if s.check {
-                    quote!(::nilang::check::bounds(&#n, &#sl.len(), #l, #text);)
+                    quote!(::nilang::check::bounds(&#n, &#sl, #l, #text);)
                 } else {
                     quote!()
                 };
-                quote!({ let #n = #sl.len(); for #idx in #it { #body } #check })
+                quote!({ let #n = #sl; for #idx in #it { #body } #check })
             }
         };
         self.loop_vars.pop();
@@ -194,11 +194,20 @@ impl Emitter {
                 continue;
             }
             let (acc, r) = (self.fresh("acc"), self.fresh("r"));
-            let pe = self.place(p);
-            pre.extend(
-                quote!(let #r = &mut #pe; let mut #acc = ::core::clone::Clone::clone(&*#r);),
-            );
-            post.extend(quote!(*#r = #acc;));
+            if self.is_slice_elem(p) {
+                // read and written back through `Places` (`places.rs`)
+                let mut q = p.clone();
+                self.hoist_place(&mut q, &mut pre);
+                let read = self.read(&q);
+                pre.extend(quote!(let mut #acc = #read;));
+                post.extend(self.write(&q, quote!(#acc)));
+            } else {
+                let pe = self.place(p);
+                pre.extend(
+                    quote!(let #r = &mut #pe; let mut #acc = ::core::clone::Clone::clone(&*#r);),
+                );
+                post.extend(quote!(*#r = #acc;));
+            }
             self.locals.insert(acc.to_string());
             out = with_target(&out, acc);
         }
@@ -322,9 +331,9 @@ impl Emitter {
             for (q, acc) in places.iter().zip(&accs) {
                 let mut q = q.clone();
                 self.hoist_place(&mut q, pre);
-                let pe = self.place(&q);
-                pre.extend(quote!(let mut #acc = ::core::clone::Clone::clone(&#pe);));
-                post.extend(quote!(#pe = #acc;));
+                let read = self.read(&q);
+                pre.extend(quote!(let mut #acc = #read;));
+                post.extend(self.write(&q, quote!(#acc)));
                 self.locals.insert(acc.to_string());
             }
         }

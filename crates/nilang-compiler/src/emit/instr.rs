@@ -36,7 +36,7 @@ impl Emitter {
         // target
         let (target, target_like) = match &i.target {
             Operand::Place(p) => {
-                let like = self.place(p);
+                let like = self.value_of(p);
                 (self.pass(p, &shared, &mut pre, &mut post), like)
             }
             Operand::Tuple(elems, _) => {
@@ -44,28 +44,24 @@ impl Emitter {
                 let reads: Vec<TokenStream> = elems
                     .iter()
                     .map(|e| match e {
-                        Operand::Place(p) => {
-                            let pe = self.place(p);
-                            quote!(::core::clone::Clone::clone(&#pe))
-                        }
+                        Operand::Place(p) => self.read(p),
                         _ => quote!(()),
                     })
                     .collect();
                 pre.extend(quote!(let mut #t = (#(#reads,)*);));
                 for (k, e) in elems.iter().enumerate() {
                     if let Operand::Place(p) = e {
-                        let pe = self.place(p);
                         let idx = syn::Index::from(k);
                         if p.neg {
                             // the negation view: read negated, written back negated
                             pre.extend(quote!(::nilang::NEG(&mut #t.#idx);));
                             post.extend(quote!(::nilang::NEG(&mut #t.#idx);));
                         }
-                        post.extend(quote!(#pe = #t.#idx;));
+                        post.extend(self.write(p, quote!(#t.#idx)));
                     }
                 }
                 let first = match elems.first() {
-                    Some(Operand::Place(p)) => self.place(p),
+                    Some(Operand::Place(p)) => self.value_of(p),
                     _ => quote!(()),
                 };
                 (quote!(&mut #t), first)
@@ -78,7 +74,7 @@ impl Emitter {
                 Operand::Place(p) if crate::data::is_float_datum(&self.float_data, p) => {
                     // read-only float data: converted to the target's number type
                     let t = self.fresh("c");
-                    let pe = self.place(p);
+                    let pe = self.value_of(p);
                     let neg = if p.neg {
                         quote!(::nilang::NEG(&mut #t);)
                     } else {

@@ -3,7 +3,7 @@
 //!
 //! | statement | file |
 //! | --- | --- |
-//! | instructions | `instr.rs` (operand passing: `operands.rs`) |
+//! | instructions | `instr.rs` (operand passing: `operands.rs`; elements of slice parameters through `nilang::ad::Places`: `places.rs`) |
 //! | calls | `call.rs` |
 //! | `let`, `dealloc!`, `take!` | `ancilla.rs` |
 //! | `if (pre, post)` | `if_else.rs` |
@@ -24,6 +24,8 @@ use std::collections::{HashMap, HashSet};
 use std::rc::Rc;
 use syn::visit_mut::VisitMut;
 
+pub use places::slice_params;
+
 mod adjoint;
 mod ancilla;
 mod call;
@@ -33,6 +35,7 @@ mod if_else;
 mod instr;
 mod messages;
 mod operands;
+mod places;
 mod ring;
 mod stack;
 mod tape;
@@ -91,6 +94,9 @@ pub struct Emitter {
     /// Read-only float data of a generic function (see [`crate::data`]): operands converted
     /// to the target's number type.
     float_data: HashMap<String, usize>,
+    /// The slice parameters (`&mut [T]`, `&[T]`), whose elements are read and written
+    /// through `nilang::ad::Places` (see `places.rs`).
+    slices: HashSet<String>,
     /// The body has a store-tape cursor (see `tape.rs`).
     cursor: bool,
     counter: usize,
@@ -128,6 +134,7 @@ impl Emitter {
             dead_in_scope: mode == Mode::Adjoint,
             loops: vec![],
             float_data: HashMap::new(),
+            slices: HashSet::new(),
             cursor: false,
             counter: 0,
         }
@@ -136,6 +143,13 @@ impl Emitter {
     /// Read-only float data (from [`crate::data::float_data`]) to convert in instructions.
     pub fn with_float_data(mut self, data: &HashMap<String, usize>) -> Self {
         self.float_data = data.clone();
+        self
+    }
+
+    /// The slice parameters `slices` (from [`slice_params`]): their elements are read and
+    /// written through `nilang::ad::Places`.
+    pub fn with_slices(mut self, slices: &HashSet<String>) -> Self {
+        self.slices = slices.clone();
         self
     }
 
@@ -253,6 +267,22 @@ impl Emitter {
                         }
                     }
                 }
+                // `x[i][j]` of a slice parameter: borrowed as before (see `places.rs`)
+                if let syn::Expr::Index(outer) = e {
+                    if let syn::Expr::Index(inner) = &mut *outer.expr {
+                        if self.is_slice_name(&inner.expr) {
+                            self.visit_expr_mut(&mut inner.expr);
+                            self.visit_expr_mut(&mut inner.index);
+                            self.visit_expr_mut(&mut outer.index);
+                            return;
+                        }
+                    }
+                }
+                // `x[i]`, `x.len()` of a slice parameter: through `Places`
+                if let Some(t) = self.0.places_expr(e, &|i| self.0.expr(i)) {
+                    *e = syn::Expr::Verbatim(t);
+                    return;
+                }
                 // `*x` written by the user on a reference parameter is already dereferenced
                 if let syn::Expr::Unary(u) = e {
                     if matches!(u.op, syn::UnOp::Deref(_)) && self.is_ref_name(&u.expr) {
@@ -276,6 +306,10 @@ impl Emitter {
             }
         }
         impl Deref<'_> {
+            fn is_slice_name(&self, e: &syn::Expr) -> bool {
+                matches!(e, syn::Expr::Path(p) if p.qself.is_none()
+                    && p.path.get_ident().is_some_and(|id| self.0.is_slice_param(&id.to_string())))
+            }
             fn is_ref_name(&self, e: &syn::Expr) -> bool {
                 match e {
                     syn::Expr::Path(p) if p.qself.is_none() => {

@@ -34,7 +34,9 @@ impl Emitter {
     }
 
     /// Operand passing: direct `&mut place` when the root is writable and not shared in the
-    /// statement, else a copy-in temporary with write-back.
+    /// statement (an element of a slice parameter lent through `Places::at`: `places.rs`),
+    /// else a copy-in temporary with write-back (through `Places::get`/`set` for an element of
+    /// a slice parameter).
     pub(super) fn pass(
         &mut self,
         p: &Place,
@@ -43,13 +45,16 @@ impl Emitter {
         post: &mut TokenStream,
     ) -> TokenStream {
         let name = p.root.to_string();
-        let pe = self.place(p);
         let writable = self.is_writable(&name);
         if writable && !p.neg && !shared_roots.contains(&name) {
-            return quote!(&mut #pe);
+            if let Some(lent) = self.lend(p) {
+                return lent;
+            }
+            return self.borrow_mut(p, pre, post);
         }
         let t = self.fresh("t");
-        pre.extend(quote!(let mut #t = ::core::clone::Clone::clone(&#pe);));
+        let read = self.read(p);
+        pre.extend(quote!(let mut #t = #read;));
         if p.neg {
             pre.extend(quote!(::nilang::NEG(&mut #t);));
         }
@@ -58,7 +63,7 @@ impl Emitter {
             if p.neg {
                 wb.extend(quote!(::nilang::NEG(&mut #t);));
             }
-            wb.extend(quote!(#pe = #t;));
+            wb.extend(self.write(p, quote!(#t)));
             // write-backs run in reverse order of the reads
             let old = std::mem::take(post);
             post.extend(wb);
@@ -83,21 +88,34 @@ impl Emitter {
 
     /// Evaluate the non-trivial index expressions of a place into temporaries first, so that
     /// `&mut x[x.len() - 1]` does not borrow `x` twice and every index is evaluated once.
+    /// A range index keeps its form (its ends hoisted): `x[a..b]` stays a sub-slice.
     pub(super) fn hoist_place(&mut self, p: &mut Place, out: &mut TokenStream) {
         for proj in &mut p.path {
             if let Proj::Index(e) = proj {
-                let trivial = match e {
-                    syn::Expr::Lit(_) => true,
-                    syn::Expr::Path(p) => p.path.get_ident().is_some(),
-                    _ => false,
-                };
-                if !trivial {
-                    let t = self.fresh("ix");
-                    let ee = self.expr(e);
-                    out.extend(quote!(let #t = #ee;));
-                    *e = syn::parse_quote!(#t);
+                match e {
+                    syn::Expr::Range(r) => {
+                        for end in [&mut r.start, &mut r.end].into_iter().flatten() {
+                            self.hoist_index(end, out);
+                        }
+                    }
+                    e => self.hoist_index(e, out),
                 }
             }
+        }
+    }
+
+    /// `e` evaluated into a temporary first, unless it is a literal or a name.
+    fn hoist_index(&mut self, e: &mut syn::Expr, out: &mut TokenStream) {
+        let trivial = match e {
+            syn::Expr::Lit(_) => true,
+            syn::Expr::Path(p) => p.path.get_ident().is_some(),
+            _ => false,
+        };
+        if !trivial {
+            let t = self.fresh("ix");
+            let ee = self.expr(e);
+            out.extend(quote!(let #t = #ee;));
+            *e = syn::parse_quote!(#t);
         }
     }
 

@@ -19,29 +19,30 @@ impl Emitter {
         let (mut stack, mut value) = (stack.clone(), value.clone());
         self.hoist_place(&mut stack, &mut hoist);
         self.hoist_place(&mut value, &mut hoist);
-        let st = self.place(&stack);
-        let v = self.place(&value);
+        let (mut pre, mut post) = (quote!(), quote!());
+        let st = self.borrow_mut(&stack, &mut pre, &mut post);
+        let v = self.borrow_mut(&value, &mut pre, &mut post);
         let op = match (kind, s.check) {
             (StackKind::Push, _) => {
-                quote!(::nilang::instr::stack::push(&mut #st, &mut #v);)
+                quote!(::nilang::instr::stack::push(#st, #v);)
             }
             (StackKind::CopyPush, _) => {
-                quote!(::nilang::instr::stack::copy_push(&mut #st, &mut #v);)
+                quote!(::nilang::instr::stack::copy_push(#st, #v);)
             }
             (StackKind::Pop, true) => {
-                quote!(::nilang::instr::stack::pop(&mut #st, &mut #v, #l, #text);)
+                quote!(::nilang::instr::stack::pop(#st, #v, #l, #text);)
             }
             (StackKind::Pop, false) => {
-                quote!(::nilang::instr::stack::pop_unchecked(&mut #st, &mut #v);)
+                quote!(::nilang::instr::stack::pop_unchecked(#st, #v);)
             }
             (StackKind::CopyPop, true) => {
-                quote!(::nilang::instr::stack::copy_pop(&mut #st, &mut #v, #l, #text);)
+                quote!(::nilang::instr::stack::copy_pop(#st, #v, #l, #text);)
             }
             (StackKind::CopyPop, false) => {
-                quote!(::nilang::instr::stack::copy_pop_unchecked(&mut #st, &mut #v);)
+                quote!(::nilang::instr::stack::copy_pop_unchecked(#st, #v);)
             }
         };
-        quote!({ #hoist #op })
+        quote!({ #hoist #pre #op #post })
     }
 
     /// `fresh!(ws, ..)`.
@@ -52,11 +53,12 @@ impl Emitter {
         let calls = ps.iter().map(|p| {
             let mut p = p.clone();
             self.hoist_place(&mut p, &mut hoist);
-            let w = self.place(&p);
+            let (mut pre, mut post) = (quote!(), quote!());
+            let w = self.borrow_mut(&p, &mut pre, &mut post);
             if s.check {
-                quote!(::nilang::instr::fresh::fresh(&mut #w, #l, #text);)
+                quote!(#pre ::nilang::instr::fresh::fresh(#w, #l, #text); #post)
             } else {
-                quote!(::nilang::instr::fresh::fresh_unchecked(&mut #w);)
+                quote!(#pre ::nilang::instr::fresh::fresh_unchecked(#w); #post)
             }
         });
         let calls: Vec<TokenStream> = calls.collect();

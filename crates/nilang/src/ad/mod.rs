@@ -44,7 +44,7 @@ pub use jacobian::{
 };
 pub use lanes::Lanes;
 pub use numeric::{check_grad, gradient_numeric, hessian_numeric, loss_value};
-pub use places::{Places, Split, SplitNum};
+pub use places::{Places, Split, SplitNum, SplitRef};
 pub use primitive::{Partials1, Partials2, Partials3};
 pub use promote::Promote;
 pub use rules::{Rule1, Rule2, Rule3};

@@ -34,7 +34,7 @@
 use crate::ad::GVar;
 use crate::stdlib::Planes;
 use core::any::TypeId;
-use core::ops::Range;
+use core::ops::{Deref, DerefMut, Range};
 use num_complex::Complex;
 
 /// A gradient number that splits into a value and an adjoint of one type (and joins back):
@@ -117,6 +117,10 @@ pub trait Places {
     type Sub<'s>: Places<Elem = Self::Elem>
     where
         Self: 's;
+    /// An element lent in place, as [`Places::at`] returns it.
+    type Ref<'r>: DerefMut<Target = Self::Elem>
+    where
+        Self: 'r;
     /// The number of elements.
     fn len(&self) -> usize;
     /// Whether there are no elements.
@@ -134,6 +138,13 @@ pub trait Places {
     /// # Panics
     /// If `i` is out of bounds.
     fn set(&mut self, i: usize, v: Self::Elem);
+    /// Element `i` lent in place, for an instruction operand: on `[T]` the borrow
+    /// `&mut self[i]` itself (no copy: a `GVar<F64x8>` is 128 bytes), on a [`Split`] a
+    /// [`SplitRef`] holding the joined element, written back to both planes when dropped.
+    ///
+    /// # Panics
+    /// If `i` is out of bounds.
+    fn at(&mut self, i: usize) -> Self::Ref<'_>;
     /// Writes the adjoint of element `i` only, for a parameter the program never writes (its
     /// value is unchanged; a split container whose value plane is borrowed is not stored to).
     /// On `[T]`, the element itself.
@@ -165,6 +176,10 @@ impl<T: Copy> Places for [T] {
         = &'s mut [T]
     where
         Self: 's;
+    type Ref<'r>
+        = &'r mut T
+    where
+        Self: 'r;
     #[inline(always)]
     fn len(&self) -> usize {
         <[T]>::len(self)
@@ -178,6 +193,11 @@ impl<T: Copy> Places for [T] {
     #[track_caller]
     fn set(&mut self, i: usize, v: T) {
         self[i] = v;
+    }
+    #[inline(always)]
+    #[track_caller]
+    fn at(&mut self, i: usize) -> &mut T {
+        &mut self[i]
     }
     #[inline(always)]
     #[track_caller]
@@ -209,6 +229,10 @@ impl<P: Places + ?Sized> Places for &mut P {
         = P::Sub<'s>
     where
         Self: 's;
+    type Ref<'r>
+        = P::Ref<'r>
+    where
+        Self: 'r;
     #[inline(always)]
     fn len(&self) -> usize {
         P::len(self)
@@ -222,6 +246,11 @@ impl<P: Places + ?Sized> Places for &mut P {
     #[track_caller]
     fn set(&mut self, i: usize, v: P::Elem) {
         P::set(self, i, v)
+    }
+    #[inline(always)]
+    #[track_caller]
+    fn at(&mut self, i: usize) -> P::Ref<'_> {
+        P::at(self, i)
     }
     #[inline(always)]
     #[track_caller]
@@ -320,6 +349,10 @@ impl<N: SplitNum> Places for Split<'_, N> {
         = Split<'s, N>
     where
         Self: 's;
+    type Ref<'r>
+        = SplitRef<'r, N>
+    where
+        Self: 'r;
     #[inline(always)]
     fn len(&self) -> usize {
         <[_]>::len(self.x)
@@ -340,6 +373,15 @@ impl<N: SplitNum> Places for Split<'_, N> {
             *self.x.get_unchecked_mut(i) = v.value();
             *self.g.get_unchecked_mut(i) = v.adjoint();
         }
+    }
+    #[inline(always)]
+    #[track_caller]
+    fn at(&mut self, i: usize) -> SplitRef<'_, N> {
+        self.check(i);
+        // SAFETY: as in `get`
+        let (x, g) = unsafe { (self.x.get_unchecked_mut(i), self.g.get_unchecked_mut(i)) };
+        let v = N::join(*x, *g);
+        SplitRef { x, g, v }
     }
     #[inline(always)]
     #[track_caller]
@@ -380,6 +422,50 @@ impl<N: SplitNum> Places for Split<'_, N> {
             (*x, *g) = (v.value(), v.adjoint());
         }
         out
+    }
+}
+
+/// An element of a [`Split`] lent by [`Places::at`]: the joined number, written back to the
+/// value and adjoint planes when the guard is dropped (also when a panic unwinds through it).
+///
+/// ```
+/// use nilang::ad::{Places, Split};
+/// use nilang::GVar;
+/// let (mut x, mut g) = ([1.0, 2.0], [0.0; 2]);
+/// let mut s = Split::<GVar<f64>>::new(&mut x, &mut g);
+/// {
+///     let mut e = s.at(1);
+///     e.x *= 3.0;
+///     e.g += 0.5;
+/// }
+/// assert_eq!((x, g), ([1.0, 6.0], [0.0, 0.5]));
+/// ```
+#[derive(Debug)]
+pub struct SplitRef<'r, N: SplitNum> {
+    x: &'r mut N::Value,
+    g: &'r mut N::Value,
+    v: N,
+}
+
+impl<N: SplitNum> Deref for SplitRef<'_, N> {
+    type Target = N;
+    #[inline(always)]
+    fn deref(&self) -> &N {
+        &self.v
+    }
+}
+
+impl<N: SplitNum> DerefMut for SplitRef<'_, N> {
+    #[inline(always)]
+    fn deref_mut(&mut self) -> &mut N {
+        &mut self.v
+    }
+}
+
+impl<N: SplitNum> Drop for SplitRef<'_, N> {
+    #[inline(always)]
+    fn drop(&mut self) {
+        (*self.x, *self.g) = (self.v.value(), self.v.adjoint());
     }
 }
 
@@ -513,6 +599,53 @@ mod tests {
             (x[1].to_array(), g[1].to_array()),
             ([5.0, 6.0, 7.0, 8.0], [7.0, 8.0, 9.0, 10.0])
         );
+    }
+
+    /// `at` lends element `i` in place on every container: what is written through it is
+    /// there afterwards, and only there.
+    fn lend<P: Places<Elem = GVar<f64>> + ?Sized>(p: &mut P) -> Vec<GVar<f64>> {
+        {
+            let mut e = p.at(1);
+            e.x *= 3.0;
+            e.g += 0.5;
+        }
+        let mut e = p.at(0);
+        *e = GVar::new(-1.0, -2.0);
+        drop(e);
+        (0..p.len()).map(|i| p.get(i)).collect()
+    }
+
+    #[test]
+    fn lent_elements() {
+        let want = [
+            GVar::new(-1.0, -2.0),
+            GVar::new(6.0, 0.75),
+            GVar::new(3.0, 0.3),
+        ];
+        let mut x = [
+            GVar::new(1.0, 0.1),
+            GVar::new(2.0, 0.25),
+            GVar::new(3.0, 0.3),
+        ];
+        assert_eq!(lend(&mut x[..]), want);
+        let mut x = [
+            GVar::new(1.0, 0.1),
+            GVar::new(2.0, 0.25),
+            GVar::new(3.0, 0.3),
+        ];
+        let mut r: &mut [GVar<f64>] = &mut x;
+        assert_eq!(lend(&mut r), want);
+        let (mut x, mut g) = ([1.0, 2.0, 3.0], [0.1, 0.25, 0.3]);
+        let mut s = Split::<GVar<f64>>::new(&mut x, &mut g);
+        assert_eq!(lend(&mut s), want);
+        assert_eq!((x, g), ([-1.0, 6.0, 3.0], [-2.0, 0.75, 0.3]));
+    }
+
+    #[test]
+    #[should_panic(expected = "the len is 2 but the index is 2")]
+    fn split_at_bounds() {
+        let (mut x, mut g) = ([1.0, 2.0], [0.0, 0.0]);
+        let _ = Split::<GVar<f64>>::new(&mut x, &mut g).at(2);
     }
 
     #[test]
