@@ -63,6 +63,27 @@ pub trait Reversible<Args> {
         let _ = dead;
         self.uncall(args)
     }
+    /// Bit `k` set: parameter `k` is a `zero(..)` workspace (`#[i(zero(ws, ..))]`: passed zero,
+    /// returned zero). A [`Plan`](crate::ad::Plan), which rewrites every argument at its next
+    /// call, passes these bits to [`Reversible::uncall_dead`], so that its backward pass does
+    /// not set the workspaces' values back to zero (one pass over them fewer). `#[i]` sets it
+    /// where it generates `uncall_dead`; the default (no bit) is always safe.
+    ///
+    /// ```
+    /// use nilang::prelude::*;
+    /// #[i(zero(ws))]
+    /// fn f<T: Scalar>(y: &mut T, x: &mut T, ws: &mut [T]) {
+    ///     routine! {
+    ///         ws[0] += x * x;
+    ///     }
+    ///     y += ws[0];
+    ///     unroutine!();
+    /// }
+    /// assert_eq!(<F as Reversible<(&mut f64, &mut f64, &mut [f64])>>::workspaces(&F), 0b100);
+    /// ```
+    fn workspaces(&self) -> crate::abi::ParamMask {
+        0
+    }
 }
 
 /// A function called with its arguments as one tuple: how the value-only variant of a
