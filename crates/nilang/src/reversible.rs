@@ -40,7 +40,8 @@ pub trait Reversible<Args> {
     /// Run the inverse when the values of the arguments in `dead` (bit `k`: argument `k`) are
     /// never read afterwards (the outputs at the end of a backward pass): `#[i]` runs its
     /// adjoint-only variant, in which, on gradient numbers, instructions targeting those
-    /// arguments move adjoints only (their values are then left as they were, not restored).
+    /// arguments move adjoints only (their values are then left as they were, not restored;
+    /// a `zero(..)` workspace among them is not set back to zero).
     /// The default is [`Reversible::uncall`].
     ///
     /// ```
