@@ -561,7 +561,7 @@ mod dense_primitives {
             assert!(st.6.iter().any(|v| v.x != 0.0) && st.9.iter().any(|v| v.x != 0.0));
         }
         // the sum of the two batches' gradients, each by the checked network alone
-        let mut sum = vec![0.0; 4];
+        let mut sum = [0.0; 4];
         for (xs, ts) in [(&x, &t), (&x2, &t2)] {
             let (mut u1, mut u, mut u2) =
                 (vec![0.0; rows * 4], vec![0.0; rows * 4], vec![0.0; rows]);
