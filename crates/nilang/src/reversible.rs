@@ -75,7 +75,7 @@ pub trait Reversible<Args> {
     /// #[i(zero(ws))]
     /// fn f<T: Scalar>(y: &mut T, x: &mut T, ws: &mut [T]) {
     ///     routine! {
-    ///         ws[0] += x * x;
+    ///         ws[0] += abs2(x);
     ///     }
     ///     y += ws[0];
     ///     unroutine!();
