@@ -760,13 +760,24 @@ fn items(
         });
     }
     if let (false, false, Some(names)) = (has_receiver, opts.norev, names) {
-        out.extend(reversible_value(f, names, opts.rev.clone()));
+        // bit `k`: parameter `k` is a `zero(..)` workspace (`Reversible::workspaces`)
+        let workspaces = names
+            .iter()
+            .enumerate()
+            .filter(|(k, n)| opts.zero.contains(n) && abi::dead_bit(*k).is_some())
+            .fold(0, |m, (k, _)| m | (1 << k));
+        out.extend(reversible_value(f, names, opts.rev.clone(), workspaces));
     }
     out
 }
 
 /// The `Reversible` value: a unit struct named after the function.
-fn reversible_value(f: &syn::ItemFn, names: &[syn::Ident], rev: Option<syn::Ident>) -> TokenStream {
+fn reversible_value(
+    f: &syn::ItemFn,
+    names: &[syn::Ident],
+    rev: Option<syn::Ident>,
+    workspaces: abi::ParamMask,
+) -> TokenStream {
     let sig = &f.sig;
     let name = &sig.ident;
     let inv_name = abi::inverse_name(name);
@@ -856,8 +867,11 @@ fn reversible_value(f: &syn::ItemFn, names: &[syn::Ident], rev: Option<syn::Iden
     );
     // the inverse's adjoint-only variant (see `items`); the default (`uncall`) where a const
     // parameter would have to be named (that variant may be the generic `CallTuple` one)
+    let workspaces = abi::mask_lit(workspaces);
     let uncall_dead = if consts.is_empty() {
         quote! {
+            #[inline]
+            fn workspaces(&self) -> #mask { #workspaces }
             #[inline]
             fn uncall_dead(&self, (#(#names,)*): (#(#types,)*), dead: #mask) -> (#(#types,)*) {
                 #inv_name::#adj_name(#inv_name, dead, (#(#reborrow,)*));

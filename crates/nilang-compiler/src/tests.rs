@@ -669,6 +669,57 @@ fn a_routine_of_library_calls_on_zero_workspaces_uncomputes_them_adjoint_only() 
 }
 
 #[test]
+fn a_dead_zero_workspace_parameter_is_not_reset_in_the_adjoint_only_variant() {
+    // the network above: in the inverse's `__adj` variant each reset of a `zero(..)`
+    // workspace runs unless the caller's bit says nothing reads that parameter afterwards
+    // (a `Plan`, which rewrites it: `Reversible::workspaces`); the plain inverse resets always
+    let src = "fn f<T: Scalar>(loss: &mut T, w: &mut [T], z: &mut [T], h: &mut [T], x: &[f64], n: usize) {
+        routine! {
+            i_dense_data(z, x, w, n, 2, 3);
+            i_map(h, Tanh, z);
+        }
+        for b in 0..h.len() {
+            loss += h[b];
+        }
+        unroutine!();
+    }";
+    let item: proc_macro2::TokenStream = src.parse().expect("test source tokenizes");
+    let out = compile_fn(quote::quote!(nocheck, zero(z, h)), item).to_string();
+    assert!(!out.contains("compile_error"), "{out}");
+    // `z` and `h` are parameters 2 and 3
+    assert!(
+        out.contains("fn workspaces (& self) -> u64 { 12u64 }"),
+        "{out}"
+    );
+    // the plain inverse, and the inverse's adjoint-only variant
+    let plain = out
+        .split("fn f_inv")
+        .nth(1)
+        .and_then(|s| s.split("enum f").next())
+        .unwrap_or_default();
+    let adj = out
+        .split("enum f_inv")
+        .nth(1)
+        .and_then(|s| s.split("fn workspaces").next())
+        .unwrap_or_default();
+    assert!(adj.contains("fn __adj"), "{adj}");
+    for (w, bit) in [("z", 2), ("h", 3)] {
+        let reset =
+            format!(":: nilang :: instr :: fresh :: Fresh :: zero_values (& mut (* {w})) ;");
+        assert!(plain.contains(&reset), "{plain}");
+        assert!(!plain.contains("__nilang_dead"), "{plain}");
+        let guarded =
+            format!("if ! (! (false || ((__nilang_dead >> {bit}u32) & 1 == 0))) {{ {reset} }}");
+        assert!(adj.contains(&guarded), "{w}: {adj}");
+        assert_eq!(
+            adj.matches(&reset).count(),
+            adj.matches(&guarded).count(),
+            "{adj}"
+        );
+    }
+}
+
+#[test]
 fn a_copy_by_a_call_that_only_reads_the_workspace_keeps_the_adjoint_only_uncomputation() {
     // `i_dot(l, c, w)` takes `c` as `&mut` but writes only `l` (its analysis `WRITES`): the
     // condition names it, and the uncomputation of `C += A·B` is adjoint-only

@@ -61,7 +61,8 @@ pub trait Reversible<Args> {
     /// Run the inverse when the values of the arguments in `dead` (bit `k`: argument `k`) are
     /// never read afterwards (the outputs at the end of a backward pass): `#[i]` runs its
     /// adjoint-only variant, in which, on gradient numbers, instructions targeting those
-    /// arguments move adjoints only (their values are then left as they were, not restored).
+    /// arguments move adjoints only (their values are then left as they were, not restored;
+    /// a `zero(..)` workspace among them is not set back to zero).
     /// The default is [`Reversible::uncall`].
     ///
     /// ```
@@ -83,6 +84,27 @@ pub trait Reversible<Args> {
     fn uncall_dead(&self, args: Args, dead: crate::abi::ParamMask) -> Args {
         let _ = dead;
         self.uncall(args)
+    }
+    /// Bit `k` set: parameter `k` is a `zero(..)` workspace (`#[i(zero(ws, ..))]`: passed zero,
+    /// returned zero). A [`Plan`](crate::ad::Plan), which rewrites every argument at its next
+    /// call, passes these bits to [`Reversible::uncall_dead`], so that its backward pass does
+    /// not set the workspaces' values back to zero (one pass over them fewer). `#[i]` sets it
+    /// where it generates `uncall_dead`; the default (no bit) is always safe.
+    ///
+    /// ```
+    /// use nilang::prelude::*;
+    /// #[i(zero(ws))]
+    /// fn f<T: Scalar>(y: &mut T, x: &mut T, ws: &mut [T]) {
+    ///     routine! {
+    ///         ws[0] += abs2(x);
+    ///     }
+    ///     y += ws[0];
+    ///     unroutine!();
+    /// }
+    /// assert_eq!(<F as Reversible<(&mut f64, &mut f64, &mut [f64])>>::workspaces(&F), 0b100);
+    /// ```
+    fn workspaces(&self) -> crate::abi::ParamMask {
+        0
     }
 }
 

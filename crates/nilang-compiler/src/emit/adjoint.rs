@@ -263,10 +263,12 @@ impl Emitter {
     /// skip value work so (`Fresh::VALUES_SKIPPED`), and as the ordinary uncomputation
     /// otherwise.
     ///
-    /// Inside an `__adj` variant (whose dead parameters are another `Adj`) the same: the
-    /// workspaces are zero again afterwards whatever the caller reads, so the variant keeps
-    /// this uncomputation (a gradient with the loss dead, `Reversible::uncall_dead`, runs
-    /// it as the full backward pass does); the slow branch is the variant's own.
+    /// Inside an `__adj` variant (whose dead parameters are another `Adj`) the same, but a
+    /// workspace within a `&mut` parameter that nothing reads afterwards (its bit of
+    /// `__nilang_dead` set, no later statement reading it: the `zero(..)` workspaces a `Plan`
+    /// names by `Reversible::workspaces`) is not reset: its values are left as the adjoint-only
+    /// uncomputation leaves them (the recomputed ones), which nothing reads. The slow branch is
+    /// the variant's own.
     pub(super) fn adj_undo(&mut self, stmts: &[Stmt], m: usize) -> Option<TokenStream> {
         if self.adj.as_ref().is_some_and(|a| a.undo) || self.primal.is_some() {
             return None;
@@ -290,7 +292,18 @@ impl Emitter {
             .map(|c| {
                 let (mut pre, mut post) = (quote!(), quote!());
                 let pe = self.borrow_mut(&c.place, &mut pre, &mut post);
-                quote!(#pre ::nilang::instr::fresh::Fresh::zero_values(#pe); #post)
+                let reset = quote!(#pre ::nilang::instr::fresh::Fresh::zero_values(#pe); #post);
+                // inside an `__adj` variant, a workspace within a parameter that nothing reads
+                // afterwards (its bit of `__nilang_dead` set, no later statement reading it)
+                // keeps the values left: a `Plan` rewrites them at its next call
+                let dead = self.adj.as_ref().and_then(|v| {
+                    let i = v.cands.iter().position(|key| key.covers(&c.place))?;
+                    not_read(&v.cur[i])
+                });
+                match dead {
+                    Some(dead) => quote!(if !(#dead) { #reset }),
+                    None => reset,
+                }
             })
             .collect();
         // in a loop body that starts by making every one of them fresh, and reads none of

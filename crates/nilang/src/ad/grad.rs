@@ -78,6 +78,31 @@ where
     k < 64 && (<F as Reversible<A::Borrow<'static, S>>>::additive(f) >> k) & 1 == 1
 }
 
+/// The arguments of `f` whose values a [`Plan`]'s backward pass may leave as it finds them
+/// (its `zero(..)` workspaces, [`Reversible::workspaces`]; the plan rewrites them at its next
+/// call), but for argument `keep` (a loss whose value is read).
+#[inline]
+fn left_workspaces<F, A, S, E>(f: &F, keep: usize) -> crate::abi::ParamMask
+where
+    E: Elem,
+    A: GradArgs<E>,
+    S: Lift<E> + 'static,
+    F: for<'b> Reversible<A::Borrow<'b, S>>,
+{
+    <F as Reversible<A::Borrow<'static, S>>>::workspaces(f)
+        & !1u64.checked_shl(keep as u32).unwrap_or(0)
+}
+
+/// `f.uncall(args)`, or its adjoint-only form with the arguments `left` dead where there are any.
+#[inline]
+fn uncall_leaving<F: Reversible<B>, B>(f: &F, args: B, left: crate::abi::ParamMask) {
+    if left == 0 {
+        f.uncall(args);
+    } else {
+        f.uncall_dead(args, left);
+    }
+}
+
 #[inline]
 pub(super) fn slot<S, A: GradArgs<E>, E: Elem>(st: &mut A::Store<S>, k: usize) -> &mut GVar<S>
 where
@@ -109,11 +134,32 @@ where
     S: Lift<E> + core::ops::AddAssign + core::ops::Sub<Output = S> + core::ops::Add<Output = S>,
     F: for<'b> Reversible<A::Borrow<'b, S>>,
 {
+    backward_leaving::<F, A, S, E>(f, st, loss, one_pass, one, tape, 0)
+}
+
+/// [`backward`], the one-pass backward pass leaving the values of the arguments `left` as it
+/// finds them ([`left_workspaces`]: a [`Plan`]'s, which rewrites them at its next call).
+#[inline]
+fn backward_leaving<F, A, S, E>(
+    f: &F,
+    st: &mut A::Store<S>,
+    loss: usize,
+    one_pass: bool,
+    one: S,
+    tape: &mut Tape,
+    left: crate::abi::ParamMask,
+) -> S
+where
+    E: Elem,
+    A: GradArgs<E>,
+    S: Lift<E> + core::ops::AddAssign + core::ops::Sub<Output = S> + core::ops::Add<Output = S>,
+    F: for<'b> Reversible<A::Borrow<'b, S>>,
+{
     if one_pass {
         let v0 = slot::<S, A, _>(st, loss).x;
         slot::<S, A, _>(st, loss).g += one;
         // (the `#[store]` routines of the functions it calls store on this call's tape too)
-        tape.scope(|| f.uncall(A::borrow(st)));
+        tape.scope(|| uncall_leaving(f, A::borrow(st), left));
         let s = slot::<S, A, _>(st, loss);
         let after = s.x;
         s.x = v0;
@@ -246,7 +292,9 @@ impl<St> Plan<St> {
         self.tape.stats()
     }
 
-    /// The storage of the last call (inputs with their gradients), if any.
+    /// The storage of the last call (inputs with their gradients), if any. The values of the
+    /// function's `zero(..)` workspaces ([`Reversible::workspaces`]) are left there as the
+    /// backward pass leaves them (not set back to zero: the next call rewrites them).
     pub fn storage(&self) -> Option<&St> {
         self.store.as_ref()
     }
@@ -384,8 +432,10 @@ impl<St> Plan<St> {
         let (Some(st), tape) = (self.store.as_mut(), &mut self.tape) else {
             unreachable!("refreshed")
         };
+        // the `zero(..)` workspaces' values are left (rewritten at the next call)
+        let left = left_workspaces::<F, A, E, _>(f, out);
         let Seed::Outputs(_, seed) = seed else {
-            let v = backward::<F, A, E, _>(f, st, out, one, E::one(), tape);
+            let v = backward_leaving::<F, A, E, _>(f, st, out, one, E::one(), tape, left);
             return (v, st);
         };
         if seed.len() != A::slots::<E>(st, out).len() {
@@ -403,7 +453,7 @@ impl<St> Plan<St> {
             for (s, &v) in outs.iter_mut().zip(seed) {
                 s.g += v;
             }
-            uncall_outputs_dead(f, A::borrow(st), one, out);
+            uncall_outputs_dead(f, A::borrow(st), one, out, left);
         });
         (E::default(), st)
     }
@@ -429,7 +479,8 @@ impl<St> Plan<St> {
                 f.call_primal(A::borrow(st));
             }
             seed_lanes::<A, N>(st, iout);
-            uncall_outputs_dead(f, A::borrow(st), one, iout);
+            let left = left_workspaces::<F, A, Lanes<N>, _>(f, iout);
+            uncall_outputs_dead(f, A::borrow(st), one, iout, left);
         });
         st
     }
@@ -437,13 +488,19 @@ impl<St> Plan<St> {
 
 /// The backward pass's uncall when only adjoints are returned: in a one-pass backward pass
 /// the values of the outputs (argument `out`) are read by nothing afterwards (the pass
-/// started from the inputs, so restoring them would give no meaningful value), and `f` runs
-/// its adjoint-only inverse ([`Reversible::uncall_dead`]); otherwise the whole inverse
-/// restores them.
+/// started from the inputs, so restoring them would give no meaningful value), nor those of
+/// the arguments `left` ([`left_workspaces`]), and `f` runs its adjoint-only inverse
+/// ([`Reversible::uncall_dead`]); otherwise the whole inverse restores them.
 #[inline]
-fn uncall_outputs_dead<F: Reversible<B>, B>(f: &F, args: B, one: bool, out: usize) {
+fn uncall_outputs_dead<F: Reversible<B>, B>(
+    f: &F,
+    args: B,
+    one: bool,
+    out: usize,
+    left: crate::abi::ParamMask,
+) {
     if one {
-        f.uncall_dead(args, 1u64.checked_shl(out as u32).unwrap_or(0));
+        f.uncall_dead(args, 1u64.checked_shl(out as u32).unwrap_or(0) | left);
     } else {
         f.uncall(args);
     }

@@ -326,7 +326,9 @@ mod dense_primitives {
         let x: Vec<f64> = (0..rows * 3).map(|i| (i as f64 * 0.71).sin()).collect();
         let t: Vec<f64> = (0..rows).map(|i| (i as f64 * 0.3).cos()).collect();
         let p: Vec<f64> = (0..21).map(|i| (i as f64 * 1.3).sin() * 0.8).collect();
-        let run = |fast: bool| {
+        // the free gradient (which returns the workspaces zero) and a `Plan`'s (which leaves
+        // their values: `plan_leaves_the_zero_workspaces_values_with_the_same_gradient_bits`)
+        let run = |fast: bool, plan: bool| {
             let (mut w1, mut b1) = (p[..12].to_vec(), p[12..16].to_vec());
             let (mut w2, mut b2) = (p[16..20].to_vec(), p[20..].to_vec());
             let (mut z1, mut h, mut z2) =
@@ -343,24 +345,40 @@ mod dense_primitives {
                 &x[..],
                 &t[..],
             );
-            let mut plan = ad::Plan::new();
-            let (v, st) = if fast {
-                plan.value_and_gradient(&MlpFast, args, 0)
-            } else {
-                plan.value_and_gradient(&MlpChecked, args, 0)
-            };
             let gs = |s: &[GVar<f64>]| s.iter().map(|v| v.g.to_bits()).collect::<Vec<_>>();
             let xs = |s: &[GVar<f64>]| s.iter().map(|v| v.x).collect::<Vec<_>>();
-            (
-                v,
-                [gs(&st.1), gs(&st.2), gs(&st.3), gs(&st.4)],
-                [xs(&st.5), xs(&st.6), xs(&st.7)],
-            )
+            macro_rules! out {
+                ($v:expr, $st:expr) => {{
+                    let st = $st;
+                    (
+                        $v,
+                        [gs(&st.1), gs(&st.2), gs(&st.3), gs(&st.4)],
+                        [xs(&st.5), xs(&st.6), xs(&st.7)],
+                    )
+                }};
+            }
+            let mut plan_of = ad::Plan::new();
+            match (fast, plan) {
+                (true, false) => {
+                    let (v, st) = ad::value_and_gradient(&MlpFast, args, 0);
+                    out!(v, st)
+                }
+                (true, true) => {
+                    let (v, st) = plan_of.value_and_gradient(&MlpFast, args, 0);
+                    out!(v, st)
+                }
+                (false, _) => {
+                    let (v, st) = plan_of.value_and_gradient(&MlpChecked, args, 0);
+                    out!(v, st)
+                }
+            }
         };
-        let (vf, gf, wsf) = run(true);
-        let (vc, gc, wsc) = run(false);
+        let (vf, gf, wsf) = run(true, false);
+        let (vc, gc, wsc) = run(false, true);
+        let (vp, gp, _) = run(true, true);
         assert_eq!(vf.to_bits(), vc.to_bits());
         assert_eq!(gf, gc);
+        assert_eq!((vp.to_bits(), &gp), (vf.to_bits(), &gf));
         for (a, b) in wsf.iter().zip(&wsc) {
             assert!(a.iter().all(|v| *v == 0.0), "{a:?}");
             assert!(b.iter().all(|v| v.abs() < 1e-12), "{b:?}");
@@ -383,6 +401,193 @@ mod dense_primitives {
             (got - want).abs() < 1e-12 * (1.0 + want.abs()),
             "{got} vs {want}"
         );
+    }
+
+    /// The `zero(..)` workspaces of a function: the parameters a `Plan` leaves.
+    #[test]
+    fn workspaces_names_the_zero_parameters() {
+        type Args<'a> = (
+            &'a mut f64,
+            &'a mut [f64],
+            &'a mut [f64],
+            &'a mut [f64],
+            &'a mut [f64],
+            &'a mut [f64],
+            &'a mut [f64],
+            &'a mut [f64],
+            &'a [f64],
+            &'a [f64],
+        );
+        assert_eq!(
+            <MlpFast as Reversible<Args<'_>>>::workspaces(&MlpFast),
+            0b1110_0000
+        );
+        assert_eq!(
+            <MlpChecked as Reversible<Args<'_>>>::workspaces(&MlpChecked),
+            0b1110_0000
+        );
+    }
+
+    /// A `Plan` (which rewrites every argument at its next call) leaves the values of the
+    /// `zero(..)` workspaces as the adjoint-only uncomputation leaves them, not set back to zero
+    /// (one pass over them fewer); its gradients are the free gradient's bits, at the first call
+    /// and at the next ones (from the values left), `value_and_gradient` and `gradient` alike.
+    #[test]
+    fn plan_leaves_the_zero_workspaces_values_with_the_same_gradient_bits() {
+        let rows = 13;
+        let x: Vec<f64> = (0..rows * 3).map(|i| (i as f64 * 0.53).cos()).collect();
+        let t: Vec<f64> = (0..rows).map(|i| (i as f64 * 0.8).sin()).collect();
+        let mut plan = ad::Plan::new();
+        let mut plan_g = ad::Plan::new();
+        for step in 0..3 {
+            let p: Vec<f64> = (0..21)
+                .map(|i| ((i + 7 * step) as f64 * 1.1).sin() * 0.7)
+                .collect();
+            let (mut w1, mut b1) = (p[..12].to_vec(), p[12..16].to_vec());
+            let (mut w2, mut b2) = (p[16..20].to_vec(), p[20..].to_vec());
+            let (mut z1, mut h, mut z2) =
+                (vec![0.0; rows * 4], vec![0.0; rows * 4], vec![0.0; rows]);
+            macro_rules! args {
+                () => {
+                    (
+                        &mut 0.0,
+                        &mut w1[..],
+                        &mut b1[..],
+                        &mut w2[..],
+                        &mut b2[..],
+                        &mut z1[..],
+                        &mut h[..],
+                        &mut z2[..],
+                        &x[..],
+                        &t[..],
+                    )
+                };
+            }
+            let bits = |s: &[GVar<f64>]| s.iter().map(|v| v.g.to_bits()).collect::<Vec<_>>();
+            let (v0, st0) = ad::value_and_gradient(&MlpFast, args!(), 0);
+            let want = [bits(&st0.1), bits(&st0.2), bits(&st0.3), bits(&st0.4)];
+            // the free gradient sets the workspaces back to zero
+            assert!(st0.6.iter().all(|v| v.x == 0.0));
+            let (v, st) = plan.value_and_gradient(&MlpFast, args!(), 0);
+            assert_eq!(v.to_bits(), v0.to_bits());
+            assert_eq!([bits(&st.1), bits(&st.2), bits(&st.3), bits(&st.4)], want);
+            // the plan left `h` holding tanh(z1) (the recomputed values)
+            for (h, z) in st.6.iter().zip(&st.5) {
+                let want = z.x.tanh();
+                assert!(
+                    (h.x - want).abs() <= 2.0 * f64::EPSILON * want.abs(),
+                    "{step}"
+                );
+            }
+            assert!(st.6.iter().any(|v| v.x != 0.0));
+            let st = plan_g.gradient(&MlpFast, args!(), 0);
+            assert_eq!([bits(&st.1), bits(&st.2), bits(&st.3), bits(&st.4)], want);
+        }
+    }
+
+    /// Two batches through the network, each on its own `zero(..)` workspaces, inside a
+    /// function whose own `zero(..)` they are: the outer adjoint-only variant tells each
+    /// inner one that nothing reads its workspaces afterwards, so neither resets them; a
+    /// `Plan`'s gradient is the free one's bit for bit (at the next call too, from the values
+    /// left) and the sum of the two networks' gradients.
+    #[i(nocheck, zero(z1, h, z2, y1, g, y2))]
+    #[allow(clippy::too_many_arguments)]
+    fn two_batches<T: Scalar + PlusEq2<Mul, f64, T> + PlusEq2<SqDiff, T, f64>>(
+        loss: &mut T,
+        w1: &mut [T],
+        b1: &mut [T],
+        w2: &mut [T],
+        b2: &mut [T],
+        z1: &mut [T],
+        h: &mut [T],
+        z2: &mut [T],
+        y1: &mut [T],
+        g: &mut [T],
+        y2: &mut [T],
+        x: &[f64],
+        t: &[f64],
+        x2: &[f64],
+        t2: &[f64],
+    ) {
+        mlp_fast(loss, w1, b1, w2, b2, z1, h, z2, x, t);
+        mlp_fast(loss, w1, b1, w2, b2, y1, g, y2, x2, t2);
+    }
+
+    #[test]
+    fn nested_calls_leave_their_workspaces_with_the_same_bits_through_a_plan() {
+        let rows = 9;
+        let x: Vec<f64> = (0..rows * 3).map(|i| (i as f64 * 0.41).sin()).collect();
+        let x2: Vec<f64> = (0..rows * 3).map(|i| (i as f64 * 0.29).cos()).collect();
+        let t: Vec<f64> = (0..rows).map(|i| (i as f64 * 0.6).cos()).collect();
+        let t2: Vec<f64> = (0..rows).map(|i| (i as f64 * 0.2).sin()).collect();
+        let p: Vec<f64> = (0..21).map(|i| (i as f64 * 0.9).cos() * 0.6).collect();
+        let (mut w1, mut b1) = (p[..12].to_vec(), p[12..16].to_vec());
+        let (mut w2, mut b2) = (p[16..20].to_vec(), p[20..].to_vec());
+        let mut ws: Vec<Vec<f64>> = [4, 4, 1, 4, 4, 1].map(|w| vec![0.0; rows * w]).to_vec();
+        let [z1, h, z2, y1, g, y2] = &mut ws[..] else {
+            unreachable!()
+        };
+        macro_rules! args {
+            () => {
+                (
+                    &mut 0.0,
+                    &mut w1[..],
+                    &mut b1[..],
+                    &mut w2[..],
+                    &mut b2[..],
+                    &mut z1[..],
+                    &mut h[..],
+                    &mut z2[..],
+                    &mut y1[..],
+                    &mut g[..],
+                    &mut y2[..],
+                    &x[..],
+                    &t[..],
+                    &x2[..],
+                    &t2[..],
+                )
+            };
+        }
+        let bits = |s: &[GVar<f64>]| s.iter().map(|v| v.g.to_bits()).collect::<Vec<_>>();
+        let (v0, st0) = ad::value_and_gradient(&TwoBatches, args!(), 0);
+        let want = [bits(&st0.1), bits(&st0.2), bits(&st0.3), bits(&st0.4)];
+        assert!(st0.6.iter().chain(st0.9.iter()).all(|v| v.x == 0.0));
+        let mut plan = ad::Plan::new();
+        for _ in 0..2 {
+            let (v, st) = plan.value_and_gradient(&TwoBatches, args!(), 0);
+            assert_eq!(v.to_bits(), v0.to_bits());
+            assert_eq!([bits(&st.1), bits(&st.2), bits(&st.3), bits(&st.4)], want);
+            // both hidden layers left holding their values
+            assert!(st.6.iter().any(|v| v.x != 0.0) && st.9.iter().any(|v| v.x != 0.0));
+        }
+        // the sum of the two batches' gradients, each by the checked network alone
+        let mut sum = [0.0; 4];
+        for (xs, ts) in [(&x, &t), (&x2, &t2)] {
+            let (mut u1, mut u, mut u2) =
+                (vec![0.0; rows * 4], vec![0.0; rows * 4], vec![0.0; rows]);
+            let (_, st) = ad::value_and_gradient(
+                &MlpChecked,
+                (
+                    &mut 0.0,
+                    &mut w1[..],
+                    &mut b1[..],
+                    &mut w2[..],
+                    &mut b2[..],
+                    &mut u1[..],
+                    &mut u[..],
+                    &mut u2[..],
+                    &xs[..],
+                    &ts[..],
+                ),
+                0,
+            );
+            for (s, v) in sum.iter_mut().zip(st.3.iter()) {
+                *s += v.g;
+            }
+        }
+        for (a, b) in sum.iter().zip(&st0.3) {
+            assert!((a - b.g).abs() <= 1e-12 * (1.0 + a.abs()), "{a} vs {}", b.g);
+        }
     }
 
     macro_rules! maps {
@@ -604,7 +809,25 @@ mod value_dead {
                     _ => plan.gradient(&SoftChecked, args, 0),
                 };
                 let ws = st.2.iter().chain(st.3.iter()).chain(st.4.iter());
-                assert!(ws.clone().all(|v| v.x == 0.0), "{way}");
+                if way == 2 {
+                    assert!(ws.clone().all(|v| v.x == 0.0), "{way}");
+                } else {
+                    // unchecked, a `Plan` leaves its `zero(..)` workspaces' values (the next
+                    // call rewrites them): the recomputed ones, and zero where the call was
+                    // skipped (the gradient alone computes neither `softplus` nor `exp`, read
+                    // only into the dead loss)
+                    let near = |a: f64, b: f64| (a - b).abs() <= 4.0 * f64::EPSILON * b.abs();
+                    for (k, &zk) in z.iter().enumerate() {
+                        let soft = zk.max(0.0) + (-zk.abs()).exp().ln_1p();
+                        let (s, t, e) = (st.2[k].x, st.3[k].x, st.4[k].x);
+                        if way == 0 {
+                            assert!(s == 0.0 && e == 0.0, "{k}: {s} {e}");
+                        } else {
+                            assert!(near(s, soft) && near(e, zk.exp()), "{k}: {s} {e}");
+                        }
+                        assert!(near(t, zk.tanh()), "{way} {k}: {t}");
+                    }
+                }
                 runs.push(bits(&st.1));
             }
             assert_eq!(runs[0], runs[1], "gradient vs value_and_gradient");
