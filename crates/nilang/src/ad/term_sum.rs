@@ -185,10 +185,15 @@ fn default_chunk(terms: usize) -> usize {
 /// threads), and their values and adjoints are summed in a fixed binary tree over the chunk
 /// indices: the same bits for 1, 2 or 64 threads. On several threads the tree's additions run
 /// inside the chunks' tasks, each by the task that completes the second of its two halves, so
-/// no pass over the chunks' results follows them. Each thread keeps its own [`Plan`] (its gradient storage
-/// made at the first call and reused; a last chunk shorter than the others has its own), and
-/// the chunks' adjoint buffers are kept between calls: no allocation after the first call on
-/// a pool.
+/// no pass over the chunks' results follows them. The gradient storage ([`Plan`]s, one per
+/// chunk running at a time, and one for a last chunk shorter than the others) is made at the
+/// first call and reused, and the chunks' adjoint buffers are kept between calls: no
+/// allocation after the first call on a pool.
+///
+/// **No lock is held while the program runs.** A chunk takes its storage out of the idle ones
+/// and gives it back when done, so a program that itself runs rayon tasks (a `par_iter`
+/// inside the chunk) works: a thread that waits for those tasks may start another chunk on
+/// storage of its own.
 ///
 /// ```
 /// use nilang::prelude::*;
@@ -232,12 +237,16 @@ fn default_chunk(terms: usize) -> usize {
 pub struct TermSum<St> {
     terms: usize,
     chunk: usize,
-    plans: Vec<Mutex<Plan<St>>>,
-    /// Per chunk on a pool of several threads: its value, then its parameters' adjoints; the
-    /// tree sums them into row 0.
+    /// Gradient storage not in use, for chunks of full length: a chunk takes one out (a
+    /// new one when none is left), runs the program on it with no lock held, and gives it
+    /// back; as many as chunks ran at once (a program that itself runs rayon tasks can have
+    /// a thread start a second chunk while its first one waits).
+    plans: Mutex<Vec<Plan<St>>>,
+    /// The same for a last chunk shorter than the others, whose arguments would not fit the
+    /// storage of a full one.
+    short_plans: Mutex<Vec<Plan<St>>>,
+    /// Per chunk: its value, then its parameters' adjoints; the tree sums them into row 0.
     rows: Vec<Mutex<Vec<f64>>>,
-    /// The rows of a pool of one thread, one after another.
-    flat: Vec<f64>,
     /// Per addition of the tree (indexed by its right row): how many of its two rows are done.
     arrived: Vec<AtomicU8>,
 }
@@ -270,9 +279,9 @@ impl<St> TermSum<St> {
         TermSum {
             terms,
             chunk,
-            plans: Vec::new(),
+            plans: Mutex::default(),
+            short_plans: Mutex::default(),
             rows: Vec::new(),
-            flat: Vec::new(),
             arrived: Vec::new(),
         }
     }
@@ -336,83 +345,63 @@ impl<St, M> TermArgs<'_, St, M> {
         let TermArgs { sum, args } = self;
         let (terms, chunk) = (sum.terms, sum.chunk);
         let n_chunks = terms.div_ceil(chunk).max(1);
-        let threads = rayon::current_num_threads().max(1);
-        // one plan per thread, and one for a last chunk shorter than the others, whose
-        // arguments would not fit a thread's storage (made again for it, and again for the
-        // next chunk of full length, at every call)
-        while sum.plans.len() < threads + 1 {
-            sum.plans.push(Mutex::new(Plan::new()));
-        }
         let short_last = terms % chunk != 0 && n_chunks > 1;
+        sum.rows.resize_with(n_chunks, Default::default);
+        for row in &mut sum.rows {
+            row.get_mut()
+                .unwrap_or_else(|e| e.into_inner())
+                .resize(1 + width, 0.0);
+        }
+        sum.arrived.resize_with(n_chunks, Default::default);
+        for a in &mut sum.arrived {
+            *a.get_mut() = 0;
+        }
         let wrong = AtomicUsize::new(usize::MAX);
-        // chunk `c` on `plan`: its value and its parameters' adjoints into `row`
-        let fill = |plan: &mut Plan<St>, c: usize, row: &mut [f64]| {
+        let (plans, short_plans, rows, arrived) =
+            (&sum.plans, &sum.short_plans, &sum.rows[..], &sum.arrived[..]);
+        // chunk `c`: the program on gradient storage taken out of the idle ones (so no lock
+        // is held while it runs), its value and its parameters' adjoints into row `c`, the
+        // storage given back, then the tree's additions that row completes
+        let run = |c: usize| {
+            let idle = if short_last && c == n_chunks - 1 {
+                short_plans
+            } else {
+                plans
+            };
+            let mut plan = take(idle);
             let (value, st) = plan.value_and_gradient_lifted(
                 f,
                 args(c * chunk..((c + 1) * chunk).min(terms)),
                 loss,
             );
-            row[0] = value;
-            let mut filled = 0;
-            for &k in params {
-                for s in A::slots::<f64>(st, k).iter() {
-                    if let Some(r) = row.get_mut(1 + filled) {
-                        *r = s.g;
+            {
+                let mut row = lock(&rows[c]);
+                row[0] = value;
+                let mut filled = 0;
+                for &k in params {
+                    for s in A::slots::<f64>(st, k).iter() {
+                        if let Some(r) = row.get_mut(1 + filled) {
+                            *r = s.g;
+                        }
+                        filled += 1;
                     }
-                    filled += 1;
+                }
+                if filled != width {
+                    wrong.store(filled, Ordering::Relaxed);
                 }
             }
-            if filled != width {
-                wrong.store(filled, Ordering::Relaxed);
-            }
+            give_back(idle, plan);
+            climb(c, rows, arrived);
         };
-        let plan_of = |c: usize, plans: usize| {
-            if short_last && c == n_chunks - 1 {
-                plans - 1
-            } else {
-                rayon::current_thread_index().unwrap_or(0) % (plans - 1)
-            }
-        };
-        if threads == 1 {
-            // one thread: the chunks in order on the caller into rows one after another, then
-            // the tree over them; no tasks, no locks (the same chunks and tree, so the same
-            // bits; one flat block is 1 % faster here than a row of its own per chunk)
-            sum.flat.resize(n_chunks * (1 + width), 0.0);
-            for (c, row) in sum.flat.chunks_mut(1 + width).enumerate() {
-                let t = plan_of(c, sum.plans.len());
-                fill(
-                    sum.plans[t].get_mut().unwrap_or_else(|e| e.into_inner()),
-                    c,
-                    row,
-                );
-            }
-            for c in 0..n_chunks {
-                climb_in_order(c, &mut sum.flat, 1 + width);
-            }
+        if rayon::current_num_threads() <= 1 {
+            // one thread: the chunks in order on the caller, no tasks (the same chunks and
+            // tree, so the same bits)
+            (0..n_chunks).for_each(run);
         } else {
             // one task per chunk (`with_max_len(1)`): chunks of unequal cost (the rows of a
             // triangle of pairs) are shared out by work stealing, not in halves fixed up front;
             // the tree's additions run in these tasks as their rows become complete
-            sum.rows.resize_with(n_chunks, Default::default);
-            for row in &mut sum.rows {
-                row.get_mut()
-                    .unwrap_or_else(|e| e.into_inner())
-                    .resize(1 + width, 0.0);
-            }
-            sum.arrived.resize_with(n_chunks, Default::default);
-            for a in &mut sum.arrived {
-                *a.get_mut() = 0;
-            }
-            let (plans, rows, arrived) = (&sum.plans, &sum.rows[..], &sum.arrived[..]);
-            (0..n_chunks).into_par_iter().with_max_len(1).for_each(|c| {
-                {
-                    let t = plan_of(c, plans.len());
-                    let mut plan = plans[t].lock().unwrap_or_else(|e| e.into_inner());
-                    let mut row = rows[c].lock().unwrap_or_else(|e| e.into_inner());
-                    fill(&mut plan, c, &mut row);
-                }
-                climb(c, rows, arrived);
-            });
+            (0..n_chunks).into_par_iter().with_max_len(1).for_each(run);
         }
         let filled = wrong.into_inner();
         if filled != usize::MAX {
@@ -420,14 +409,27 @@ impl<St, M> TermArgs<'_, St, M> {
                 "nilang: TermSum gradient buffer holds {width} numbers, but the parameters {params:?} have {filled} slots"
             );
         }
-        let total = if threads == 1 {
-            &sum.flat[..1 + width]
-        } else {
-            &sum.rows[0].get_mut().unwrap_or_else(|e| e.into_inner())[..]
-        };
+        let total = sum.rows[0].get_mut().unwrap_or_else(|e| e.into_inner());
         grad.copy_from_slice(&total[1..]);
         total[0]
     }
+}
+
+/// The lock of `m` (a panic while it was held left nothing half done that matters here:
+/// every value under it is written again before it is read).
+fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+/// A plan out of `idle` (a new one when none is left), the lock released at once.
+fn take<St>(idle: &Mutex<Vec<Plan<St>>>) -> Plan<St> {
+    let plan = lock(idle).pop();
+    plan.unwrap_or_default()
+}
+
+/// `plan` back into `idle`.
+fn give_back<St>(idle: &Mutex<Vec<Plan<St>>>, plan: Plan<St>) {
+    lock(idle).push(plan);
 }
 
 /// Per-term results on all cores: `f(t, out_t)` for every term `t` of `out.len() / width`,
@@ -499,30 +501,9 @@ fn climb(c: usize, rows: &[Mutex<Vec<f64>>], arrived: &[AtomicU8]) {
     }
 }
 
-/// [`climb`] on rows of `width` one after another in `rows`, written in order `0, 1, 2, …`
-/// (one thread): the first of each pair is always the left one, so a right row adds itself
-/// into its left one and climbs on, a left row waits, and a left row with no right one climbs
-/// on alone. The same additions in the same order as [`climb`]'s, without counters or locks.
-fn climb_in_order(c: usize, rows: &mut [f64], width: usize) {
-    let (n, mut node, mut dist) = (rows.len() / width, c, 1);
-    while dist < n {
-        let left = node & !dist;
-        if node != left {
-            let (l, r) = rows.split_at_mut(node * width);
-            for (l, r) in l[left * width..][..width].iter_mut().zip(&r[..width]) {
-                *l += r;
-            }
-        } else if left + dist < n {
-            return;
-        }
-        node = left;
-        dist *= 2;
-    }
-}
-
 #[cfg(test)]
 mod tests {
-    use super::{climb, climb_in_order};
+    use super::climb;
     use std::sync::atomic::AtomicU8;
     use std::sync::Mutex;
 
@@ -537,21 +518,11 @@ mod tests {
         total
     }
 
-    /// Rows of `width` summed by [`climb_in_order`] (the one-thread path): row 0.
-    fn tree_sum_in_order(rows: &[f64], width: usize) -> Vec<f64> {
-        let mut rows = rows.to_vec();
-        for c in 0..rows.len() / width {
-            climb_in_order(c, &mut rows, width);
-        }
-        rows[..width].to_vec()
-    }
-
     #[test]
     fn tree_sum_adds_rows_in_a_fixed_tree() {
         // five rows of width 2: ((r0 + r1) + (r2 + r3)) + r4
         let rows = vec![1.0, 10.0, 2.0, 20.0, 3.0, 30.0, 4.0, 40.0, 5.0, 50.0];
         assert_eq!(tree_sum(&rows, 2, &[0, 1, 2, 3, 4]), [15.0, 150.0]);
-        assert_eq!(tree_sum_in_order(&rows, 2), [15.0, 150.0]);
         // the tree, not the left-to-right order: 1e16 + 1 - 1e16 + 1
         let r = vec![1e16, 1.0, -1e16, 1.0];
         assert_eq!(
