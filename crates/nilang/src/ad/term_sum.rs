@@ -237,18 +237,31 @@ fn default_chunk(terms: usize) -> usize {
 pub struct TermSum<St> {
     terms: usize,
     chunk: usize,
-    /// Gradient storage not in use, for chunks of full length: a chunk takes one out (a
-    /// new one when none is left), runs the program on it with no lock held, and gives it
-    /// back; as many as chunks ran at once (a program that itself runs rayon tasks can have
-    /// a thread start a second chunk while its first one waits).
-    plans: Mutex<Vec<Plan<St>>>,
+    /// Per thread of the pool: gradient storage not in use, for chunks of full length. A chunk
+    /// takes one out of its thread's slot (a new one when it is empty), runs the program on it
+    /// with no lock held, and gives it back, so each thread reuses the storage its caches
+    /// hold; a thread that starts a second chunk while its first one waits for tasks of the
+    /// program (rayon inside the program) gets storage of its own.
+    plans: Vec<Slot<Vec<Plan<St>>>>,
     /// The same for a last chunk shorter than the others, whose arguments would not fit the
     /// storage of a full one.
-    short_plans: Mutex<Vec<Plan<St>>>,
-    /// Per chunk: its value, then its parameters' adjoints; the tree sums them into row 0.
-    rows: Vec<Mutex<Vec<f64>>>,
-    /// Per addition of the tree (indexed by its right row): how many of its two rows are done.
-    arrived: Vec<AtomicU8>,
+    short_plans: Slot<Vec<Plan<St>>>,
+    /// Per chunk: its value and its parameters' adjoints; the tree sums them into row 0.
+    rows: Vec<Row>,
+}
+
+/// A lock on a cache line of its own (no two threads' locks share one).
+#[derive(Debug, Default)]
+#[repr(align(128))]
+struct Slot<T>(Mutex<T>);
+
+/// A chunk's row: its value, then its parameters' adjoints; and, for the tree's addition
+/// whose right row this is, how many of its two rows are done. On a cache line of its own.
+#[derive(Debug, Default)]
+#[repr(align(128))]
+struct Row {
+    sums: Mutex<Vec<f64>>,
+    arrived: AtomicU8,
 }
 
 impl<St> TermSum<St> {
@@ -279,10 +292,9 @@ impl<St> TermSum<St> {
         TermSum {
             terms,
             chunk,
-            plans: Mutex::default(),
-            short_plans: Mutex::default(),
+            plans: Vec::new(),
+            short_plans: Slot::default(),
             rows: Vec::new(),
-            arrived: Vec::new(),
         }
     }
 
@@ -346,36 +358,35 @@ impl<St, M> TermArgs<'_, St, M> {
         let (terms, chunk) = (sum.terms, sum.chunk);
         let n_chunks = terms.div_ceil(chunk).max(1);
         let short_last = terms % chunk != 0 && n_chunks > 1;
+        let threads = rayon::current_num_threads().max(1);
+        sum.plans.resize_with(threads.max(sum.plans.len()), Default::default);
         sum.rows.resize_with(n_chunks, Default::default);
         for row in &mut sum.rows {
-            row.get_mut()
+            row.sums
+                .get_mut()
                 .unwrap_or_else(|e| e.into_inner())
                 .resize(1 + width, 0.0);
-        }
-        sum.arrived.resize_with(n_chunks, Default::default);
-        for a in &mut sum.arrived {
-            *a.get_mut() = 0;
+            *row.arrived.get_mut() = 0;
         }
         let wrong = AtomicUsize::new(usize::MAX);
-        let (plans, short_plans, rows, arrived) =
-            (&sum.plans, &sum.short_plans, &sum.rows[..], &sum.arrived[..]);
-        // chunk `c`: the program on gradient storage taken out of the idle ones (so no lock
-        // is held while it runs), its value and its parameters' adjoints into row `c`, the
-        // storage given back, then the tree's additions that row completes
+        let (plans, short_plans, rows) = (&sum.plans[..threads], &sum.short_plans, &sum.rows[..]);
+        // chunk `c`: the program on gradient storage taken out of its thread's idle ones (so
+        // no lock is held while it runs), its value and its parameters' adjoints into row `c`,
+        // the storage given back, then the tree's additions that row completes
         let run = |c: usize| {
             let idle = if short_last && c == n_chunks - 1 {
                 short_plans
             } else {
-                plans
+                &plans[rayon::current_thread_index().unwrap_or(0) % threads]
             };
-            let mut plan = take(idle);
+            let mut plan = lock(&idle.0).pop().unwrap_or_default();
             let (value, st) = plan.value_and_gradient_lifted(
                 f,
                 args(c * chunk..((c + 1) * chunk).min(terms)),
                 loss,
             );
             {
-                let mut row = lock(&rows[c]);
+                let mut row = lock(&rows[c].sums);
                 row[0] = value;
                 let mut filled = 0;
                 for &k in params {
@@ -390,10 +401,10 @@ impl<St, M> TermArgs<'_, St, M> {
                     wrong.store(filled, Ordering::Relaxed);
                 }
             }
-            give_back(idle, plan);
-            climb(c, rows, arrived);
+            lock(&idle.0).push(plan);
+            climb(c, rows);
         };
-        if rayon::current_num_threads() <= 1 {
+        if threads == 1 {
             // one thread: the chunks in order on the caller, no tasks (the same chunks and
             // tree, so the same bits)
             (0..n_chunks).for_each(run);
@@ -409,7 +420,7 @@ impl<St, M> TermArgs<'_, St, M> {
                 "nilang: TermSum gradient buffer holds {width} numbers, but the parameters {params:?} have {filled} slots"
             );
         }
-        let total = sum.rows[0].get_mut().unwrap_or_else(|e| e.into_inner());
+        let total = sum.rows[0].sums.get_mut().unwrap_or_else(|e| e.into_inner());
         grad.copy_from_slice(&total[1..]);
         total[0]
     }
@@ -419,17 +430,6 @@ impl<St, M> TermArgs<'_, St, M> {
 /// every value under it is written again before it is read).
 fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
     m.lock().unwrap_or_else(|e| e.into_inner())
-}
-
-/// A plan out of `idle` (a new one when none is left), the lock released at once.
-fn take<St>(idle: &Mutex<Vec<Plan<St>>>) -> Plan<St> {
-    let plan = lock(idle).pop();
-    plan.unwrap_or_default()
-}
-
-/// `plan` back into `idle`.
-fn give_back<St>(idle: &Mutex<Vec<Plan<St>>>, plan: Plan<St>) {
-    lock(idle).push(plan);
 }
 
 /// Per-term results on all cores: `f(t, out_t)` for every term `t` of `out.len() / width`,
@@ -475,23 +475,23 @@ pub fn for_each_term<T: Send>(
 /// The fixed tree of sums over the rows, run as the rows become complete: row `c` was just
 /// written; at distance 1, 2, 4, … the pair of subtrees starting at `left` (a multiple of
 /// twice the distance) and `right = left + distance` is added, `rows[left] += rows[right]`,
-/// by whichever of the two finished second (counted in `arrived[right]`), which then climbs on
+/// by whichever of the two finished second (counted in the right row's `arrived`), which then climbs on
 /// from `left`; a `left` with no `right` climbs on alone. The order of every addition depends
 /// on the number of rows only, never on which thread finished when: row 0 ends as
-/// `((r0 + r1) + (r2 + r3)) + r4` for five rows, on any thread count. `arrived` is zero before
-/// the first row of a sum is written.
-fn climb(c: usize, rows: &[Mutex<Vec<f64>>], arrived: &[AtomicU8]) {
+/// `((r0 + r1) + (r2 + r3)) + r4` for five rows, on any thread count. Every `arrived` is zero
+/// before the first row of a sum is written.
+fn climb(c: usize, rows: &[Row]) {
     let (n, mut node, mut dist) = (rows.len(), c, 1);
     while dist < n {
         let left = node & !dist;
         let right = left + dist;
         if right < n {
             // the first of the two to finish stops here (its writes released to the second)
-            if arrived[right].fetch_add(1, Ordering::AcqRel) == 0 {
+            if rows[right].arrived.fetch_add(1, Ordering::AcqRel) == 0 {
                 return;
             }
-            let r = rows[right].lock().unwrap_or_else(|e| e.into_inner());
-            let mut l = rows[left].lock().unwrap_or_else(|e| e.into_inner());
+            let r = lock(&rows[right].sums);
+            let mut l = lock(&rows[left].sums);
             for (l, r) in l.iter_mut().zip(r.iter()) {
                 *l += r;
             }
@@ -503,18 +503,23 @@ fn climb(c: usize, rows: &[Mutex<Vec<f64>>], arrived: &[AtomicU8]) {
 
 #[cfg(test)]
 mod tests {
-    use super::climb;
-    use std::sync::atomic::AtomicU8;
+    use super::{climb, Row};
     use std::sync::Mutex;
+
+    fn row(sums: Vec<f64>) -> Row {
+        Row {
+            sums: Mutex::new(sums),
+            arrived: Default::default(),
+        }
+    }
 
     /// Rows of `width` summed by [`climb`] with the rows completing in `order`: row 0.
     fn tree_sum(rows: &[f64], width: usize, order: &[usize]) -> Vec<f64> {
-        let rows: Vec<_> = rows.chunks(width).map(|r| Mutex::new(r.to_vec())).collect();
-        let arrived: Vec<_> = rows.iter().map(|_| AtomicU8::new(0)).collect();
+        let rows: Vec<_> = rows.chunks(width).map(|r| row(r.to_vec())).collect();
         for &c in order {
-            climb(c, &rows, &arrived);
+            climb(c, &rows);
         }
-        let total = rows[0].lock().unwrap().clone();
+        let total = rows[0].sums.lock().unwrap().clone();
         total
     }
 
@@ -552,10 +557,7 @@ mod tests {
             );
         }
         // and from many threads at once, again and again
-        let rows: Vec<_> = (0..64)
-            .map(|c| Mutex::new(vec![1.0 / (c as f64 + 1.0)]))
-            .collect();
-        let arrived: Vec<_> = rows.iter().map(|_| AtomicU8::new(0)).collect();
+        let rows: Vec<_> = (0..64).map(|c| row(vec![1.0 / (c as f64 + 1.0)])).collect();
         let serial = tree_sum(
             &(0..64).map(|c| 1.0 / (c as f64 + 1.0)).collect::<Vec<_>>(),
             1,
@@ -563,18 +565,16 @@ mod tests {
         );
         for _ in 0..20 {
             for (c, row) in rows.iter().enumerate() {
-                *row.lock().unwrap() = vec![1.0 / (c as f64 + 1.0)];
-            }
-            for a in &arrived {
-                a.store(0, std::sync::atomic::Ordering::Relaxed);
+                *row.sums.lock().unwrap() = vec![1.0 / (c as f64 + 1.0)];
+                row.arrived.store(0, std::sync::atomic::Ordering::Relaxed);
             }
             std::thread::scope(|s| {
                 for t in 0..4 {
-                    let (rows, arrived) = (&rows, &arrived);
-                    s.spawn(move || (t..64).step_by(4).for_each(|c| climb(c, rows, arrived)));
+                    let rows = &rows;
+                    s.spawn(move || (t..64).step_by(4).for_each(|c| climb(c, rows)));
                 }
             });
-            assert_eq!(rows[0].lock().unwrap()[0].to_bits(), serial[0].to_bits());
+            assert_eq!(rows[0].sums.lock().unwrap()[0].to_bits(), serial[0].to_bits());
         }
     }
 }
