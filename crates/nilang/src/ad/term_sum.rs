@@ -185,15 +185,15 @@ fn default_chunk(terms: usize) -> usize {
 /// threads), and their values and adjoints are summed in a fixed binary tree over the chunk
 /// indices: the same bits for 1, 2 or 64 threads. On several threads the tree's additions run
 /// inside the chunks' tasks, each by the task that completes the second of its two halves, so
-/// no pass over the chunks' results follows them. The gradient storage ([`Plan`]s, one per
-/// chunk running at a time, and one for a last chunk shorter than the others) is made at the
-/// first call and reused, and the chunks' adjoint buffers are kept between calls: no
-/// allocation after the first call on a pool.
+/// no pass over the chunks' results follows them. The gradient storage ([`Plan`]s: one per
+/// thread, and one for a last chunk shorter than the others) is made at the first call and
+/// reused, and the chunks' adjoint buffers are kept between calls: no allocation after the
+/// first call on a pool.
 ///
-/// **No lock is held while the program runs.** A chunk takes its storage out of the idle ones
-/// and gives it back when done, so a program that itself runs rayon tasks (a `par_iter`
-/// inside the chunk) works: a thread that waits for those tasks may start another chunk on
-/// storage of its own.
+/// **No lock is held while the program runs.** A chunk takes its storage out of its thread's
+/// idle ones and gives it back when done, so a program that itself runs rayon tasks (a
+/// `par_iter` inside the chunk) works: a thread that waits for those tasks may start another
+/// chunk, on storage of its own.
 ///
 /// ```
 /// use nilang::prelude::*;
@@ -359,7 +359,8 @@ impl<St, M> TermArgs<'_, St, M> {
         let n_chunks = terms.div_ceil(chunk).max(1);
         let short_last = terms % chunk != 0 && n_chunks > 1;
         let threads = rayon::current_num_threads().max(1);
-        sum.plans.resize_with(threads.max(sum.plans.len()), Default::default);
+        sum.plans
+            .resize_with(threads.max(sum.plans.len()), Default::default);
         sum.rows.resize_with(n_chunks, Default::default);
         for row in &mut sum.rows {
             row.sums
@@ -420,7 +421,10 @@ impl<St, M> TermArgs<'_, St, M> {
                 "nilang: TermSum gradient buffer holds {width} numbers, but the parameters {params:?} have {filled} slots"
             );
         }
-        let total = sum.rows[0].sums.get_mut().unwrap_or_else(|e| e.into_inner());
+        let total = sum.rows[0]
+            .sums
+            .get_mut()
+            .unwrap_or_else(|e| e.into_inner());
         grad.copy_from_slice(&total[1..]);
         total[0]
     }
@@ -574,7 +578,10 @@ mod tests {
                     s.spawn(move || (t..64).step_by(4).for_each(|c| climb(c, rows)));
                 }
             });
-            assert_eq!(rows[0].sums.lock().unwrap()[0].to_bits(), serial[0].to_bits());
+            assert_eq!(
+                rows[0].sums.lock().unwrap()[0].to_bits(),
+                serial[0].to_bits()
+            );
         }
     }
 }
