@@ -388,15 +388,16 @@ impl<St, M> TermArgs<'_, St, M> {
             );
             {
                 let mut row = lock(&rows[c].sums);
-                row[0] = value;
+                let (head, adjoints) = row.split_at_mut(1);
+                head[0] = value;
                 let mut filled = 0;
                 for &k in params {
-                    for s in A::slots::<f64>(st, k).iter() {
-                        if let Some(r) = row.get_mut(1 + filled) {
-                            *r = s.g;
-                        }
-                        filled += 1;
+                    let slots = A::slots::<f64>(st, k);
+                    let n = slots.len();
+                    if let Some(dst) = adjoints.get_mut(filled..filled + n) {
+                        copy_adjoints(slots, dst);
                     }
+                    filled += n;
                 }
                 if filled != width {
                     wrong.store(filled, Ordering::Relaxed);
@@ -427,6 +428,23 @@ impl<St, M> TermArgs<'_, St, M> {
             .unwrap_or_else(|e| e.into_inner());
         grad.copy_from_slice(&total[1..]);
         total[0]
+    }
+}
+
+/// The adjoints of `slots` into `dst` (as long): a plain loop over a slice of gradient
+/// numbers (the common case), which the compiler turns into vector loads.
+fn copy_adjoints(slots: Slots<'_, f64>, dst: &mut [f64]) {
+    match slots {
+        Slots::Slice(s) => {
+            for (d, v) in dst.iter_mut().zip(s.iter()) {
+                *d = v.g;
+            }
+        }
+        other => {
+            for (d, v) in dst.iter_mut().zip(other.iter()) {
+                *d = v.g;
+            }
+        }
     }
 }
 
