@@ -497,11 +497,11 @@ pub fn for_each_term<T: Send>(
 /// The fixed tree of sums over the rows, run as the rows become complete: row `c` was just
 /// written; at distance 1, 2, 4, … the pair of subtrees starting at `left` (a multiple of
 /// twice the distance) and `right = left + distance` is added, `rows[left] += rows[right]`,
-/// by whichever of the two finished second (counted in the right row's `arrived`), which then climbs on
-/// from `left`; a `left` with no `right` climbs on alone. The order of every addition depends
-/// on the number of rows only, never on which thread finished when: row 0 ends as
-/// `((r0 + r1) + (r2 + r3)) + r4` for five rows, on any thread count. Every `arrived` is zero
-/// before the first row of a sum is written.
+/// by whichever of the two finished second (counted in the right row's `arrived`), which
+/// then climbs on from `left`; a `left` with no `right` climbs on alone. The order of every
+/// addition depends on the number of rows only, never on which thread finished when: row 0
+/// ends as `((r0 + r1) + (r2 + r3)) + r4` for five rows, on any thread count. Every `arrived`
+/// is zero before the first row of a sum is written.
 fn climb(c: usize, rows: &[Row]) {
     let (n, mut node, mut dist) = (rows.len(), c, 1);
     while dist < n {
