@@ -185,10 +185,15 @@ fn default_chunk(terms: usize) -> usize {
 /// threads), and their values and adjoints are summed in a fixed binary tree over the chunk
 /// indices: the same bits for 1, 2 or 64 threads. On several threads the tree's additions run
 /// inside the chunks' tasks, each by the task that completes the second of its two halves, so
-/// no pass over the chunks' results follows them. Each thread keeps its own [`Plan`] (its gradient storage
-/// made at the first call and reused; a last chunk shorter than the others has its own), and
-/// the chunks' adjoint buffers are kept between calls: no allocation after the first call on
-/// a pool.
+/// no pass over the chunks' results follows them. The gradient storage ([`Plan`]s: one per
+/// thread, and one for a last chunk shorter than the others) is made at the first call and
+/// reused, and the chunks' adjoint buffers are kept between calls: no allocation after the
+/// first call on a pool.
+///
+/// **No lock is held while the program runs.** A chunk takes its storage out of its thread's
+/// idle ones and gives it back when done, so a program that itself runs rayon tasks (a
+/// `par_iter` inside the chunk) works: a thread that waits for those tasks may start another
+/// chunk, on storage of its own.
 ///
 /// ```
 /// use nilang::prelude::*;
@@ -232,14 +237,31 @@ fn default_chunk(terms: usize) -> usize {
 pub struct TermSum<St> {
     terms: usize,
     chunk: usize,
-    plans: Vec<Mutex<Plan<St>>>,
-    /// Per chunk on a pool of several threads: its value, then its parameters' adjoints; the
-    /// tree sums them into row 0.
-    rows: Vec<Mutex<Vec<f64>>>,
-    /// The rows of a pool of one thread, one after another.
-    flat: Vec<f64>,
-    /// Per addition of the tree (indexed by its right row): how many of its two rows are done.
-    arrived: Vec<AtomicU8>,
+    /// Per thread of the pool: gradient storage not in use, for chunks of full length. A chunk
+    /// takes one out of its thread's slot (a new one when it is empty), runs the program on it
+    /// with no lock held, and gives it back, so each thread reuses the storage its caches
+    /// hold; a thread that starts a second chunk while its first one waits for tasks of the
+    /// program (rayon inside the program) gets storage of its own.
+    plans: Vec<Slot<Vec<Plan<St>>>>,
+    /// The same for a last chunk shorter than the others, whose arguments would not fit the
+    /// storage of a full one.
+    short_plans: Slot<Vec<Plan<St>>>,
+    /// Per chunk: its value and its parameters' adjoints; the tree sums them into row 0.
+    rows: Vec<Row>,
+}
+
+/// A lock on a cache line of its own (no two threads' locks share one).
+#[derive(Debug, Default)]
+#[repr(align(128))]
+struct Slot<T>(Mutex<T>);
+
+/// A chunk's row: its value, then its parameters' adjoints; and, for the tree's addition
+/// whose right row this is, how many of its two rows are done. On a cache line of its own.
+#[derive(Debug, Default)]
+#[repr(align(128))]
+struct Row {
+    sums: Mutex<Vec<f64>>,
+    arrived: AtomicU8,
 }
 
 impl<St> TermSum<St> {
@@ -271,9 +293,8 @@ impl<St> TermSum<St> {
             terms,
             chunk,
             plans: Vec::new(),
+            short_plans: Slot::default(),
             rows: Vec::new(),
-            flat: Vec::new(),
-            arrived: Vec::new(),
         }
     }
 
@@ -336,83 +357,64 @@ impl<St, M> TermArgs<'_, St, M> {
         let TermArgs { sum, args } = self;
         let (terms, chunk) = (sum.terms, sum.chunk);
         let n_chunks = terms.div_ceil(chunk).max(1);
-        let threads = rayon::current_num_threads().max(1);
-        // one plan per thread, and one for a last chunk shorter than the others, whose
-        // arguments would not fit a thread's storage (made again for it, and again for the
-        // next chunk of full length, at every call)
-        while sum.plans.len() < threads + 1 {
-            sum.plans.push(Mutex::new(Plan::new()));
-        }
         let short_last = terms % chunk != 0 && n_chunks > 1;
+        let threads = rayon::current_num_threads().max(1);
+        sum.plans
+            .resize_with(threads.max(sum.plans.len()), Default::default);
+        sum.rows.resize_with(n_chunks, Default::default);
+        for row in &mut sum.rows {
+            row.sums
+                .get_mut()
+                .unwrap_or_else(|e| e.into_inner())
+                .resize(1 + width, 0.0);
+            *row.arrived.get_mut() = 0;
+        }
         let wrong = AtomicUsize::new(usize::MAX);
-        // chunk `c` on `plan`: its value and its parameters' adjoints into `row`
-        let fill = |plan: &mut Plan<St>, c: usize, row: &mut [f64]| {
+        let (plans, short_plans, rows) = (&sum.plans[..threads], &sum.short_plans, &sum.rows[..]);
+        // chunk `c`: the program on gradient storage taken out of its thread's idle ones (so
+        // no lock is held while it runs), its value and its parameters' adjoints into row `c`,
+        // the storage given back, then the tree's additions that row completes
+        let run = |c: usize| {
+            let idle = if short_last && c == n_chunks - 1 {
+                short_plans
+            } else {
+                &plans[rayon::current_thread_index().unwrap_or(0) % threads]
+            };
+            let mut plan = lock(&idle.0).pop().unwrap_or_default();
             let (value, st) = plan.value_and_gradient_lifted(
                 f,
                 args(c * chunk..((c + 1) * chunk).min(terms)),
                 loss,
             );
-            row[0] = value;
-            let mut filled = 0;
-            for &k in params {
-                for s in A::slots::<f64>(st, k).iter() {
-                    if let Some(r) = row.get_mut(1 + filled) {
-                        *r = s.g;
+            {
+                let mut row = lock(&rows[c].sums);
+                let (head, adjoints) = row.split_at_mut(1);
+                head[0] = value;
+                let mut filled = 0;
+                for &k in params {
+                    let slots = A::slots::<f64>(st, k);
+                    let n = slots.len();
+                    if let Some(dst) = adjoints.get_mut(filled..filled + n) {
+                        copy_adjoints(slots, dst);
                     }
-                    filled += 1;
+                    filled += n;
+                }
+                if filled != width {
+                    wrong.store(filled, Ordering::Relaxed);
                 }
             }
-            if filled != width {
-                wrong.store(filled, Ordering::Relaxed);
-            }
-        };
-        let plan_of = |c: usize, plans: usize| {
-            if short_last && c == n_chunks - 1 {
-                plans - 1
-            } else {
-                rayon::current_thread_index().unwrap_or(0) % (plans - 1)
-            }
+            lock(&idle.0).push(plan);
+            climb(c, rows);
         };
         if threads == 1 {
-            // one thread: the chunks in order on the caller into rows one after another, then
-            // the tree over them; no tasks, no locks (the same chunks and tree, so the same
-            // bits; one flat block is 1 % faster here than a row of its own per chunk)
-            sum.flat.resize(n_chunks * (1 + width), 0.0);
-            for (c, row) in sum.flat.chunks_mut(1 + width).enumerate() {
-                let t = plan_of(c, sum.plans.len());
-                fill(
-                    sum.plans[t].get_mut().unwrap_or_else(|e| e.into_inner()),
-                    c,
-                    row,
-                );
-            }
-            for c in 0..n_chunks {
-                climb_in_order(c, &mut sum.flat, 1 + width);
-            }
+            // one thread: the chunks in order on the caller, no tasks (the same chunks and
+            // tree, so the same bits)
+            (0..n_chunks).for_each(run);
         } else {
             // one task per chunk (`with_max_len(1)`): chunks of unequal cost (the rows of a
             // triangle of pairs) are shared out by work stealing, not in halves fixed up front;
             // the tree's additions run in these tasks as their rows become complete
-            sum.rows.resize_with(n_chunks, Default::default);
-            for row in &mut sum.rows {
-                row.get_mut()
-                    .unwrap_or_else(|e| e.into_inner())
-                    .resize(1 + width, 0.0);
-            }
-            sum.arrived.resize_with(n_chunks, Default::default);
-            for a in &mut sum.arrived {
-                *a.get_mut() = 0;
-            }
-            let (plans, rows, arrived) = (&sum.plans, &sum.rows[..], &sum.arrived[..]);
-            (0..n_chunks).into_par_iter().with_max_len(1).for_each(|c| {
-                {
-                    let t = plan_of(c, plans.len());
-                    let mut plan = plans[t].lock().unwrap_or_else(|e| e.into_inner());
-                    let mut row = rows[c].lock().unwrap_or_else(|e| e.into_inner());
-                    fill(&mut plan, c, &mut row);
-                }
-                climb(c, rows, arrived);
-            });
+            (0..n_chunks).into_par_iter().with_max_len(1).for_each(run);
         }
         let filled = wrong.into_inner();
         if filled != usize::MAX {
@@ -420,14 +422,36 @@ impl<St, M> TermArgs<'_, St, M> {
                 "nilang: TermSum gradient buffer holds {width} numbers, but the parameters {params:?} have {filled} slots"
             );
         }
-        let total = if threads == 1 {
-            &sum.flat[..1 + width]
-        } else {
-            &sum.rows[0].get_mut().unwrap_or_else(|e| e.into_inner())[..]
-        };
+        let total = sum.rows[0]
+            .sums
+            .get_mut()
+            .unwrap_or_else(|e| e.into_inner());
         grad.copy_from_slice(&total[1..]);
         total[0]
     }
+}
+
+/// The adjoints of `slots` into `dst` (as long): a plain loop over a slice of gradient
+/// numbers (the common case), which the compiler turns into vector loads.
+fn copy_adjoints(slots: Slots<'_, f64>, dst: &mut [f64]) {
+    match slots {
+        Slots::Slice(s) => {
+            for (d, v) in dst.iter_mut().zip(s.iter()) {
+                *d = v.g;
+            }
+        }
+        other => {
+            for (d, v) in dst.iter_mut().zip(other.iter()) {
+                *d = v.g;
+            }
+        }
+    }
+}
+
+/// The lock of `m` (a panic while it was held left nothing half done that matters here:
+/// every value under it is written again before it is read).
+fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(|e| e.into_inner())
 }
 
 /// Per-term results on all cores: `f(t, out_t)` for every term `t` of `out.len() / width`,
@@ -473,23 +497,23 @@ pub fn for_each_term<T: Send>(
 /// The fixed tree of sums over the rows, run as the rows become complete: row `c` was just
 /// written; at distance 1, 2, 4, … the pair of subtrees starting at `left` (a multiple of
 /// twice the distance) and `right = left + distance` is added, `rows[left] += rows[right]`,
-/// by whichever of the two finished second (counted in `arrived[right]`), which then climbs on
-/// from `left`; a `left` with no `right` climbs on alone. The order of every addition depends
-/// on the number of rows only, never on which thread finished when: row 0 ends as
-/// `((r0 + r1) + (r2 + r3)) + r4` for five rows, on any thread count. `arrived` is zero before
-/// the first row of a sum is written.
-fn climb(c: usize, rows: &[Mutex<Vec<f64>>], arrived: &[AtomicU8]) {
+/// by whichever of the two finished second (counted in the right row's `arrived`), which
+/// then climbs on from `left`; a `left` with no `right` climbs on alone. The order of every
+/// addition depends on the number of rows only, never on which thread finished when: row 0
+/// ends as `((r0 + r1) + (r2 + r3)) + r4` for five rows, on any thread count. Every `arrived`
+/// is zero before the first row of a sum is written.
+fn climb(c: usize, rows: &[Row]) {
     let (n, mut node, mut dist) = (rows.len(), c, 1);
     while dist < n {
         let left = node & !dist;
         let right = left + dist;
         if right < n {
             // the first of the two to finish stops here (its writes released to the second)
-            if arrived[right].fetch_add(1, Ordering::AcqRel) == 0 {
+            if rows[right].arrived.fetch_add(1, Ordering::AcqRel) == 0 {
                 return;
             }
-            let r = rows[right].lock().unwrap_or_else(|e| e.into_inner());
-            let mut l = rows[left].lock().unwrap_or_else(|e| e.into_inner());
+            let r = lock(&rows[right].sums);
+            let mut l = lock(&rows[left].sums);
             for (l, r) in l.iter_mut().zip(r.iter()) {
                 *l += r;
             }
@@ -499,51 +523,26 @@ fn climb(c: usize, rows: &[Mutex<Vec<f64>>], arrived: &[AtomicU8]) {
     }
 }
 
-/// [`climb`] on rows of `width` one after another in `rows`, written in order `0, 1, 2, …`
-/// (one thread): the first of each pair is always the left one, so a right row adds itself
-/// into its left one and climbs on, a left row waits, and a left row with no right one climbs
-/// on alone. The same additions in the same order as [`climb`]'s, without counters or locks.
-fn climb_in_order(c: usize, rows: &mut [f64], width: usize) {
-    let (n, mut node, mut dist) = (rows.len() / width, c, 1);
-    while dist < n {
-        let left = node & !dist;
-        if node != left {
-            let (l, r) = rows.split_at_mut(node * width);
-            for (l, r) in l[left * width..][..width].iter_mut().zip(&r[..width]) {
-                *l += r;
-            }
-        } else if left + dist < n {
-            return;
-        }
-        node = left;
-        dist *= 2;
-    }
-}
-
 #[cfg(test)]
 mod tests {
-    use super::{climb, climb_in_order};
-    use std::sync::atomic::AtomicU8;
+    use super::{climb, Row};
     use std::sync::Mutex;
+
+    fn row(sums: Vec<f64>) -> Row {
+        Row {
+            sums: Mutex::new(sums),
+            arrived: Default::default(),
+        }
+    }
 
     /// Rows of `width` summed by [`climb`] with the rows completing in `order`: row 0.
     fn tree_sum(rows: &[f64], width: usize, order: &[usize]) -> Vec<f64> {
-        let rows: Vec<_> = rows.chunks(width).map(|r| Mutex::new(r.to_vec())).collect();
-        let arrived: Vec<_> = rows.iter().map(|_| AtomicU8::new(0)).collect();
+        let rows: Vec<_> = rows.chunks(width).map(|r| row(r.to_vec())).collect();
         for &c in order {
-            climb(c, &rows, &arrived);
+            climb(c, &rows);
         }
-        let total = rows[0].lock().unwrap().clone();
+        let total = rows[0].sums.lock().unwrap().clone();
         total
-    }
-
-    /// Rows of `width` summed by [`climb_in_order`] (the one-thread path): row 0.
-    fn tree_sum_in_order(rows: &[f64], width: usize) -> Vec<f64> {
-        let mut rows = rows.to_vec();
-        for c in 0..rows.len() / width {
-            climb_in_order(c, &mut rows, width);
-        }
-        rows[..width].to_vec()
     }
 
     #[test]
@@ -551,7 +550,6 @@ mod tests {
         // five rows of width 2: ((r0 + r1) + (r2 + r3)) + r4
         let rows = vec![1.0, 10.0, 2.0, 20.0, 3.0, 30.0, 4.0, 40.0, 5.0, 50.0];
         assert_eq!(tree_sum(&rows, 2, &[0, 1, 2, 3, 4]), [15.0, 150.0]);
-        assert_eq!(tree_sum_in_order(&rows, 2), [15.0, 150.0]);
         // the tree, not the left-to-right order: 1e16 + 1 - 1e16 + 1
         let r = vec![1e16, 1.0, -1e16, 1.0];
         assert_eq!(
@@ -581,10 +579,7 @@ mod tests {
             );
         }
         // and from many threads at once, again and again
-        let rows: Vec<_> = (0..64)
-            .map(|c| Mutex::new(vec![1.0 / (c as f64 + 1.0)]))
-            .collect();
-        let arrived: Vec<_> = rows.iter().map(|_| AtomicU8::new(0)).collect();
+        let rows: Vec<_> = (0..64).map(|c| row(vec![1.0 / (c as f64 + 1.0)])).collect();
         let serial = tree_sum(
             &(0..64).map(|c| 1.0 / (c as f64 + 1.0)).collect::<Vec<_>>(),
             1,
@@ -592,18 +587,19 @@ mod tests {
         );
         for _ in 0..20 {
             for (c, row) in rows.iter().enumerate() {
-                *row.lock().unwrap() = vec![1.0 / (c as f64 + 1.0)];
-            }
-            for a in &arrived {
-                a.store(0, std::sync::atomic::Ordering::Relaxed);
+                *row.sums.lock().unwrap() = vec![1.0 / (c as f64 + 1.0)];
+                row.arrived.store(0, std::sync::atomic::Ordering::Relaxed);
             }
             std::thread::scope(|s| {
                 for t in 0..4 {
-                    let (rows, arrived) = (&rows, &arrived);
-                    s.spawn(move || (t..64).step_by(4).for_each(|c| climb(c, rows, arrived)));
+                    let rows = &rows;
+                    s.spawn(move || (t..64).step_by(4).for_each(|c| climb(c, rows)));
                 }
             });
-            assert_eq!(rows[0].lock().unwrap()[0].to_bits(), serial[0].to_bits());
+            assert_eq!(
+                rows[0].sums.lock().unwrap()[0].to_bits(),
+                serial[0].to_bits()
+            );
         }
     }
 }

@@ -1,7 +1,7 @@
 //! The data-parallel gradient of a sum of terms (`nilang::ad::TermSum`): equal to one serial
 //! gradient up to rounding, the same bits for any number of threads, shared workspaces, and
 //! clear errors for bad arguments.
-use nilang::ad::{Shared, TermSum};
+use nilang::ad::{GVar, Shared, TermSum};
 use nilang::prelude::*;
 
 fn pool(threads: usize) -> rayon::ThreadPool {
@@ -240,4 +240,71 @@ fn no_allocation_after_the_first_call_even_with_a_shorter_last_chunk() {
         // counted on the pool's thread that called: the chunks it ran and the tree
         assert_eq!(fresh, 0, "{threads} threads");
     }
+}
+
+/// `out += Σ_{lo ≤ i < hi} x_i²`, a hand-written reversible program whose forward and inverse
+/// both run rayon tasks (one per term, each made slow, so that threads steal them and a
+/// waiting thread steals other work, the other chunks of the sum included). The terms are
+/// summed in order after the tasks: its result does not depend on the threads.
+struct ParSumSq;
+
+impl ParSumSq {
+    fn sum(x: &[GVar<f64>]) -> f64 {
+        use rayon::prelude::*;
+        let sq: Vec<f64> = x
+            .par_iter()
+            .with_max_len(1)
+            .map(|v| {
+                (0..500).for_each(|k| {
+                    std::hint::black_box(k);
+                });
+                v.x * v.x
+            })
+            .collect();
+        sq.iter().sum()
+    }
+}
+
+type ParArgs<'b> = (&'b mut GVar<f64>, &'b mut [GVar<f64>], usize, usize);
+
+impl<'b> Reversible<ParArgs<'b>> for ParSumSq {
+    fn call(&self, (out, x, lo, hi): ParArgs<'b>) -> ParArgs<'b> {
+        out.x += Self::sum(&x[lo..hi]);
+        (out, x, lo, hi)
+    }
+    fn uncall(&self, (out, x, lo, hi): ParArgs<'b>) -> ParArgs<'b> {
+        use rayon::prelude::*;
+        out.x -= Self::sum(&x[lo..hi]);
+        let g = out.g;
+        x[lo..hi]
+            .par_iter_mut()
+            .with_max_len(1)
+            .for_each(|v| v.g += 2.0 * v.x * g);
+        (out, x, lo, hi)
+    }
+}
+
+#[test]
+fn a_program_that_runs_rayon_tasks_itself_runs_on_any_pool() {
+    // no lock may be held while a chunk's program runs: a thread waiting for the program's
+    // own tasks can start another chunk, which must not wait for the first one's storage
+    let x = points(400);
+    let mut sum = TermSum::with_chunk(x.len(), 4);
+    let mut runs = vec![];
+    for threads in [1, 2, 3, 4] {
+        for _ in 0..40 {
+            let mut g = vec![0.0; x.len()];
+            let v = pool(threads).install(|| {
+                sum.args(|r| (Shared(&0.0), Shared(&x[..]), r.start, r.end))
+                    .value_and_gradient(&ParSumSq, 0, &[1], &mut g)
+            });
+            let want: f64 = x.iter().map(|v| v * v).sum();
+            assert!((v - want).abs() < 1e-12 * want, "{v} vs {want}");
+            for (g, x) in g.iter().zip(&x) {
+                assert_eq!(*g, 2.0 * x);
+            }
+            runs.push((v.to_bits(), g));
+        }
+    }
+    assert!(runs.iter().all(|r| *r == runs[0]));
 }
