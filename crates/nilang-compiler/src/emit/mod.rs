@@ -3,7 +3,7 @@
 //!
 //! | statement | file |
 //! | --- | --- |
-//! | instructions | `instr.rs` (operand passing: `operands.rs`) |
+//! | instructions | `instr.rs` (operand passing: `operands.rs`; one element read twice: `fan_out.rs`) |
 //! | calls | `call.rs` |
 //! | `let`, `dealloc!`, `take!` | `ancilla.rs` |
 //! | `if (pre, post)` | `if_else.rs` |
@@ -28,6 +28,7 @@ mod adjoint;
 mod ancilla;
 mod call;
 mod do_loop;
+mod fan_out;
 mod for_loop;
 mod if_else;
 mod instr;

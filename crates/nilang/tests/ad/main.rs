@@ -19,5 +19,6 @@ mod primal;
 mod primitive;
 mod read_only;
 mod rules;
+mod shared_reads;
 mod term_sum;
 mod time_loop;
