@@ -11,6 +11,7 @@ mod api;
 mod cases;
 mod check_tolerance;
 mod complex;
+mod glob_import;
 mod loop_locals;
 mod many_params;
 mod no_alloc;
