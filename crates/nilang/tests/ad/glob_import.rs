@@ -19,7 +19,7 @@ fn slice_methods_keep_their_meaning() {
     assert_eq!(second_or_zero(&mut []), (None, 0, true));
     let mut gs = [GVar::new(1.0, 0.5), GVar::new(2.0, 0.25)];
     let g: &mut [GVar<f64>] = &mut gs[..];
-    assert_eq!(g.get(0), Some(&GVar::new(1.0, 0.5)));
+    assert_eq!(g.get(1), Some(&GVar::new(2.0, 0.25)));
     assert_eq!(g.len(), 2);
     // a gradient number's value is the `f64` of `Value`
     let x = GVar::new(2.0, 0.5);
