@@ -60,15 +60,25 @@ impl Emitter {
         if same.is_empty() || !self.is_writable(&name) || !shared_roots.contains(&name) {
             return self.pass(p, shared_roots, pre, post);
         }
-        let pe = self.place(p);
-        let t = self.fresh("t");
-        let flag = self.fresh("same");
+        let (read, t, flag, e) = (
+            self.value_copy(p),
+            self.fresh("t"),
+            self.fresh("same"),
+            self.fresh("e"),
+        );
+        let (put_e, put_t) = (
+            self.write_back(p, quote!(#e)),
+            self.write_back(p, quote!(#t)),
+        );
         pre.extend(quote! {
             let #flag = #(#same)||*;
             let mut #t = if #flag {
-                ::nilang::instr::fan_out(&mut #pe)
+                let mut #e = #read;
+                let __nilang_c = ::nilang::instr::fan_out(&mut #e);
+                #put_e
+                __nilang_c
             } else {
-                ::core::clone::Clone::clone(&#pe)
+                #read
             };
         });
         let neg = if p.neg {
@@ -79,10 +89,28 @@ impl Emitter {
         pre.extend(neg.clone());
         // write-backs run in reverse order of the reads, the fan-out copies after all of them
         let old = std::mem::take(post);
-        post.extend(quote!(#neg if !#flag { #pe = #t; }));
+        post.extend(quote!(#neg if !#flag { #put_t }));
         post.extend(old);
-        fan_in.extend(quote!(if #flag { ::nilang::instr::fan_in(&mut #t, &mut #pe); }));
+        fan_in.extend(quote! {
+            if #flag {
+                let mut #e = #read;
+                ::nilang::instr::fan_in(&mut #t, &mut #e);
+                #put_e
+            }
+        });
         quote!(&mut #t)
+    }
+
+    /// A copy of the value of place `p` (what [`Emitter::pass`] copies in).
+    fn value_copy(&self, p: &Place) -> TokenStream {
+        let pe = self.place(p);
+        quote!(::core::clone::Clone::clone(&#pe))
+    }
+
+    /// The statement storing `v` into place `p` (what [`Emitter::pass`] writes back).
+    fn write_back(&self, p: &Place, v: TokenStream) -> TokenStream {
+        let pe = self.place(p);
+        quote!(#pe = #v;)
     }
 }
 
