@@ -25,7 +25,8 @@ use timing::Budget;
 
 /// One benchmark suite (one of the paper's tables): its cases, its baselines, our cells. The
 /// harness drives every suite the same way ([`Harness::run_suite`]): it asks for the run's
-/// cases and runs each one isolated (a panic is a crash of that case; the others still run).
+/// cases, keeps those `--case` selects, and runs each one isolated (a panic is a crash of
+/// that case; the others still run).
 pub trait Suite {
     /// The suite's name: `--suite NAME`, and the `suite` field of its cells.
     const NAME: &'static str;
@@ -34,19 +35,60 @@ pub trait Suite {
     /// The work measure that orders the cases: the x axis of the `--plot` time chart (each
     /// cell's `size` is this measure of its case).
     const WORK: &'static str = "problem size";
-    /// One case: an instance (or what loads it) and its name.
-    type Case;
-    /// How many cases a run in `mode` has at most (the progress bar's steps).
-    fn steps(mode: Mode) -> u64;
-    /// The cases of this run, selected by `--case` ([`Harness::wants_case`]); unreadable data
-    /// is recorded with [`Harness::data_error`].
+    /// One case: an instance (or what loads it), named by [`Case::name`].
+    type Case: Case;
+    /// The problem sizes of a run in `mode`, for a suite with one case per size (its `cases`
+    /// is then [`sized_cases`]); none for a suite that lists its cases otherwise.
+    fn sizes(_mode: Mode) -> &'static [usize] {
+        &[]
+    }
+    /// How many cases a run in `mode` has at most (the progress bar's steps): by default one
+    /// per size.
+    fn steps(mode: Mode) -> u64 {
+        Self::sizes(mode).len() as u64
+    }
+    /// The cases of this run (the harness keeps those `--case` selects; a suite whose cases
+    /// are costly to load may select first with [`Harness::wants_case`]); unreadable data is
+    /// recorded with [`Harness::data_error`].
     fn cases(h: &mut Harness) -> Vec<Self::Case>;
-    /// The case's name, for crash messages.
-    fn name(case: &Self::Case) -> &str;
     /// Checks run once before the cases (e.g. the definition against an oracle file).
     fn prepare(_h: &mut Harness) {}
     /// Check and time every tool on one case: the baselines, our cells, the JAX peer.
     fn run_case(h: &mut Harness, case: &Self::Case);
+}
+
+/// A case of a suite, by its name (`--case`, crash messages, the cells' `case` field).
+pub trait Case {
+    /// The case's name.
+    fn name(&self) -> &str;
+}
+
+/// [`Case`] for case types whose name is their `name` field.
+macro_rules! named_cases {
+    ($($t:ty),* $(,)?) => {
+        $(impl $crate::harness::Case for $t {
+            fn name(&self) -> &str {
+                &self.name
+            }
+        })*
+    };
+}
+pub(crate) use named_cases;
+
+/// The cases of a suite with one case per size: `make(n)` for each of [`Suite::sizes`] of the
+/// run, in order.
+///
+/// ```
+/// use nilang_bench::cli::Options;
+/// use nilang_bench::harness::{sized_cases, Case, Harness};
+/// use nilang_bench::suites::odefit::{OdefitCase, OdefitSuite};
+/// let h = Harness::new_quiet(&Options::parse(["--threads", "1"]).unwrap());
+/// let cases = sized_cases::<OdefitSuite>(&h, OdefitCase::new);
+/// assert_eq!(cases.iter().map(|c| c.n).collect::<Vec<_>>(), [200, 2000]);
+/// assert_eq!(cases[0].name(), cases[0].name);
+/// ```
+pub fn sized_cases<S: Suite>(h: &Harness, make: impl FnMut(usize) -> S::Case) -> Vec<S::Case> {
+    S::sizes(h.mode).iter().copied().map(make).collect()
 }
 
 /// Runs the suites' cells: times them within the budget, checks them, records them, and
@@ -225,10 +267,10 @@ impl Harness {
         S::prepare(self);
         let cases: Vec<S::Case> = S::cases(self)
             .into_iter()
-            .filter(|c| self.wants_case(S::name(c)))
+            .filter(|c| self.wants_case(c.name()))
             .collect();
         for case in cases {
-            let what = format!("{} {}", S::NAME, S::name(&case));
+            let what = format!("{} {}", S::NAME, case.name());
             self.isolate(&what, |h| S::run_case(h, &case));
             self.step();
         }

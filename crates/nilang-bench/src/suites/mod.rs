@@ -16,7 +16,7 @@ pub mod schedules;
 pub mod sparse;
 
 use crate::cli::Mode;
-use crate::harness::{Harness, Suite};
+use crate::harness::{Case, Harness, Suite};
 use rand::rngs::StdRng;
 use rand::SeedableRng;
 
@@ -89,7 +89,7 @@ pub fn run_named(h: &mut Harness, name: &str) {
 /// among them (what `--case` is matched against; see [`Harness::wants_case`]).
 pub fn case_names(h: &mut Harness, name: &str) -> Vec<String> {
     fn of<S: Suite>(h: &mut Harness) -> Vec<String> {
-        S::cases(h).iter().map(|c| S::name(c).to_string()).collect()
+        S::cases(h).iter().map(|c| c.name().to_string()).collect()
     }
     dispatch!(name, of(h))
 }

@@ -21,6 +21,7 @@ impl Emitter {
     fn instr_hoisted(&mut self, i: &Instr, s: &Stmt) -> TokenStream {
         let mut places = vec![];
         operand_places(&i.target, &mut places);
+        let n_written = places.len();
         for a in &i.args {
             operand_places(a, &mut places);
         }
@@ -29,10 +30,23 @@ impl Emitter {
             .copied()
             .filter(|p| self.is_variable(&p.root.to_string()))
             .collect();
-        let checks = self.distinct_checks(&vars, s);
+        // `+=`/`-=` read their arguments: two of them may reach one element (`fan_out.rs`)
+        let accumulates = matches!(i.op, AccOp::Plus | AccOp::Minus);
+        let checks = if accumulates {
+            let n = places[..n_written]
+                .iter()
+                .filter(|p| self.is_variable(&p.root.to_string()))
+                .count();
+            let (written, read) = vars.split_at(n);
+            self.written_distinct_checks(written, read, s)
+        } else {
+            self.distinct_checks(&vars, s)
+        };
         let shared = self.shared_roots(&vars);
         let mut pre = quote!();
         let mut post = quote!();
+        let mut fan_in = quote!();
+        let mut reads: Vec<&Place> = vec![];
         // target
         let (target, target_like) = match &i.target {
             Operand::Place(p) => {
@@ -84,6 +98,12 @@ impl Emitter {
                         quote!(let mut #t = ::nilang::instr::data_f(&#target_like, #pe); #neg),
                     );
                     quote!(&mut #t)
+                }
+                Operand::Place(p) if self.is_variable(&p.root.to_string()) && accumulates => {
+                    let passed =
+                        self.pass_read(p, &reads, &shared, &mut pre, &mut post, &mut fan_in);
+                    reads.push(p);
+                    passed
                 }
                 Operand::Place(p) if self.is_variable(&p.root.to_string()) => {
                     self.pass(p, &shared, &mut pre, &mut post)
@@ -159,7 +179,7 @@ impl Emitter {
                 }
             }
         }
-        quote!({ #checks #pre #call #post })
+        quote!({ #checks #pre #call #post #fan_in })
     }
 }
 

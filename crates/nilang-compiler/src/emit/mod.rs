@@ -3,7 +3,7 @@
 //!
 //! | statement | file |
 //! | --- | --- |
-//! | instructions | `instr.rs` (operand passing: `operands.rs`; elements of slice parameters through `nilang::ad::Places`: `places.rs`) |
+//! | instructions | `instr.rs` (operand passing: `operands.rs`; elements of slice parameters through `nilang::ad::places::Places`: `places.rs`; one element read twice: `fan_out.rs`) |
 //! | calls | `call.rs` |
 //! | `let`, `dealloc!`, `take!` | `ancilla.rs` |
 //! | `if (pre, post)` | `if_else.rs` |
@@ -30,6 +30,7 @@ mod adjoint;
 mod ancilla;
 mod call;
 mod do_loop;
+mod fan_out;
 mod for_loop;
 mod if_else;
 mod instr;
@@ -95,7 +96,7 @@ pub struct Emitter {
     /// to the target's number type.
     float_data: HashMap<String, usize>,
     /// The slice parameters (`&mut [T]`, `&[T]`), whose elements are read and written
-    /// through `nilang::ad::Places` (see `places.rs`).
+    /// through `nilang::ad::places::Places` (see `places.rs`).
     slices: HashSet<String>,
     /// The body has a store-tape cursor (see `tape.rs`).
     cursor: bool,
@@ -147,7 +148,7 @@ impl Emitter {
     }
 
     /// The slice parameters `slices` (from [`slice_params`]): their elements are read and
-    /// written through `nilang::ad::Places`.
+    /// written through `nilang::ad::places::Places`.
     pub fn with_slices(mut self, slices: &HashSet<String>) -> Self {
         self.slices = slices.clone();
         self

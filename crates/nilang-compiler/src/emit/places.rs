@@ -1,5 +1,5 @@
 //! Places of slice parameters: an element of a `&mut [T]` or `&[T]` parameter is read and
-//! written through `nilang::ad::Places` (`get`, `set`, `at`, `len`, `sub`), never indexed
+//! written through `nilang::ad::places::Places` (`get`, `set`, `at`, `len`, `sub`), never indexed
 //! directly, so that one emission serves any container of places (docs/architecture.md, "Split
 //! storage: values and adjoints apart"). The bodies still take `&mut [T]`, whose `Places`
 //! impl is the element itself: after inlining, the same machine code as a borrow.
@@ -93,7 +93,7 @@ impl Emitter {
     pub(super) fn len_of(&self, slice: &Place) -> TokenStream {
         if slice.path.is_empty() && self.is_slice_param(&slice.root.to_string()) {
             let root = &slice.root;
-            return quote_spanned!(slice.span=> ::nilang::ad::Places::len(&*#root));
+            return quote_spanned!(slice.span=> ::nilang::ad::places::Places::len(&*#root));
         }
         let sl = self.place(slice);
         quote!(#sl.len())
@@ -103,7 +103,7 @@ impl Emitter {
     /// out-of-bounds panic points at the user's statement).
     fn get_tokens(&self, p: &Place, root: &syn::Ident, i: &syn::Expr) -> TokenStream {
         let i = self.expr(i);
-        quote_spanned!(p.span=> ::nilang::ad::Places::get(&*#root, #i))
+        quote_spanned!(p.span=> ::nilang::ad::places::Places::get(&*#root, #i))
     }
 
     /// The value of place `p`, a copy (an element of a slice parameter: through
@@ -122,7 +122,7 @@ impl Emitter {
         match self.slice_elem(p) {
             Some((root, i, [])) => {
                 let i = self.expr(i);
-                quote_spanned!(p.span=> ::nilang::ad::Places::set(&mut *#root, #i, #v);)
+                quote_spanned!(p.span=> ::nilang::ad::places::Places::set(&mut *#root, #i, #v);)
             }
             Some((root, i, rest)) => {
                 let get = self.get_tokens(p, root, i);
@@ -131,7 +131,7 @@ impl Emitter {
                 quote_spanned! {p.span=> {
                     let mut __nilang_e = #get;
                     __nilang_e #fields = #v;
-                    ::nilang::ad::Places::set(&mut *#root, #i, __nilang_e);
+                    ::nilang::ad::places::Places::set(&mut *#root, #i, __nilang_e);
                 }}
             }
             None => {
@@ -178,7 +178,9 @@ impl Emitter {
         let (root, i, rest) = self.slice_elem(p)?;
         let i = self.expr(i);
         let fields = fields(rest);
-        Some(quote_spanned!(p.span=> &mut (*::nilang::ad::Places::at(&mut *#root, #i)) #fields))
+        Some(
+            quote_spanned!(p.span=> &mut (*::nilang::ad::places::Places::at(&mut *#root, #i)) #fields),
+        )
     }
 
     /// `Places::sub(&mut *x, a..b)` for the place `x[a..b]` of an in-out slice parameter.
@@ -189,7 +191,7 @@ impl Emitter {
                 if is_sub_range(r) && self.is_slice_param(&name) && self.is_writable(&name) =>
             {
                 let (root, r) = (&p.root, self.expr(r));
-                Some(quote_spanned!(p.span=> ::nilang::ad::Places::sub(&mut *#root, #r)))
+                Some(quote_spanned!(p.span=> ::nilang::ad::places::Places::sub(&mut *#root, #r)))
             }
             _ => None,
         }
@@ -215,7 +217,7 @@ impl Emitter {
             syn::Expr::Index(ix) if !is_range(&ix.index) => {
                 let root = slice_name(&ix.expr)?;
                 let i = index(&ix.index);
-                Some(quote_spanned!(e.span()=> ::nilang::ad::Places::get(&*#root, #i)))
+                Some(quote_spanned!(e.span()=> ::nilang::ad::places::Places::get(&*#root, #i)))
             }
             syn::Expr::MethodCall(m)
                 if m.args.is_empty()
@@ -224,7 +226,7 @@ impl Emitter {
             {
                 let root = slice_name(&m.receiver)?;
                 let f = &m.method;
-                Some(quote_spanned!(m.method.span()=> ::nilang::ad::Places::#f(&*#root)))
+                Some(quote_spanned!(m.method.span()=> ::nilang::ad::places::Places::#f(&*#root)))
             }
             _ => None,
         }

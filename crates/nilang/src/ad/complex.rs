@@ -58,7 +58,7 @@ bound_alias! {
     ///     y += exp(a);
     /// }
     /// ```
-    pub trait ComplexOps<R>: Copy,
+    pub trait ComplexOps<R>: Copy, Default,
         PlusEq1<Identity, Self>, PlusEq1<Neg, Self>, PlusEq1<conj, Self>, PlusEq1<Exp, Self>,
         PlusEq1<Ln, Self>, PlusEq2<Add, Self, Self>, PlusEq2<Sub, Self, Self>,
         PlusEq2<Mul, Self, Self>, PlusEq2<Div, Self, Self>, PlusEq2<Add, Self, R>,

@@ -22,7 +22,7 @@ mod lanes;
 mod numeric;
 pub mod ordinary;
 #[allow(unsafe_code)] // one bounds check for both planes of a `Split`
-mod places;
+pub mod places;
 pub mod primitive;
 mod promote;
 #[doc(hidden)]
@@ -44,7 +44,7 @@ pub use jacobian::{
 };
 pub use lanes::Lanes;
 pub use numeric::{check_grad, gradient_numeric, hessian_numeric, loss_value};
-pub use places::{Places, Split, SplitNum, SplitRef};
+pub use places::{Split, SplitRef}; // `Places`, `SplitNum`: by their module path only (see `places`)
 pub use primitive::{Partials1, Partials2, Partials3};
 pub use promote::Promote;
 pub use rules::{Rule1, Rule2, Rule3};

@@ -9,8 +9,12 @@
 //! borrow it replaces; on a [`Split`] it reads the value from one plane and the adjoint from
 //! the other. See docs/architecture.md, "Split storage: values and adjoints apart".
 //!
+//! The traits live here only, not in `nilang::ad`: a `use nilang::ad::*;` would otherwise
+//! bring their methods into scope, and `v.get(i)` on a `&mut [T]` would become
+//! [`Places::get`] (through the `&mut P` impl) and `x.value()` on a `GVar<f64>` ambiguous.
+//!
 //! ```
-//! use nilang::ad::{Places, Split};
+//! use nilang::ad::places::{Places, Split};
 //! use nilang::GVar;
 //!
 //! /// `y[i] += x[i]` on gradient numbers, through whatever container holds them.
@@ -43,7 +47,7 @@ use num_complex::Complex;
 /// argument are slices of the caller's own complex type).
 ///
 /// ```
-/// use nilang::ad::SplitNum;
+/// use nilang::ad::places::SplitNum;
 /// use nilang::GVar;
 /// use num_complex::Complex;
 /// let v = GVar::join(2.0, 0.5);
@@ -100,7 +104,7 @@ impl<S: Copy> SplitNum for Complex<GVar<S>> {
 /// sub-slices and containers passed on) and [`Split`] (two planes).
 ///
 /// ```
-/// use nilang::ad::Places;
+/// use nilang::ad::places::Places;
 /// let mut x = [1.0, 2.0, 3.0, 4.0];
 /// let v = Places::get(&x[..], 2);
 /// Places::set(&mut x[..], 0, v + 1.0);
@@ -281,7 +285,7 @@ impl<P: Places + ?Sized> Places for &mut P {
 /// `Complex<GVar<f64>>`).
 ///
 /// ```
-/// use nilang::ad::{Places, Split};
+/// use nilang::ad::places::{Places, Split};
 /// use nilang::GVar;
 /// let (mut x, mut g) = ([1.0, 2.0, 3.0], [0.0; 3]);
 /// let mut s = Split::<GVar<f64>>::new(&mut x, &mut g);
@@ -429,7 +433,8 @@ impl<N: SplitNum> Places for Split<'_, N> {
 /// value and adjoint planes when the guard is dropped (also when a panic unwinds through it).
 ///
 /// ```
-/// use nilang::ad::{Places, Split};
+/// use nilang::ad::places::Places;
+/// use nilang::ad::Split;
 /// use nilang::GVar;
 /// let (mut x, mut g) = ([1.0, 2.0], [0.0; 2]);
 /// let mut s = Split::<GVar<f64>>::new(&mut x, &mut g);

@@ -281,3 +281,31 @@ pub fn data_f<T: FromLiteral>(_like: &T, v: impl Into<f64>) -> T {
 pub fn lit_i<T: FromLiteral>(_like: &T, v: i64) -> T {
     T::from_i64_lit(v)
 }
+
+/// A copy of `x` made by the instruction `c += x` from a zero `c` (used by the compiler when
+/// one instruction reads the same element twice, `y += x[a] * x[b]` with `a == b`): unlike a
+/// plain copy, its adjoint starts at zero and [`fan_in`] adds it to `x`'s, so both reads are
+/// counted. On numbers without adjoints it is the value of `x`.
+///
+/// ```
+/// use nilang::instr::{fan_in, fan_out};
+/// use nilang::GVar;
+/// let mut x = GVar::new(3.0, 0.5);
+/// let mut c = fan_out(&mut x);
+/// assert_eq!((c, x), (GVar::new(3.0, 0.0), GVar::new(3.0, 0.5)));
+/// c.g += 2.0; // what an instruction's backward rule adds for the read through `c`
+/// fan_in(&mut c, &mut x);
+/// assert_eq!(x, GVar::new(3.0, 2.5));
+/// ```
+#[inline(always)]
+pub fn fan_out<T: Default + PlusEq1<super::fns::Identity, T>>(x: &mut T) -> T {
+    let mut c = T::default();
+    c.plus_eq(x);
+    c
+}
+
+/// Uncomputes a copy made by [`fan_out`] (`c -= x`), adding its adjoint to `x`'s.
+#[inline(always)]
+pub fn fan_in<T: PlusEq1<super::fns::Identity, T>>(c: &mut T, x: &mut T) {
+    c.minus_eq(x);
+}

@@ -524,16 +524,7 @@ mod avx512_pairs {
     #[target_feature(enable = "avx512f")]
     #[inline]
     fn part<const AT: i64>(r: [__m512d; 4]) -> [__m512d; 2] {
-        let i = _mm512_set_epi64(
-            14 + AT,
-            12 + AT,
-            10 + AT,
-            8 + AT,
-            6 + AT,
-            4 + AT,
-            2 + AT,
-            AT,
-        );
+        let i = crate::stdlib::pair_index::pick(AT);
         [
             _mm512_permutex2var_pd(r[0], i, r[1]),
             _mm512_permutex2var_pd(r[2], i, r[3]),

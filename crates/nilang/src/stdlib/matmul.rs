@@ -972,7 +972,7 @@ impl<D> Copy for Operand<D> {}
 
 /// One matrix operand in a slice of numbers: its value plane, its adjoint plane (gradient
 /// numbers), the element stride in reals. Stride 2 on `[GVar<f64>]`, 1 on `[f64]` (no adjoint
-/// plane) and on a [`Split`](crate::ad::Split) container ([`Places::planes`](crate::ad::Places::planes)).
+/// plane) and on a [`Split`](crate::ad::Split) container ([`Places::planes`](crate::ad::places::Places::planes)).
 ///
 /// Raw pointers: valid while the storage they were taken from is borrowed and not moved.
 ///

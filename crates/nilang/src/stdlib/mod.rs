@@ -27,6 +27,8 @@ mod matmul;
 #[allow(unsafe_code)] // row-major matrices of `f64` and `GVar<f64>` read as raw pointers
 mod narrow_dense;
 pub mod nnlib;
+#[cfg(target_arch = "x86_64")]
+mod pair_index;
 pub mod ring;
 #[allow(unsafe_code)] // AVX-512 intrinsics on raw row pointers
 mod short_rows;

@@ -495,18 +495,11 @@ unsafe fn y_lanes_adjoint<const S: usize, const V: usize>(
 #[cfg(target_arch = "x86_64")]
 mod avx512 {
     use super::{Job, CHUNK, L};
+    use crate::stdlib::pair_index::pick;
     use core::arch::x86_64::{
         __m512d, __m512i, _mm512_add_pd, _mm512_loadu_pd, _mm512_mul_pd, _mm512_permutex2var_pd,
         _mm512_set1_pd, _mm512_set_epi64, _mm512_setzero_pd, _mm512_storeu_pd, _mm512_sub_pd,
     };
-
-    /// Lane `q` of two vectors of pairs: element `2q + lane` of the sixteen.
-    #[target_feature(enable = "avx512f")]
-    #[inline]
-    fn pick(lane: i64) -> __m512i {
-        let e = |q: i64| 2 * q + lane;
-        _mm512_set_epi64(e(7), e(6), e(5), e(4), e(3), e(2), e(1), e(0))
-    }
 
     /// The first (`half` 0) or second eight reals of eight pairs with lane `lane` of each
     /// pair taken from a second vector (element `q` of it for pair `q`).

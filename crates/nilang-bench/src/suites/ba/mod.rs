@@ -13,7 +13,7 @@ pub mod nilang;
 
 use crate::cli::Mode;
 use crate::harness::gpu::{MAX_DEVICE_BYTES, TOOL};
-use crate::harness::{Harness, Suite};
+use crate::harness::{Case, Harness, Suite};
 use crate::report::Measure;
 use baselines::{jacobian_echidna, jacobian_num_dual, objective, reproj};
 use nilang_adbench::ba::{BaInput, BLOCK_LEN};
@@ -56,15 +56,14 @@ impl Suite for BaSuite {
             h.data_error(&what);
         }
         files
-            .into_iter()
-            .filter(|f| h.wants_case(&f.label))
-            .collect()
-    }
-    fn name(case: &BaFile) -> &str {
-        &case.label
     }
     fn run_case(h: &mut Harness, file: &BaFile) {
         run_file(h, file)
+    }
+}
+impl Case for BaFile {
+    fn name(&self) -> &str {
+        &self.label
     }
 }
 

@@ -6,7 +6,7 @@ pub mod nilang;
 
 use crate::cli::Mode;
 use crate::harness::gpu::TOOL;
-use crate::harness::{jax, Harness, Suite};
+use crate::harness::{jax, named_cases, Harness, Suite};
 use crate::real::Real;
 use crate::report::Measure;
 use echidna::Reverse;
@@ -32,13 +32,11 @@ impl Suite for BesselSuite {
     fn cases(h: &mut Harness) -> Vec<BesselCase> {
         cases(h)
     }
-    fn name(case: &BesselCase) -> &str {
-        &case.name
-    }
     fn run_case(h: &mut Harness, case: &BesselCase) {
         run_case(h, case)
     }
 }
+named_cases!(BesselCase);
 
 /// One Bessel case. Result layouts for the checks: O: `[J_nu(z)]` (batch: one per input),
 /// G: `[dJ/dz]` (batch: one per input), U: the inputs (`[z]`, or the batch) restored.

@@ -11,7 +11,7 @@ pub mod nilang;
 
 use crate::ad::{self, Objective};
 use crate::cli::Mode;
-use crate::harness::{jax, Harness, Suite};
+use crate::harness::{jax, named_cases, Harness, Suite};
 use crate::real::Real;
 use crate::report::Measure;
 use nilang_apps::embedding::{load_oracle, Oracle};
@@ -40,9 +40,6 @@ impl Suite for EmbeddingSuite {
     fn cases(h: &mut Harness) -> Vec<EmbeddingCase> {
         cases(h)
     }
-    fn name(case: &EmbeddingCase) -> &str {
-        &case.name
-    }
     fn prepare(h: &mut Harness) {
         check_oracles(h)
     }
@@ -50,6 +47,7 @@ impl Suite for EmbeddingSuite {
         run_case(h, case)
     }
 }
+named_cases!(EmbeddingCase);
 
 /// The Petersen embedding loss for dimension `k`.
 pub struct Petersen {

@@ -13,7 +13,7 @@ pub mod nilang;
 use crate::ad::{self, Objective};
 use crate::cli::Mode;
 use crate::harness::gpu::{MAX_DEVICE_BYTES, TOOL};
-use crate::harness::{Harness, Suite};
+use crate::harness::{named_cases, Harness, Suite};
 use crate::report::Measure;
 use baselines::{tape_ops, Gmm, ECHIDNA_MAX_OPS};
 use nilang_adbench::gmm::GmmInput;
@@ -40,9 +40,6 @@ impl Suite for GmmSuite {
     }
     fn cases(h: &mut Harness) -> Vec<GmmCase> {
         cases(h)
-    }
-    fn name(case: &GmmCase) -> &str {
-        &case.name
     }
     fn run_case(h: &mut Harness, c: &GmmCase) {
         let obj = Gmm::new(&c.inst);
@@ -175,6 +172,7 @@ impl Suite for GmmSuite {
         baselines::jax(h, c, &reference);
     }
 }
+named_cases!(GmmCase);
 
 /// The work measure of a GMM instance, `n·K·d²`: the objective's inner loop applies a
 /// d×d triangular factor to every point for every component.

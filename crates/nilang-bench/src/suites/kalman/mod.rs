@@ -21,7 +21,7 @@ pub mod nilang;
 
 use crate::ad::{nd_gradient, Objective};
 use crate::cli::Mode;
-use crate::harness::{jax, Harness, Suite};
+use crate::harness::{jax, named_cases, sized_cases, Harness, Suite};
 use crate::real::Real;
 use crate::report::Measure;
 use rand::Rng;
@@ -53,23 +53,17 @@ impl Suite for KalmanSuite {
     const NAME: &'static str = SUITE;
     const WORK: &'static str = "observations T";
     type Case = KalmanCase;
-    fn steps(mode: Mode) -> u64 {
-        sizes(mode).len() as u64
+    fn sizes(mode: Mode) -> &'static [usize] {
+        sizes(mode)
     }
     fn cases(h: &mut Harness) -> Vec<KalmanCase> {
-        sizes(h.mode)
-            .iter()
-            .map(|&t| KalmanCase::new(t))
-            .filter(|c| h.wants_case(&c.name))
-            .collect()
-    }
-    fn name(case: &KalmanCase) -> &str {
-        &case.name
+        sized_cases::<Self>(h, KalmanCase::new)
     }
     fn run_case(h: &mut Harness, case: &KalmanCase) {
         run_case(h, case)
     }
 }
+named_cases!(KalmanCase);
 
 /// The numbers of observations of a run.
 fn sizes(mode: Mode) -> &'static [usize] {

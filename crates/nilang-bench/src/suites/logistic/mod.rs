@@ -16,7 +16,7 @@
 pub mod nilang;
 
 use crate::cli::Mode;
-use crate::harness::{jax, Harness, Suite};
+use crate::harness::{jax, named_cases, sized_cases, Harness, Suite};
 use crate::report::Measure;
 use ::nilang::instr::fns;
 use rand::Rng;
@@ -35,24 +35,18 @@ impl Suite for LogisticSuite {
     const NAME: &'static str = SUITE;
     const WORK: &'static str = "samples n";
     type Case = LogisticCase;
-    fn steps(mode: Mode) -> u64 {
-        sizes(mode).len() as u64
+    fn sizes(mode: Mode) -> &'static [usize] {
+        sizes(mode)
     }
     fn cases(h: &mut Harness) -> Vec<LogisticCase> {
         let mut rng = crate::suites::rng(22);
-        sizes(h.mode)
-            .iter()
-            .map(|&n| LogisticCase::random(n, &mut rng))
-            .filter(|c| h.wants_case(&c.name))
-            .collect()
-    }
-    fn name(case: &LogisticCase) -> &str {
-        &case.name
+        sized_cases::<Self>(h, |n| LogisticCase::random(n, &mut rng))
     }
     fn run_case(h: &mut Harness, case: &LogisticCase) {
         run_case(h, case)
     }
 }
+named_cases!(LogisticCase);
 
 /// The numbers of samples of a run.
 fn sizes(mode: Mode) -> &'static [usize] {

@@ -21,7 +21,7 @@
 pub mod nilang;
 
 use crate::cli::Mode;
-use crate::harness::{jax, Harness, Suite};
+use crate::harness::{jax, named_cases, sized_cases, Harness, Suite};
 use crate::report::Measure;
 use ::nilang::instr::fns;
 use ::nilang::numbers::F64x4;
@@ -44,26 +44,20 @@ impl Suite for MlpSuite {
     const NAME: &'static str = SUITE;
     const WORK: &'static str = "batch size B";
     type Case = MlpCase;
-    fn steps(mode: Mode) -> u64 {
+    fn sizes(mode: Mode) -> &'static [usize] {
         match mode {
-            Mode::Smoke => 1,
-            _ => 2,
+            Mode::Smoke => &[64],
+            _ => &[256, 4096],
         }
     }
     fn cases(h: &mut Harness) -> Vec<MlpCase> {
-        let sizes: &[usize] = match h.mode {
-            Mode::Smoke => &[64],
-            _ => &[256, 4096],
-        };
-        sizes.iter().map(|&b| MlpCase::new(b)).collect()
-    }
-    fn name(case: &MlpCase) -> &str {
-        &case.name
+        sized_cases::<Self>(h, MlpCase::new)
     }
     fn run_case(h: &mut Harness, case: &MlpCase) {
         run_case(h, case)
     }
 }
+named_cases!(MlpCase);
 
 /// One batch: the parameters `p`, the samples `x` (B×16, row-major) and targets `t`.
 pub struct MlpCase {

@@ -15,7 +15,7 @@
 pub mod nilang;
 
 use crate::cli::Mode;
-use crate::harness::{jax, Harness, Suite};
+use crate::harness::{jax, named_cases, sized_cases, Harness, Suite};
 use crate::report::Measure;
 use serde_json::json;
 
@@ -45,23 +45,17 @@ impl Suite for OdefitSuite {
     const NAME: &'static str = SUITE;
     const WORK: &'static str = "RK4 steps n";
     type Case = OdefitCase;
-    fn steps(mode: Mode) -> u64 {
-        sizes(mode).len() as u64
+    fn sizes(mode: Mode) -> &'static [usize] {
+        sizes(mode)
     }
     fn cases(h: &mut Harness) -> Vec<OdefitCase> {
-        sizes(h.mode)
-            .iter()
-            .map(|&n| OdefitCase::new(n))
-            .filter(|c| h.wants_case(&c.name))
-            .collect()
-    }
-    fn name(case: &OdefitCase) -> &str {
-        &case.name
+        sized_cases::<Self>(h, OdefitCase::new)
     }
     fn run_case(h: &mut Harness, case: &OdefitCase) {
         run_case(h, case)
     }
 }
+named_cases!(OdefitCase);
 
 /// The numbers of RK4 steps of a run (multiples of [`OBS`]).
 fn sizes(mode: Mode) -> &'static [usize] {

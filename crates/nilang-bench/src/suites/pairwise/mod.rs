@@ -12,7 +12,7 @@
 pub mod nilang;
 
 use crate::cli::Mode;
-use crate::harness::{jax, Harness, Suite};
+use crate::harness::{jax, named_cases, sized_cases, Harness, Suite};
 use crate::report::Measure;
 use rand::Rng;
 use serde_json::json;
@@ -27,24 +27,18 @@ impl Suite for PairwiseSuite {
     const NAME: &'static str = SUITE;
     const WORK: &'static str = "points N";
     type Case = PairwiseCase;
-    fn steps(mode: Mode) -> u64 {
-        sizes(mode).len() as u64
+    fn sizes(mode: Mode) -> &'static [usize] {
+        sizes(mode)
     }
     fn cases(h: &mut Harness) -> Vec<PairwiseCase> {
         let mut rng = crate::suites::rng(21);
-        sizes(h.mode)
-            .iter()
-            .map(|&n| PairwiseCase::random(n, &mut rng))
-            .filter(|c| h.wants_case(&c.name))
-            .collect()
-    }
-    fn name(case: &PairwiseCase) -> &str {
-        &case.name
+        sized_cases::<Self>(h, |n| PairwiseCase::random(n, &mut rng))
     }
     fn run_case(h: &mut Harness, case: &PairwiseCase) {
         run_case(h, case)
     }
 }
+named_cases!(PairwiseCase);
 
 /// The numbers of points of a run.
 fn sizes(mode: Mode) -> &'static [usize] {

@@ -21,7 +21,7 @@
 pub mod pde;
 
 use crate::cli::Mode;
-use crate::harness::{Harness, Suite};
+use crate::harness::{named_cases, Harness, Suite};
 use crate::report::Measure;
 use nilang::prelude::*;
 use nilang::stdlib::bennett::{bennett, bennett_inv, Bennett, BennettLog, Direction};
@@ -69,13 +69,11 @@ impl Suite for SchedulesSuite {
         });
         lorenz.chain(pde).collect()
     }
-    fn name(case: &Size) -> &str {
-        &case.name
-    }
     fn run_case(h: &mut Harness, case: &Size) {
         run_case(h, case)
     }
 }
+named_cases!(Size);
 
 /// Bennett's segments per level.
 pub const BENNETT_K: usize = 16;

@@ -5,7 +5,7 @@
 pub mod nilang;
 
 use crate::cli::Mode;
-use crate::harness::{Harness, Suite};
+use crate::harness::{named_cases, Harness, Suite};
 use crate::report::Measure;
 use echidna::Reverse;
 use num_complex::Complex64;
@@ -27,9 +27,6 @@ impl Suite for SparseSuite {
     fn cases(h: &mut Harness) -> Vec<SparseCase> {
         cases(h)
     }
-    fn name(case: &SparseCase) -> &str {
-        &case.name
-    }
     fn run_case(h: &mut Harness, case: &SparseCase) {
         match case.kind {
             SparseKind::Dot => run_dot(h, case),
@@ -37,6 +34,7 @@ impl Suite for SparseSuite {
         }
     }
 }
+named_cases!(SparseCase);
 
 /// A compressed-sparse-column matrix (0-based, sorted row indices), like Julia's `SparseMatrixCSC`.
 #[derive(Clone, Debug, PartialEq)]
