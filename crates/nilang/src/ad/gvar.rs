@@ -83,7 +83,7 @@ impl<T: Hadamard> Hadamard for GVar<T> {
     }
 }
 
-impl<T: Default + AlmostSame + Adjoints + Fresh> Fresh for GVar<T> {
+impl<T: Default + AlmostSame + Adjoints + Fresh + 'static> Fresh for GVar<T> {
     #[inline(always)]
     fn is_fresh(&self) -> bool {
         self.almost_same(&Self::default())
@@ -99,11 +99,14 @@ impl<T: Default + AlmostSame + Adjoints + Fresh> Fresh for GVar<T> {
             self.x = T::default();
         }
     }
-    /// The values of the whole slice at once where the element type has a vector form.
+    /// The values of the whole slice at once, in vector lanes on `GVar<f64>`
+    /// ([`gvar_slices::zero_values`](super::gvar_slices)).
     #[inline(always)]
     fn zero_values_slice(v: &mut [Self]) {
-        if !T::HAS_ADJOINT {
-            T::zero_gvar_values(v);
+        if !T::HAS_ADJOINT && !super::gvar_slices::zero_values(v) {
+            for g in v {
+                g.x = T::default();
+            }
         }
     }
     const VALUES_SKIPPED: bool = !T::HAS_ADJOINT;

@@ -54,15 +54,6 @@ macro_rules! fresh_float {
             fn make_fresh(&mut self) {
                 *self = 0.0;
             }
-            /// `f64`: in vector lanes.
-            #[inline(always)]
-            fn zero_gvar_values(v: &mut [crate::ad::GVar<Self>]) {
-                if !crate::ad::gvar_slices::zero_values(v) {
-                    for g in v {
-                        g.x = 0.0;
-                    }
-                }
-            }
             #[inline(always)]
             fn neg_zero(self) -> Self {
                 if self == 0.0 {

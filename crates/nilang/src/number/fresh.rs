@@ -20,8 +20,8 @@ pub trait Fresh {
     #[inline(always)]
     fn zero_values(&mut self) {}
     /// [`Fresh::zero_values`] of every element of `v` (what it does on a slice, an array, a
-    /// `Vec`): element by element unless the type has a vector form (`GVar<f64>`: whole
-    /// vectors of gradient numbers, the same bits).
+    /// `Vec`): element by element unless the type has a vector form (gradient numbers of
+    /// `f64`: whole vectors of them, the same bits).
     #[doc(hidden)]
     #[inline(always)]
     fn zero_values_slice(v: &mut [Self])
@@ -29,19 +29,6 @@ pub trait Fresh {
         Self: Sized,
     {
         v.iter_mut().for_each(Fresh::zero_values)
-    }
-    /// The values of gradient numbers over this type set to `Self::default()`, their
-    /// adjoints kept ([`Fresh::zero_values_slice`] of `GVar<Self>` without adjoints of
-    /// adjoints): element by element unless the type has a vector form (`f64`).
-    #[doc(hidden)]
-    #[inline(always)]
-    fn zero_gvar_values(v: &mut [crate::ad::GVar<Self>])
-    where
-        Self: Sized + Default,
-    {
-        for g in v {
-            g.x = Self::default();
-        }
     }
     /// Whether the adjoint-only instructions on these numbers skip value work, so that
     /// uncomputing a routine adjoint-only and then [`Fresh::zero_values`] is cheaper than
