@@ -626,32 +626,59 @@ mod avx512_pairs {
             return;
         }
         let [yg0, yg1] = halves(lanes::<false>(part::<1>(yr)));
-        let [xv0, xv1] = halves(lanes::<false>(part::<0>(xr)));
-        let [r0, r1] = halves(r);
-        let z = keep(minus);
-        // one half's reals after the rule (`None`: its eight `ȳ` are zero, nothing moves)
-        let rule = |yg: F8, xv: F8, r: F8, xa: __m512d, xb: __m512d| {
-            if all_zero(yg) {
-                return None;
-            }
-            let s = F::adjoint_step(yg, xv, r);
+        // a half whose eight `ȳ` are zero moves nothing
+        let live = [!all_zero(yg0), !all_zero(yg1)];
+        if live == [false, false] {
+            return;
+        }
+        // `ȳ ∘ d` of both halves: where the derivative calls a function (`exp(−x)` of
+        // `softplus`), on sixteen lanes from memory, as the values are computed (two vectors'
+        // chains interleaved, full-width; per half, in registers, the compiler split the
+        // division in half-width vectors and ran the halves one after the other); else per
+        // half in registers (a few operations). Lane by lane the same operations, so the same
+        // bits.
+        let s: [__m512d; 2] = if F::CALLS_FUNCTION {
+            let r = if F::READS_R {
+                lanes::<true>(vectors::<false>(r))
+            } else {
+                r
+            };
+            let s = F::adjoint_step16(
+                lanes::<true>(part::<1>(yr)),
+                lanes::<true>(part::<0>(xr)),
+                r,
+            );
+            vectors::<true>(s)
+        } else {
+            let [xv0, xv1] = halves(lanes::<false>(part::<0>(xr)));
+            let [r0, r1] = halves(r);
             // SAFETY: `[f64; 8]` and `__m512d` are sixty-four bytes of `f64`s
-            let s = unsafe { core::mem::transmute::<[f64; 8], __m512d>(s.0) };
-            // x̄ + s (a `−` step) or x̄ − s
+            let half = |yg: F8, xv: F8, r: F8| unsafe {
+                core::mem::transmute::<[f64; 8], __m512d>(F::adjoint_step(yg, xv, r).0)
+            };
+            [half(yg0, xv0, r0), half(yg1, xv1, r1)]
+        };
+        let z = keep(minus);
+        // one half's reals after the rule: x̄ + s (a `−` step) or x̄ − s
+        let rule = |s: __m512d, xa: __m512d, xb: __m512d| {
             let [a, b] = pairs(z, s);
-            Some(if minus {
+            if minus {
                 [_mm512_add_pd(xa, a), _mm512_add_pd(xb, b)]
             } else {
                 [_mm512_sub_pd(xa, a), _mm512_sub_pd(xb, b)]
-            })
+            }
         };
-        let h0 = rule(yg0, xv0, r0, xr[0], xr[1]);
-        let h1 = rule(yg1, xv1, r1, xr[2], xr[3]);
-        if h0.is_some() || h1.is_some() {
-            let [a, b] = h0.unwrap_or([xr[0], xr[1]]);
-            let [c, d] = h1.unwrap_or([xr[2], xr[3]]);
-            store(x, [a, b, c, d]);
-        }
+        let [a, b] = if live[0] {
+            rule(s[0], xr[0], xr[1])
+        } else {
+            [xr[0], xr[1]]
+        };
+        let [c, d] = if live[1] {
+            rule(s[1], xr[2], xr[3])
+        } else {
+            [xr[2], xr[3]]
+        };
+        store(x, [a, b, c, d]);
     }
 
     /// `y ±= f(x)` over the slices: sixteen numbers at a time ([`step16`]), the rest by
