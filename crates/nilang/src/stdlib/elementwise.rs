@@ -638,17 +638,12 @@ mod avx512_pairs {
         // half in registers (a few operations). Lane by lane the same operations, so the same
         // bits.
         let s: [__m512d; 2] = if F::CALLS_FUNCTION {
-            let r = if F::READS_R {
-                lanes::<true>(vectors::<false>(r))
-            } else {
-                r
-            };
             let s = F::adjoint_step16(
-                lanes::<true>(part::<1>(yr)),
-                lanes::<true>(part::<0>(xr)),
+                lanes::<false>(part::<1>(yr)),
+                lanes::<false>(part::<0>(xr)),
                 r,
             );
-            vectors::<true>(s)
+            vectors::<false>(s)
         } else {
             let [xv0, xv1] = halves(lanes::<false>(part::<0>(xr)));
             let [r0, r1] = halves(r);
