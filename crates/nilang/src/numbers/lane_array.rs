@@ -10,7 +10,7 @@
 //! `fast_min(a, b)` is `a` where `a < b`, else `b`, as `minpd`).
 //!
 //! [`ArrayLanes`] gives each function of the table of elementary functions that has a vector
-//! implementation its value and derivative on eight lanes (used by
+//! implementation its value and derivative on eight and sixteen lanes (used by
 //! [`crate::stdlib::elementwise`]).
 use super::batch::lanes;
 use crate::instr::fns;

@@ -13,7 +13,9 @@
 //! adjoints of eight targets are exactly zero (the forward pass of a gradient, a recomputed
 //! routine) only the values move, and the adjoint-only rule (a target nothing reads
 //! afterwards) computes `f(x)` only where `f'` reads it (`exp`, `exp_m1`, `tanh`; not `ln`,
-//! `ln_1p`, `sin`, `cos`, `softplus`). The last `len mod 8` elements run in a vector padded with
+//! `ln_1p`, `sin`, `cos`, `softplus`). With AVX-512, a derivative that calls a function
+//! (`softplus`' `1 / (e^(−x) + 1)`, `sin`'s `cos(x)`) runs on sixteen lanes at once, two
+//! vectors' chains interleaved (the same bits). The last `len mod 8` elements run in a vector padded with
 //! zeros, so every element gets the same function whatever its position. Every other function
 //! and number type (`Dual`, batches, `GVar<GVar<f64>>`, a `#[primitive]` of your own) runs the
 //! instruction `y[i] += f(x[i])` one element at a time.
@@ -638,12 +640,7 @@ mod avx512_pairs {
         // half in registers (a few operations). Lane by lane the same operations, so the same
         // bits.
         let s: [__m512d; 2] = if F::CALLS_FUNCTION {
-            let s = F::adjoint_step16(
-                lanes::<false>(part::<1>(yr)),
-                lanes::<false>(part::<0>(xr)),
-                r,
-            );
-            vectors::<false>(s)
+            adjoint16::<F>(&yr, &xr, &r)
         } else {
             let [xv0, xv1] = halves(lanes::<false>(part::<0>(xr)));
             let [r0, r1] = halves(r);
@@ -674,6 +671,20 @@ mod avx512_pairs {
             [xr[2], xr[3]]
         };
         store(x, [a, b, c, d]);
+    }
+
+    /// `ȳ ∘ d` of [`load`]'s sixteen numbers `y` and `x` (`r = f(x)`) on sixteen lanes in
+    /// registers: a function of its own, so that its code is the same whichever step calls it
+    /// (inlined into a step that also computes `f(x)`, the two chains' code was slower).
+    #[target_feature(enable = "avx512f")]
+    #[inline(never)]
+    fn adjoint16<F: ArrayLanes>(yr: &[__m512d; 4], xr: &[__m512d; 4], r: &F16) -> [__m512d; 2] {
+        let s = F::adjoint_step16(
+            lanes::<false>(part::<1>(*yr)),
+            lanes::<false>(part::<0>(*xr)),
+            *r,
+        );
+        vectors::<false>(s)
     }
 
     /// `y ±= f(x)` over the slices: sixteen numbers at a time ([`step16`]), the rest by
