@@ -967,4 +967,48 @@ mod tests {
         check::<fns::Ln1p>();
         check::<fns::Sin>();
     }
+
+    /// The derivative on sixteen lanes (AVX-512's kernel, for a derivative that calls a
+    /// function) gives each half the bits of the eight-lane one, with special values among
+    /// the inputs; and which rows call a function.
+    #[test]
+    fn the_sixteen_lane_derivative_gives_the_eight_lane_bits() {
+        use crate::numbers::lane_array::F16;
+        fn check<F: ArrayLanes>(calls_function: bool) {
+            assert_eq!(F::CALLS_FUNCTION, calls_function);
+            let specials = [
+                0.0,
+                -0.0,
+                f64::INFINITY,
+                f64::NEG_INFINITY,
+                f64::NAN,
+                1e-310,
+            ];
+            let x: [f64; 16] = core::array::from_fn(|i| {
+                if i % 5 == 2 {
+                    specials[i % specials.len()]
+                } else {
+                    i as f64 * 0.61 - 4.3
+                }
+            });
+            let yb: [f64; 16] = core::array::from_fn(|i| 0.5 - 0.07 * i as f64);
+            let r = F::value16(F16(x));
+            let s = F::adjoint_step16(F16(yb), F16(x), r);
+            for h in 0..2 {
+                let part = |v: &[f64; 16]| F8(v[8 * h..8 * h + 8].try_into().unwrap());
+                let want = F::adjoint_step(part(&yb), part(&x), part(&r.0));
+                let bits = |v: F8| v.0.map(f64::to_bits);
+                assert_eq!(bits(part(&s.0)), bits(want));
+            }
+            assert!(s.0.iter().any(|v| v.is_finite() && *v != 0.0));
+        }
+        check::<fns::Softplus>(true);
+        check::<fns::Sin>(true);
+        check::<fns::Cos>(true);
+        check::<fns::Tanh>(false);
+        check::<fns::Exp>(false);
+        check::<fns::ExpM1>(false);
+        check::<fns::Ln>(false);
+        check::<fns::Ln1p>(false);
+    }
 }
