@@ -10,7 +10,7 @@
 //! `fast_min(a, b)` is `a` where `a < b`, else `b`, as `minpd`).
 //!
 //! [`ArrayLanes`] gives each function of the table of elementary functions that has a vector
-//! implementation its value and derivative on eight lanes (used by
+//! implementation its value and derivative on eight and sixteen lanes (used by
 //! [`crate::stdlib::elementwise`]).
 use super::batch::lanes;
 use crate::instr::fns;
@@ -255,32 +255,49 @@ pub(crate) trait ArrayLanes {
     /// Whether the derivative reads `r = f(x)` (`exp`: yes; `ln_1p`, `1 / (1 + x)`: no, so
     /// its adjoint-only rule need not compute `f`).
     const READS_R: bool;
+    /// [`ArrayLanes::adjoint_step`] on sixteen lanes: lane by lane its operations, so the
+    /// same bits (two vectors' chains interleaved where the derivative calls a function).
+    fn adjoint_step16(ybar: F16, x: F16, r: F16) -> F16;
+    /// Whether the derivative calls a function of the table (`exp(−x)` of `softplus`, `cos`
+    /// of `sin`): a rule worth running on sixteen lanes from memory, as the values are.
+    const CALLS_FUNCTION: bool;
 }
 
 /// The derivative expression of a row (`1`, `x`, `r`, `g(arg)` terms, `±` between them) as
 /// the rules evaluate it: each term added to `−0` in turn, a function's sum argument first.
+/// `[$L $m]`: the lane type (`F8`, `F16`) and the module of `lane_math` on it (`a8`, `a16`).
 macro_rules! derivative {
-    (@sum ($acc:expr) [$x:ident $r:ident]) => { $acc };
-    (@sum ($acc:expr) [$x:ident $r:ident] + $($rest:tt)*) => { derivative!(@term ($acc) [+] [$x $r] $($rest)*) };
-    (@sum ($acc:expr) [$x:ident $r:ident] - $($rest:tt)*) => { derivative!(@term ($acc) [-] [$x $r] $($rest)*) };
-    (@term ($acc:expr) [$o:tt] [$x:ident $r:ident] 1 $($rest:tt)*) => {
-        derivative!(@sum ($acc $o F8::splat(1.0)) [$x $r] $($rest)*)
+    (@sum [$L:ident $m:ident] ($acc:expr) [$x:ident $r:ident]) => { $acc };
+    (@sum [$L:ident $m:ident] ($acc:expr) [$x:ident $r:ident] + $($rest:tt)*) => { derivative!(@term [$L $m] ($acc) [+] [$x $r] $($rest)*) };
+    (@sum [$L:ident $m:ident] ($acc:expr) [$x:ident $r:ident] - $($rest:tt)*) => { derivative!(@term [$L $m] ($acc) [-] [$x $r] $($rest)*) };
+    (@term [$L:ident $m:ident] ($acc:expr) [$o:tt] [$x:ident $r:ident] 1 $($rest:tt)*) => {
+        derivative!(@sum [$L $m] ($acc $o $L::splat(1.0)) [$x $r] $($rest)*)
     };
-    (@term ($acc:expr) [$o:tt] [$x:ident $r:ident] x $($rest:tt)*) => {
-        derivative!(@sum ($acc $o $x) [$x $r] $($rest)*)
+    (@term [$L:ident $m:ident] ($acc:expr) [$o:tt] [$x:ident $r:ident] x $($rest:tt)*) => {
+        derivative!(@sum [$L $m] ($acc $o $x) [$x $r] $($rest)*)
     };
-    (@term ($acc:expr) [$o:tt] [$x:ident $r:ident] r $($rest:tt)*) => {
-        derivative!(@sum ($acc $o $r) [$x $r] $($rest)*)
+    (@term [$L:ident $m:ident] ($acc:expr) [$o:tt] [$x:ident $r:ident] r $($rest:tt)*) => {
+        derivative!(@sum [$L $m] ($acc $o $r) [$x $r] $($rest)*)
     };
-    (@term ($acc:expr) [$o:tt] [$x:ident $r:ident] $g:ident ($($arg:tt)*) $($rest:tt)*) => {
-        derivative!(@sum ($acc $o derivative!(@fn $g derivative!(@arg [$x $r] $($arg)*))) [$x $r] $($rest)*)
+    (@term [$L:ident $m:ident] ($acc:expr) [$o:tt] [$x:ident $r:ident] $g:ident ($($arg:tt)*) $($rest:tt)*) => {
+        derivative!(@sum [$L $m] ($acc $o derivative!(@fn [$L $m] $g derivative!(@arg [$L $m] [$x $r] $($arg)*))) [$x $r] $($rest)*)
     };
-    (@arg [$x:ident $r:ident] x) => { $x };
-    (@arg [$x:ident $r:ident] r) => { $r };
-    (@arg [$x:ident $r:ident] - $($sum:tt)*) => { derivative!(@sum (F8::splat(-0.0)) [$x $r] - $($sum)*) };
-    (@arg [$x:ident $r:ident] $($sum:tt)*) => { derivative!(@sum (F8::splat(-0.0)) [$x $r] + $($sum)*) };
-    (@fn abs2 $v:expr) => {{ let v = $v; v * v }};
-    (@fn $g:ident $v:expr) => { super::lane_math::a8::$g($v) };
+    (@arg [$L:ident $m:ident] [$x:ident $r:ident] x) => { $x };
+    (@arg [$L:ident $m:ident] [$x:ident $r:ident] r) => { $r };
+    (@arg [$L:ident $m:ident] [$x:ident $r:ident] - $($sum:tt)*) => { derivative!(@sum [$L $m] ($L::splat(-0.0)) [$x $r] - $($sum)*) };
+    (@arg [$L:ident $m:ident] [$x:ident $r:ident] $($sum:tt)*) => { derivative!(@sum [$L $m] ($L::splat(-0.0)) [$x $r] + $($sum)*) };
+    (@fn [$L:ident $m:ident] abs2 $v:expr) => {{ let v = $v; v * v }};
+    (@fn [$L:ident $m:ident] $g:ident $v:expr) => { super::lane_math::$m::$g($v) };
+}
+
+/// Whether a derivative expression calls a function of the table (`exp(-x)`, `cos(x)`; not
+/// `abs2`, a product): the rule then runs a long chain of vector operations of its own.
+macro_rules! calls_function {
+    () => { false };
+    (abs2 ($($inner:tt)*) $($rest:tt)*) => { calls_function!($($inner)*) || calls_function!($($rest)*) };
+    ($g:ident ($($inner:tt)*) $($rest:tt)*) => { true };
+    (($($inner:tt)*) $($rest:tt)*) => { calls_function!($($inner)*) || calls_function!($($rest)*) };
+    ($other:tt $($rest:tt)*) => { calls_function!($($rest)*) };
 }
 
 /// Whether a derivative expression mentions `r` (in any group).
@@ -323,10 +340,17 @@ macro_rules! array_lanes {
                 lanes!($l, a16, x)
             }
             const READS_R: bool = reads_r!($($d)*);
+            const CALLS_FUNCTION: bool = calls_function!($($d)*);
             #[inline(always)]
             fn adjoint_step(ybar: F8, x: F8, r: F8) -> F8 {
                 let _ = (x, r); // a row's derivative reads one or both
-                let d = derivative!(@sum (F8::splat(-0.0)) [x r] + $($d)*);
+                let d = derivative!(@sum [F8 a8] (F8::splat(-0.0)) [x r] + $($d)*);
+                adjoint_step!($s $op, ybar, d)
+            }
+            #[inline(always)]
+            fn adjoint_step16(ybar: F16, x: F16, r: F16) -> F16 {
+                let _ = (x, r);
+                let d = derivative!(@sum [F16 a16] (F16::splat(-0.0)) [x r] + $($d)*);
                 adjoint_step!($s $op, ybar, d)
             }
         }

@@ -13,7 +13,9 @@
 //! adjoints of eight targets are exactly zero (the forward pass of a gradient, a recomputed
 //! routine) only the values move, and the adjoint-only rule (a target nothing reads
 //! afterwards) computes `f(x)` only where `f'` reads it (`exp`, `exp_m1`, `tanh`; not `ln`,
-//! `ln_1p`, `sin`, `cos`, `softplus`). The last `len mod 8` elements run in a vector padded with
+//! `ln_1p`, `sin`, `cos`, `softplus`). With AVX-512, a derivative that calls a function
+//! (`softplus`' `1 / (e^(−x) + 1)`, `sin`'s `cos(x)`) runs on sixteen lanes at once, two
+//! vectors' chains interleaved (the same bits). The last `len mod 8` elements run in a vector padded with
 //! zeros, so every element gets the same function whatever its position. Every other function
 //! and number type (`Dual`, batches, `GVar<GVar<f64>>`, a `#[primitive]` of your own) runs the
 //! instruction `y[i] += f(x[i])` one element at a time.
@@ -626,32 +628,63 @@ mod avx512_pairs {
             return;
         }
         let [yg0, yg1] = halves(lanes::<false>(part::<1>(yr)));
-        let [xv0, xv1] = halves(lanes::<false>(part::<0>(xr)));
-        let [r0, r1] = halves(r);
-        let z = keep(minus);
-        // one half's reals after the rule (`None`: its eight `ȳ` are zero, nothing moves)
-        let rule = |yg: F8, xv: F8, r: F8, xa: __m512d, xb: __m512d| {
-            if all_zero(yg) {
-                return None;
-            }
-            let s = F::adjoint_step(yg, xv, r);
+        // a half whose eight `ȳ` are zero moves nothing
+        let live = [!all_zero(yg0), !all_zero(yg1)];
+        if live == [false, false] {
+            return;
+        }
+        // `ȳ ∘ d` of both halves: where the derivative calls a function (`exp(−x)` of
+        // `softplus`), on sixteen lanes from memory, as the values are computed (two vectors'
+        // chains interleaved, full-width; per half, in registers, the compiler split the
+        // division in half-width vectors and ran the halves one after the other); else per
+        // half in registers (a few operations). Lane by lane the same operations, so the same
+        // bits.
+        let s: [__m512d; 2] = if F::CALLS_FUNCTION {
+            adjoint16::<F>(&yr, &xr, &r)
+        } else {
+            let [xv0, xv1] = halves(lanes::<false>(part::<0>(xr)));
+            let [r0, r1] = halves(r);
             // SAFETY: `[f64; 8]` and `__m512d` are sixty-four bytes of `f64`s
-            let s = unsafe { core::mem::transmute::<[f64; 8], __m512d>(s.0) };
-            // x̄ + s (a `−` step) or x̄ − s
+            let half = |yg: F8, xv: F8, r: F8| unsafe {
+                core::mem::transmute::<[f64; 8], __m512d>(F::adjoint_step(yg, xv, r).0)
+            };
+            [half(yg0, xv0, r0), half(yg1, xv1, r1)]
+        };
+        let z = keep(minus);
+        // one half's reals after the rule: x̄ + s (a `−` step) or x̄ − s
+        let rule = |s: __m512d, xa: __m512d, xb: __m512d| {
             let [a, b] = pairs(z, s);
-            Some(if minus {
+            if minus {
                 [_mm512_add_pd(xa, a), _mm512_add_pd(xb, b)]
             } else {
                 [_mm512_sub_pd(xa, a), _mm512_sub_pd(xb, b)]
-            })
+            }
         };
-        let h0 = rule(yg0, xv0, r0, xr[0], xr[1]);
-        let h1 = rule(yg1, xv1, r1, xr[2], xr[3]);
-        if h0.is_some() || h1.is_some() {
-            let [a, b] = h0.unwrap_or([xr[0], xr[1]]);
-            let [c, d] = h1.unwrap_or([xr[2], xr[3]]);
-            store(x, [a, b, c, d]);
-        }
+        let [a, b] = if live[0] {
+            rule(s[0], xr[0], xr[1])
+        } else {
+            [xr[0], xr[1]]
+        };
+        let [c, d] = if live[1] {
+            rule(s[1], xr[2], xr[3])
+        } else {
+            [xr[2], xr[3]]
+        };
+        store(x, [a, b, c, d]);
+    }
+
+    /// `ȳ ∘ d` of [`load`]'s sixteen numbers `y` and `x` (`r = f(x)`) on sixteen lanes in
+    /// registers: a function of its own, so that its code is the same whichever step calls it
+    /// (inlined into a step that also computes `f(x)`, the two chains' code was slower).
+    #[target_feature(enable = "avx512f")]
+    #[inline(never)]
+    fn adjoint16<F: ArrayLanes>(yr: &[__m512d; 4], xr: &[__m512d; 4], r: &F16) -> [__m512d; 2] {
+        let s = F::adjoint_step16(
+            lanes::<false>(part::<1>(*yr)),
+            lanes::<false>(part::<0>(*xr)),
+            *r,
+        );
+        vectors::<false>(s)
     }
 
     /// `y ±= f(x)` over the slices: sixteen numbers at a time ([`step16`]), the rest by
@@ -933,5 +966,49 @@ mod tests {
         check::<fns::Exp>();
         check::<fns::Ln1p>();
         check::<fns::Sin>();
+    }
+
+    /// The derivative on sixteen lanes (AVX-512's kernel, for a derivative that calls a
+    /// function) gives each half the bits of the eight-lane one, with special values among
+    /// the inputs; and which rows call a function.
+    #[test]
+    fn the_sixteen_lane_derivative_gives_the_eight_lane_bits() {
+        use crate::numbers::lane_array::F16;
+        fn check<F: ArrayLanes>(calls_function: bool) {
+            assert_eq!(F::CALLS_FUNCTION, calls_function);
+            let specials = [
+                0.0,
+                -0.0,
+                f64::INFINITY,
+                f64::NEG_INFINITY,
+                f64::NAN,
+                1e-310,
+            ];
+            let x: [f64; 16] = core::array::from_fn(|i| {
+                if i % 5 == 2 {
+                    specials[i % specials.len()]
+                } else {
+                    i as f64 * 0.61 - 4.3
+                }
+            });
+            let yb: [f64; 16] = core::array::from_fn(|i| 0.5 - 0.07 * i as f64);
+            let r = F::value16(F16(x));
+            let s = F::adjoint_step16(F16(yb), F16(x), r);
+            for h in 0..2 {
+                let part = |v: &[f64; 16]| F8(v[8 * h..8 * h + 8].try_into().unwrap());
+                let want = F::adjoint_step(part(&yb), part(&x), part(&r.0));
+                let bits = |v: F8| v.0.map(f64::to_bits);
+                assert_eq!(bits(part(&s.0)), bits(want));
+            }
+            assert!(s.0.iter().any(|v| v.is_finite() && *v != 0.0));
+        }
+        check::<fns::Softplus>(true);
+        check::<fns::Sin>(true);
+        check::<fns::Cos>(true);
+        check::<fns::Tanh>(false);
+        check::<fns::Exp>(false);
+        check::<fns::ExpM1>(false);
+        check::<fns::Ln>(false);
+        check::<fns::Ln1p>(false);
     }
 }
