@@ -50,6 +50,18 @@ pub(crate) fn lift<E: 'static>(dst: &mut [GVar<E>], src: &[E]) -> bool {
     true
 }
 
+/// `v[i] = GVar { x: 0.0, g: 0.0 }` for every `i` where `E` is `f64` (one stream of zero
+/// bytes, the bits of `+0.0`), returning `true`; `false` (nothing done) otherwise.
+#[inline]
+pub(crate) fn zero<E: 'static>(v: &mut [GVar<E>]) -> bool {
+    if TypeId::of::<E>() != TypeId::of::<f64>() {
+        return false;
+    }
+    // SAFETY: `E` is `f64`, whose all-zero bytes are `+0.0`: `v.len()` gradient numbers
+    unsafe { core::ptr::write_bytes(v.as_mut_ptr(), 0, v.len()) };
+    true
+}
+
 /// `v[i].x = 0.0` for every `i`, the adjoints kept, where `T` is `f64`, returning `true`;
 /// `false` (nothing done) otherwise.
 #[inline]
@@ -142,6 +154,20 @@ mod tests {
     fn other_types_are_left_to_the_element_loops() {
         let mut d = [GVar::new(1.0_f32, 2.0)];
         assert!(!lift(&mut d, &[3.0_f32]) && !zero_values(&mut d));
+        assert_eq!(d[0], GVar::new(1.0, 2.0));
+    }
+
+    #[test]
+    fn zero_writes_zero_values_and_adjoints() {
+        for n in [0, 1, 5, 64] {
+            let mut v: Vec<GVar<f64>> = (0..n).map(|i| GVar::new(i as f64 - 2.5, -1.0)).collect();
+            assert!(zero(&mut v));
+            assert!(v
+                .iter()
+                .all(|v| (v.x.to_bits(), v.g.to_bits()) == (0.0f64.to_bits(), 0.0f64.to_bits())));
+        }
+        let mut d = [GVar::new(1.0_f32, 2.0)];
+        assert!(!zero(&mut d));
         assert_eq!(d[0], GVar::new(1.0, 2.0));
     }
 
