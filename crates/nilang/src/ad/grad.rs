@@ -303,6 +303,7 @@ impl<St> Plan<St> {
     /// arguments `zero` (the `zero(..)` workspaces, [`left_workspaces`]) are refreshed with
     /// zeros (values and adjoints in one store stream, the caller's zeros not read): the
     /// backward pass of the last call left their values dirty and their adjoints nonzero.
+    /// At the first call too, so that a plan never reads a workspace the caller passes.
     #[inline]
     fn refreshed<A, S, E>(&mut self, args: &A, zero: crate::abi::ParamMask) -> &mut St
     where
@@ -314,7 +315,12 @@ impl<St> Plan<St> {
             Some(st) if args.fits::<S>(st) => {
                 args.refresh_zeroing::<S>(st, zero);
             }
-            slot => *slot = Some(args.store::<S>()),
+            slot => {
+                let st = slot.insert(args.store::<S>());
+                if zero != 0 {
+                    args.refresh_zeroing::<S>(st, zero);
+                }
+            }
         }
         self.store.as_mut().expect("just made")
     }

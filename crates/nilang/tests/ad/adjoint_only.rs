@@ -558,6 +558,45 @@ mod dense_primitives {
         }
     }
 
+    /// A `Plan` never reads the caller's `zero(..)` workspaces (the caller passes them zero):
+    /// given nonzero ones, at the first call and the next, its gradient is that of zero
+    /// workspaces, and its storage holds them refreshed with zeros.
+    #[test]
+    fn plan_takes_the_zero_workspaces_as_zero() {
+        let rows = 6;
+        let x: Vec<f64> = (0..rows * 3).map(|i| (i as f64 * 0.61).cos()).collect();
+        let t: Vec<f64> = (0..rows).map(|i| (i as f64 * 0.4).sin()).collect();
+        let p: Vec<f64> = (0..21).map(|i| (i as f64 * 1.7).sin() * 0.5).collect();
+        let (mut w1, mut b1) = (p[..12].to_vec(), p[12..16].to_vec());
+        let (mut w2, mut b2) = (p[16..20].to_vec(), p[20..].to_vec());
+        let mut run = |fill: f64, plan: &mut ad::Plan<_>| {
+            let (mut z1, mut h, mut z2) = (
+                vec![fill; rows * 4],
+                vec![-fill; rows * 4],
+                vec![fill; rows],
+            );
+            let args = (
+                &mut 0.0,
+                &mut w1[..],
+                &mut b1[..],
+                &mut w2[..],
+                &mut b2[..],
+                &mut z1[..],
+                &mut h[..],
+                &mut z2[..],
+                &x[..],
+                &t[..],
+            );
+            let (v, st) = plan.value_and_gradient(&MlpFast, args, 0);
+            (v.to_bits(), adjoint_bits(st))
+        };
+        let want = run(0.0, &mut ad::Plan::new());
+        let mut plan = ad::Plan::new();
+        for fill in [3.0, 0.0, -2.5] {
+            assert_eq!(run(fill, &mut plan), want, "{fill}");
+        }
+    }
+
     /// Two batches through the network, each on its own `zero(..)` workspaces, inside a
     /// function whose own `zero(..)` they are: the outer adjoint-only variant tells each
     /// inner one that nothing reads its workspaces afterwards, so neither resets them; a
