@@ -29,6 +29,17 @@ pub trait Lift<E>: Copy + Default {
             *d = GVar::from(Self::lift(e));
         }
     }
+    /// `dst[i] = GVar::from(lift(E::default()))` (zero values, zero adjoints): what a
+    /// [`Plan`](crate::ad::Plan) refreshes a `zero(..)` workspace with, the caller's values
+    /// not read. One store stream (`f64`: the zero bytes of `+0.0`, the same bits).
+    #[doc(hidden)]
+    #[inline(always)]
+    fn zero_slice(dst: &mut [GVar<Self>])
+    where
+        E: Default,
+    {
+        dst.fill(GVar::from(Self::lift(E::default())));
+    }
 }
 impl<E: Elem> Lift<E> for E {
     #[inline(always)]
@@ -45,6 +56,12 @@ impl<E: Elem> Lift<E> for E {
             for (d, &e) in dst.iter_mut().zip(src) {
                 *d = GVar::from(e);
             }
+        }
+    }
+    #[inline(always)]
+    fn zero_slice(dst: &mut [GVar<E>]) {
+        if !super::gvar_slices::zero(dst) {
+            dst.fill(GVar::from(E::default()));
         }
     }
 }
@@ -197,6 +214,14 @@ pub trait GradArg<E: Elem> {
     }
     /// Overwrite `st` (of this argument's shape) with the current values, zero gradients.
     fn refresh<S: Lift<E>>(&self, st: &mut Self::Store<S>);
+    /// Overwrite `st` (of this argument's shape) with zero values and zero gradients, the
+    /// argument's values not read: a [`Plan`](crate::ad::Plan)'s refresh of a `zero(..)`
+    /// workspace (which the caller passes zero). [`GradArg::refresh`] unless the argument is
+    /// a slice or a `Vec`.
+    #[inline]
+    fn refresh_zero<S: Lift<E>>(&self, st: &mut Self::Store<S>) {
+        self.refresh(st)
+    }
     /// Borrow the storage as an argument.
     fn borrow<S: Lift<E>>(s: &mut Self::Store<S>) -> Self::Borrow<'_, S>;
     /// The differentiable slots of the storage (empty for integers and read-only arguments).
@@ -273,6 +298,10 @@ macro_rules! lifted_vec_arg {
             #[inline]
             fn refresh<S: Lift<E>>(&self, st: &mut Vec<GVar<S>>) {
                 (**self).refresh_field(st)
+            }
+            #[inline]
+            fn refresh_zero<S: Lift<E>>(&self, st: &mut Vec<GVar<S>>) {
+                S::zero_slice(st)
             }
             #[inline]
             fn borrow<S: Lift<E>>(s: &mut Vec<GVar<S>>) -> &mut $borrow {
@@ -442,6 +471,10 @@ pub trait GradArgs<E: Elem> {
     fn fits<S: Lift<E>>(&self, st: &Self::Store<S>) -> bool;
     /// Overwrite `st` with the current values, zero gradients.
     fn refresh<S: Lift<E>>(&self, st: &mut Self::Store<S>);
+    /// [`GradArgs::refresh`], but the arguments whose bit of `zero` is set (`zero(..)`
+    /// workspaces, [`Reversible::workspaces`](crate::Reversible::workspaces)) overwritten
+    /// with zeros, their values not read ([`GradArg::refresh_zero`]).
+    fn refresh_zeroing<S: Lift<E>>(&self, st: &mut Self::Store<S>, zero: crate::abi::ParamMask);
     /// Borrow every stored argument.
     fn borrow<S: Lift<E>>(s: &mut Self::Store<S>) -> Self::Borrow<'_, S>;
     /// The differentiable slots of argument `k`.
@@ -465,6 +498,14 @@ macro_rules! tuple_args {
             fn fits<S: Lift<E>>(&self, st: &Self::Store<S>) -> bool { true $(&& <$a as GradArg<E>>::fits::<S>(&self.$i, &st.$i))* }
             #[inline]
             fn refresh<S: Lift<E>>(&self, st: &mut Self::Store<S>) { $(<$a as GradArg<E>>::refresh::<S>(&self.$i, &mut st.$i);)* }
+            #[inline]
+            fn refresh_zeroing<S: Lift<E>>(&self, st: &mut Self::Store<S>, zero: crate::abi::ParamMask) {
+                $(if (zero >> $i) & 1 == 1 {
+                    <$a as GradArg<E>>::refresh_zero::<S>(&self.$i, &mut st.$i)
+                } else {
+                    <$a as GradArg<E>>::refresh::<S>(&self.$i, &mut st.$i)
+                })*
+            }
             #[inline]
             fn borrow<S: Lift<E>>(s: &mut Self::Store<S>) -> Self::Borrow<'_, S> {
                 ($(<$a as GradArg<E>>::borrow::<S>(&mut s.$i),)*)

@@ -299,9 +299,13 @@ impl<St> Plan<St> {
         self.store.as_ref()
     }
 
-    /// Storage for `args` over `S`, refreshed with their values: reused when it fits.
+    /// Storage for `args` over `S`, refreshed with their values: reused when it fits. The
+    /// arguments `zero` (the `zero(..)` workspaces, [`left_workspaces`]) are refreshed with
+    /// zeros (values and adjoints in one store stream, the caller's zeros not read): the
+    /// backward pass of the last call left their values dirty and their adjoints nonzero.
+    /// At the first call too, so that a plan never reads a workspace the caller passes.
     #[inline]
-    fn refreshed<A, S, E>(&mut self, args: &A) -> &mut St
+    fn refreshed<A, S, E>(&mut self, args: &A, zero: crate::abi::ParamMask) -> &mut St
     where
         E: Elem,
         A: GradArgs<E, Store<S> = St>,
@@ -309,9 +313,14 @@ impl<St> Plan<St> {
     {
         match &mut self.store {
             Some(st) if args.fits::<S>(st) => {
-                args.refresh::<S>(st);
+                args.refresh_zeroing::<S>(st, zero);
             }
-            slot => *slot = Some(args.store::<S>()),
+            slot => {
+                let st = slot.insert(args.store::<S>());
+                if zero != 0 {
+                    args.refresh_zeroing::<S>(st, zero);
+                }
+            }
         }
         self.store.as_mut().expect("just made")
     }
@@ -428,12 +437,12 @@ impl<St> Plan<St> {
             }
         };
         let one = one_pass::<F, A, E, _>(f, out);
-        self.refreshed::<A, E, _>(&args);
+        // the `zero(..)` workspaces' values are left (rewritten at the next call)
+        let left = left_workspaces::<F, A, E, _>(f, out);
+        self.refreshed::<A, E, _>(&args, left);
         let (Some(st), tape) = (self.store.as_mut(), &mut self.tape) else {
             unreachable!("refreshed")
         };
-        // the `zero(..)` workspaces' values are left (rewritten at the next call)
-        let left = left_workspaces::<F, A, E, _>(f, out);
         let Seed::Outputs(_, seed) = seed else {
             let v = backward_leaving::<F, A, E, _>(f, st, out, one, E::one(), tape, left);
             return (v, st);
@@ -470,7 +479,8 @@ impl<St> Plan<St> {
     {
         check_index::<A, _>(iout, "output");
         let one = one_pass::<F, A, Lanes<N>, _>(f, iout);
-        self.refreshed::<A, Lanes<N>, _>(&args);
+        let left = left_workspaces::<F, A, Lanes<N>, _>(f, iout);
+        self.refreshed::<A, Lanes<N>, _>(&args, left);
         let (Some(st), tape) = (self.store.as_mut(), &mut self.tape) else {
             unreachable!("refreshed")
         };
@@ -479,7 +489,6 @@ impl<St> Plan<St> {
                 f.call_primal(A::borrow(st));
             }
             seed_lanes::<A, N>(st, iout);
-            let left = left_workspaces::<F, A, Lanes<N>, _>(f, iout);
             uncall_outputs_dead(f, A::borrow(st), one, iout, left);
         });
         st

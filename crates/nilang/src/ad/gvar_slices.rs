@@ -50,6 +50,49 @@ pub(crate) fn lift<E: 'static>(dst: &mut [GVar<E>], src: &[E]) -> bool {
     true
 }
 
+/// `v[i] = GVar { x: 0.0, g: 0.0 }` for every `i` where `E` is `f64` (one stream of zero
+/// stores, the bits of `+0.0`), returning `true`; `false` (nothing done) otherwise. On
+/// AVX-512 whole vectors of four gradient numbers stored through the cache (the C library's
+/// `memset` streams past it above about a megabyte, and the forward pass reads them next:
+/// the `logistic` suite's `nilang-G` at n = 10⁵ took 1.1 → 1.2 ms so).
+#[inline]
+pub(crate) fn zero<E: 'static>(v: &mut [GVar<E>]) -> bool {
+    if TypeId::of::<E>() != TypeId::of::<f64>() {
+        return false;
+    }
+    // SAFETY: `E` is `f64` (same layout)
+    let v = unsafe { core::slice::from_raw_parts_mut(v.as_mut_ptr().cast::<GVar<f64>>(), v.len()) };
+    #[cfg(target_arch = "x86_64")]
+    if crate::simd::active() == crate::simd::Isa::Avx512 {
+        // SAFETY: the CPU has AVX-512F (`active` is at most what it has)
+        unsafe { zero_avx512(v) };
+        return true;
+    }
+    v.fill(GVar { x: 0.0, g: 0.0 });
+    true
+}
+
+/// [`zero`] on AVX-512: four gradient numbers of zeros stored at a time (the zero vector
+/// hidden from LLVM, which would make the loop a call to `memset`).
+///
+/// # Safety
+/// The CPU must have AVX-512F.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx512f")]
+unsafe fn zero_avx512(v: &mut [GVar<f64>]) {
+    use core::arch::x86_64::{_mm512_setzero_pd, _mm512_storeu_pd};
+    let zero = core::hint::black_box(_mm512_setzero_pd());
+    let (n, p) = (v.len(), v.as_mut_ptr().cast::<f64>());
+    let n4 = n - n % 4;
+    for i in (0..n4).step_by(4) {
+        // SAFETY: gradient numbers `i..i + 4` of `v` (eight reals)
+        unsafe { _mm512_storeu_pd(p.add(2 * i), zero) };
+    }
+    for g in &mut v[n4..] {
+        *g = GVar { x: 0.0, g: 0.0 };
+    }
+}
+
 /// `v[i].x = 0.0` for every `i`, the adjoints kept, where `T` is `f64`, returning `true`;
 /// `false` (nothing done) otherwise.
 #[inline]
@@ -142,6 +185,20 @@ mod tests {
     fn other_types_are_left_to_the_element_loops() {
         let mut d = [GVar::new(1.0_f32, 2.0)];
         assert!(!lift(&mut d, &[3.0_f32]) && !zero_values(&mut d));
+        assert_eq!(d[0], GVar::new(1.0, 2.0));
+    }
+
+    #[test]
+    fn zero_writes_zero_values_and_adjoints() {
+        for n in [0, 1, 5, 64] {
+            let mut v: Vec<GVar<f64>> = (0..n).map(|i| GVar::new(i as f64 - 2.5, -1.0)).collect();
+            assert!(zero(&mut v));
+            assert!(v
+                .iter()
+                .all(|v| (v.x.to_bits(), v.g.to_bits()) == (0.0f64.to_bits(), 0.0f64.to_bits())));
+        }
+        let mut d = [GVar::new(1.0_f32, 2.0)];
+        assert!(!zero(&mut d));
         assert_eq!(d[0], GVar::new(1.0, 2.0));
     }
 

@@ -485,6 +485,118 @@ mod dense_primitives {
         }
     }
 
+    /// The adjoints' bits of the parameters and the workspaces in an `mlp` gradient's storage.
+    #[allow(clippy::type_complexity)]
+    fn adjoint_bits<D, E>(
+        st: &(
+            GVar<f64>,
+            Vec<GVar<f64>>,
+            Vec<GVar<f64>>,
+            Vec<GVar<f64>>,
+            Vec<GVar<f64>>,
+            Vec<GVar<f64>>,
+            Vec<GVar<f64>>,
+            Vec<GVar<f64>>,
+            D,
+            E,
+        ),
+    ) -> [Vec<u64>; 7] {
+        [&st.1, &st.2, &st.3, &st.4, &st.5, &st.6, &st.7]
+            .map(|s| s.iter().map(|v| v.g.to_bits()).collect())
+    }
+
+    /// A `Plan` refreshes the `zero(..)` workspaces with zeros (values and adjoints in one
+    /// store stream, the caller's zeros not read) where the last call left their values dirty
+    /// and their adjoints nonzero: three calls in a row of `value_and_gradient`, `gradient`
+    /// and `vjp`, checked and unchecked, give the free gradient's bits, the workspaces'
+    /// adjoints included (so none carried over from the call before).
+    #[test]
+    fn plan_refreshes_the_zero_workspaces_with_zeros_for_the_free_gradient_bits() {
+        let rows = 10;
+        let x: Vec<f64> = (0..rows * 3).map(|i| (i as f64 * 0.37).sin()).collect();
+        let t: Vec<f64> = (0..rows).map(|i| (i as f64 * 0.9).cos()).collect();
+        let (mut plan_v, mut plan_g, mut plan_j) =
+            (ad::Plan::new(), ad::Plan::new(), ad::Plan::new());
+        let mut plan_c = ad::Plan::new();
+        for step in 0..3 {
+            let p: Vec<f64> = (0..21)
+                .map(|i| ((i + 5 * step) as f64 * 0.7).cos() * 0.9)
+                .collect();
+            let (mut w1, mut b1) = (p[..12].to_vec(), p[12..16].to_vec());
+            let (mut w2, mut b2) = (p[16..20].to_vec(), p[20..].to_vec());
+            let (mut z1, mut h, mut z2) =
+                (vec![0.0; rows * 4], vec![0.0; rows * 4], vec![0.0; rows]);
+            macro_rules! args {
+                () => {
+                    (
+                        &mut 0.0,
+                        &mut w1[..],
+                        &mut b1[..],
+                        &mut w2[..],
+                        &mut b2[..],
+                        &mut z1[..],
+                        &mut h[..],
+                        &mut z2[..],
+                        &x[..],
+                        &t[..],
+                    )
+                };
+            }
+            let (v0, st0) = ad::value_and_gradient(&MlpFast, args!(), 0);
+            let want = adjoint_bits(&st0);
+            assert!(st0.5.iter().any(|v| v.g != 0.0) && st0.6.iter().any(|v| v.g != 0.0));
+            let (v, st) = plan_v.value_and_gradient(&MlpFast, args!(), 0);
+            assert_eq!(v.to_bits(), v0.to_bits());
+            assert_eq!(adjoint_bits(st), want, "{step}");
+            let st = plan_g.gradient(&MlpFast, args!(), 0);
+            assert_eq!(adjoint_bits(st), want, "{step}");
+            let st = plan_j.vjp(&MlpFast, args!(), 0, &[1.0]);
+            assert_eq!(adjoint_bits(st), want, "{step}");
+            let (v, st) = plan_c.value_and_gradient(&MlpChecked, args!(), 0);
+            assert_eq!(v.to_bits(), v0.to_bits());
+            assert_eq!(adjoint_bits(st), want, "{step}");
+        }
+    }
+
+    /// A `Plan` never reads the caller's `zero(..)` workspaces (the caller passes them zero):
+    /// given nonzero ones, at the first call and the next, its gradient is that of zero
+    /// workspaces, and its storage holds them refreshed with zeros.
+    #[test]
+    fn plan_takes_the_zero_workspaces_as_zero() {
+        let rows = 6;
+        let x: Vec<f64> = (0..rows * 3).map(|i| (i as f64 * 0.61).cos()).collect();
+        let t: Vec<f64> = (0..rows).map(|i| (i as f64 * 0.4).sin()).collect();
+        let p: Vec<f64> = (0..21).map(|i| (i as f64 * 1.7).sin() * 0.5).collect();
+        let (mut w1, mut b1) = (p[..12].to_vec(), p[12..16].to_vec());
+        let (mut w2, mut b2) = (p[16..20].to_vec(), p[20..].to_vec());
+        let mut run = |fill: f64, plan: &mut ad::Plan<_>| {
+            let (mut z1, mut h, mut z2) = (
+                vec![fill; rows * 4],
+                vec![-fill; rows * 4],
+                vec![fill; rows],
+            );
+            let args = (
+                &mut 0.0,
+                &mut w1[..],
+                &mut b1[..],
+                &mut w2[..],
+                &mut b2[..],
+                &mut z1[..],
+                &mut h[..],
+                &mut z2[..],
+                &x[..],
+                &t[..],
+            );
+            let (v, st) = plan.value_and_gradient(&MlpFast, args, 0);
+            (v.to_bits(), adjoint_bits(st))
+        };
+        let want = run(0.0, &mut ad::Plan::new());
+        let mut plan = ad::Plan::new();
+        for fill in [3.0, 0.0, -2.5] {
+            assert_eq!(run(fill, &mut plan), want, "{fill}");
+        }
+    }
+
     /// Two batches through the network, each on its own `zero(..)` workspaces, inside a
     /// function whose own `zero(..)` they are: the outer adjoint-only variant tells each
     /// inner one that nothing reads its workspaces afterwards, so neither resets them; a
