@@ -280,6 +280,18 @@ scalar_arg!(
         restore(self, _s) {};
 );
 
+/// Whether `e` is zero, where it is an `f64` or an `f32` (other elements: `true`, unchecked):
+/// the debug builds' check of a `zero(..)` workspace a `Plan` is given.
+#[cfg(debug_assertions)]
+fn plain_zero<E: 'static>(e: &E) -> bool {
+    let e: &dyn core::any::Any = e;
+    match (e.downcast_ref::<f64>(), e.downcast_ref::<f32>()) {
+        (Some(x), _) => *x == 0.0,
+        (_, Some(x)) => *x == 0.0,
+        _ => true,
+    }
+}
+
 /// `&mut [E]` and `&mut Vec<E>`: lifted into a `Vec` of gradient numbers.
 macro_rules! lifted_vec_arg {
     ($($arg:ty => $borrow:ty),*) => {$(
@@ -301,6 +313,22 @@ macro_rules! lifted_vec_arg {
             }
             #[inline]
             fn refresh_zero<S: Lift<E>>(&self, st: &mut Vec<GVar<S>>) {
+                // debug builds read the caller's workspace once: passed nonzero, it is the
+                // caller's mistake, reported as the function's own entry check reports it
+                #[cfg(debug_assertions)]
+                if let Some(i) = self.iter().position(|e| !plain_zero(e)) {
+                    crate::check::fail(
+                        crate::check::ErrorKind::Argument,
+                        "nilang::ad::Plan",
+                        "#[i(zero(..))]",
+                        format!(
+                            "a `zero(..)` workspace is not zero on entry: element {i} is {:?} (a \
+                             `zero(..)` workspace must be passed zero; a release build's `Plan` \
+                             takes it as zero without reading it)",
+                            self[i]
+                        ),
+                    );
+                }
                 S::zero_slice(st)
             }
             #[inline]

@@ -558,9 +558,10 @@ mod dense_primitives {
         }
     }
 
-    /// A `Plan` never reads the caller's `zero(..)` workspaces (the caller passes them zero):
-    /// given nonzero ones, at the first call and the next, its gradient is that of zero
-    /// workspaces, and its storage holds them refreshed with zeros.
+    /// A release build's `Plan` never reads the caller's `zero(..)` workspaces (the caller
+    /// passes them zero): given nonzero ones, at the first call and the next, its gradient is
+    /// that of zero workspaces. A debug build reads them once and reports nonzero ones as the
+    /// function's own entry check does (a typed `Argument` error); the plan stays usable.
     #[test]
     fn plan_takes_the_zero_workspaces_as_zero() {
         let rows = 6;
@@ -593,7 +594,14 @@ mod dense_primitives {
         let want = run(0.0, &mut ad::Plan::new());
         let mut plan = ad::Plan::new();
         for fill in [3.0, 0.0, -2.5] {
-            assert_eq!(run(fill, &mut plan), want, "{fill}");
+            if cfg!(debug_assertions) && fill != 0.0 {
+                // debug builds read them once: a workspace passed nonzero is an error
+                let e = nilang::check::catch(|| run(fill, &mut plan)).unwrap_err();
+                assert_eq!(e.kind, nilang::check::ErrorKind::Argument, "{e}");
+                assert!(e.to_string().contains("not zero on entry"), "{e}");
+            } else {
+                assert_eq!(run(fill, &mut plan), want, "{fill}");
+            }
         }
     }
 
