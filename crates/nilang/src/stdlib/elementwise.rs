@@ -241,9 +241,9 @@ fn by_lanes<F: ArrayLanes, T: 'static>(step: Step, y: &mut [T], x: &mut [T]) -> 
     if TypeId::of::<T>() == TypeId::of::<GVar<f64>>() {
         // SAFETY: `T` is `GVar<f64>`
         let (y, x) = unsafe { (cast::<T, GVar<f64>>(y), cast::<T, GVar<f64>>(x)) };
-        // AVX-512's kernel splits the numbers in registers (two-source permutes), so the values
-        // step runs there too
-        if step == Step::PlusValues && crate::simd::active() != crate::simd::Isa::Avx512 {
+        // the kernels of AVX-512 and AVX2 split the numbers in registers (permutes, unpacks),
+        // so the values step runs there too
+        if step == Step::PlusValues && crate::simd::active() == crate::simd::Isa::Baseline {
             values_by_blocks::<F>(y, x);
         } else {
             dispatch::<F, GVar<f64>>(step, y, x);
@@ -291,7 +291,8 @@ fn dispatch<F: ArrayLanes, L: Lane>(step: Step, y: &mut [L], x: &mut [L]) {
         }
         #[target_feature(enable = "avx2")]
         fn avx2<F: ArrayLanes, L: Lane>(step: Step, y: &mut [L], x: &mut [L]) {
-            kernel::<F, L>(step, y, x)
+            // SAFETY: the CPU has AVX2 (this function's own feature)
+            unsafe { L::kernel_avx2::<F>(step, y, x) }
         }
         match crate::simd::active() {
             // SAFETY: the CPU has AVX-512F (`active` is at most what it has)
@@ -366,6 +367,15 @@ trait Lane: Copy + Default {
     #[inline(always)]
     unsafe fn kernel_avx512<F: ArrayLanes>(step: Step, y: &mut [Self], x: &mut [Self]) {
         kernel16::<F, Self>(step, y, x)
+    }
+    /// `y ±= f(x)` over the slices compiled for AVX2: [`kernel`], or a kernel of this type's
+    /// own with the same bits.
+    ///
+    /// # Safety
+    /// The CPU must have AVX2.
+    #[inline(always)]
+    unsafe fn kernel_avx2<F: ArrayLanes>(step: Step, y: &mut [Self], x: &mut [Self]) {
+        kernel::<F, Self>(step, y, x)
     }
 }
 
@@ -454,6 +464,17 @@ impl Lane for GVar<f64> {
         #[cfg(not(target_arch = "x86_64"))]
         kernel16::<F, Self>(step, y, x)
     }
+    /// [`avx2_pairs::kernel`] on x86-64 ([`kernel`] elsewhere, never called).
+    #[inline(always)]
+    unsafe fn kernel_avx2<F: ArrayLanes>(step: Step, y: &mut [Self], x: &mut [Self]) {
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: the CPU has AVX2 (the caller's promise)
+        unsafe {
+            avx2_pairs::kernel::<F>(step, y, x)
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        kernel::<F, Self>(step, y, x)
+    }
     /// The backward rule on eight lanes, or the values alone where the eight `ȳ` are zero.
     #[inline(always)]
     fn step<F: ArrayLanes>(step: Step, y: &mut [Self; 8], x: &mut [Self; 8]) {
@@ -483,6 +504,168 @@ impl Lane for GVar<f64> {
         let xg = part(&xp, G_AT);
         let g = if minus { xg + s } else { xg - s };
         set_pairs(x, with_part(&xp, G_AT, g));
+    }
+}
+
+/// Gradient numbers on AVX2: eight numbers (four vectors of their reals: value, adjoint,
+/// value, ..) split into two vectors of values and two of adjoints by one in-lane unpack each
+/// (`unpacklo` of two vectors of pairs takes the values of numbers 0, 2, 1, 3; `unpackhi` the
+/// adjoints, in the same order), and joined back by the same unpacks (the inverse
+/// permutation). The lane code runs on the permuted order, which an elementwise map does not
+/// see: every lane gets [`Lane::step`]'s operations, so the same bits. Where the compiler,
+/// given the portable [`part`]/[`with_part`], moved the reals by cross-lane shuffles, the
+/// adjoint-only rule of `tanh` with its output stored cost 6.6× a plain stream of adjoints.
+#[cfg(target_arch = "x86_64")]
+mod avx2_pairs {
+    use super::{ArrayLanes, GVar, Step, F8, G_AT, X_AT};
+    use core::arch::x86_64::{
+        __m256d, _mm256_add_pd, _mm256_castpd_si256, _mm256_loadu_pd, _mm256_or_pd,
+        _mm256_slli_epi64, _mm256_storeu_pd, _mm256_sub_pd, _mm256_testz_si256,
+        _mm256_unpackhi_pd, _mm256_unpacklo_pd,
+    };
+
+    // the unpacks below take the value from the low half of each pair
+    const _: () = assert!(X_AT == 0 && G_AT == 1);
+
+    /// Eight gradient numbers as four vectors of their reals (value, adjoint, value, ..).
+    #[target_feature(enable = "avx2")]
+    #[inline]
+    fn load(v: &[GVar<f64>; 8]) -> [__m256d; 4] {
+        let p = v.as_ptr().cast::<f64>();
+        // SAFETY: eight `GVar<f64>` are sixteen `f64` (asserted with `X_AT`), readable
+        [0, 4, 8, 12].map(|k| unsafe { _mm256_loadu_pd(p.add(k)) })
+    }
+
+    /// Writes [`load`]'s vectors back.
+    #[target_feature(enable = "avx2")]
+    #[inline]
+    fn store(v: &mut [GVar<f64>; 8], r: [__m256d; 4]) {
+        let p = v.as_mut_ptr().cast::<f64>();
+        for (k, r) in r.into_iter().enumerate() {
+            // SAFETY: as in `load`, writable
+            unsafe { _mm256_storeu_pd(p.add(4 * k), r) };
+        }
+    }
+
+    /// The values and the adjoints of [`load`]'s numbers (two vectors each, numbers 0, 2, 1,
+    /// 3, 4, 6, 5, 7).
+    #[target_feature(enable = "avx2")]
+    #[inline]
+    fn split(r: [__m256d; 4]) -> [[__m256d; 2]; 2] {
+        [
+            [
+                _mm256_unpacklo_pd(r[0], r[1]),
+                _mm256_unpacklo_pd(r[2], r[3]),
+            ],
+            [
+                _mm256_unpackhi_pd(r[0], r[1]),
+                _mm256_unpackhi_pd(r[2], r[3]),
+            ],
+        ]
+    }
+
+    /// The reals of the numbers with values `x` and adjoints `g` in [`split`]'s order: the
+    /// inverse of [`split`], bit for bit.
+    #[target_feature(enable = "avx2")]
+    #[inline]
+    fn join(x: [__m256d; 2], g: [__m256d; 2]) -> [__m256d; 4] {
+        [
+            _mm256_unpacklo_pd(x[0], g[0]),
+            _mm256_unpackhi_pd(x[0], g[0]),
+            _mm256_unpacklo_pd(x[1], g[1]),
+            _mm256_unpackhi_pd(x[1], g[1]),
+        ]
+    }
+
+    /// Two vectors as eight lanes.
+    #[target_feature(enable = "avx2")]
+    #[inline]
+    fn lanes(v: [__m256d; 2]) -> F8 {
+        // SAFETY: two `__m256d` are eight `f64`
+        F8(unsafe { core::mem::transmute::<[__m256d; 2], [f64; 8]>(v) })
+    }
+
+    /// Eight lanes as two vectors.
+    #[target_feature(enable = "avx2")]
+    #[inline]
+    fn vectors(v: F8) -> [__m256d; 2] {
+        // SAFETY: as in `lanes`
+        unsafe { core::mem::transmute::<[f64; 8], [__m256d; 2]>(v.0) }
+    }
+
+    /// Whether all eight lanes are zero (`±0`): [`super::all_zero`] on vectors.
+    #[target_feature(enable = "avx2")]
+    #[inline]
+    fn all_zero(v: [__m256d; 2]) -> bool {
+        let s = _mm256_slli_epi64::<1>(_mm256_castpd_si256(_mm256_or_pd(v[0], v[1])));
+        _mm256_testz_si256(s, s) == 1
+    }
+
+    /// `y ±= f(x)` on eight gradient numbers: [`Lane::step`](super::Lane::step)'s operations
+    /// on the split numbers.
+    #[target_feature(enable = "avx2")]
+    #[inline]
+    fn step8<F: ArrayLanes>(step: Step, y: &mut [GVar<f64>; 8], x: &mut [GVar<f64>; 8]) {
+        let adjoints_only = step.adjoints_only();
+        let minus = step.minus();
+        let [yx, yg] = split(load(y));
+        let [xv, xg] = split(load(x));
+        // as in `Lane::step`: `f(x)` from `y` where stored; not computed where unread
+        let r = if step.stored() {
+            yx
+        } else if adjoints_only && !F::READS_R {
+            xv
+        } else {
+            vectors(F::value(lanes(xv)))
+        };
+        if !adjoints_only {
+            let out = if minus {
+                [_mm256_sub_pd(yx[0], r[0]), _mm256_sub_pd(yx[1], r[1])]
+            } else {
+                [_mm256_add_pd(yx[0], r[0]), _mm256_add_pd(yx[1], r[1])]
+            };
+            store(y, join(out, yg));
+        }
+        if step == Step::PlusValues || all_zero(yg) {
+            return;
+        }
+        let s = vectors(F::adjoint_step(lanes(yg), lanes(xv), lanes(r)));
+        let g = if minus {
+            [_mm256_add_pd(xg[0], s[0]), _mm256_add_pd(xg[1], s[1])]
+        } else {
+            [_mm256_sub_pd(xg[0], s[0]), _mm256_sub_pd(xg[1], s[1])]
+        };
+        store(x, join(xv, g));
+    }
+
+    /// `y ±= f(x)` over the slices: eight numbers at a time ([`step8`]), the last `len mod 8`
+    /// in eight padded with zeros (as [`super::kernel`]).
+    ///
+    /// # Safety
+    /// The CPU must have AVX2.
+    #[target_feature(enable = "avx2")]
+    #[inline]
+    pub(super) unsafe fn kernel<F: ArrayLanes>(
+        step: Step,
+        y: &mut [GVar<f64>],
+        x: &mut [GVar<f64>],
+    ) {
+        let (n, full) = (y.len(), y.len() - y.len() % 8);
+        for (y, x) in y[..full]
+            .chunks_exact_mut(8)
+            .zip(x[..full].chunks_exact_mut(8))
+        {
+            let (y, x) = core::hint::black_box((y, x));
+            step8::<F>(step, y.try_into().unwrap(), x.try_into().unwrap());
+        }
+        if full < n {
+            let (mut yt, mut xt) = ([GVar::default(); 8], [GVar::default(); 8]);
+            yt[..n - full].copy_from_slice(&y[full..]);
+            xt[..n - full].copy_from_slice(&x[full..]);
+            step8::<F>(step, &mut yt, &mut xt);
+            y[full..].copy_from_slice(&yt[..n - full]);
+            x[full..].copy_from_slice(&xt[..n - full]);
+        }
     }
 }
 
