@@ -515,6 +515,7 @@ impl Lane for GVar<f64> {
 /// see: every lane gets [`Lane::step`]'s operations, so the same bits. Where the compiler,
 /// given the portable [`part`]/[`with_part`], moved the reals by cross-lane shuffles, the
 /// adjoint-only rule of `tanh` with its output stored cost 6.6× a plain stream of adjoints.
+/// Each step runs a loop of its own (the step a constant), the eight numbers' code inlined.
 #[cfg(target_arch = "x86_64")]
 mod avx2_pairs {
     use super::{ArrayLanes, GVar, Step, F8, G_AT, X_AT};
@@ -528,18 +529,23 @@ mod avx2_pairs {
     const _: () = assert!(X_AT == 0 && G_AT == 1);
 
     /// Eight gradient numbers as four vectors of their reals (value, adjoint, value, ..).
-    #[target_feature(enable = "avx2")]
-    #[inline]
-    fn load(v: &[GVar<f64>; 8]) -> [__m256d; 4] {
+    ///
+    /// # Safety
+    /// The CPU must have AVX2 (as for every function here).
+    #[inline(always)]
+    unsafe fn load(v: &[GVar<f64>; 8]) -> [__m256d; 4] {
         let p = v.as_ptr().cast::<f64>();
-        // SAFETY: eight `GVar<f64>` are sixteen `f64` (asserted with `X_AT`), readable
+        // SAFETY: eight `GVar<f64>` are sixteen `f64` (asserted with `X_AT`), readable; AVX
+        // (the caller's promise)
         [0, 4, 8, 12].map(|k| unsafe { _mm256_loadu_pd(p.add(k)) })
     }
 
     /// Writes [`load`]'s vectors back.
-    #[target_feature(enable = "avx2")]
-    #[inline]
-    fn store(v: &mut [GVar<f64>; 8], r: [__m256d; 4]) {
+    ///
+    /// # Safety
+    /// As [`load`].
+    #[inline(always)]
+    unsafe fn store(v: &mut [GVar<f64>; 8], r: [__m256d; 4]) {
         let p = v.as_mut_ptr().cast::<f64>();
         for (k, r) in r.into_iter().enumerate() {
             // SAFETY: as in `load`, writable
@@ -549,93 +555,155 @@ mod avx2_pairs {
 
     /// The values and the adjoints of [`load`]'s numbers (two vectors each, numbers 0, 2, 1,
     /// 3, 4, 6, 5, 7).
-    #[target_feature(enable = "avx2")]
-    #[inline]
-    fn split(r: [__m256d; 4]) -> [[__m256d; 2]; 2] {
-        [
+    ///
+    /// # Safety
+    /// As [`load`].
+    #[inline(always)]
+    unsafe fn split(r: [__m256d; 4]) -> [[__m256d; 2]; 2] {
+        // SAFETY: AVX (the caller's promise)
+        unsafe {
             [
-                _mm256_unpacklo_pd(r[0], r[1]),
-                _mm256_unpacklo_pd(r[2], r[3]),
-            ],
-            [
-                _mm256_unpackhi_pd(r[0], r[1]),
-                _mm256_unpackhi_pd(r[2], r[3]),
-            ],
-        ]
+                [
+                    _mm256_unpacklo_pd(r[0], r[1]),
+                    _mm256_unpacklo_pd(r[2], r[3]),
+                ],
+                [
+                    _mm256_unpackhi_pd(r[0], r[1]),
+                    _mm256_unpackhi_pd(r[2], r[3]),
+                ],
+            ]
+        }
     }
 
     /// The reals of the numbers with values `x` and adjoints `g` in [`split`]'s order: the
     /// inverse of [`split`], bit for bit.
-    #[target_feature(enable = "avx2")]
-    #[inline]
-    fn join(x: [__m256d; 2], g: [__m256d; 2]) -> [__m256d; 4] {
-        [
-            _mm256_unpacklo_pd(x[0], g[0]),
-            _mm256_unpackhi_pd(x[0], g[0]),
-            _mm256_unpacklo_pd(x[1], g[1]),
-            _mm256_unpackhi_pd(x[1], g[1]),
-        ]
+    ///
+    /// # Safety
+    /// As [`load`].
+    #[inline(always)]
+    unsafe fn join(x: [__m256d; 2], g: [__m256d; 2]) -> [__m256d; 4] {
+        // SAFETY: AVX (the caller's promise)
+        unsafe {
+            [
+                _mm256_unpacklo_pd(x[0], g[0]),
+                _mm256_unpackhi_pd(x[0], g[0]),
+                _mm256_unpacklo_pd(x[1], g[1]),
+                _mm256_unpackhi_pd(x[1], g[1]),
+            ]
+        }
+    }
+
+    /// `a + b` (`PLUS`) or `a − b`, vector by vector.
+    ///
+    /// # Safety
+    /// As [`load`].
+    #[inline(always)]
+    unsafe fn add_or_sub(plus: bool, a: [__m256d; 2], b: [__m256d; 2]) -> [__m256d; 2] {
+        // SAFETY: AVX (the caller's promise)
+        unsafe {
+            if plus {
+                [_mm256_add_pd(a[0], b[0]), _mm256_add_pd(a[1], b[1])]
+            } else {
+                [_mm256_sub_pd(a[0], b[0]), _mm256_sub_pd(a[1], b[1])]
+            }
+        }
     }
 
     /// Two vectors as eight lanes.
-    #[target_feature(enable = "avx2")]
-    #[inline]
+    #[inline(always)]
     fn lanes(v: [__m256d; 2]) -> F8 {
         // SAFETY: two `__m256d` are eight `f64`
         F8(unsafe { core::mem::transmute::<[__m256d; 2], [f64; 8]>(v) })
     }
 
     /// Eight lanes as two vectors.
-    #[target_feature(enable = "avx2")]
-    #[inline]
+    #[inline(always)]
     fn vectors(v: F8) -> [__m256d; 2] {
         // SAFETY: as in `lanes`
         unsafe { core::mem::transmute::<[f64; 8], [__m256d; 2]>(v.0) }
     }
 
     /// Whether all eight lanes are zero (`±0`): [`super::all_zero`] on vectors.
-    #[target_feature(enable = "avx2")]
-    #[inline]
-    fn all_zero(v: [__m256d; 2]) -> bool {
-        let s = _mm256_slli_epi64::<1>(_mm256_castpd_si256(_mm256_or_pd(v[0], v[1])));
-        _mm256_testz_si256(s, s) == 1
+    ///
+    /// # Safety
+    /// As [`load`].
+    #[inline(always)]
+    unsafe fn all_zero(v: [__m256d; 2]) -> bool {
+        // SAFETY: AVX2 (the caller's promise)
+        unsafe {
+            let s = _mm256_slli_epi64::<1>(_mm256_castpd_si256(_mm256_or_pd(v[0], v[1])));
+            _mm256_testz_si256(s, s) == 1
+        }
     }
 
     /// `y ±= f(x)` on eight gradient numbers: [`Lane::step`](super::Lane::step)'s operations
     /// on the split numbers.
-    #[target_feature(enable = "avx2")]
-    #[inline]
-    fn step8<F: ArrayLanes>(step: Step, y: &mut [GVar<f64>; 8], x: &mut [GVar<f64>; 8]) {
+    ///
+    /// # Safety
+    /// As [`load`].
+    #[inline(always)]
+    unsafe fn step8<F: ArrayLanes>(step: Step, y: &mut [GVar<f64>; 8], x: &mut [GVar<f64>; 8]) {
         let adjoints_only = step.adjoints_only();
         let minus = step.minus();
-        let [yx, yg] = split(load(y));
-        let [xv, xg] = split(load(x));
-        // as in `Lane::step`: `f(x)` from `y` where stored; not computed where unread
-        let r = if step.stored() {
-            yx
-        } else if adjoints_only && !F::READS_R {
-            xv
-        } else {
-            vectors(F::value(lanes(xv)))
-        };
-        if !adjoints_only {
-            let out = if minus {
-                [_mm256_sub_pd(yx[0], r[0]), _mm256_sub_pd(yx[1], r[1])]
+        // SAFETY: AVX2 (the caller's promise)
+        unsafe {
+            let [yx, yg] = split(load(y));
+            let [xv, xg] = split(load(x));
+            // as in `Lane::step`: `f(x)` from `y` where stored; not computed where unread
+            let r = if step.stored() {
+                yx
+            } else if adjoints_only && !F::READS_R {
+                xv
             } else {
-                [_mm256_add_pd(yx[0], r[0]), _mm256_add_pd(yx[1], r[1])]
+                vectors(F::value(lanes(xv)))
             };
-            store(y, join(out, yg));
+            if !adjoints_only {
+                store(y, join(add_or_sub(!minus, yx, r), yg));
+            }
+            if step == Step::PlusValues || all_zero(yg) {
+                return;
+            }
+            let s = vectors(F::adjoint_step(lanes(yg), lanes(xv), lanes(r)));
+            store(x, join(xv, add_or_sub(minus, xg, s)));
         }
-        if step == Step::PlusValues || all_zero(yg) {
-            return;
+    }
+
+    /// The step of number `S` (a constant for [`chunks`]).
+    const fn step_at(s: u8) -> Step {
+        match s {
+            0 => Step::Plus,
+            1 => Step::Minus,
+            2 => Step::PlusValues,
+            3 => Step::PlusAdjoints,
+            4 => Step::MinusAdjoints,
+            5 => Step::MinusStored,
+            _ => Step::MinusAdjointsStored,
         }
-        let s = vectors(F::adjoint_step(lanes(yg), lanes(xv), lanes(r)));
-        let g = if minus {
-            [_mm256_add_pd(xg[0], s[0]), _mm256_add_pd(xg[1], s[1])]
-        } else {
-            [_mm256_sub_pd(xg[0], s[0]), _mm256_sub_pd(xg[1], s[1])]
-        };
-        store(x, join(xv, g));
+    }
+
+    /// Step number `S` ([`step_at`]) over slices whose length is a multiple of eight.
+    #[target_feature(enable = "avx2")]
+    #[inline]
+    fn chunks<F: ArrayLanes, const S: u8>(y: &mut [GVar<f64>], x: &mut [GVar<f64>]) {
+        for (y, x) in y.chunks_exact_mut(8).zip(x.chunks_exact_mut(8)) {
+            // SAFETY: the CPU has AVX2 (this function's own feature)
+            unsafe { step8::<F>(step_at(S), y.try_into().unwrap(), x.try_into().unwrap()) };
+        }
+    }
+
+    /// [`chunks`] of `step`.
+    #[target_feature(enable = "avx2")]
+    #[inline]
+    fn by_step<F: ArrayLanes>(step: Step, y: &mut [GVar<f64>], x: &mut [GVar<f64>]) {
+        match step {
+            Step::Plus => chunks::<F, 0>(y, x),
+            Step::Minus => chunks::<F, 1>(y, x),
+            Step::PlusValues => chunks::<F, 2>(y, x),
+            Step::PlusAdjoints => chunks::<F, 3>(y, x),
+            Step::MinusAdjoints => chunks::<F, 4>(y, x),
+            Step::MinusStored => chunks::<F, 5>(y, x),
+            Step::MinusAdjointsStored => chunks::<F, 6>(y, x),
+        }
     }
 
     /// `y ±= f(x)` over the slices: eight numbers at a time ([`step8`]), the last `len mod 8`
@@ -651,18 +719,12 @@ mod avx2_pairs {
         x: &mut [GVar<f64>],
     ) {
         let (n, full) = (y.len(), y.len() - y.len() % 8);
-        for (y, x) in y[..full]
-            .chunks_exact_mut(8)
-            .zip(x[..full].chunks_exact_mut(8))
-        {
-            let (y, x) = core::hint::black_box((y, x));
-            step8::<F>(step, y.try_into().unwrap(), x.try_into().unwrap());
-        }
+        by_step::<F>(step, &mut y[..full], &mut x[..full]);
         if full < n {
             let (mut yt, mut xt) = ([GVar::default(); 8], [GVar::default(); 8]);
             yt[..n - full].copy_from_slice(&y[full..]);
             xt[..n - full].copy_from_slice(&x[full..]);
-            step8::<F>(step, &mut yt, &mut xt);
+            by_step::<F>(step, &mut yt, &mut xt);
             y[full..].copy_from_slice(&yt[..n - full]);
             x[full..].copy_from_slice(&xt[..n - full]);
         }
