@@ -13,7 +13,10 @@
 //! adjoints of eight targets are exactly zero (the forward pass of a gradient, a recomputed
 //! routine) only the values move, and the adjoint-only rule (a target nothing reads
 //! afterwards) computes `f(x)` only where `f'` reads it (`exp`, `exp_m1`, `tanh`; not `ln`,
-//! `ln_1p`, `sin`, `cos`, `softplus`). With AVX-512, a derivative that calls a function
+//! `ln_1p`, `sin`, `cos`, `softplus`). With AVX-512 and AVX2, gradient numbers are split into
+//! vectors of values and of adjoints in registers (two-source permutes; in-lane unpacks, which
+//! take the numbers in a permuted order that the lanes do not see) and joined back by the
+//! inverse permutation. With AVX-512, a derivative that calls a function
 //! (`softplus`' `1 / (e^(−x) + 1)`, `sin`'s `cos(x)`) runs on sixteen lanes at once, two
 //! vectors' chains interleaved (the same bits). The last `len mod 8` elements run in a vector padded with
 //! zeros, so every element gets the same function whatever its position. Every other function
@@ -255,8 +258,9 @@ fn by_lanes<F: ArrayLanes, T: 'static>(step: Step, y: &mut [T], x: &mut [T]) -> 
 
 /// The values-only step on gradient numbers by the kernel of plain numbers: their values
 /// copied to blocks of `f64` and back (the lanes of `f64` ran a `tanh` twice as fast as those
-/// of interleaved `GVar`s; the same operations, so the same bits). AVX-512's kernel splits the
-/// numbers in registers instead ([`avx512_pairs`]).
+/// of interleaved `GVar`s; the same operations, so the same bits): the default build's path.
+/// The kernels of AVX-512 and AVX2 split the numbers in registers instead ([`avx512_pairs`],
+/// [`avx2_pairs`]).
 #[inline]
 fn values_by_blocks<F: ArrayLanes>(y: &mut [GVar<f64>], x: &[GVar<f64>]) {
     const BLOCK: usize = 256;
@@ -521,8 +525,8 @@ mod avx2_pairs {
     use super::{ArrayLanes, GVar, Step, F8, G_AT, X_AT};
     use core::arch::x86_64::{
         __m256d, _mm256_add_pd, _mm256_castpd_si256, _mm256_loadu_pd, _mm256_or_pd,
-        _mm256_slli_epi64, _mm256_storeu_pd, _mm256_sub_pd, _mm256_testz_si256,
-        _mm256_unpackhi_pd, _mm256_unpacklo_pd,
+        _mm256_slli_epi64, _mm256_storeu_pd, _mm256_sub_pd, _mm256_testz_si256, _mm256_unpackhi_pd,
+        _mm256_unpacklo_pd,
     };
 
     // the unpacks below take the value from the low half of each pair
@@ -1077,6 +1081,95 @@ mod tests {
         check::<fns::Ln>();
         check::<fns::Ln1p>();
         check::<fns::Sin>();
+        check::<fns::Softplus>();
+    }
+
+    /// AVX2's kernel on gradient numbers (run here where the CPU has AVX2, whatever
+    /// [`dispatch`] picks) gives the default kernel's bits for every step, values and
+    /// adjoints, with special values, a chunk of eight whose `ȳ` are zero, and tails of every
+    /// length.
+    #[cfg(target_arch = "x86_64")]
+    #[test]
+    fn the_avx2_kernel_on_gradient_numbers_gives_the_default_kernels_bits() {
+        if crate::simd::detected() < crate::simd::Isa::Avx2 {
+            return;
+        }
+        fn check<F: ArrayLanes>() {
+            let specials = [
+                0.0,
+                -0.0,
+                f64::INFINITY,
+                f64::NEG_INFINITY,
+                f64::NAN,
+                1e-310,
+            ];
+            let bits = |v: &[GVar<f64>]| {
+                v.iter()
+                    .flat_map(|v| [v.x.to_bits(), v.g.to_bits()])
+                    .collect::<Vec<_>>()
+            };
+            for n in (0..=16).chain([45]) {
+                let x: Vec<GVar<f64>> = (0..n)
+                    .map(|i| {
+                        let v = if i % 7 == 5 {
+                            specials[i % specials.len()]
+                        } else {
+                            ((i + 1) as f64 * 0.83).sin() * 5.0
+                        };
+                        GVar::new(v, 0.3 - 0.01 * i as f64)
+                    })
+                    .collect();
+                let y: Vec<GVar<f64>> = (0..n)
+                    .map(|i| {
+                        let g = if (8..16).contains(&i) {
+                            if i % 2 == 0 {
+                                0.0
+                            } else {
+                                -0.0
+                            }
+                        } else if i % 9 == 4 {
+                            specials[i % specials.len()]
+                        } else {
+                            0.7 - 0.05 * i as f64
+                        };
+                        GVar::new(if i % 3 == 0 { -0.0 } else { 0.0 }, g)
+                    })
+                    .collect();
+                let (mut yf, mut xf) = (y.clone(), x.clone());
+                kernel::<F, GVar<f64>>(Step::PlusValues, &mut yf, &mut xf);
+                for step in [
+                    Step::Plus,
+                    Step::Minus,
+                    Step::PlusValues,
+                    Step::PlusAdjoints,
+                    Step::MinusAdjoints,
+                    Step::MinusStored,
+                    Step::MinusAdjointsStored,
+                ] {
+                    let y0 = if step.stored() { &yf } else { &y };
+                    let (mut ya, mut xa) = (y0.clone(), x.clone());
+                    let (mut yb, mut xb) = (y0.clone(), x.clone());
+                    // SAFETY: the CPU has AVX2 (checked above)
+                    unsafe { avx2_pairs::kernel::<F>(step, &mut ya, &mut xa) };
+                    kernel::<F, GVar<f64>>(step, &mut yb, &mut xb);
+                    assert_eq!(bits(&ya), bits(&yb), "n = {n}, {step:?}: y");
+                    assert_eq!(bits(&xa), bits(&xb), "n = {n}, {step:?}: x");
+                    if n > 0 && step != Step::PlusValues {
+                        assert_ne!(bits(&xa), bits(&x), "n = {n}, {step:?}: no adjoint moved");
+                    }
+                    if n > 0 && !step.adjoints_only() {
+                        assert_ne!(bits(&ya), bits(y0), "n = {n}, {step:?}: no value moved");
+                    }
+                }
+            }
+        }
+        check::<fns::Tanh>();
+        check::<fns::Exp>();
+        check::<fns::ExpM1>();
+        check::<fns::Ln>();
+        check::<fns::Ln1p>();
+        check::<fns::Sin>();
+        check::<fns::Cos>();
         check::<fns::Softplus>();
     }
 
