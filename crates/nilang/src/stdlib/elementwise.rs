@@ -13,7 +13,10 @@
 //! adjoints of eight targets are exactly zero (the forward pass of a gradient, a recomputed
 //! routine) only the values move, and the adjoint-only rule (a target nothing reads
 //! afterwards) computes `f(x)` only where `f'` reads it (`exp`, `exp_m1`, `tanh`; not `ln`,
-//! `ln_1p`, `sin`, `cos`, `softplus`). With AVX-512, a derivative that calls a function
+//! `ln_1p`, `sin`, `cos`, `softplus`). With AVX-512 and AVX2, gradient numbers are split into
+//! vectors of values and of adjoints in registers (two-source permutes; in-lane unpacks, which
+//! take the numbers in a permuted order that the lanes do not see) and joined back by the
+//! inverse permutation. With AVX-512, a derivative that calls a function
 //! (`softplus`' `1 / (e^(−x) + 1)`, `sin`'s `cos(x)`) runs on sixteen lanes at once, two
 //! vectors' chains interleaved (the same bits). The last `len mod 8` elements run in a vector padded with
 //! zeros, so every element gets the same function whatever its position. Every other function
@@ -241,9 +244,9 @@ fn by_lanes<F: ArrayLanes, T: 'static>(step: Step, y: &mut [T], x: &mut [T]) -> 
     if TypeId::of::<T>() == TypeId::of::<GVar<f64>>() {
         // SAFETY: `T` is `GVar<f64>`
         let (y, x) = unsafe { (cast::<T, GVar<f64>>(y), cast::<T, GVar<f64>>(x)) };
-        // AVX-512's kernel splits the numbers in registers (two-source permutes), so the values
-        // step runs there too
-        if step == Step::PlusValues && crate::simd::active() != crate::simd::Isa::Avx512 {
+        // the kernels of AVX-512 and AVX2 split the numbers in registers (permutes, unpacks),
+        // so the values step runs there too
+        if step == Step::PlusValues && crate::simd::active() == crate::simd::Isa::Baseline {
             values_by_blocks::<F>(y, x);
         } else {
             dispatch::<F, GVar<f64>>(step, y, x);
@@ -255,8 +258,9 @@ fn by_lanes<F: ArrayLanes, T: 'static>(step: Step, y: &mut [T], x: &mut [T]) -> 
 
 /// The values-only step on gradient numbers by the kernel of plain numbers: their values
 /// copied to blocks of `f64` and back (the lanes of `f64` ran a `tanh` twice as fast as those
-/// of interleaved `GVar`s; the same operations, so the same bits). AVX-512's kernel splits the
-/// numbers in registers instead ([`avx512_pairs`]).
+/// of interleaved `GVar`s; the same operations, so the same bits): the default build's path.
+/// The kernels of AVX-512 and AVX2 split the numbers in registers instead ([`avx512_pairs`],
+/// [`avx2_pairs`]).
 #[inline]
 fn values_by_blocks<F: ArrayLanes>(y: &mut [GVar<f64>], x: &[GVar<f64>]) {
     const BLOCK: usize = 256;
@@ -291,7 +295,8 @@ fn dispatch<F: ArrayLanes, L: Lane>(step: Step, y: &mut [L], x: &mut [L]) {
         }
         #[target_feature(enable = "avx2")]
         fn avx2<F: ArrayLanes, L: Lane>(step: Step, y: &mut [L], x: &mut [L]) {
-            kernel::<F, L>(step, y, x)
+            // SAFETY: the CPU has AVX2 (this function's own feature)
+            unsafe { L::kernel_avx2::<F>(step, y, x) }
         }
         match crate::simd::active() {
             // SAFETY: the CPU has AVX-512F (`active` is at most what it has)
@@ -366,6 +371,15 @@ trait Lane: Copy + Default {
     #[inline(always)]
     unsafe fn kernel_avx512<F: ArrayLanes>(step: Step, y: &mut [Self], x: &mut [Self]) {
         kernel16::<F, Self>(step, y, x)
+    }
+    /// `y ±= f(x)` over the slices compiled for AVX2: [`kernel`], or a kernel of this type's
+    /// own with the same bits.
+    ///
+    /// # Safety
+    /// The CPU must have AVX2.
+    #[inline(always)]
+    unsafe fn kernel_avx2<F: ArrayLanes>(step: Step, y: &mut [Self], x: &mut [Self]) {
+        kernel::<F, Self>(step, y, x)
     }
 }
 
@@ -454,6 +468,17 @@ impl Lane for GVar<f64> {
         #[cfg(not(target_arch = "x86_64"))]
         kernel16::<F, Self>(step, y, x)
     }
+    /// [`avx2_pairs::kernel`] on x86-64 ([`kernel`] elsewhere, never called).
+    #[inline(always)]
+    unsafe fn kernel_avx2<F: ArrayLanes>(step: Step, y: &mut [Self], x: &mut [Self]) {
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: the CPU has AVX2 (the caller's promise)
+        unsafe {
+            avx2_pairs::kernel::<F>(step, y, x)
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        kernel::<F, Self>(step, y, x)
+    }
     /// The backward rule on eight lanes, or the values alone where the eight `ȳ` are zero.
     #[inline(always)]
     fn step<F: ArrayLanes>(step: Step, y: &mut [Self; 8], x: &mut [Self; 8]) {
@@ -483,6 +508,230 @@ impl Lane for GVar<f64> {
         let xg = part(&xp, G_AT);
         let g = if minus { xg + s } else { xg - s };
         set_pairs(x, with_part(&xp, G_AT, g));
+    }
+}
+
+/// Gradient numbers on AVX2: eight numbers (four vectors of their reals: value, adjoint,
+/// value, ..) split into two vectors of values and two of adjoints by one in-lane unpack each
+/// (`unpacklo` of two vectors of pairs takes the values of numbers 0, 2, 1, 3; `unpackhi` the
+/// adjoints, in the same order), and joined back by the same unpacks (the inverse
+/// permutation). The lane code runs on the permuted order, which an elementwise map does not
+/// see: every lane gets [`Lane::step`]'s operations, so the same bits. Where the compiler,
+/// given the portable [`part`]/[`with_part`], moved the reals by cross-lane shuffles, the
+/// adjoint-only rule of `tanh` with its output stored cost 6.6× a plain stream of adjoints.
+/// Each step runs a loop of its own (the step a constant), the eight numbers' code inlined.
+#[cfg(target_arch = "x86_64")]
+mod avx2_pairs {
+    use super::{ArrayLanes, GVar, Step, F8, G_AT, X_AT};
+    use core::arch::x86_64::{
+        __m256d, _mm256_add_pd, _mm256_castpd_si256, _mm256_loadu_pd, _mm256_or_pd,
+        _mm256_slli_epi64, _mm256_storeu_pd, _mm256_sub_pd, _mm256_testz_si256, _mm256_unpackhi_pd,
+        _mm256_unpacklo_pd,
+    };
+
+    // the unpacks below take the value from the low half of each pair
+    const _: () = assert!(X_AT == 0 && G_AT == 1);
+
+    /// Eight gradient numbers as four vectors of their reals (value, adjoint, value, ..).
+    ///
+    /// # Safety
+    /// The CPU must have AVX2 (as for every function here).
+    #[inline(always)]
+    unsafe fn load(v: &[GVar<f64>; 8]) -> [__m256d; 4] {
+        let p = v.as_ptr().cast::<f64>();
+        // SAFETY: eight `GVar<f64>` are sixteen `f64` (asserted with `X_AT`), readable; AVX
+        // (the caller's promise)
+        [0, 4, 8, 12].map(|k| unsafe { _mm256_loadu_pd(p.add(k)) })
+    }
+
+    /// Writes [`load`]'s vectors back.
+    ///
+    /// # Safety
+    /// As [`load`].
+    #[inline(always)]
+    unsafe fn store(v: &mut [GVar<f64>; 8], r: [__m256d; 4]) {
+        let p = v.as_mut_ptr().cast::<f64>();
+        for (k, r) in r.into_iter().enumerate() {
+            // SAFETY: as in `load`, writable
+            unsafe { _mm256_storeu_pd(p.add(4 * k), r) };
+        }
+    }
+
+    /// The values and the adjoints of [`load`]'s numbers (two vectors each, numbers 0, 2, 1,
+    /// 3, 4, 6, 5, 7).
+    ///
+    /// # Safety
+    /// As [`load`].
+    #[inline(always)]
+    unsafe fn split(r: [__m256d; 4]) -> [[__m256d; 2]; 2] {
+        // SAFETY: AVX (the caller's promise)
+        unsafe {
+            [
+                [
+                    _mm256_unpacklo_pd(r[0], r[1]),
+                    _mm256_unpacklo_pd(r[2], r[3]),
+                ],
+                [
+                    _mm256_unpackhi_pd(r[0], r[1]),
+                    _mm256_unpackhi_pd(r[2], r[3]),
+                ],
+            ]
+        }
+    }
+
+    /// The reals of the numbers with values `x` and adjoints `g` in [`split`]'s order: the
+    /// inverse of [`split`], bit for bit.
+    ///
+    /// # Safety
+    /// As [`load`].
+    #[inline(always)]
+    unsafe fn join(x: [__m256d; 2], g: [__m256d; 2]) -> [__m256d; 4] {
+        // SAFETY: AVX (the caller's promise)
+        unsafe {
+            [
+                _mm256_unpacklo_pd(x[0], g[0]),
+                _mm256_unpackhi_pd(x[0], g[0]),
+                _mm256_unpacklo_pd(x[1], g[1]),
+                _mm256_unpackhi_pd(x[1], g[1]),
+            ]
+        }
+    }
+
+    /// `a + b` (`PLUS`) or `a − b`, vector by vector.
+    ///
+    /// # Safety
+    /// As [`load`].
+    #[inline(always)]
+    unsafe fn add_or_sub(plus: bool, a: [__m256d; 2], b: [__m256d; 2]) -> [__m256d; 2] {
+        // SAFETY: AVX (the caller's promise)
+        unsafe {
+            if plus {
+                [_mm256_add_pd(a[0], b[0]), _mm256_add_pd(a[1], b[1])]
+            } else {
+                [_mm256_sub_pd(a[0], b[0]), _mm256_sub_pd(a[1], b[1])]
+            }
+        }
+    }
+
+    /// Two vectors as eight lanes.
+    #[inline(always)]
+    fn lanes(v: [__m256d; 2]) -> F8 {
+        // SAFETY: two `__m256d` are eight `f64`
+        F8(unsafe { core::mem::transmute::<[__m256d; 2], [f64; 8]>(v) })
+    }
+
+    /// Eight lanes as two vectors.
+    #[inline(always)]
+    fn vectors(v: F8) -> [__m256d; 2] {
+        // SAFETY: as in `lanes`
+        unsafe { core::mem::transmute::<[f64; 8], [__m256d; 2]>(v.0) }
+    }
+
+    /// Whether all eight lanes are zero (`±0`): [`super::all_zero`] on vectors.
+    ///
+    /// # Safety
+    /// As [`load`].
+    #[inline(always)]
+    unsafe fn all_zero(v: [__m256d; 2]) -> bool {
+        // SAFETY: AVX2 (the caller's promise)
+        unsafe {
+            let s = _mm256_slli_epi64::<1>(_mm256_castpd_si256(_mm256_or_pd(v[0], v[1])));
+            _mm256_testz_si256(s, s) == 1
+        }
+    }
+
+    /// `y ±= f(x)` on eight gradient numbers: [`Lane::step`](super::Lane::step)'s operations
+    /// on the split numbers.
+    ///
+    /// # Safety
+    /// As [`load`].
+    #[inline(always)]
+    unsafe fn step8<F: ArrayLanes>(step: Step, y: &mut [GVar<f64>; 8], x: &mut [GVar<f64>; 8]) {
+        let adjoints_only = step.adjoints_only();
+        let minus = step.minus();
+        // SAFETY: AVX2 (the caller's promise)
+        unsafe {
+            let [yx, yg] = split(load(y));
+            let [xv, xg] = split(load(x));
+            // as in `Lane::step`: `f(x)` from `y` where stored; not computed where unread
+            let r = if step.stored() {
+                yx
+            } else if adjoints_only && !F::READS_R {
+                xv
+            } else {
+                vectors(F::value(lanes(xv)))
+            };
+            if !adjoints_only {
+                store(y, join(add_or_sub(!minus, yx, r), yg));
+            }
+            if step == Step::PlusValues || all_zero(yg) {
+                return;
+            }
+            let s = vectors(F::adjoint_step(lanes(yg), lanes(xv), lanes(r)));
+            store(x, join(xv, add_or_sub(minus, xg, s)));
+        }
+    }
+
+    /// The step of number `S` (a constant for [`chunks`]).
+    const fn step_at(s: u8) -> Step {
+        match s {
+            0 => Step::Plus,
+            1 => Step::Minus,
+            2 => Step::PlusValues,
+            3 => Step::PlusAdjoints,
+            4 => Step::MinusAdjoints,
+            5 => Step::MinusStored,
+            _ => Step::MinusAdjointsStored,
+        }
+    }
+
+    /// Step number `S` ([`step_at`]) over slices whose length is a multiple of eight.
+    #[target_feature(enable = "avx2")]
+    #[inline]
+    fn chunks<F: ArrayLanes, const S: u8>(y: &mut [GVar<f64>], x: &mut [GVar<f64>]) {
+        for (y, x) in y.chunks_exact_mut(8).zip(x.chunks_exact_mut(8)) {
+            // SAFETY: the CPU has AVX2 (this function's own feature)
+            unsafe { step8::<F>(step_at(S), y.try_into().unwrap(), x.try_into().unwrap()) };
+        }
+    }
+
+    /// [`chunks`] of `step`.
+    #[target_feature(enable = "avx2")]
+    #[inline]
+    fn by_step<F: ArrayLanes>(step: Step, y: &mut [GVar<f64>], x: &mut [GVar<f64>]) {
+        match step {
+            Step::Plus => chunks::<F, 0>(y, x),
+            Step::Minus => chunks::<F, 1>(y, x),
+            Step::PlusValues => chunks::<F, 2>(y, x),
+            Step::PlusAdjoints => chunks::<F, 3>(y, x),
+            Step::MinusAdjoints => chunks::<F, 4>(y, x),
+            Step::MinusStored => chunks::<F, 5>(y, x),
+            Step::MinusAdjointsStored => chunks::<F, 6>(y, x),
+        }
+    }
+
+    /// `y ±= f(x)` over the slices: eight numbers at a time ([`step8`]), the last `len mod 8`
+    /// in eight padded with zeros (as [`super::kernel`]).
+    ///
+    /// # Safety
+    /// The CPU must have AVX2.
+    #[target_feature(enable = "avx2")]
+    #[inline]
+    pub(super) unsafe fn kernel<F: ArrayLanes>(
+        step: Step,
+        y: &mut [GVar<f64>],
+        x: &mut [GVar<f64>],
+    ) {
+        let (n, full) = (y.len(), y.len() - y.len() % 8);
+        by_step::<F>(step, &mut y[..full], &mut x[..full]);
+        if full < n {
+            let (mut yt, mut xt) = ([GVar::default(); 8], [GVar::default(); 8]);
+            yt[..n - full].copy_from_slice(&y[full..]);
+            xt[..n - full].copy_from_slice(&x[full..]);
+            by_step::<F>(step, &mut yt, &mut xt);
+            y[full..].copy_from_slice(&yt[..n - full]);
+            x[full..].copy_from_slice(&xt[..n - full]);
+        }
     }
 }
 
@@ -832,6 +1081,98 @@ mod tests {
         check::<fns::Ln>();
         check::<fns::Ln1p>();
         check::<fns::Sin>();
+        check::<fns::Softplus>();
+    }
+
+    /// AVX2's kernel on gradient numbers (run here where the CPU has AVX2, whatever
+    /// [`dispatch`] picks) gives the default kernel's bits for every step, values and
+    /// adjoints, with special values, a chunk of eight whose `ȳ` are zero, and tails of every
+    /// length.
+    #[cfg(target_arch = "x86_64")]
+    #[test]
+    fn the_avx2_kernel_on_gradient_numbers_gives_the_default_kernels_bits() {
+        if crate::simd::detected() < crate::simd::Isa::Avx2 {
+            return;
+        }
+        fn check<F: ArrayLanes>() {
+            let specials = [
+                0.0,
+                -0.0,
+                f64::INFINITY,
+                f64::NEG_INFINITY,
+                f64::NAN,
+                1e-310,
+            ];
+            // every NaN as one: the sign and payload of a NaN made where two NaNs meet in an
+            // operation are the compiler's choice (it may swap the operands of `+`, `*`)
+            let bits = |v: &[GVar<f64>]| {
+                v.iter()
+                    .flat_map(|v| [v.x, v.g])
+                    .map(|v| if v.is_nan() { u64::MAX } else { v.to_bits() })
+                    .collect::<Vec<_>>()
+            };
+            for n in (0..=16).chain([45]) {
+                let x: Vec<GVar<f64>> = (0..n)
+                    .map(|i| {
+                        let v = if i % 7 == 5 {
+                            specials[i % specials.len()]
+                        } else {
+                            ((i + 1) as f64 * 0.83).sin() * 5.0
+                        };
+                        GVar::new(v, 0.3 - 0.01 * i as f64)
+                    })
+                    .collect();
+                let y: Vec<GVar<f64>> = (0..n)
+                    .map(|i| {
+                        let g = if (8..16).contains(&i) {
+                            if i % 2 == 0 {
+                                0.0
+                            } else {
+                                -0.0
+                            }
+                        } else if i % 9 == 4 {
+                            specials[i % specials.len()]
+                        } else {
+                            0.7 - 0.05 * i as f64
+                        };
+                        GVar::new(if i % 3 == 0 { -0.0 } else { 0.0 }, g)
+                    })
+                    .collect();
+                let (mut yf, mut xf) = (y.clone(), x.clone());
+                kernel::<F, GVar<f64>>(Step::PlusValues, &mut yf, &mut xf);
+                for step in [
+                    Step::Plus,
+                    Step::Minus,
+                    Step::PlusValues,
+                    Step::PlusAdjoints,
+                    Step::MinusAdjoints,
+                    Step::MinusStored,
+                    Step::MinusAdjointsStored,
+                ] {
+                    let y0 = if step.stored() { &yf } else { &y };
+                    let (mut ya, mut xa) = (y0.clone(), x.clone());
+                    let (mut yb, mut xb) = (y0.clone(), x.clone());
+                    // SAFETY: the CPU has AVX2 (checked above)
+                    unsafe { avx2_pairs::kernel::<F>(step, &mut ya, &mut xa) };
+                    kernel::<F, GVar<f64>>(step, &mut yb, &mut xb);
+                    assert_eq!(bits(&ya), bits(&yb), "n = {n}, {step:?}: y");
+                    assert_eq!(bits(&xa), bits(&xb), "n = {n}, {step:?}: x");
+                    if n > 0 && step != Step::PlusValues {
+                        assert_ne!(bits(&xa), bits(&x), "n = {n}, {step:?}: no adjoint moved");
+                    }
+                    if n > 0 && !step.adjoints_only() {
+                        assert_ne!(bits(&ya), bits(y0), "n = {n}, {step:?}: no value moved");
+                    }
+                }
+            }
+        }
+        check::<fns::Tanh>();
+        check::<fns::Exp>();
+        check::<fns::ExpM1>();
+        check::<fns::Ln>();
+        check::<fns::Ln1p>();
+        check::<fns::Sin>();
+        check::<fns::Cos>();
         check::<fns::Softplus>();
     }
 
