@@ -280,6 +280,30 @@ scalar_arg!(
         restore(self, _s) {};
 );
 
+/// `st` refreshed as the `zero(..)` workspace `ws` (zero values, zero adjoints), `ws` not
+/// read in release builds. Debug builds read it once: passed nonzero, it is the caller's
+/// mistake, reported as the function's own entry check reports it.
+#[inline(always)]
+pub(super) fn zero_workspace<E: Elem, S: Lift<E>>(ws: &[E], st: &mut [GVar<S>]) {
+    #[cfg(debug_assertions)]
+    if let Some(i) = ws.iter().position(|e| !plain_zero(e)) {
+        crate::check::fail(
+            crate::check::ErrorKind::Argument,
+            "nilang::ad::Plan",
+            "#[i(zero(..))]",
+            format!(
+                "a `zero(..)` workspace is not zero on entry: element {i} is {:?} (a \
+                 `zero(..)` workspace must be passed zero; a release build's `Plan` \
+                 takes it as zero without reading it)",
+                ws[i]
+            ),
+        );
+    }
+    #[cfg(not(debug_assertions))]
+    let _ = ws;
+    S::zero_slice(st)
+}
+
 /// Whether `e` is zero, where it is an `f64` or an `f32` (other elements: `true`, unchecked):
 /// the debug builds' check of a `zero(..)` workspace a `Plan` is given.
 #[cfg(debug_assertions)]
@@ -313,23 +337,7 @@ macro_rules! lifted_vec_arg {
             }
             #[inline]
             fn refresh_zero<S: Lift<E>>(&self, st: &mut Vec<GVar<S>>) {
-                // debug builds read the caller's workspace once: passed nonzero, it is the
-                // caller's mistake, reported as the function's own entry check reports it
-                #[cfg(debug_assertions)]
-                if let Some(i) = self.iter().position(|e| !plain_zero(e)) {
-                    crate::check::fail(
-                        crate::check::ErrorKind::Argument,
-                        "nilang::ad::Plan",
-                        "#[i(zero(..))]",
-                        format!(
-                            "a `zero(..)` workspace is not zero on entry: element {i} is {:?} (a \
-                             `zero(..)` workspace must be passed zero; a release build's `Plan` \
-                             takes it as zero without reading it)",
-                            self[i]
-                        ),
-                    );
-                }
-                S::zero_slice(st)
+                zero_workspace(self, st)
             }
             #[inline]
             fn borrow<S: Lift<E>>(s: &mut Vec<GVar<S>>) -> &mut $borrow {

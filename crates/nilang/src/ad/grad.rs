@@ -414,6 +414,21 @@ impl<St> Plan<St> {
         self.backward_from(f, args, Seed::Loss(loss))
     }
 
+    /// [`Plan::gradient`] for a function that need only run on the lifted arguments (as
+    /// [`Plan::value_and_gradient_lifted`]).
+    #[inline]
+    #[track_caller]
+    pub(super) fn gradient_lifted<F, A, E>(&mut self, f: &F, args: A, loss: usize) -> &mut St
+    where
+        E: Elem + Lift<E>,
+        A: GradArgs<E, Store<E> = St>,
+        F: for<'b> Reversible<A::Borrow<'b, E>>,
+    {
+        check_loss::<A, _>(loss, "loss");
+        self.backward_from(f, args, Seed::Outputs(loss, &[E::one()]))
+            .1
+    }
+
     /// The backward pass of [`Plan::value_and_gradient`] (`Seed::Loss`: the loss's value,
     /// its adjoint one) and of [`Plan::vjp`] (`Seed::Outputs`: the given output adjoints; the
     /// value returned is then the default): the index checked before anything runs, no

@@ -5,7 +5,7 @@
 //! in a fixed tree order, so the result is the same, bit for bit, for any number of threads.
 //! [`Shared`] passes a parameter (or the loss) by shared reference: every chunk lifts its
 //! own copy and differentiates it.
-use super::args::{lift_into, Elem, GradArg, GradArgs, Lift, Slots};
+use super::args::{lift_into, zero_workspace, Elem, GradArg, GradArgs, Lift, Slots};
 use super::grad::{check_index, check_loss};
 use super::{GVar, Plan};
 use crate::Reversible;
@@ -53,6 +53,13 @@ pub trait SharedArg<E: Elem> {
     fn fits<S: Lift<E>>(&self, st: &Self::Store<S>) -> bool;
     /// Overwrite `st` (of this shape) with the values, zero gradients.
     fn refresh<S: Lift<E>>(&self, st: &mut Self::Store<S>);
+    /// [`SharedArg::refresh`] for a `zero(..)` workspace of the program, which is passed
+    /// zero: a slice's storage is overwritten with zeros, its values not read (release
+    /// builds), as a [`Plan`] does for a `&mut` workspace; others are refreshed.
+    #[inline]
+    fn refresh_zero<S: Lift<E>>(&self, st: &mut Self::Store<S>) {
+        self.refresh(st)
+    }
     /// Borrow the storage as an argument.
     fn borrow<S: Lift<E>>(s: &mut Self::Store<S>) -> Self::Borrow<'_, S>;
     /// The differentiable slots of the storage.
@@ -100,6 +107,10 @@ impl<E: Elem> SharedArg<E> for [E] {
         lift_into(st, self)
     }
     #[inline]
+    fn refresh_zero<S: Lift<E>>(&self, st: &mut Vec<GVar<S>>) {
+        zero_workspace(self, st)
+    }
+    #[inline]
     fn borrow<S: Lift<E>>(s: &mut Vec<GVar<S>>) -> &mut [GVar<S>] {
         s
     }
@@ -123,6 +134,10 @@ impl<E: Elem, T: SharedArg<E> + ?Sized> GradArg<E> for Shared<'_, T> {
     #[inline]
     fn refresh<S: Lift<E>>(&self, st: &mut T::Store<S>) {
         self.0.refresh(st)
+    }
+    #[inline]
+    fn refresh_zero<S: Lift<E>>(&self, st: &mut T::Store<S>) {
+        self.0.refresh_zero(st)
     }
     #[inline]
     fn borrow<S: Lift<E>>(s: &mut T::Store<S>) -> T::Borrow<'_, S> {
@@ -348,6 +363,58 @@ impl<St, M> TermArgs<'_, St, M> {
         M: Fn(Range<usize>) -> A + Sync,
         St: Send,
     {
+        self.sum_chunks(f, loss, params, grad, true)
+    }
+
+    /// The gradient alone (as `jax.grad`, [`Plan::gradient`]): the adjoints of
+    /// [`TermArgs::value_and_gradient`], the same bits, the loss's value not computed. When
+    /// the program is compute–copy–uncompute in the loss, each chunk's backward pass runs
+    /// with the loss dead: its value updates (a chain of dependent additions over the
+    /// chunk's terms) are skipped, and so is the work that only feeds them. Panics as
+    /// [`TermArgs::value_and_gradient`] does.
+    ///
+    /// ```
+    /// use nilang::prelude::*;
+    /// use nilang::ad::{Shared, TermSum};
+    /// #[i]
+    /// fn sumsq<T: Scalar>(out: &mut T, x: &mut [T]) {
+    ///     for i in 0..x.len() {
+    ///         out += abs2(x[i]);
+    ///     }
+    /// }
+    /// let x = [1.0, 3.0];
+    /// let mut g = [0.0; 2];
+    /// TermSum::new(1).args(|_| (Shared(&0.0), Shared(&x[..]))).gradient(&Sumsq, 0, &[1], &mut g);
+    /// assert_eq!(g, [2.0, 6.0]);
+    /// ```
+    #[track_caller]
+    pub fn gradient<F, A>(self, f: &F, loss: usize, params: &[usize], grad: &mut [f64])
+    where
+        A: GradArgs<f64, Store<f64> = St>,
+        F: TermProgram<A, f64> + Sync,
+        M: Fn(Range<usize>) -> A + Sync,
+        St: Send,
+    {
+        self.sum_chunks(f, loss, params, grad, false);
+    }
+
+    /// The chunks' adjoints of `params` summed into `grad`, and their values when `with_value`
+    /// (else the loss is dead in each chunk and 0 is returned).
+    #[track_caller]
+    fn sum_chunks<F, A>(
+        self,
+        f: &F,
+        loss: usize,
+        params: &[usize],
+        grad: &mut [f64],
+        with_value: bool,
+    ) -> f64
+    where
+        A: GradArgs<f64, Store<f64> = St>,
+        F: TermProgram<A, f64> + Sync,
+        M: Fn(Range<usize>) -> A + Sync,
+        St: Send,
+    {
         use rayon::prelude::*;
         check_loss::<A, _>(loss, "loss");
         for &k in params {
@@ -381,11 +448,12 @@ impl<St, M> TermArgs<'_, St, M> {
                 &plans[rayon::current_thread_index().unwrap_or(0) % threads]
             };
             let mut plan = lock(&idle.0).pop().unwrap_or_default();
-            let (value, st) = plan.value_and_gradient_lifted(
-                f,
-                args(c * chunk..((c + 1) * chunk).min(terms)),
-                loss,
-            );
+            let range = c * chunk..((c + 1) * chunk).min(terms);
+            let (value, st) = if with_value {
+                plan.value_and_gradient_lifted(f, args(range), loss)
+            } else {
+                (0.0, plan.gradient_lifted(f, args(range), loss))
+            };
             {
                 let mut row = lock(&rows[c].sums);
                 let (head, adjoints) = row.split_at_mut(1);

@@ -242,6 +242,87 @@ fn no_allocation_after_the_first_call_even_with_a_shorter_last_chunk() {
     }
 }
 
+/// [`scaled_sq`] with `z` a `zero(..)` workspace: a `Plan` takes it as zero (release builds
+/// never read it) and leaves its values.
+#[i(zero(z))]
+fn scaled_sq_ws<T: Scalar>(out: &mut T, w: &mut T, z: &mut [T], x: &[f64]) {
+    for k in 0..x.len() {
+        routine! {
+            z[k] += w * x[k];
+        }
+        out += abs2(z[k]);
+        unroutine!();
+    }
+}
+
+#[test]
+fn the_gradient_alone_has_the_bits_of_value_and_gradient() {
+    let x = points(150);
+    let zeros = vec![0.0; 40];
+    let w = 0.5;
+    let mut sum = TermSum::with_chunk(x.len(), 40);
+    let mut sum_pairs = TermSum::with_chunk(x.len(), 7);
+    let want_w = 2.0 * w * x.iter().map(|v| v * v).sum::<f64>();
+    for threads in [1, 2, 3] {
+        let (mut g, mut g_only) = ([0.0], [0.0]);
+        pool(threads).install(|| {
+            let args = |r: core::ops::Range<usize>| {
+                (Shared(&0.0), Shared(&w), Shared(&zeros[..r.len()]), &x[r])
+            };
+            sum.args(args)
+                .value_and_gradient(&ScaledSqWs, 0, &[1], &mut g);
+            sum.args(args).gradient(&ScaledSqWs, 0, &[1], &mut g_only);
+        });
+        assert!(
+            (g[0] - want_w).abs() < 1e-12 * want_w,
+            "{} vs {want_w}",
+            g[0]
+        );
+        assert_eq!(g_only[0].to_bits(), g[0].to_bits(), "{threads} threads");
+        let (mut gx, mut gx_only) = (vec![0.0; x.len()], vec![0.0; x.len()]);
+        pool(threads).install(|| {
+            let args = |r: core::ops::Range<usize>| (Shared(&0.0), Shared(&x[..]), r.start, r.end);
+            sum_pairs
+                .args(args)
+                .value_and_gradient(&Pairs, 0, &[1], &mut gx);
+            sum_pairs.args(args).gradient(&Pairs, 0, &[1], &mut gx_only);
+        });
+        let bits = |v: &[f64]| v.iter().map(|v| v.to_bits()).collect::<Vec<_>>();
+        assert_eq!(bits(&gx_only), bits(&gx), "{threads} threads");
+    }
+}
+
+/// A `zero(..)` workspace passed as a [`Shared`] slice is taken as zero, as a `Plan` takes a
+/// `&mut` one: release builds never read it (given nonzero, the gradient is that of zeros);
+/// debug builds read it once and report a nonzero one as a typed `Argument` error.
+#[test]
+fn shared_zero_workspaces_are_taken_as_zero() {
+    let x = points(100);
+    let w = -0.75;
+    let mut sum = TermSum::with_chunk(x.len(), 30);
+    let run = |fill: f64, sum: &mut TermSum<_>| {
+        let ws = vec![fill; 30];
+        let mut g = [0.0];
+        let v = sum
+            .args(|r| (Shared(&0.0), Shared(&w), Shared(&ws[..r.len()]), &x[r]))
+            .value_and_gradient(&ScaledSqWs, 0, &[1], &mut g);
+        (v.to_bits(), g[0].to_bits())
+    };
+    let want = run(0.0, &mut TermSum::with_chunk(x.len(), 30));
+    let want_v = w * w * x.iter().map(|v| v * v).sum::<f64>();
+    assert!((f64::from_bits(want.0) - want_v).abs() < 1e-12 * want_v);
+    for fill in [2.0, 0.0, -1.5] {
+        let got = pool(1).install(|| nilang::check::catch(|| run(fill, &mut sum)));
+        if cfg!(debug_assertions) && fill != 0.0 {
+            let e = got.unwrap_err();
+            assert_eq!(e.kind, nilang::check::ErrorKind::Argument, "{e}");
+            assert!(e.to_string().contains("not zero on entry"), "{e}");
+        } else {
+            assert_eq!(got.unwrap(), want, "{fill}");
+        }
+    }
+}
+
 /// `out += Σ_{lo ≤ i < hi} x_i²`, a hand-written reversible program whose forward and inverse
 /// both run rayon tasks (one per term, each made slow, so that threads steal them and a
 /// waiting thread steals other work, the other chunks of the sum included). The terms are

@@ -7,7 +7,8 @@
 //! as `jax.grad`), and by the data-parallel
 //! `nilang::ad::TermSum` (the samples are the terms, `w` and `b` the shared parameters, the
 //! vectors `z`, `s` zero workspaces of each chunk) on a pool of 1 and of N threads
-//! (`nilang-t1`, `nilang-tN`): the same bits for any N.
+//! (`nilang-t1`, `nilang-tN`; the gradient alone, `TermArgs::gradient`, as `nilang-G`): the
+//! same bits for any N.
 use super::{LogisticCase, D};
 use crate::harness::{Kernel, Pool};
 use crate::report::Measure;
@@ -140,12 +141,8 @@ fn parallel<'a>(c: &'a LogisticCase, pool: &'a Pool) -> Kernel<'a> {
         (TermSum::<NllStore<'a>>::new(c.n), vec![0.0; D + 1]),
         move |s: &mut (TermSum<NllStore<'a>>, Vec<f64>)| {
             pool.install(|| {
-                s.0.args(|r| sample_args(c, r)).value_and_gradient(
-                    &LogisticNll,
-                    0,
-                    &[1, 2],
-                    &mut s.1,
-                )
+                s.0.args(|r| sample_args(c, r))
+                    .gradient(&LogisticNll, 0, &[1, 2], &mut s.1)
             });
         },
         |s| s.1.clone(),
@@ -226,6 +223,16 @@ mod tests {
             for (a, b) in g.iter().zip(&want) {
                 assert!((a - b).abs() <= 1e-12 * (1.0 + b.abs()), "{a} vs {b}");
             }
+            // the gradient alone (the `nilang-tN-G` cells): the same bits
+            let mut g_only = vec![0.0; D + 1];
+            Pool::new(threads).install(|| {
+                sum.args(|r| sample_args(&c, r))
+                    .gradient(&LogisticNll, 0, &[1, 2], &mut g_only)
+            });
+            assert_eq!(
+                g_only.iter().map(|v| v.to_bits()).collect::<Vec<_>>(),
+                g.iter().map(|v| v.to_bits()).collect::<Vec<_>>()
+            );
             runs.push((
                 v.to_bits(),
                 g.iter().map(|v| v.to_bits()).collect::<Vec<_>>(),
