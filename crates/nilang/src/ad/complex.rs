@@ -383,11 +383,13 @@ impl<E: Elem> GradArg<E> for &mut [Complex<E>] {
     fn fits<S: Lift<E>>(&self, st: &Vec<Complex<GVar<S>>>) -> bool {
         st.len() == self.len()
     }
+    /// The parts lifted in one stream, `re` and `im` of each number in order, by
+    /// [`Lift::lift_slice`] (`f64`: whole vectors of gradient numbers where the CPU has them,
+    /// the bits of the element loop).
     #[inline]
     fn refresh<S: Lift<E>>(&self, st: &mut Vec<Complex<GVar<S>>>) {
-        for (d, z) in st.iter_mut().zip(self.iter()) {
-            *d = Complex::new(GVar::from(S::lift(z.re)), GVar::from(S::lift(z.im)));
-        }
+        use super::gvar_slices::{complex_parts, complex_parts_mut};
+        S::lift_slice(complex_parts_mut(st), complex_parts(self));
     }
     #[inline]
     fn borrow<S: Lift<E>>(s: &mut Vec<Complex<GVar<S>>>) -> &mut [Complex<GVar<S>>] {

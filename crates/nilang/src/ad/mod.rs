@@ -9,7 +9,7 @@ mod fields;
 mod grad;
 mod grad_rev;
 mod gvar;
-#[allow(unsafe_code)] // slices of `GVar<f64>` as blocks of reals, `#[target_feature]` copies
+#[allow(unsafe_code)] // `GVar<f64>`, complex slices as reals; `#[target_feature]` copies
 pub(crate) mod gvar_slices;
 #[cfg(feature = "argmin")]
 pub mod interop_argmin;
