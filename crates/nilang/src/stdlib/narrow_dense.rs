@@ -17,7 +17,9 @@
 //! and the default build, picked at run time), so the same bits on every path; a row's values
 //! do not depend on its position. On gradient numbers the values and adjoints are read as the
 //! pairs they are stored in (a whole vector of pairs loaded, the other lanes written back as
-//! they were).
+//! they were). AVX-512 and AVX2 have their own register blockings of whole blocks (AVX2: four
+//! rows by eight outputs for the values; four outputs by eight inputs per sweep for the
+//! adjoints, the rows in chunks held in L1): the blocking differs, each sum's order does not.
 //!
 //! On x86-64 only (where it was measured); other targets keep the GEMM.
 //!
