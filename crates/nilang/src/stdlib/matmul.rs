@@ -491,7 +491,7 @@ unsafe fn gemv_cols<R: GemmReal, const AS: usize, const BS: usize>(
 }
 
 /// [`gemv_cols`] with the product of `b` with ones added to `*d` (`b` at a stride of one or
-/// two reals, else `false`: nothing done), compiled for AVX-512 where the CPU has it (as
+/// two reals, else `false`: nothing done), compiled for AVX-512 or AVX2 where the CPU has it (as
 /// [`vector_product_dispatch`] runs the column form), the same code otherwise: the backward
 /// rule of a one-output layer on data with its bias, `W̄ ∓= Xᵀ·ȳ` and `b̄ ∓= Σ ȳ`, in one pass
 /// over `ȳ`.
@@ -538,6 +538,25 @@ unsafe fn gemv_cols_ones_dispatch<R: GemmReal, const AS: usize>(
         }
         // SAFETY: the CPU has these features (`active` is at most what it has); forwarded
         return unsafe { avx512::<R, AS>((m, k, alpha), a, b, c, d) };
+    }
+    #[cfg(target_arch = "x86_64")]
+    if crate::simd::active() == crate::simd::Isa::Avx2 {
+        // its two sets of sixteen partial sums take eight AVX2 registers (the default
+        // build keeps them in sixteen SSE2 ones, with the loads)
+        #[target_feature(enable = "avx2,fma")]
+        #[allow(clippy::type_complexity)]
+        unsafe fn avx2<R: GemmReal, const AS: usize>(
+            mka: (usize, usize, R),
+            a: (*const R, isize),
+            b: (*const R, isize),
+            c: (*mut R, isize),
+            d: *mut R,
+        ) -> bool {
+            // SAFETY: forwarded
+            unsafe { body::<R, AS>(mka, a, b, c, d) }
+        }
+        // SAFETY: the CPU has these features (`active` is at most what it has); forwarded
+        return unsafe { avx2::<R, AS>((m, k, alpha), a, b, c, d) };
     }
     // SAFETY: forwarded
     unsafe { body::<R, AS>((m, k, alpha), a, b, c, d) }
@@ -779,6 +798,31 @@ unsafe fn gemv_var<R: GemmReal, const GL: usize>(
         for (j, &b) in bl[..COLS].iter().enumerate() {
             bp[2 * j + GL] = b;
         }
+        #[cfg(target_arch = "x86_64")]
+        if kb == COLS
+            && c.is_none()
+            && R::is_f64()
+            && crate::simd::active() == crate::simd::Isa::Avx2
+        {
+            // a whole block, adjoints only, in AVX2 registers (the generic code runs in
+            // scalars there)
+            // SAFETY: `R` is `f64`; rows `0..m`, pairs `j0..j0 + COLS` of `A`, `c̄` and
+            // `b̄`'s elements `j0..j0 + COLS` in the caller's views; the CPU has AVX2
+            unsafe {
+                let g = *(&g as *const R).cast::<f64>();
+                let b: [f64; COLS] = core::array::from_fn(|j| *bl.as_ptr().add(j).cast::<f64>());
+                var_avx2::block::<GL>(
+                    m,
+                    g,
+                    (a.cast::<f64>().add(2 * j0), rs),
+                    &b,
+                    (cg.0.cast::<f64>(), cg.1),
+                    (bg.0.cast::<f64>().offset(j0 as isize * bg.1), bg.1),
+                );
+            }
+            j0 += kb;
+            continue;
+        }
         let (mut acc0, mut acc1) = ([R::ZERO; PAIRS], [R::ZERO; PAIRS]);
         // row `i`: its value of `c` (where wanted), its adjoints, its factor `∓c̄_i`, its
         // pairs `j0..j0 + kb` (no closure: a closure would not be compiled for the caller's
@@ -852,6 +896,116 @@ unsafe fn gemv_var<R: GemmReal, const GL: usize>(
             }
         }
         j0 += kb;
+    }
+}
+
+/// [`gemv_var`]'s adjoint-only step for a whole block of [`COLS`] columns of `f64` pairs in
+/// AVX2 registers: the operations of the generic code in the same order (each adjoint of `A`
+/// `v + gi·b_j`, each sum of `b̄` the products `v·gi` of the even rows and of the odd rows
+/// apart, then added), so the same bits; the value lanes of two vectors of pairs taken by
+/// one unpack (in the order `0, 2, 1, 3` of their four columns), so the sums of `b̄` take
+/// eight registers, not sixteen.
+#[cfg(target_arch = "x86_64")]
+mod var_avx2 {
+    use super::COLS;
+    use core::arch::x86_64::{
+        __m256d, _mm256_add_pd, _mm256_blend_pd, _mm256_loadu_pd, _mm256_mul_pd, _mm256_set1_pd,
+        _mm256_setzero_pd, _mm256_storeu_pd, _mm256_unpackhi_pd, _mm256_unpacklo_pd,
+    };
+
+    /// The vectors of four reals (two pairs) in a block.
+    const VECS: usize = COLS / 2;
+
+    /// `A[i, j].adj += gi·b_j` and `b̄_j += Σ_i A[i, j].val·gi` (`gi = g·c̄_i`, the even rows'
+    /// and the odd rows' sums apart, then added) for the `m` rows of a block of [`COLS`]
+    /// pairs from `a` (row stride `rs` reals), the adjoint at lane `GL` of each pair.
+    ///
+    /// # Safety
+    /// `a` holds `m` rows of `COLS` pairs at stride `rs`, `cg` `m` values at stride `cg.1`,
+    /// `bg` `COLS` values at stride `bg.1`, distinct from `a`; the CPU has AVX2.
+    #[target_feature(enable = "avx2")]
+    pub(super) unsafe fn block<const GL: usize>(
+        m: usize,
+        g: f64,
+        (a, rs): (*mut f64, isize),
+        b: &[f64; COLS],
+        cg: (*const f64, isize),
+        bg: (*mut f64, isize),
+    ) {
+        // `b` at the adjoint lanes, zero at the value lanes
+        let mut bp = [0.0; 2 * COLS];
+        for (j, &b) in b.iter().enumerate() {
+            bp[2 * j + GL] = b;
+        }
+        /// Row `i`: its adjoints updated, its values times `gi` added to `acc`.
+        ///
+        /// # Safety
+        /// As [`block`].
+        #[target_feature(enable = "avx2")]
+        #[inline]
+        unsafe fn row<const GL: usize>(
+            i: usize,
+            (g, a, rs, cg): (f64, *mut f64, isize, (*const f64, isize)),
+            bp: &[f64; 2 * COLS],
+            acc: &mut [__m256d; VECS / 2],
+        ) {
+            // SAFETY: row `i` and `c̄_i` in the caller's views
+            unsafe {
+                let gv = _mm256_set1_pd(g * *cg.0.offset(i as isize * cg.1));
+                let p = a.offset(i as isize * rs);
+                for (h, acc) in acc.iter_mut().enumerate() {
+                    let v: [__m256d; 2] =
+                        core::array::from_fn(|e| _mm256_loadu_pd(p.add(8 * h + 4 * e)));
+                    for (e, &v) in v.iter().enumerate() {
+                        let q = 8 * h + 4 * e;
+                        let t = _mm256_add_pd(
+                            v,
+                            _mm256_mul_pd(gv, _mm256_loadu_pd(bp.as_ptr().add(q))),
+                        );
+                        let new = if GL == 1 {
+                            _mm256_blend_pd::<0b1010>(v, t)
+                        } else {
+                            _mm256_blend_pd::<0b0101>(v, t)
+                        };
+                        _mm256_storeu_pd(p.add(q), new);
+                    }
+                    let vals = if GL == 1 {
+                        _mm256_unpacklo_pd(v[0], v[1])
+                    } else {
+                        _mm256_unpackhi_pd(v[0], v[1])
+                    };
+                    *acc = _mm256_add_pd(*acc, _mm256_mul_pd(vals, gv));
+                }
+            }
+        }
+        // SAFETY: register operations and the caller's views
+        unsafe {
+            let (mut acc0, mut acc1) = (
+                [_mm256_setzero_pd(); VECS / 2],
+                [_mm256_setzero_pd(); VECS / 2],
+            );
+            let args = (g, a, rs, cg);
+            let m2 = m - m % 2;
+            for i in (0..m2).step_by(2) {
+                row::<GL>(i, args, &bp, &mut acc0);
+                row::<GL>(i + 1, args, &bp, &mut acc1);
+            }
+            if m2 < m {
+                row::<GL>(m2, args, &bp, &mut acc0);
+            }
+            let (mut s0, mut s1) = ([0.0; COLS], [0.0; COLS]);
+            for (s, acc) in [(&mut s0, &acc0), (&mut s1, &acc1)] {
+                for (h, &v) in acc.iter().enumerate() {
+                    _mm256_storeu_pd(s.as_mut_ptr().add(4 * h), v);
+                }
+            }
+            // lane `q` of vector `h` holds column `4h + [0, 2, 1, 3][q]`
+            for j in 0..COLS {
+                let q = 4 * (j / 4) + [0, 2, 1, 3][j % 4];
+                let bj = bg.0.offset(j as isize * bg.1);
+                *bj += s0[q] + s1[q];
+            }
+        }
     }
 }
 

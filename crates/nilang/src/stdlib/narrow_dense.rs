@@ -17,7 +17,9 @@
 //! and the default build, picked at run time), so the same bits on every path; a row's values
 //! do not depend on its position. On gradient numbers the values and adjoints are read as the
 //! pairs they are stored in (a whole vector of pairs loaded, the other lanes written back as
-//! they were).
+//! they were). AVX-512 and AVX2 have their own register blockings of whole blocks (AVX2: four
+//! rows by eight outputs for the values; four outputs by eight inputs per sweep for the
+//! adjoints, the rows in chunks held in L1): the blocking differs, each sum's order does not.
 //!
 //! On x86-64 only (where it was measured); other targets keep the GEMM.
 //!
@@ -207,6 +209,23 @@ unsafe fn kernel<const K: usize, const S: usize, const V: usize>(job: &Job, pass
                 }
             }
             Pass::Adjoints => {
+                #[cfg(target_arch = "x86_64")]
+                if S == 2
+                    && k == K
+                    && nb(blocks - 1) == L
+                    && job.wg.is_some()
+                    && job.bg.is_some()
+                    && crate::simd::active() == crate::simd::Isa::Avx2
+                {
+                    // whole blocks in AVX2: the group's sums in one sweep over the rows
+                    // SAFETY: columns `g0..g0 + blocks·L` in the caller's views
+                    let sums = unsafe { avx2::sweep::<K, V>(job, g0, blocks) };
+                    for (jb, (acc, accb)) in sums.iter().enumerate().take(blocks) {
+                        // SAFETY: columns of block `jb` in the caller's views
+                        unsafe { add_sums::<K>(job, (g0 + jb * L, L), acc, accb) };
+                    }
+                    continue;
+                }
                 for jb in 0..blocks {
                     // SAFETY: columns of block `jb` in the caller's views
                     unsafe { adjoints::<K, S, V>(job, (g0 + jb * L, nb(jb))) };
@@ -371,9 +390,18 @@ unsafe fn values<const K: usize, const S: usize, const V: usize>(
     }
     let r0 = rows.start;
     #[cfg(target_arch = "x86_64")]
-    if S == 2 && nb == L && crate::simd::active() == crate::simd::Isa::Avx512 {
-        // SAFETY: as the caller's; the CPU has AVX-512F
-        return unsafe { avx512::values::<K, V>(job, j0, (rows, xs), wb, bb) };
+    if S == 2 && nb == L {
+        match crate::simd::active() {
+            // SAFETY: as the caller's; the CPU has AVX-512F
+            crate::simd::Isa::Avx512 => {
+                return unsafe { avx512::values::<K, V>(job, j0, (rows, xs), wb, bb) }
+            }
+            // SAFETY: as the caller's; the CPU has AVX2
+            crate::simd::Isa::Avx2 => {
+                return unsafe { avx2::values::<K, V>(job, j0, (rows, xs), wb, bb) }
+            }
+            _ => {}
+        }
     }
     // SAFETY (every row): rows `r < m` of `X` and `Y`, columns `j0..j0 + nb`
     unsafe {
@@ -402,10 +430,10 @@ unsafe fn adjoints<const K: usize, const S: usize, const V: usize>(
     job: &Job,
     (j0, nb): (usize, usize),
 ) {
-    let (k, n) = (job.dims.1, job.dims.2);
-    let (Some(wg), Some(bg)) = (job.wg, job.bg) else {
+    let k = job.dims.1;
+    if job.wg.is_none() || job.bg.is_none() {
         return;
-    };
+    }
     /// The sums over the rows (`FULL`: rows of `K` values, else `k` padded with zeros).
     ///
     /// # Safety
@@ -452,7 +480,26 @@ unsafe fn adjoints<const K: usize, const S: usize, const V: usize>(
             sweep::<K, S, V, false>(job, (j0, nb))
         }
     };
-    // forward (`Y += ..`): the adjoints subtract
+    // SAFETY: columns `j0..j0 + nb` in the caller's views
+    unsafe { add_sums::<K>(job, (j0, nb), &acc, &accb) }
+}
+
+/// `W̄[l, j] ∓= acc[l][j − j0]` and `b̄_j ∓= accb[j − j0]` for columns `j0..j0 + nb`, `l < k`
+/// (forward: the adjoints subtract).
+///
+/// # Safety
+/// As [`dense_data`]'s views; `j0 + nb ≤ n`; `job.wg` and `job.bg` are there.
+#[inline(always)]
+unsafe fn add_sums<const K: usize>(
+    job: &Job,
+    (j0, nb): (usize, usize),
+    acc: &[[f64; L]; K],
+    accb: &[f64; L],
+) {
+    let (k, n) = (job.dims.1, job.dims.2);
+    let (Some(wg), Some(bg)) = (job.wg, job.bg) else {
+        return;
+    };
     let sign = |v: f64| if job.inverse { v } else { -v };
     // SAFETY: elements of `W̄` and `b̄` inside their views
     unsafe {
@@ -595,6 +642,235 @@ mod avx512 {
     }
 }
 
+/// The two passes on gradient numbers (pairs) for a whole block of [`L`] outputs in AVX2
+/// registers (sixteen of four reals: the AVX-512 blocking would spill), the operations of the
+/// generic code (a multiplication, then an addition, in the same order; no FMA), so the same
+/// bits. The values of four pairs taken by one unpack of two vectors come in the order
+/// `0, 2, 1, 3`: the blocks of `W` and `b` (and the sums of the adjoints) are held in that
+/// order, so no lane crosses a 128-bit half.
+#[cfg(target_arch = "x86_64")]
+mod avx2 {
+    use super::{Job, CHUNK, GROUP, L};
+    use core::arch::x86_64::{
+        __m256d, _mm256_add_pd, _mm256_broadcast_sd, _mm256_loadu_pd, _mm256_mul_pd,
+        _mm256_setzero_pd, _mm256_storeu_pd, _mm256_sub_pd, _mm256_unpackhi_pd, _mm256_unpacklo_pd,
+    };
+
+    /// The rows of `X` (and `Y`) handled together in the values pass (each row's sums in two
+    /// registers, the block of `W` loaded once for all of them).
+    const ROWS: usize = 4;
+    /// The inputs (`l`) handled in one sweep of the adjoints pass (their sums in registers).
+    const G: usize = 8;
+    /// The rows of one chunk of the adjoints pass (in L1 while the sweeps pass over them).
+    const SWEEP: usize = 64;
+    /// Lane `q` of a vector from an unpack of four pairs holds pair `ORDER[q]`.
+    const ORDER: [usize; 4] = [0, 2, 1, 3];
+
+    /// `v`'s halves of four in the unpack order ([`ORDER`]).
+    #[inline(always)]
+    fn permuted(v: &[f64; L]) -> [f64; L] {
+        core::array::from_fn(|q| v[4 * (q / 4) + ORDER[q % 4]])
+    }
+
+    /// The values (lane `V`) and the other lanes of the four pairs in `a`, `c` (two each).
+    #[target_feature(enable = "avx2")]
+    #[inline]
+    fn split<const V: usize>(a: __m256d, c: __m256d) -> (__m256d, __m256d) {
+        if V == 0 {
+            (_mm256_unpacklo_pd(a, c), _mm256_unpackhi_pd(a, c))
+        } else {
+            (_mm256_unpackhi_pd(a, c), _mm256_unpacklo_pd(a, c))
+        }
+    }
+
+    /// The two vectors of pairs [`split`] took apart, put back together.
+    #[target_feature(enable = "avx2")]
+    #[inline]
+    fn join<const V: usize>(v: __m256d, o: __m256d) -> (__m256d, __m256d) {
+        if V == 0 {
+            (_mm256_unpacklo_pd(v, o), _mm256_unpackhi_pd(v, o))
+        } else {
+            (_mm256_unpacklo_pd(o, v), _mm256_unpackhi_pd(o, v))
+        }
+    }
+
+    /// [`super::values`] for pairs, `nb` = [`L`]: [`ROWS`] rows at a time.
+    ///
+    /// # Safety
+    /// As [`super::values`]; the CPU has AVX2.
+    #[target_feature(enable = "avx2")]
+    pub(super) unsafe fn values<const K: usize, const V: usize>(
+        job: &Job,
+        j0: usize,
+        (rows, xs): (core::ops::Range<usize>, *const f64),
+        wb: &[[f64; L]; K],
+        bb: &[f64; L],
+    ) {
+        debug_assert!(rows.len() <= CHUNK);
+        let n = job.dims.2;
+        let w: [[f64; L]; K] = core::array::from_fn(|l| permuted(&wb[l]));
+        let bb = permuted(bb);
+        /// Rows `r..r + R` (`R` ≤ [`ROWS`]; `x` their first row of `X`).
+        ///
+        /// # Safety
+        /// As [`values`].
+        #[target_feature(enable = "avx2")]
+        #[inline]
+        unsafe fn rows_of<const K: usize, const V: usize, const R: usize>(
+            job: &Job,
+            (r, j0, n): (usize, usize, usize),
+            x: *const f64,
+            w: &[[f64; L]; K],
+            b: [__m256d; 2],
+        ) {
+            // SAFETY: register operations, `w`, and rows `r..r + R` of `X` and `Y` (the
+            // caller's promise)
+            unsafe {
+                let mut acc = [[_mm256_setzero_pd(); 2]; R];
+                for (l, w) in w.iter().enumerate() {
+                    let w = [
+                        _mm256_loadu_pd(w.as_ptr()),
+                        _mm256_loadu_pd(w.as_ptr().add(4)),
+                    ];
+                    for (i, acc) in acc.iter_mut().enumerate() {
+                        let x = _mm256_broadcast_sd(&*x.add(i * K + l));
+                        acc[0] = _mm256_add_pd(acc[0], _mm256_mul_pd(x, w[0]));
+                        acc[1] = _mm256_add_pd(acc[1], _mm256_mul_pd(x, w[1]));
+                    }
+                }
+                for (i, acc) in acc.iter().enumerate() {
+                    let p = job.y.add(((r + i) * n + j0) * 2);
+                    for (h, (&acc, &b)) in acc.iter().zip(&b).enumerate() {
+                        let p = p.add(8 * h);
+                        let (v, o) = split::<V>(_mm256_loadu_pd(p), _mm256_loadu_pd(p.add(4)));
+                        // `(v ± acc) + (±b)`: `v + (−acc)` is `v − acc`
+                        let v = if job.inverse {
+                            _mm256_sub_pd(v, acc)
+                        } else {
+                            _mm256_add_pd(v, acc)
+                        };
+                        let (a, c) = join::<V>(_mm256_add_pd(v, b), o);
+                        _mm256_storeu_pd(p, a);
+                        _mm256_storeu_pd(p.add(4), c);
+                    }
+                }
+            }
+        }
+        // SAFETY: register operations and the caller's views (rows `rows` of `X` at `xs`, a
+        // stride of `K`)
+        unsafe {
+            let b = [
+                _mm256_loadu_pd(bb.as_ptr()),
+                _mm256_loadu_pd(bb.as_ptr().add(4)),
+            ];
+            let r0 = rows.start;
+            let mut r = r0;
+            while r + ROWS <= rows.end {
+                let x = xs.add((r - r0) * K);
+                rows_of::<K, V, ROWS>(job, (r, j0, n), x, &w, b);
+                r += ROWS;
+            }
+            while r < rows.end {
+                let x = xs.add((r - r0) * K);
+                rows_of::<K, V, 1>(job, (r, j0, n), x, &w, b);
+                r += 1;
+            }
+        }
+    }
+
+    /// [`super::adjoints`]' sums for pairs of `blocks` ≤ [`GROUP`] whole blocks of [`L`]
+    /// outputs from `g0`, rows of `K` values: the rows in chunks of [`SWEEP`], each swept once
+    /// per four outputs and [`G`] inputs, the partial sums kept between chunks (the sums over
+    /// the rows in order), so `Y` and `X` are read from memory once.
+    ///
+    /// # Safety
+    /// As [`super::adjoints`] for each block; the CPU has AVX2.
+    #[target_feature(enable = "avx2")]
+    #[allow(clippy::type_complexity)]
+    pub(super) unsafe fn sweep<const K: usize, const V: usize>(
+        job: &Job,
+        g0: usize,
+        blocks: usize,
+    ) -> [([[f64; L]; K], [f64; L]); GROUP] {
+        let (m, k, _) = job.dims;
+        debug_assert_eq!(k, K);
+        debug_assert_eq!(K % G, 0);
+        debug_assert!(blocks <= GROUP);
+        /// Rows `rows` for the four outputs from `j0` and inputs `l0..l0 + G`: `acc` (and
+        /// `accb` where `B`) updated.
+        ///
+        /// # Safety
+        /// As [`sweep`].
+        #[target_feature(enable = "avx2")]
+        #[inline]
+        unsafe fn pass<const K: usize, const V: usize, const B: bool>(
+            job: &Job,
+            (rows, j0, l0): (core::ops::Range<usize>, usize, usize),
+            acc: &mut [__m256d],
+            accb: &mut __m256d,
+        ) {
+            let n = job.dims.2;
+            // SAFETY: register operations and rows `rows` of `X` and `Y` (the caller's views)
+            unsafe {
+                let mut a: [__m256d; G] = core::array::from_fn(|i| acc[i]);
+                let mut ab = *accb;
+                for r in rows {
+                    let p = job.y.add((r * n + j0) * 2);
+                    let (_, g) = split::<V>(_mm256_loadu_pd(p), _mm256_loadu_pd(p.add(4)));
+                    let x = job.x.add(r * K + l0);
+                    for (i, a) in a.iter_mut().enumerate() {
+                        *a = _mm256_add_pd(*a, _mm256_mul_pd(_mm256_broadcast_sd(&*x.add(i)), g));
+                    }
+                    if B {
+                        ab = _mm256_add_pd(ab, g);
+                    }
+                }
+                acc[..G].copy_from_slice(&a);
+                *accb = ab;
+            }
+        }
+        // SAFETY: register operations and the caller's views
+        unsafe {
+            // per four outputs (block `jb`, half `h`) the sums for each input, and of `Ȳ`
+            let mut acc = [[[_mm256_setzero_pd(); K]; 2]; GROUP];
+            let mut accb = [[_mm256_setzero_pd(); 2]; GROUP];
+            for r0 in (0..m).step_by(SWEEP) {
+                let rows = r0..(r0 + SWEEP).min(m);
+                for jb in 0..blocks {
+                    for h in 0..2 {
+                        let j = g0 + jb * L + 4 * h;
+                        for l0 in (0..K).step_by(G) {
+                            let (acc, accb) = (&mut acc[jb][h][l0..], &mut accb[jb][h]);
+                            if l0 == 0 {
+                                pass::<K, V, true>(job, (rows.clone(), j, l0), acc, accb);
+                            } else {
+                                pass::<K, V, false>(job, (rows.clone(), j, l0), acc, accb);
+                            }
+                        }
+                    }
+                }
+            }
+            let lanes = |v: __m256d| {
+                let mut o = [0.0; 4];
+                _mm256_storeu_pd(o.as_mut_ptr(), v);
+                o
+            };
+            let mut out = [([[0.0; L]; K], [0.0; L]); GROUP];
+            for ((out, acc), accb) in out.iter_mut().zip(&acc).zip(&accb).take(blocks) {
+                for h in 0..2 {
+                    for (q, &e) in ORDER.iter().enumerate() {
+                        for (o, a) in out.0.iter_mut().zip(&acc[h]) {
+                            o[4 * h + e] = lanes(*a)[q];
+                        }
+                        out.1[4 * h + e] = lanes(accb[h])[q];
+                    }
+                }
+            }
+            out
+        }
+    }
+}
+
 #[cfg(all(test, target_arch = "x86_64"))]
 mod tests {
     use super::*;
@@ -645,7 +921,17 @@ mod tests {
     #[test]
     fn dense_on_data_matches_its_loops_with_the_same_bits_on_every_level() {
         let top = simd::detected();
-        for &(m, k, n) in &[(37, 16, 32), (9, 5, 12), (40, 8, 8), (5, 16, 70), (3, 1, 2)] {
+        // more rows than a chunk of the AVX2 adjoint sweep (64), whole and partial blocks
+        let shapes = [
+            (37, 16, 32),
+            (9, 5, 12),
+            (40, 8, 8),
+            (5, 16, 70),
+            (3, 1, 2),
+            (150, 16, 16),
+            (131, 8, 28),
+        ];
+        for &(m, k, n) in &shapes {
             for inverse in [false, true] {
                 let step = if inverse {
                     Step::Inverse
