@@ -9,6 +9,9 @@ static ALLOC: nilang_testkit::alloc::CountingAlloc = nilang_testkit::alloc::Coun
 mod adjoint_only;
 mod api;
 mod cases;
+// The run-time invertibility checks are on in debug builds and with `release-checks` only
+// (`nilang::check`): their tests run where the checks do (`cargo test --release` leaves them).
+#[cfg(any(debug_assertions, feature = "release-checks"))]
 mod check_tolerance;
 mod complex;
 mod glob_import;

@@ -341,6 +341,10 @@ fn leaves_work_dirty<T: Scalar>(out: &mut T, a: &mut T, ws: &mut Work<T>) {
 }
 
 #[test]
+#[cfg_attr(
+    not(any(debug_assertions, feature = "release-checks")),
+    ignore = "tests a run-time check that release builds leave out (`nilang::check`)"
+)]
 fn fresh_rejects_a_workspace_that_is_not_zero() {
     let mut ws = Work {
         t: vec![0.0; 2],
